@@ -1,0 +1,144 @@
+# tupledb -- top-level Makefile (GNU make).
+#
+#   make run [DATA=dir]  build tupledb and start it on a local data directory
+#   make check           build and run every test (release + assertion builds)
+#   make check-asan      the unit tests under AddressSanitizer + UBSan
+#   make check-valgrind  the unit tests (assertion build) under valgrind
+#   make check-symbols   every global symbol carries the tdb_/tupledb_ prefix
+#   make bench-mmgr      memory-context benchmark vs glibc, jemalloc, mimalloc
+#   make V=1 ...         print full command lines
+#
+# Build flavours live side by side under build/<flavour>/:
+#   release  -O2, no assertions (what `make run` and the benchmarks use)
+#   debug    -O1 -g, TDB_DEBUG: Assert() on, memory-context checking,
+#            fault injection
+#   asan     debug + -fsanitize=address,undefined
+
+BUILD ?= release
+ifeq ($(filter $(BUILD),release debug asan),)
+$(error BUILD must be release, debug or asan)
+endif
+
+CC ?= cc
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WARNINGS := -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
+	-Wshadow -Wpointer-arith -Werror=vla -Wimplicit-fallthrough -Wformat=2 \
+	-Wmissing-format-attribute
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -Isrc -pthread -fno-strict-aliasing
+
+ifeq ($(BUILD),release)
+FLAVOUR_CFLAGS := -O2 -g
+FLAVOUR_LDFLAGS :=
+else ifeq ($(BUILD),debug)
+FLAVOUR_CFLAGS := -O1 -g -DTDB_DEBUG
+FLAVOUR_LDFLAGS :=
+else
+FLAVOUR_CFLAGS := -O1 -g -DTDB_DEBUG -fsanitize=address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FLAVOUR_LDFLAGS := -fsanitize=address,undefined
+endif
+
+CFLAGS_ALL = $(BASE_CFLAGS) $(FLAVOUR_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = -pthread $(FLAVOUR_LDFLAGS) $(LDFLAGS)
+LIBS :=
+
+B := build/$(BUILD)
+
+# Library sources: every .c under src/ except the program entry points.
+LIB_SRCS := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+CLI_SRCS := $(sort $(wildcard src/cli/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(B)/%.o)
+TEST_LIB_SRCS := tests/unit/test.c
+TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(B)/%.o)
+# tests/unit/<layer>/test_<name>.c -> build/<flavour>/tests/<layer>_<name>
+TEST_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
+TEST_BINS := $(foreach t,$(TEST_SRCS),$(B)/tests/$(word 3,$(subst /, ,$(t)))_$(patsubst test_%.c,%,$(notdir $(t))))
+
+.PHONY: all run check check-asan check-valgrind check-symbols tests deps \
+	bench-mmgr clean format
+.DEFAULT_GOAL := all
+
+all: deps $(B)/tupledb
+
+deps:
+	$(Q)tools/deps.sh build
+
+DATA ?= ./tdbdata
+run: all
+	$(B)/tupledb $(DATA)
+
+$(B)/libtupledb.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/tupledb: $(CLI_OBJS) $(B)/libtupledb.a
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< ($(BUILD))"
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+# Test binaries: one per test file.
+define TEST_RULE
+$(B)/tests/$(word 3,$(subst /, ,$(1)))_$(patsubst test_%.c,%,$(notdir $(1))): $(B)/$(1:%.c=%.o) $(TEST_LIB_OBJS) $(B)/libtupledb.a
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $$@ $$^ $(LIBS)
+endef
+$(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
+
+$(B)/tests/%.o: CFLAGS_ALL += -Itests/unit
+$(B)/tests/unit/%.o: CFLAGS_ALL += -Itests/unit
+
+tests: $(TEST_BINS) $(B)/tupledb
+
+# The fast tier: unit tests of the release build (8-byte headers, the
+# production paths) and of the assertion build (checking headers, fault
+# injection), totalled into one "N passed, N failed" line.
+check: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release tests
+	$(Q)$(MAKE) --no-print-directory BUILD=debug tests
+	$(Q)$(MAKE) --no-print-directory BUILD=release check-symbols
+	$(Q)tests/run_unit.sh build/release build/debug
+
+check-asan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=asan tests
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  tests/run_unit.sh build/asan
+
+check-valgrind: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=debug tests
+	$(Q)TDB_TEST_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+	  tests/run_unit.sh build/debug
+
+# Every global symbol we define must carry our prefix, so that nothing
+# collides with the PostgreSQL names libpg_query exports.
+check-symbols: $(B)/libtupledb.a $(CLI_OBJS)
+	$(Q)tools/check_symbols.sh $^
+
+bench-mmgr: deps
+	$(Q)tools/deps.sh bench-mmgr
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_mmgr
+	$(Q)bench/mmgr/run.sh build/release/bench/bench_mmgr
+
+$(B)/bench/bench_mmgr: $(B)/bench/mmgr/bench_mmgr.o $(B)/libtupledb.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS) -lm
+
+clean:
+	rm -rf build
+
+format:
+	clang-format -i $(wildcard src/*/*.[ch]) $(wildcard tests/unit/*.[ch]) $(wildcard tests/unit/*/*.c)
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,24 @@
+/*
+ * errcodes.h -- SQLSTATE codes, packed as PostgreSQL packs them: five
+ * characters, six bits each ((c - '0') & 0x3F), first character lowest.
+ * Only the codes tupledb raises are listed; add them here as they are used.
+ */
+#ifndef TDB_COMMON_ERRCODES_H
+#define TDB_COMMON_ERRCODES_H
+
+#define PGSIXBIT(ch) (((ch) - '0') & 0x3F)
+#define MAKE_SQLSTATE(c1, c2, c3, c4, c5)                                   \
+    (PGSIXBIT(c1) + (PGSIXBIT(c2) << 6) + (PGSIXBIT(c3) << 12) +            \
+     (PGSIXBIT(c4) << 18) + (PGSIXBIT(c5) << 24))
+
+#define ERRCODE_SUCCESSFUL_COMPLETION MAKE_SQLSTATE('0', '0', '0', '0', '0')
+#define ERRCODE_WARNING MAKE_SQLSTATE('0', '1', '0', '0', '0')
+#define ERRCODE_FEATURE_NOT_SUPPORTED MAKE_SQLSTATE('0', 'A', '0', '0', '0')
+#define ERRCODE_DATA_CORRUPTED MAKE_SQLSTATE('X', 'X', '0', '0', '1')
+#define ERRCODE_INTERNAL_ERROR MAKE_SQLSTATE('X', 'X', '0', '0', '0')
+#define ERRCODE_OUT_OF_MEMORY MAKE_SQLSTATE('5', '3', '2', '0', '0')
+#define ERRCODE_PROGRAM_LIMIT_EXCEEDED MAKE_SQLSTATE('5', '4', '0', '0', '0')
+#define ERRCODE_INVALID_PARAMETER_VALUE MAKE_SQLSTATE('2', '2', '0', '2', '3')
+#define ERRCODE_QUERY_CANCELED MAKE_SQLSTATE('5', '7', '0', '1', '4')
+
+#endif /* TDB_COMMON_ERRCODES_H */

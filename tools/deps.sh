@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# deps.sh GROUP... -- make sure the Debian packages a build step needs are
+# installed.  As root, missing packages are installed with apt-get; as any
+# other user, the exact apt-get line is printed and the script fails.
+#
+# Groups:
+#   build       compiler and tools for `make` / `make check`
+#   bench-mmgr  the mallocs the memory-context benchmark compares against
+set -euo pipefail
+
+declare -A GROUP_PACKAGES=(
+  [build]="gcc make libc6-dev valgrind"
+  [bench-mmgr]="libjemalloc-dev libmimalloc-dev"
+)
+
+missing=()
+for group in "$@"; do
+  pkgs=${GROUP_PACKAGES[$group]:-}
+  if [ -z "$pkgs" ]; then
+    echo "deps.sh: unknown group '$group'" >&2
+    exit 2
+  fi
+  for p in $pkgs; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+done
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  echo "deps.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  echo "deps.sh: missing packages; run:" >&2
+  echo "  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
