@@ -143,8 +143,9 @@ tdb_mcxt_bad_size(MemoryContext cxt, Size size)
 void
 tdb_mcxt_corrupt(MemoryContext cxt, const void *pointer, const char *what)
 {
-    elog(ERROR, "%s: chunk %p in memory context \"%s\"", what, pointer,
-         cxt ? cxt->name : "?");
+    ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("%s: chunk %p in memory context \"%s\"", what, pointer,
+                   cxt ? cxt->name : "?"));
 }
 
 /* ----------------------------------------------------------------------
@@ -154,11 +155,11 @@ tdb_mcxt_corrupt(MemoryContext cxt, const void *pointer, const char *what)
 TDB_NORETURN TDB_COLD static void
 bogus_pointer(const void *pointer, const char *operation)
 {
-    elog(ERROR,
-         "%s called with invalid pointer %p (header 0x%016llx): not a chunk "
-         "of any memory context",
-         operation, pointer,
-         (unsigned long long)tdb_chunk_hdrmask(pointer));
+    ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("%s called with invalid pointer %p (header 0x%016llx): "
+                   "not a chunk of any memory context",
+                   operation, pointer,
+                   (unsigned long long)tdb_chunk_hdrmask(pointer)));
 }
 
 static void *
@@ -405,40 +406,34 @@ tdb_mcxt_alloc_extended(MemoryContext cxt, Size size, int flags)
         tdb_mcxt_bad_size(cxt, size);
     if (injected_oom())
         return mcxt_alloc_oom(cxt, size, flags);
-    ret = cxt->methods->alloc(cxt, size, flags);
+    ret = cxt->hot.alloc(cxt, size, flags);
     if (unlikely(ret == NULL))
         return NULL; /* only with MCXT_ALLOC_NO_OOM */
-    cxt->is_reset = false;
+    cxt->hot.is_reset = false;
     if (flags & MCXT_ALLOC_ZERO)
         memset(ret, 0, size);
     return ret;
 }
 
 /*
- * The hot path: the method raises on OOM itself, so after the size check
- * this is a tail call.
+ * The out-of-line part of tdb_mcxt_alloc (mcxt.h): oversized requests,
+ * and in TDB_DEBUG builds every request, so fault injection sees them.
  */
 void *
-tdb_mcxt_alloc(MemoryContext cxt, Size size)
+tdb_mcxt_alloc_checked(MemoryContext cxt, Size size)
 {
     if (unlikely(!AllocSizeIsValid(size)))
         tdb_mcxt_bad_size(cxt, size);
     if (injected_oom())
         tdb_mcxt_alloc_failed(cxt, size, 0);
-    cxt->is_reset = false;
-    return cxt->methods->alloc(cxt, size, 0);
+    cxt->hot.is_reset = false;
+    return cxt->hot.alloc(cxt, size, 0);
 }
 
 void *
 tdb_mcxt_alloc_zero(MemoryContext cxt, Size size)
 {
     return tdb_mcxt_alloc_extended(cxt, size, MCXT_ALLOC_ZERO);
-}
-
-void *
-tdb_palloc(Size size)
-{
-    return tdb_mcxt_alloc(tdb_current_mcxt, size);
 }
 
 void *
@@ -563,8 +558,9 @@ tdb_mcxt_init_header(MemoryContext cxt, MemoryContextMethodID id,
                      MemoryContext parent, const char *name)
 {
     cxt->methods = mcxt_methods[id];
+    cxt->hot.alloc = cxt->methods->alloc;
     cxt->method_id = id;
-    cxt->is_reset = true;
+    cxt->hot.is_reset = true;
     cxt->parent = NULL;
     cxt->firstchild = NULL;
     cxt->prevchild = NULL;
@@ -619,16 +615,16 @@ tdb_mcxt_register_reset_callback(MemoryContext cxt, MemoryContextCallback *cb)
     cb->next = cxt->reset_cbs;
     cxt->reset_cbs = cb;
     /* a context with a pending callback is not "empty" */
-    cxt->is_reset = false;
+    cxt->hot.is_reset = false;
 }
 
 void
 tdb_mcxt_reset_only(MemoryContext cxt)
 {
-    if (!cxt->is_reset) {
+    if (!cxt->hot.is_reset) {
         run_reset_callbacks(cxt);
         cxt->methods->reset(cxt);
-        cxt->is_reset = true;
+        cxt->hot.is_reset = true;
     }
 }
 
@@ -724,7 +720,7 @@ tdb_mcxt_parent(MemoryContext cxt)
 bool
 tdb_mcxt_is_empty(MemoryContext cxt)
 {
-    return cxt->is_reset || cxt->methods->is_empty(cxt);
+    return cxt->hot.is_reset || cxt->methods->is_empty(cxt);
 }
 
 Size

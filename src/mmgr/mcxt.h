@@ -110,15 +110,49 @@ MemoryContext tdb_bump_create(MemoryContext parent, const char *name,
 
 /* ----- allocating ----- */
 
-/* Allocate size bytes (MAXALIGNed) in cxt; raises on OOM or bad size. */
-void *tdb_mcxt_alloc(MemoryContext cxt, Size size);
+/*
+ * The leading fields of every context.  They are public only so that
+ * tdb_mcxt_alloc() can be inlined into its callers -- the hottest call in
+ * the engine; inlining saved a call, a jump and a dependent load per
+ * allocation (bench/RESULTS.md, "Memory contexts").  Nothing outside
+ * src/mmgr may read or write them.
+ */
+typedef struct MemoryContextHot {
+    /* the implementation's allocator (raises on OOM itself) */
+    void *(*alloc)(MemoryContext cxt, Size size, int flags);
+    /* nothing allocated since creation or the last reset */
+    bool is_reset;
+} MemoryContextHot;
+
+/* Out-of-line tdb_mcxt_alloc: bad sizes, fault injection. */
+void *tdb_mcxt_alloc_checked(MemoryContext cxt, Size size);
+
+/*
+ * Allocate size bytes (MAXALIGNed) in cxt; raises on OOM or bad size.
+ * The memory is uninitialised; it lives until the context is reset or
+ * deleted, or tdb_pfree'd.
+ */
+static inline void *
+tdb_mcxt_alloc(MemoryContext cxt, Size size)
+{
+    MemoryContextHot *hot = (MemoryContextHot *)cxt;
+
+    if (unlikely(size > MaxAllocSize) || config_debug)
+        return tdb_mcxt_alloc_checked(cxt, size);
+    hot->is_reset = false;
+    return hot->alloc(cxt, size, 0);
+}
 /* The same, zero-filled. */
 void *tdb_mcxt_alloc_zero(MemoryContext cxt, Size size);
 /* The same with MCXT_ALLOC_* flags; NULL only with MCXT_ALLOC_NO_OOM. */
 void *tdb_mcxt_alloc_extended(MemoryContext cxt, Size size, int flags);
 
 /* In the thread's current context. */
-void *tdb_palloc(Size size);
+static inline void *
+tdb_palloc(Size size)
+{
+    return tdb_mcxt_alloc(tdb_current_mcxt, size);
+}
 void *tdb_palloc0(Size size);
 void *tdb_palloc_extended(Size size, int flags);
 
@@ -206,7 +240,12 @@ const char *tdb_mcxt_name(MemoryContext cxt);
 /* Optional extra identification printed by the stats dump (borrowed). */
 void tdb_mcxt_set_ident(MemoryContext cxt, const char *ident);
 MemoryContext tdb_mcxt_parent(MemoryContext cxt);
-/* True if nothing has been allocated since creation or the last reset. */
+/*
+ * True if the context certainly holds no live chunk: nothing allocated
+ * since creation or the last reset.  Generation, Slab and Bump also know
+ * when every chunk has since been freed (or none carved) and then report
+ * true as well; AllocSet does not track that and reports false.
+ */
 bool tdb_mcxt_is_empty(MemoryContext cxt);
 
 /*

@@ -47,8 +47,8 @@ typedef struct MemoryContextMethods {
 } MemoryContextMethods;
 
 typedef struct MemoryContextData {
+    MemoryContextHot hot; /* alloc function, is_reset: see mcxt.h */
     const MemoryContextMethods *methods; /* implementation */
-    bool is_reset;        /* nothing allocated since create/last reset */
     MemoryContextMethodID method_id;
     Size mem_allocated;   /* bytes of blocks obtained from the OS */
     MemoryContext parent; /* NULL for a root */
