@@ -701,7 +701,15 @@ aset_delete(MemoryContext cxt)
 static bool
 aset_is_empty(MemoryContext cxt)
 {
-    return cxt->hot.is_reset;
+    AllocSet set = (AllocSet)cxt;
+
+    /*
+     * Every allocation either carves from the keeper (moving its freeptr)
+     * or adds a block; chunks freed onto the free lists were carved too,
+     * so they leave the keeper's freeptr moved and count as not empty.
+     */
+    return set->blocks == set->keeper && set->keeper->next == NULL &&
+           set->keeper->freeptr == (char *)set->keeper + ALLOC_BLOCKHDRSZ;
 }
 
 /* ----- statistics and checking ----- */

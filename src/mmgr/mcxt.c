@@ -409,7 +409,6 @@ tdb_mcxt_alloc_extended(MemoryContext cxt, Size size, int flags)
     ret = cxt->hot.alloc(cxt, size, flags);
     if (unlikely(ret == NULL))
         return NULL; /* only with MCXT_ALLOC_NO_OOM */
-    cxt->hot.is_reset = false;
     if (flags & MCXT_ALLOC_ZERO)
         memset(ret, 0, size);
     return ret;
@@ -426,7 +425,6 @@ tdb_mcxt_alloc_checked(MemoryContext cxt, Size size)
         tdb_mcxt_bad_size(cxt, size);
     if (injected_oom())
         tdb_mcxt_alloc_failed(cxt, size, 0);
-    cxt->hot.is_reset = false;
     return cxt->hot.alloc(cxt, size, 0);
 }
 
@@ -560,7 +558,6 @@ tdb_mcxt_init_header(MemoryContext cxt, MemoryContextMethodID id,
     cxt->methods = mcxt_methods[id];
     cxt->hot.alloc = cxt->methods->alloc;
     cxt->method_id = id;
-    cxt->hot.is_reset = true;
     cxt->parent = NULL;
     cxt->firstchild = NULL;
     cxt->prevchild = NULL;
@@ -614,18 +611,19 @@ tdb_mcxt_register_reset_callback(MemoryContext cxt, MemoryContextCallback *cb)
 {
     cb->next = cxt->reset_cbs;
     cxt->reset_cbs = cb;
-    /* a context with a pending callback is not "empty" */
-    cxt->hot.is_reset = false;
 }
 
 void
 tdb_mcxt_reset_only(MemoryContext cxt)
 {
-    if (!cxt->hot.is_reset) {
-        run_reset_callbacks(cxt);
+    /*
+     * Allocation does not maintain an "is reset" flag (that was a store on
+     * every allocation); each implementation can tell cheaply whether it
+     * holds anything.
+     */
+    run_reset_callbacks(cxt);
+    if (!cxt->methods->is_empty(cxt))
         cxt->methods->reset(cxt);
-        cxt->hot.is_reset = true;
-    }
 }
 
 void
@@ -720,7 +718,7 @@ tdb_mcxt_parent(MemoryContext cxt)
 bool
 tdb_mcxt_is_empty(MemoryContext cxt)
 {
-    return cxt->hot.is_reset || cxt->methods->is_empty(cxt);
+    return cxt->reset_cbs == NULL && cxt->methods->is_empty(cxt);
 }
 
 Size

@@ -120,8 +120,6 @@ MemoryContext tdb_bump_create(MemoryContext parent, const char *name,
 typedef struct MemoryContextHot {
     /* the implementation's allocator (raises on OOM itself) */
     void *(*alloc)(MemoryContext cxt, Size size, int flags);
-    /* nothing allocated since creation or the last reset */
-    bool is_reset;
 } MemoryContextHot;
 
 /* Out-of-line tdb_mcxt_alloc: bad sizes, fault injection. */
@@ -139,7 +137,6 @@ tdb_mcxt_alloc(MemoryContext cxt, Size size)
 
     if (unlikely(size > MaxAllocSize) || config_debug)
         return tdb_mcxt_alloc_checked(cxt, size);
-    hot->is_reset = false;
     return hot->alloc(cxt, size, 0);
 }
 /* The same, zero-filled. */
@@ -241,10 +238,10 @@ const char *tdb_mcxt_name(MemoryContext cxt);
 void tdb_mcxt_set_ident(MemoryContext cxt, const char *ident);
 MemoryContext tdb_mcxt_parent(MemoryContext cxt);
 /*
- * True if the context certainly holds no live chunk: nothing allocated
- * since creation or the last reset.  Generation, Slab and Bump also know
- * when every chunk has since been freed (or none carved) and then report
- * true as well; AllocSet does not track that and reports false.
+ * True if the context holds no live chunk and has no pending reset
+ * callback.  AllocSet: nothing carved since creation or the last reset
+ * (chunks freed onto its free lists still count); Generation, Slab:
+ * every chunk freed; Bump: nothing allocated.
  */
 bool tdb_mcxt_is_empty(MemoryContext cxt);
 

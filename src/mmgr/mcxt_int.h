@@ -47,7 +47,7 @@ typedef struct MemoryContextMethods {
 } MemoryContextMethods;
 
 typedef struct MemoryContextData {
-    MemoryContextHot hot; /* alloc function, is_reset: see mcxt.h */
+    MemoryContextHot hot; /* the alloc function: see mcxt.h */
     const MemoryContextMethods *methods; /* implementation */
     MemoryContextMethodID method_id;
     Size mem_allocated;   /* bytes of blocks obtained from the OS */
