@@ -40,6 +40,13 @@ typedef uint32_t uint32;
 typedef uint64_t uint64;
 typedef size_t Size;
 
+/* Object identifiers, as in PostgreSQL's catalogs (type OIDs, relations). */
+typedef uint32 Oid;
+#define InvalidOid ((Oid)0)
+
+/* Unaligned "bits" arrays, e.g. a tuple's null bitmap. */
+typedef uint8 bits8;
+
 _Static_assert(sizeof(void *) == 8, "64-bit pointers required");
 _Static_assert(sizeof(Size) == 8, "64-bit size_t required");
 
@@ -70,6 +77,7 @@ static const bool config_mcxt_checking = false;
 #define TDB_ALWAYS_INLINE inline __attribute__((always_inline))
 #define TDB_COLD __attribute__((cold))
 #define lengthof(array) (sizeof(array) / sizeof((array)[0]))
+#define FLEXIBLE_ARRAY_MEMBER /* empty: C99 flexible array member */
 
 /* ----- assertions ----- */
 TDB_NORETURN void tdb_assert_failed(const char *cond, const char *file,

@@ -1,0 +1,72 @@
+/*
+ * datum.h -- Datum, the machine word every SQL value travels in.
+ *
+ * A Datum holds a by-value type's value (bool, int2/4/8, float4/8, oid,
+ * date, timestamp, ...) directly, sign-extended for the smaller integer
+ * widths, or a pointer to a by-reference value (varlena, uuid, name, ...).
+ * 64-bit only: int8 and float8 are by value.
+ */
+#ifndef TDB_TUPLE_DATUM_H
+#define TDB_TUPLE_DATUM_H
+
+#include "common/base.h"
+
+typedef uintptr_t Datum;
+
+_Static_assert(sizeof(Datum) == 8, "Datum must be 8 bytes");
+
+static inline bool DatumGetBool(Datum d) { return d != 0; }
+static inline Datum BoolGetDatum(bool b) { return (Datum)(b ? 1 : 0); }
+static inline char DatumGetChar(Datum d) { return (char)d; }
+static inline Datum CharGetDatum(char c) { return (Datum)(int64)c; }
+static inline int16 DatumGetInt16(Datum d) { return (int16)d; }
+static inline Datum Int16GetDatum(int16 v) { return (Datum)(int64)v; }
+static inline int32 DatumGetInt32(Datum d) { return (int32)d; }
+static inline Datum Int32GetDatum(int32 v) { return (Datum)(int64)v; }
+static inline uint32 DatumGetUInt32(Datum d) { return (uint32)d; }
+static inline Datum UInt32GetDatum(uint32 v) { return (Datum)v; }
+static inline Oid DatumGetObjectId(Datum d) { return (Oid)d; }
+static inline Datum ObjectIdGetDatum(Oid v) { return (Datum)v; }
+static inline int64 DatumGetInt64(Datum d) { return (int64)d; }
+static inline Datum Int64GetDatum(int64 v) { return (Datum)v; }
+static inline void *DatumGetPointer(Datum d) { return (void *)d; }
+static inline Datum PointerGetDatum(const void *p) { return (Datum)p; }
+
+static inline float
+DatumGetFloat4(Datum d)
+{
+    uint32 bits = (uint32)d;
+    float f;
+
+    memcpy(&f, &bits, sizeof(f));
+    return f;
+}
+
+static inline Datum
+Float4GetDatum(float f)
+{
+    uint32 bits;
+
+    memcpy(&bits, &f, sizeof(bits));
+    return (Datum)bits;
+}
+
+static inline double
+DatumGetFloat8(Datum d)
+{
+    double f;
+
+    memcpy(&f, &d, sizeof(f));
+    return f;
+}
+
+static inline Datum
+Float8GetDatum(double f)
+{
+    Datum d;
+
+    memcpy(&d, &f, sizeof(d));
+    return d;
+}
+
+#endif /* TDB_TUPLE_DATUM_H */

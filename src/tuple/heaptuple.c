@@ -1,0 +1,740 @@
+/*
+ * heaptuple.c -- forming and deforming heap and minimal tuples.
+ *
+ * Forming (tdb_heap_form_tuple): decide whether there are NULLs, compute the
+ * header size (23 bytes + bitmap, MAXALIGNed) and the data size, allocate
+ * one zeroed chunk and fill it.  The data size needs no loop when there are
+ * no NULLs and every column has a cached offset: it is the last column's
+ * cached offset plus its length.  Varlenas with a 4-byte header whose data
+ * fits in 126 bytes are rewritten with a 1-byte header (unless the column's
+ * storage is PLAIN), exactly as PostgreSQL does, so the bytes match.
+ *
+ * Deforming (deform_range, behind tdb_heap_deform_tuple, _deform_some and
+ * the slots) runs in two phases:
+ *
+ *   1. the leading columns that have a cached offset in the descriptor and
+ *      no NULL before them: one bounds check for the whole run, then a
+ *      straight loop of fetches at fixed offsets -- no alignment
+ *      arithmetic, no null tests;
+ *   2. the rest: NULL test from a bool array built from the bitmap eight
+ *      columns at a time (no branch per column), then align, bounds-check,
+ *      fetch and advance.
+ *
+ * The state between incremental calls is the number of valid columns, the
+ * byte offset of the next one, and whether phase 1 is still allowed
+ * ("slow" once a NULL or a variable-width column has been passed).
+ *
+ * Every value read is checked to lie within t_len, every varlena header to
+ * be well formed, and the header's t_hoff and attribute count to agree;
+ * a violation raises ERRCODE_DATA_CORRUPTED.  Phase 1 pays one comparison
+ * per call, phase 2 one per column.
+ */
+#include "common/base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "common/elog.h"
+#include "mmgr/mcxt.h"
+#include "tuple/heaptuple.h"
+#include "tuple/varlena.h"
+
+/* ----------------------------------------------------------------------
+ * Errors
+ * ---------------------------------------------------------------------- */
+
+TDB_NORETURN TDB_COLD TDB_PRINTF(2, 3) static void
+tuple_corrupt(const HeapTupleData *tuple, const char *fmt, ...)
+{
+    char detail[256];
+    va_list args;
+
+    va_start(args, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, args);
+    va_end(args);
+
+    if (tuple != NULL && tuple->t_tableOid != InvalidOid &&
+        ItemPointerIsValid(&tuple->t_self))
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("tuple (%u,%u) in relation %u is corrupted: %s",
+                       ItemPointerGetBlockNumber(&tuple->t_self),
+                       ItemPointerGetOffsetNumber(&tuple->t_self),
+                       tuple->t_tableOid, detail));
+    ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("tuple is corrupted: %s", detail));
+}
+
+/* ----------------------------------------------------------------------
+ * Forming
+ * ---------------------------------------------------------------------- */
+
+static bool
+has_nulls(int natts, const bool *isnull)
+{
+    for (int i = 0; i < natts; i++)
+        if (isnull[i])
+            return true;
+    return false;
+}
+
+/* Data-area bytes; has_null tells whether isnull has any true entry. */
+static Size
+compute_data_size(TupleDesc desc, const Datum *values, const bool *isnull,
+                  bool has_null)
+{
+    Size len = 0;
+    int natts = desc->natts;
+
+    Assert(desc->first_noncached >= 0);
+    if (!has_null && natts > 0 && desc->first_noncached == natts) {
+        const CompactAttribute *last = &desc->compact_attrs[natts - 1];
+
+        return (Size)last->attcacheoff + (Size)last->attlen;
+    }
+
+    for (int i = 0; i < natts; i++) {
+        const CompactAttribute *c = &desc->compact_attrs[i];
+        const void *ptr;
+
+        if (isnull[i])
+            continue;
+        if (c->attlen > 0) {
+            len = TYPEALIGN(c->attalignby, len) + (Size)c->attlen;
+            continue;
+        }
+        ptr = DatumGetPointer(values[i]);
+        if (c->attlen == -2) {
+            len += strlen(ptr) + 1;
+        } else if ((c->attflags & ATTR_PACKABLE) &&
+                   VARATT_CAN_MAKE_SHORT(ptr)) {
+            len += VARATT_CONVERTED_SHORT_SIZE(ptr);
+        } else if (VARATT_IS_1B(ptr)) {
+            len += VARSIZE_ANY(ptr); /* short or external: unaligned */
+        } else {
+            len = TYPEALIGN(c->attalignby, len) + VARSIZE_4B(ptr);
+        }
+    }
+    return len;
+}
+
+Size
+tdb_heap_compute_data_size(TupleDesc desc, const Datum *values,
+                           const bool *isnull)
+{
+    return compute_data_size(desc, values, isnull,
+                             has_nulls(desc->natts, isnull));
+}
+
+/* Store the width-byte value of a by-value Datum at p. */
+static inline void
+store_byval(char *p, Datum value, int16 attlen)
+{
+    switch (attlen) {
+    case 1:
+        *(int8 *)p = (int8)value;
+        break;
+    case 2: {
+        int16 v = (int16)value;
+
+        memcpy(p, &v, 2);
+        break;
+    }
+    case 4: {
+        int32 v = (int32)value;
+
+        memcpy(p, &v, 4);
+        break;
+    }
+    default:
+        memcpy(p, &value, 8);
+        break;
+    }
+}
+
+/* Write one non-null value at data + *off, advancing *off. */
+static void
+fill_one(const CompactAttribute *c, Datum value, char *data, Size *off,
+         uint16 *infomask)
+{
+    const char *ptr;
+    Size len;
+
+    if (c->attflags & ATTR_BYVAL) {
+        *off = TYPEALIGN(c->attalignby, *off);
+        store_byval(data + *off, value, c->attlen);
+        *off += (Size)c->attlen;
+        return;
+    }
+    ptr = DatumGetPointer(value);
+    if (c->attlen > 0) {
+        *off = TYPEALIGN(c->attalignby, *off);
+        memcpy(data + *off, ptr, (Size)c->attlen);
+        *off += (Size)c->attlen;
+        return;
+    }
+    *infomask |= HEAP_HASVARWIDTH;
+    if (c->attlen == -2) {
+        len = strlen(ptr) + 1;
+        memcpy(data + *off, ptr, len);
+    } else if (VARATT_IS_EXTERNAL(ptr)) {
+        *infomask |= HEAP_HASEXTERNAL;
+        len = VARSIZE_ANY(ptr);
+        memcpy(data + *off, ptr, len);
+    } else if (VARATT_IS_SHORT(ptr)) {
+        len = VARSIZE_1B(ptr);
+        memcpy(data + *off, ptr, len);
+    } else if ((c->attflags & ATTR_PACKABLE) && VARATT_CAN_MAKE_SHORT(ptr)) {
+        len = VARATT_CONVERTED_SHORT_SIZE(ptr);
+        SET_VARSIZE_SHORT(data + *off, len);
+        memcpy(data + *off + 1, VARDATA(ptr), len - 1);
+    } else {
+        *off = TYPEALIGN(c->attalignby, *off);
+        len = VARSIZE_4B(ptr);
+        memcpy(data + *off, ptr, len);
+    }
+    *off += len;
+}
+
+void
+tdb_heap_fill_tuple(TupleDesc desc, const Datum *values, const bool *isnull,
+                    char *data, Size data_size, uint16 *infomask, bits8 *bits)
+{
+    Size off = 0;
+    int natts = desc->natts;
+
+    *infomask &= (uint16) ~(HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL);
+
+    if (bits == NULL && natts > 0 && desc->first_noncached == natts) {
+        /* All fixed width, no NULLs: every column at its cached offset. */
+        for (int i = 0; i < natts; i++) {
+            const CompactAttribute *c = &desc->compact_attrs[i];
+
+            if (c->attflags & ATTR_BYVAL)
+                store_byval(data + c->attcacheoff, values[i], c->attlen);
+            else
+                memcpy(data + c->attcacheoff, DatumGetPointer(values[i]),
+                       (Size)c->attlen);
+        }
+        off = data_size;
+    } else {
+        for (int i = 0; i < natts; i++) {
+            if (bits != NULL) {
+                if (isnull[i]) {
+                    *infomask |= HEAP_HASNULL;
+                    continue;
+                }
+                bits[i >> 3] |= (bits8)(1 << (i & 7));
+            }
+            fill_one(&desc->compact_attrs[i], values[i], data, &off,
+                     infomask);
+        }
+    }
+    if (off != data_size)
+        elog(ERROR, "tuple fill wrote %zu bytes, %zu computed", off,
+             data_size);
+}
+
+/* Header length (before MAXALIGN) of a tuple with natts and nulls. */
+static inline Size
+header_length(Size base, int natts, bool has_null)
+{
+    return base + (has_null ? (Size)BITMAPLEN(natts) : 0);
+}
+
+HeapTuple
+tdb_heap_form_tuple(TupleDesc desc, const Datum *values, const bool *isnull)
+{
+    int natts = desc->natts;
+    bool has_null = has_nulls(natts, isnull);
+    Size hoff = MAXALIGN(header_length(SizeofHeapTupleHeader, natts,
+                                       has_null));
+    Size data_len = compute_data_size(desc, values, isnull, has_null);
+    Size len = hoff + data_len;
+    HeapTuple tuple;
+    HeapTupleHeader td;
+
+    if (natts > MaxTupleAttributeNumber)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("number of columns (%d) exceeds limit (%d)", natts,
+                       MaxTupleAttributeNumber));
+    if (len > MaxTupleSize)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("row is too big: size %zu, maximum size %zu", len,
+                       MaxTupleSize));
+
+    tuple = tdb_palloc0(HEAPTUPLESIZE + len);
+    td = (HeapTupleHeader)((char *)tuple + HEAPTUPLESIZE);
+    tuple->t_len = (uint32)len;
+    ItemPointerSetInvalid(&tuple->t_self);
+    tuple->t_tableOid = InvalidOid;
+    tuple->t_data = td;
+
+    /* The composite-Datum overlay; insertion overwrites it. */
+    SET_VARSIZE(&td->t_choice.t_datum.datum_len_, len);
+    td->t_choice.t_datum.datum_typmod = desc->tdtypmod;
+    td->t_choice.t_datum.datum_typeid = desc->tdtypeid;
+    ItemPointerSetInvalid(&td->t_ctid);
+    HeapTupleHeaderSetNatts(td, natts);
+    td->t_hoff = (uint8)hoff;
+
+    tdb_heap_fill_tuple(desc, values, isnull, (char *)td + hoff, data_len,
+                        &td->t_infomask, has_null ? td->t_bits : NULL);
+    return tuple;
+}
+
+MinimalTuple
+tdb_heap_form_minimal_tuple(TupleDesc desc, const Datum *values,
+                            const bool *isnull, Size extra)
+{
+    int natts = desc->natts;
+    bool has_null = has_nulls(natts, isnull);
+    Size hoff = MAXALIGN(header_length(SizeofMinimalTupleHeader, natts,
+                                       has_null));
+    Size data_len = compute_data_size(desc, values, isnull, has_null);
+    Size len = hoff + data_len;
+    MinimalTuple mtup;
+    char *mem;
+
+    extra = MAXALIGN(extra);
+    if (len > MaxTupleSize)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("row is too big: size %zu, maximum size %zu", len,
+                       MaxTupleSize));
+    mem = tdb_palloc0(extra + len);
+    mtup = (MinimalTuple)(mem + extra);
+    mtup->t_len = (uint32)len;
+    mtup->t_infomask2 = (uint16)natts;
+    mtup->t_hoff = (uint8)(hoff + MINIMAL_TUPLE_OFFSET);
+    tdb_heap_fill_tuple(desc, values, isnull, (char *)mtup + hoff, data_len,
+                        &mtup->t_infomask, has_null ? mtup->t_bits : NULL);
+    return mtup;
+}
+
+HeapTuple
+tdb_heap_copy_tuple(HeapTuple tuple)
+{
+    HeapTuple copy = tdb_palloc(HEAPTUPLESIZE + tuple->t_len);
+
+    copy->t_len = tuple->t_len;
+    copy->t_self = tuple->t_self;
+    copy->t_tableOid = tuple->t_tableOid;
+    copy->t_data = (HeapTupleHeader)((char *)copy + HEAPTUPLESIZE);
+    memcpy(copy->t_data, tuple->t_data, tuple->t_len);
+    return copy;
+}
+
+MinimalTuple
+tdb_minimal_tuple_copy(MinimalTuple mtup)
+{
+    MinimalTuple copy = tdb_palloc(mtup->t_len);
+
+    memcpy(copy, mtup, mtup->t_len);
+    return copy;
+}
+
+MinimalTuple
+tdb_minimal_tuple_from_heap(HeapTuple tuple)
+{
+    uint32 len = tuple->t_len - (uint32)MINIMAL_TUPLE_OFFSET;
+    MinimalTuple mtup = tdb_palloc(len);
+
+    memcpy(mtup, (char *)tuple->t_data + MINIMAL_TUPLE_OFFSET, len);
+    memset(mtup, 0, offsetof(MinimalTupleData, t_infomask2));
+    mtup->t_len = len;
+    return mtup;
+}
+
+HeapTuple
+tdb_heap_tuple_from_minimal(MinimalTuple mtup)
+{
+    uint32 len = mtup->t_len + (uint32)MINIMAL_TUPLE_OFFSET;
+    HeapTuple tuple = tdb_palloc(HEAPTUPLESIZE + len);
+
+    tuple->t_len = len;
+    ItemPointerSetInvalid(&tuple->t_self);
+    tuple->t_tableOid = InvalidOid;
+    tuple->t_data = (HeapTupleHeader)((char *)tuple + HEAPTUPLESIZE);
+    memcpy((char *)tuple->t_data + MINIMAL_TUPLE_OFFSET, mtup, mtup->t_len);
+    memset(tuple->t_data, 0, offsetof(HeapTupleHeaderData, t_infomask2));
+    return tuple;
+}
+
+/* ----------------------------------------------------------------------
+ * Deforming
+ * ---------------------------------------------------------------------- */
+
+/* The Datum of a fixed-width value at p (sign-extended by-value ints). */
+static TDB_ALWAYS_INLINE Datum
+fetch_fixed(const char *p, const CompactAttribute *c)
+{
+    if (c->attflags & ATTR_BYVAL) {
+        switch (c->attlen) {
+        case 1:
+            return (Datum)(int64)*(const int8 *)p;
+        case 2: {
+            int16 v;
+
+            memcpy(&v, p, 2);
+            return (Datum)(int64)v;
+        }
+        case 4: {
+            int32 v;
+
+            memcpy(&v, p, 4);
+            return (Datum)(int64)v;
+        }
+        default: {
+            int64 v;
+
+            memcpy(&v, p, 8);
+            return (Datum)v;
+        }
+        }
+    }
+    return PointerGetDatum(p);
+}
+
+/*
+ * Spread bitmap bytes into bool "is null" entries: entries [8*b, 8*b+8)
+ * for every bitmap byte b covering columns [from, to).  A set bit means
+ * NOT null.  Each byte becomes 8 bools with two multiplications (one per
+ * nibble: 0x204081 moves nibble bit k to bit 8k with no carries) and one
+ * 8-byte store, so there is no branch per column.  Entries up to
+ * `capacity` may be written; a byte straddling capacity is done one entry
+ * at a time.
+ */
+static void
+spread_null_bitmap(const bits8 *bits, int from, int to, bool *isnull,
+                   int capacity)
+{
+    for (int b = from >> 3; b * 8 < to; b++) {
+        uint32 n = (uint8)~bits[b];
+
+        if (b * 8 + 8 <= capacity) {
+            uint64 lo = ((uint64)((n & 0xF) * 0x204081u)) & 0x01010101u;
+            uint64 hi = ((uint64)((n >> 4) * 0x204081u)) & 0x01010101u;
+            uint64 spread = lo | (hi << 32);
+
+            memcpy(&isnull[b * 8], &spread, 8);
+        } else {
+            for (int i = b * 8; i < capacity && i < b * 8 + 8; i++)
+                isnull[i] = (n >> (i & 7)) & 1;
+        }
+    }
+}
+
+/* First NULL column in [from, to) according to the bitmap, else to. */
+static inline int
+first_null_attr(const bits8 *bits, int from, int to)
+{
+    int b = from >> 3;
+    uint32 inv;
+
+    if (from >= to)
+        return to;
+    inv = (uint8)~bits[b] & (0xFFu << (from & 7));
+    while (inv == 0) {
+        b++;
+        if (b * 8 >= to)
+            return to;
+        inv = (uint8)~bits[b];
+    }
+    from = b * 8 + __builtin_ctz(inv);
+    return from < to ? from : to;
+}
+
+Datum
+tdb_heap_missing_attr(TupleDesc desc, int i, bool *isnull)
+{
+    if (desc->constr && desc->constr->missing &&
+        desc->constr->missing[i].am_present) {
+        *isnull = false;
+        return desc->constr->missing[i].am_value;
+    }
+    *isnull = true;
+    return (Datum)0;
+}
+
+/* Validate the header; returns the tuple's natts. */
+static inline int
+check_header(const HeapTupleData *tuple, TupleDesc desc)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    int tup_natts = HeapTupleHeaderGetNatts(tup);
+    Size expected_hoff;
+
+    if (unlikely(tup_natts > desc->natts))
+        tuple_corrupt(tuple, "it has %d attributes, its table only %d",
+                      tup_natts, desc->natts);
+    expected_hoff = MAXALIGN(header_length(SizeofHeapTupleHeader, tup_natts,
+                                           HeapTupleHeaderHasNulls(tup)));
+    if (unlikely(tup->t_hoff != expected_hoff || tuple->t_len < expected_hoff))
+        tuple_corrupt(tuple, "t_hoff is %u (expected %zu) in %u bytes",
+                      tup->t_hoff, expected_hoff, tuple->t_len);
+    return tup_natts;
+}
+
+/*
+ * Length of the varlena at tp + off (data_len bytes available in all),
+ * validating its header; returns the total size, header included.
+ */
+static Size
+varlena_length_checked(const HeapTupleData *tuple, int attnum,
+                       const char *tp, Size off, Size data_len)
+{
+    uint8 first = (uint8)tp[off];
+    Size len;
+
+    if (first == 0x01) { /* external pointer */
+        int payload;
+
+        if (off + VARHDRSZ_EXTERNAL > data_len)
+            tuple_corrupt(tuple, "column %d runs past the end of the tuple",
+                          attnum + 1);
+        payload = tdb_vartag_payload_size((uint8)tp[off + 1]);
+        if (payload < 0)
+            tuple_corrupt(tuple, "column %d has unknown varlena tag %u",
+                          attnum + 1, (uint8)tp[off + 1]);
+        len = VARHDRSZ_EXTERNAL + (Size)payload;
+    } else if (first & 0x01) {
+        len = (Size)(first >> 1);
+    } else {
+        if (off + VARHDRSZ > data_len)
+            tuple_corrupt(tuple, "column %d runs past the end of the tuple",
+                          attnum + 1);
+        len = VARSIZE_4B(tp + off);
+        if (len < (VARATT_IS_4B_C(tp + off) ? (Size)VARHDRSZ_COMPRESSED
+                                            : (Size)VARHDRSZ))
+            tuple_corrupt(tuple, "column %d has an invalid varlena length %zu",
+                          attnum + 1, len);
+    }
+    if (len > data_len - off)
+        tuple_corrupt(tuple,
+                      "column %d (%zu bytes at offset %zu) runs past the end "
+                      "of the tuple (%zu data bytes)",
+                      attnum + 1, len, off, data_len);
+    return len;
+}
+
+/*
+ * Align, bounds-check and measure the non-null column attnum, whose bytes
+ * start at or after *off; sets *off to its start and returns its length.
+ */
+static inline Size
+locate_value(const HeapTupleData *tuple, const CompactAttribute *c,
+             int attnum, const char *tp, Size *off, Size data_len)
+{
+    Size len;
+
+    if (c->attlen > 0) {
+        *off = TYPEALIGN(c->attalignby, *off);
+        len = (Size)c->attlen;
+        if (unlikely(*off + len > data_len))
+            tuple_corrupt(tuple, "column %d runs past the end of the tuple",
+                          attnum + 1);
+        return len;
+    }
+    if (unlikely(*off >= data_len))
+        tuple_corrupt(tuple, "column %d starts past the end of the tuple",
+                      attnum + 1);
+    if (c->attlen == -1) {
+        /* 0 is a pad byte or an aligned 4-byte header: align */
+        if (tp[*off] == 0) {
+            *off = TYPEALIGN(c->attalignby, *off);
+            if (unlikely(*off >= data_len))
+                tuple_corrupt(tuple,
+                              "column %d starts past the end of the tuple",
+                              attnum + 1);
+        }
+        return varlena_length_checked(tuple, attnum, tp, *off, data_len);
+    }
+    len = strnlen(tp + *off, data_len - *off);
+    if (unlikely(len == data_len - *off))
+        tuple_corrupt(tuple, "column %d has an unterminated string",
+                      attnum + 1);
+    return len + 1;
+}
+
+/*
+ * The deformer: extend values/isnull of `tuple` to columns [state->nvalid,
+ * natts_wanted).  isnull_capacity is how many isnull entries may be written
+ * (the bitmap is spread 8 at a time).
+ */
+static void
+deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
+             bool *isnull, int isnull_capacity, DeformState *state,
+             int natts_wanted)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    int attnum = state->nvalid;
+    int tup_natts = check_header(tuple, desc);
+    bool hasnulls = HeapTupleHeaderHasNulls(tup);
+    const char *tp = (const char *)tup + tup->t_hoff;
+    Size data_len = tuple->t_len - tup->t_hoff;
+    int natts = tup_natts < natts_wanted ? tup_natts : natts_wanted;
+    Size off = state->off;
+    bool slow = state->slow;
+    int first_null;
+
+    if (attnum < natts) {
+        if (hasnulls) {
+            spread_null_bitmap(tup->t_bits, attnum, natts, isnull,
+                               isnull_capacity);
+            first_null = first_null_attr(tup->t_bits, attnum, natts);
+        } else {
+            memset(isnull + attnum, 0, (Size)(natts - attnum));
+            first_null = natts;
+        }
+
+        /* Phase 1: cached offsets, no NULL before. */
+        if (!slow) {
+            int limit = desc->first_noncached;
+
+            if (limit > first_null)
+                limit = first_null;
+            if (attnum < limit) {
+                const CompactAttribute *last = &desc->compact_attrs[limit - 1];
+                Size end = (Size)last->attcacheoff + (Size)last->attlen;
+
+                if (unlikely(end > data_len))
+                    tuple_corrupt(tuple,
+                                  "column %d runs past the end of the tuple",
+                                  limit);
+                for (; attnum < limit; attnum++) {
+                    const CompactAttribute *c = &desc->compact_attrs[attnum];
+
+                    values[attnum] = fetch_fixed(tp + c->attcacheoff, c);
+                }
+                off = end;
+            }
+        }
+
+        /* Phase 2: everything else. */
+        for (; attnum < natts; attnum++) {
+            const CompactAttribute *c = &desc->compact_attrs[attnum];
+            Size len;
+
+            if (isnull[attnum]) {
+                values[attnum] = (Datum)0;
+                slow = true;
+                continue;
+            }
+            len = locate_value(tuple, c, attnum, tp, &off, data_len);
+            values[attnum] = fetch_fixed(tp + off, c);
+            off += len;
+            if (c->attlen < 0)
+                slow = true;
+        }
+    }
+
+    /* Columns the tuple does not have (ADD COLUMN). */
+    for (; attnum < natts_wanted; attnum++)
+        values[attnum] = tdb_heap_missing_attr(desc, attnum, &isnull[attnum]);
+
+    state->nvalid = attnum;
+    state->off = (uint32)off;
+    state->slow = slow;
+}
+
+void
+tdb_heap_deform_tuple(HeapTuple tuple, TupleDesc desc, Datum *values,
+                      bool *isnull)
+{
+    DeformState state = DEFORM_STATE_INIT;
+
+    deform_range(tuple, desc, values, isnull, desc->natts, &state,
+                 desc->natts);
+}
+
+void
+tdb_heap_deform_some(HeapTuple tuple, TupleDesc desc, Datum *values,
+                     bool *isnull, DeformState *state, int natts)
+{
+    if (natts > desc->natts)
+        elog(ERROR, "cannot extract attribute %d of a %d-column tuple", natts,
+             desc->natts);
+    if (natts <= state->nvalid)
+        return;
+    deform_range(tuple, desc, values, isnull, (int)TYPEALIGN(8, desc->natts),
+                 state, natts);
+}
+
+/* Offset and length of column i, walking from column 0 (slow path). */
+static Size
+walk_to_attr(const HeapTupleData *tuple, TupleDesc desc, int target,
+             const char *tp, Size data_len, bool hasnulls, Size *len_out)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    Size off = 0;
+
+    for (int i = 0;; i++) {
+        const CompactAttribute *c = &desc->compact_attrs[i];
+        Size len;
+
+        if (hasnulls && att_isnull(i, tup->t_bits))
+            continue;
+        len = locate_value(tuple, c, i, tp, &off, data_len);
+        if (i == target) {
+            *len_out = len;
+            return off;
+        }
+        off += len;
+    }
+}
+
+Datum
+tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    int i = attnum - 1;
+    int tup_natts;
+    bool hasnulls;
+    const CompactAttribute *c;
+    const char *tp;
+    Size data_len, off, len;
+
+    if (attnum <= 0 || attnum > desc->natts)
+        elog(ERROR, "invalid attribute number %d", attnum);
+    tup_natts = check_header(tuple, desc);
+    if (i >= tup_natts)
+        return tdb_heap_missing_attr(desc, i, isnull);
+    hasnulls = HeapTupleHeaderHasNulls(tup);
+    if (hasnulls && att_isnull(i, tup->t_bits)) {
+        *isnull = true;
+        return (Datum)0;
+    }
+    *isnull = false;
+    c = &desc->compact_attrs[i];
+    tp = (const char *)tup + tup->t_hoff;
+    data_len = tuple->t_len - tup->t_hoff;
+
+    if (c->attcacheoff >= 0 &&
+        (!hasnulls || first_null_attr(tup->t_bits, 0, i) == i)) {
+        if (unlikely((Size)c->attcacheoff + (Size)c->attlen > data_len))
+            tuple_corrupt(tuple, "column %d runs past the end of the tuple",
+                          attnum);
+        return fetch_fixed(tp + c->attcacheoff, c);
+    }
+    off = walk_to_attr(tuple, desc, i, tp, data_len, hasnulls, &len);
+    return fetch_fixed(tp + off, c);
+}
+
+void
+tdb_heap_tuple_verify(HeapTuple tuple, TupleDesc desc)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    int tup_natts = check_header(tuple, desc);
+    bool hasnulls = HeapTupleHeaderHasNulls(tup);
+    const char *tp = (const char *)tup + tup->t_hoff;
+    Size data_len = tuple->t_len - tup->t_hoff;
+    Size off = 0;
+
+    for (int i = 0; i < tup_natts; i++) {
+        if (hasnulls && att_isnull(i, tup->t_bits))
+            continue;
+        Size len = locate_value(tuple, &desc->compact_attrs[i], i, tp, &off,
+                                data_len);
+
+        off += len;
+    }
+}

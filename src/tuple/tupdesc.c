@@ -1,0 +1,190 @@
+/*
+ * tupdesc.c -- building, finalizing and copying tuple descriptors.
+ *
+ * See tupdesc.h for the layout.  tdb_tupdesc_finalize() is the one place
+ * that derives the CompactAttribute array and the per-descriptor offsets
+ * from the full attributes; everything that deforms trusts what it wrote.
+ */
+#include "common/base.h"
+
+#include "common/elog.h"
+#include "mmgr/mcxt.h"
+#include "tuple/tupdesc.h"
+#include "tuple/varlena.h"
+
+/* Bytes for the descriptor struct plus both arrays, attrs MAXALIGNed. */
+static Size
+tupdesc_size(int natts, Size *attrs_offset)
+{
+    Size head = offsetof(TupleDescData, compact_attrs) +
+                (Size)natts * sizeof(CompactAttribute);
+
+    *attrs_offset = MAXALIGN(head);
+    return *attrs_offset + (Size)natts * sizeof(TupleAttr);
+}
+
+TupleDesc
+tdb_tupdesc_create(int natts)
+{
+    Size attrs_offset;
+    Size size;
+    TupleDesc desc;
+
+    if (natts < 0 || natts > MaxTupleAttributeNumber)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("tables can have at most %d columns",
+                       MaxHeapAttributeNumber));
+    size = tupdesc_size(natts, &attrs_offset);
+    desc = tdb_palloc0(size);
+    desc->natts = natts;
+    desc->tdtypeid = RECORDOID;
+    desc->tdtypmod = -1;
+    desc->first_noncached = -1;
+    desc->first_nonguaranteed = 0;
+    desc->constr = NULL;
+    desc->attrs = (TupleAttr *)((char *)desc + attrs_offset);
+    return desc;
+}
+
+void
+tdb_tupdesc_init_attr(TupleDesc desc, int i, const char *name, Oid typid,
+                      int32 typmod, int16 attlen, bool attbyval,
+                      char attalign, char attstorage)
+{
+    TupleAttr *att;
+
+    if (i < 0 || i >= desc->natts)
+        elog(ERROR, "column number %d out of range for a descriptor of %d",
+             i, desc->natts);
+    if ((attbyval && attlen != 1 && attlen != 2 && attlen != 4 &&
+         attlen != 8) ||
+        attlen == 0 || attlen < -2 ||
+        (attalign != 'c' && attalign != 's' && attalign != 'i' &&
+         attalign != 'd') ||
+        (attstorage != 'p' && attstorage != 'e' && attstorage != 'm' &&
+         attstorage != 'x') ||
+        (attlen == -2 && attalign != 'c'))
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("invalid type properties for column \"%s\": length "
+                       "%d, by value %d, alignment '%c', storage '%c'",
+                       name, attlen, attbyval, attalign, attstorage));
+
+    att = &desc->attrs[i];
+    memset(att, 0, sizeof(*att));
+    strncpy(att->attname, name, NAMEDATALEN - 1);
+    att->atttypid = typid;
+    att->atttypmod = typmod;
+    att->attlen = attlen;
+    att->attbyval = attbyval;
+    att->attalign = attalign;
+    att->attstorage = attstorage;
+    desc->first_noncached = -1; /* needs finalize again */
+}
+
+/* Copy a by-reference Datum of the given attribute into cxt. */
+static Datum
+copy_datum(MemoryContext cxt, Datum value, const TupleAttr *att)
+{
+    Size len;
+    void *copy;
+
+    if (att->attbyval)
+        return value;
+    if (att->attlen > 0)
+        len = (Size)att->attlen;
+    else if (att->attlen == -1)
+        len = VARSIZE_ANY(DatumGetPointer(value));
+    else
+        len = strlen(DatumGetPointer(value)) + 1;
+    copy = tdb_mcxt_alloc(cxt, len);
+    memcpy(copy, DatumGetPointer(value), len);
+    return PointerGetDatum(copy);
+}
+
+void
+tdb_tupdesc_set_missing(TupleDesc desc, int i, Datum value, bool isnull)
+{
+    MemoryContext cxt = tdb_mcxt_chunk_context(desc);
+    TupleAttr *att = TupleDescAttr(desc, i);
+
+    if (desc->constr == NULL)
+        desc->constr = tdb_mcxt_alloc_zero(cxt, sizeof(TupleConstr));
+    if (desc->constr->missing == NULL)
+        desc->constr->missing = tdb_mcxt_alloc_zero(
+            cxt, (Size)desc->natts * sizeof(AttrMissing));
+    desc->constr->missing[i].am_present = !isnull;
+    desc->constr->missing[i].am_value =
+        isnull ? (Datum)0 : copy_datum(cxt, value, att);
+    att->atthasmissing = true;
+    desc->first_noncached = -1;
+}
+
+void
+tdb_tupdesc_finalize(TupleDesc desc)
+{
+    bool caching = true;
+    bool guaranteed = true;
+    int ncached = 0;
+    int nguaranteed = 0;
+    Size off = 0;
+
+    for (int i = 0; i < desc->natts; i++) {
+        const TupleAttr *att = &desc->attrs[i];
+        CompactAttribute *c = &desc->compact_attrs[i];
+
+        c->attlen = att->attlen;
+        c->attalignby = tdb_typalign_to_alignby(att->attalign);
+        c->attpad = 0;
+        c->attflags = (uint8)((att->attbyval ? ATTR_BYVAL : 0) |
+                              (att->attstorage != 'p' ? ATTR_PACKABLE : 0) |
+                              (att->attnotnull ? ATTR_NOTNULL : 0) |
+                              (att->attisdropped ? ATTR_DROPPED : 0) |
+                              (att->atthasmissing ? ATTR_HASMISSING : 0));
+        c->attcacheoff = -1;
+
+        /*
+         * The offset of a fixed-width column is the same in every tuple
+         * with no NULL before it, as long as every earlier column is fixed
+         * width too.  Offsets beyond int16 are not cached.
+         */
+        if (caching && att->attlen > 0) {
+            off = TYPEALIGN(c->attalignby, off);
+            if (off + (Size)att->attlen > INT16_MAX) {
+                caching = false;
+            } else {
+                c->attcacheoff = (int16)off;
+                off += (Size)att->attlen;
+                ncached++;
+            }
+        } else {
+            caching = false;
+        }
+
+        if (guaranteed && c->attcacheoff >= 0 && att->attnotnull &&
+            att->attbyval && !att->attisdropped && !att->atthasmissing)
+            nguaranteed++;
+        else
+            guaranteed = false;
+    }
+    desc->first_noncached = ncached;
+    desc->first_nonguaranteed = nguaranteed;
+}
+
+TupleDesc
+tdb_tupdesc_copy(TupleDesc desc)
+{
+    TupleDesc copy = tdb_tupdesc_create(desc->natts);
+
+    copy->tdtypeid = desc->tdtypeid;
+    copy->tdtypmod = desc->tdtypmod;
+    memcpy(copy->attrs, desc->attrs, (Size)desc->natts * sizeof(TupleAttr));
+    if (desc->constr && desc->constr->missing) {
+        for (int i = 0; i < desc->natts; i++)
+            if (desc->attrs[i].atthasmissing)
+                tdb_tupdesc_set_missing(copy, i,
+                                        desc->constr->missing[i].am_value,
+                                        !desc->constr->missing[i].am_present);
+    }
+    tdb_tupdesc_finalize(copy);
+    return copy;
+}
