@@ -6,8 +6,9 @@
  * whatever they are (non-zero only for a usage or setup error).
  * bench/mmgr/run.sh runs it once per malloc -- glibc, then jemalloc and
  * mimalloc through LD_PRELOAD -- alternating them over several rounds,
- * takes medians and writes the "Memory contexts" section of
- * bench/RESULTS.md.  See bench/README.md for how to read the output.
+ * takes medians and per-process (paired) ratios and writes the "Memory
+ * contexts" section of bench/RESULTS.md.  See bench/README.md for how to
+ * read the output.
  *
  * Timing workloads.  Each runs twice per process: variant "tdb" with the
  * context type named below, variant "malloc" doing the same work with

@@ -450,7 +450,7 @@ tdb_palloc_extended(Size size, int flags)
  * Free functions indexed by method id: one dependent load from the header
  * to the function, where chunk_methods() needs two (table, then method).
  */
-static void (*const mcxt_free_functions[16])(void *) = {
+void (*const tdb_mcxt_free_functions[16])(void *) = {
     [MCTX_RESERVED0_ID] = bogus_free,
     [MCTX_RESERVED1_ID] = bogus_free,
     [MCTX_RESERVED2_ID] = bogus_free,
@@ -470,15 +470,14 @@ static void (*const mcxt_free_functions[16])(void *) = {
 };
 
 void
-tdb_pfree(void *pointer)
+tdb_pfree_checked(void *pointer)
 {
     MemoryContextMethodID id =
         (MemoryContextMethodID)(tdb_chunk_hdrmask(pointer) &
                                 MEMORY_CONTEXT_METHODID_MASK);
 
-    if (config_mcxt_checking)
-        tdb_mcxt_validate_chunk(pointer, id, "pfree");
-    mcxt_free_functions[id](pointer);
+    tdb_mcxt_validate_chunk(pointer, id, "pfree");
+    tdb_mcxt_free_functions[id](pointer);
 }
 
 void *

@@ -153,8 +153,27 @@ tdb_palloc(Size size)
 void *tdb_palloc0(Size size);
 void *tdb_palloc_extended(Size size, int flags);
 
-/* Free a chunk (not allowed for Bump chunks). */
-void tdb_pfree(void *pointer);
+/*
+ * Free functions indexed by the 4-bit method id in the chunk header
+ * (memchunk.h).  Public only so tdb_pfree can be inlined; do not call.
+ */
+extern void (*const tdb_mcxt_free_functions[16])(void *pointer);
+/* Out-of-line tdb_pfree of checking builds: validates the header first. */
+void tdb_pfree_checked(void *pointer);
+
+/*
+ * Free a chunk (not allowed for Bump chunks).  Inline: one load of the
+ * header word in front of the pointer, one table load, one call.
+ */
+static inline void
+tdb_pfree(void *pointer)
+{
+    if (config_mcxt_checking) {
+        tdb_pfree_checked(pointer);
+        return;
+    }
+    tdb_mcxt_free_functions[((const uint64 *)pointer)[-1] & 0xF](pointer);
+}
 
 /*
  * Resize a chunk, keeping its context and contents up to the smaller size.

@@ -70,7 +70,7 @@ typedef enum MemoryContextMethodID {
     MCTX_RESERVED15_ID = 15
 } MemoryContextMethodID;
 
-#define MEMORY_CONTEXT_METHODID_BITS 4
+#define MEMORY_CONTEXT_METHODID_BITS 4 /* tdb_pfree (mcxt.h) masks 0xF */
 #define MEMORY_CONTEXT_METHODID_MASK ((1 << MEMORY_CONTEXT_METHODID_BITS) - 1)
 
 #define MEMORYCHUNK_EXTERNAL_BIT 4
