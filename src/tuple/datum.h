@@ -2,8 +2,11 @@
  * datum.h -- Datum, the machine word every SQL value travels in.
  *
  * A Datum holds a by-value type's value (bool, int2/4/8, float4/8, oid,
- * date, timestamp, ...) directly, sign-extended for the smaller integer
- * widths, or a pointer to a by-reference value (varlena, uuid, name, ...).
+ * date, timestamp, ...) directly, or a pointer to a by-reference value
+ * (varlena, uuid, name, ...).  Values fetched from a tuple are
+ * sign-extended from their width (so a stored oid above 2^31 reads back
+ * with its high bits set); only the low attlen bytes are significant, and
+ * the DatumGet* functions read just those.
  * 64-bit only: int8 and float8 are by value.
  */
 #ifndef TDB_TUPLE_DATUM_H
@@ -42,13 +45,14 @@ DatumGetFloat4(Datum d)
     return f;
 }
 
+/* Sign-extended like every 4-byte value fetched from a tuple. */
 static inline Datum
 Float4GetDatum(float f)
 {
-    uint32 bits;
+    int32 bits;
 
     memcpy(&bits, &f, sizeof(bits));
-    return (Datum)bits;
+    return (Datum)(int64)bits;
 }
 
 static inline double

@@ -520,7 +520,7 @@ varlena_length_checked(const HeapTupleData *tuple, int attnum,
  * Align, bounds-check and measure the non-null column attnum, whose bytes
  * start at or after *off; sets *off to its start and returns its length.
  */
-static inline Size
+static TDB_ALWAYS_INLINE Size
 locate_value(const HeapTupleData *tuple, const CompactAttribute *c,
              int attnum, const char *tp, Size *off, Size data_len)
 {
@@ -577,7 +577,17 @@ deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
     int first_null;
 
     if (attnum < natts) {
-        if (hasnulls) {
+        if (natts <= desc->first_nonguaranteed &&
+            (!hasnulls || first_null_attr(tup->t_bits, attnum, natts) == natts)) {
+            /*
+             * Only NOT NULL fixed-width columns wanted: no bitmap to spread.
+             * The bitmap is still consulted when present, so a tuple that
+             * breaks the constraint takes the general path instead of
+             * yielding garbage.
+             */
+            memset(isnull + attnum, 0, (Size)(natts - attnum));
+            first_null = natts;
+        } else if (hasnulls) {
             spread_null_bitmap(tup->t_bits, attnum, natts, isnull,
                                isnull_capacity);
             first_null = first_null_attr(tup->t_bits, attnum, natts);
@@ -609,21 +619,32 @@ deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
             }
         }
 
-        /* Phase 2: everything else. */
+        /*
+         * Phase 2: everything else -- first the columns before the first
+         * NULL (no null test), then the rest.  Any column handled here is
+         * a NULL or lies past a non-cached column, so afterwards cached
+         * offsets no longer apply to this tuple.
+         */
+        if (attnum < natts)
+            slow = true;
+        for (; attnum < first_null; attnum++) {
+            const CompactAttribute *c = &desc->compact_attrs[attnum];
+            Size len = locate_value(tuple, c, attnum, tp, &off, data_len);
+
+            values[attnum] = fetch_fixed(tp + off, c);
+            off += len;
+        }
         for (; attnum < natts; attnum++) {
             const CompactAttribute *c = &desc->compact_attrs[attnum];
             Size len;
 
             if (isnull[attnum]) {
                 values[attnum] = (Datum)0;
-                slow = true;
                 continue;
             }
             len = locate_value(tuple, c, attnum, tp, &off, data_len);
             values[attnum] = fetch_fixed(tp + off, c);
             off += len;
-            if (c->attlen < 0)
-                slow = true;
         }
     }
 

@@ -81,6 +81,25 @@ tdb_tupdesc_init_attr(TupleDesc desc, int i, const char *name, Oid typid,
     desc->first_noncached = -1; /* needs finalize again */
 }
 
+/*
+ * A by-value Datum as a tuple would return it: sign-extended from its
+ * width, so a missing value reads exactly like a stored one.
+ */
+static Datum
+canonical_byval(Datum value, int16 attlen)
+{
+    switch (attlen) {
+    case 1:
+        return (Datum)(int64)(int8)value;
+    case 2:
+        return (Datum)(int64)(int16)value;
+    case 4:
+        return (Datum)(int64)(int32)value;
+    default:
+        return value;
+    }
+}
+
 /* Copy a by-reference Datum of the given attribute into cxt. */
 static Datum
 copy_datum(MemoryContext cxt, Datum value, const TupleAttr *att)
@@ -89,7 +108,7 @@ copy_datum(MemoryContext cxt, Datum value, const TupleAttr *att)
     void *copy;
 
     if (att->attbyval)
-        return value;
+        return canonical_byval(value, att->attlen);
     if (att->attlen > 0)
         len = (Size)att->attlen;
     else if (att->attlen == -1)
