@@ -6,6 +6,7 @@
 #   make check-valgrind  the unit tests (assertion build) under valgrind
 #   make check-symbols   every global symbol carries the tdb_/tupledb_ prefix
 #   make bench-mmgr      memory-context benchmark vs glibc, jemalloc, mimalloc
+#   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
@@ -61,7 +62,7 @@ TEST_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
 TEST_BINS := $(foreach t,$(TEST_SRCS),$(B)/tests/$(word 3,$(subst /, ,$(t)))_$(patsubst test_%.c,%,$(notdir $(t))))
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
-	bench-mmgr clean format
+	bench-mmgr bench-tuple clean format
 .DEFAULT_GOAL := all
 
 all: deps $(B)/tupledb
@@ -134,6 +135,15 @@ $(B)/bench/bench_mmgr: $(B)/bench/mmgr/bench_mmgr.o $(B)/libtupledb.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS) -lm
+
+bench-tuple: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_tuple
+	$(Q)bench/tuple/run.sh build/release/bench/bench_tuple
+
+$(B)/bench/bench_tuple: $(B)/bench/tuple/bench_tuple.o $(B)/libtupledb.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 clean:
 	rm -rf build

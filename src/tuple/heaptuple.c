@@ -10,24 +10,25 @@
  * storage is PLAIN), exactly as PostgreSQL does, so the bytes match.
  *
  * Deforming (deform_range, behind tdb_heap_deform_tuple, _deform_some and
- * the slots) runs in two phases:
+ * the slots) first turns the null bitmap into a bool array eight columns
+ * at a time (no branch per column), then walks the columns by *uniform
+ * runs*: maximal stretches of fixed-width columns with the same width,
+ * by-value-ness and alignment (tdupdesc.h, attrunlen), e.g. the fifteen
+ * int4 after a leading text column.  Inside a run every value keeps the
+ * alignment, so a run costs one alignment, one bounds check and a loop
+ * whose fetch is specialised by width -- whether the run starts at a cached
+ * offset, after a varlena or after a NULL, which is where PostgreSQL's
+ * deformer falls back to per-column work.  Variable-width columns are
+ * aligned (by peeking at the pad byte), bounds-checked and measured one by
+ * one.
  *
- *   1. the leading columns that have a cached offset in the descriptor and
- *      no NULL before them: one bounds check for the whole run, then a
- *      straight loop of fetches at fixed offsets -- no alignment
- *      arithmetic, no null tests;
- *   2. the rest: NULL test from a bool array built from the bitmap eight
- *      columns at a time (no branch per column), then align, bounds-check,
- *      fetch and advance.
- *
- * The state between incremental calls is the number of valid columns, the
- * byte offset of the next one, and whether phase 1 is still allowed
- * ("slow" once a NULL or a variable-width column has been passed).
+ * The state between incremental calls is the number of valid columns and
+ * the byte offset after the last non-null one.
  *
  * Every value read is checked to lie within t_len, every varlena header to
  * be well formed, and the header's t_hoff and attribute count to agree;
- * a violation raises ERRCODE_DATA_CORRUPTED.  Phase 1 pays one comparison
- * per call, phase 2 one per column.
+ * a violation raises ERRCODE_DATA_CORRUPTED.  A run pays one comparison,
+ * a variable-width column one.
  */
 #include "common/base.h"
 
@@ -423,6 +424,28 @@ spread_null_bitmap(const bits8 *bits, int from, int to, bool *isnull,
     }
 }
 
+/*
+ * isnull[from, to) = false with 8-byte stores where the capacity allows.
+ * Not memset: its 16- and 32-byte vector stores cannot be forwarded to
+ * the one-byte loads that read isnull[] right afterwards, which stalled
+ * every no-NULL deform for about 20 cycles (in-cache timing: 30 ns per
+ * 16-column tuple with memset, versus 22 ns with a NULL and the 8-byte
+ * stores of the bitmap spread).
+ */
+static inline void
+clear_isnull(bool *isnull, int from, int to, int capacity)
+{
+    int i = from;
+
+    for (; i < to && i + 8 <= capacity; i += 8) {
+        uint64 zeros = 0;
+
+        memcpy(isnull + i, &zeros, 8);
+    }
+    for (; i < to; i++)
+        isnull[i] = false;
+}
+
 /* First NULL column in [from, to) according to the bitmap, else to. */
 static inline int
 first_null_attr(const bits8 *bits, int from, int to)
@@ -460,9 +483,13 @@ static inline int
 check_header(const HeapTupleData *tuple, TupleDesc desc)
 {
     const HeapTupleHeaderData *tup = tuple->t_data;
-    int tup_natts = HeapTupleHeaderGetNatts(tup);
+    int tup_natts;
     Size expected_hoff;
 
+    if (unlikely(tuple->t_len < SizeofHeapTupleHeader))
+        tuple_corrupt(tuple, "its length %u is shorter than a tuple header",
+                      tuple->t_len);
+    tup_natts = HeapTupleHeaderGetNatts(tup);
     if (unlikely(tup_natts > desc->natts))
         tuple_corrupt(tuple, "it has %d attributes, its table only %d",
                       tup_natts, desc->natts);
@@ -556,11 +583,70 @@ locate_value(const HeapTupleData *tuple, const CompactAttribute *c,
 }
 
 /*
+ * Deform n non-NULL columns of one uniform run (tupdesc.h: same width,
+ * by-value-ness and alignment, width a multiple of the alignment) starting
+ * at column attnum, whose first byte is at or after *off.  Every value
+ * keeps the alignment, so one alignment and one bounds check serve them
+ * all and the fetch is specialised by width outside the loop: the loop
+ * body is one load and one store.
+ */
+static TDB_ALWAYS_INLINE void
+deform_fixed_segment(const HeapTupleData *tuple, const CompactAttribute *c,
+                     int attnum, int n, const char *tp, Size data_len,
+                     Size *off, Datum *values)
+{
+    Size len = (Size)c->attlen;
+    Size pos = TYPEALIGN(c->attalignby, *off);
+    const char *p = tp + pos;
+
+    if (unlikely(pos + (Size)n * len > data_len)) {
+        /* Near the end of the tuple: check column by column (and report). */
+        for (int k = 0; k < n; k++) {
+            (void)locate_value(tuple, c, attnum + k, tp, off, data_len);
+            values[k] = fetch_fixed(tp + *off, c);
+            *off += len;
+        }
+        return;
+    }
+    switch ((c->attflags & ATTR_BYVAL) ? c->attlen : 0) {
+    case 1:
+        for (int k = 0; k < n; k++)
+            values[k] = (Datum)(int64)((const int8 *)p)[k];
+        break;
+    case 2:
+        for (int k = 0; k < n; k++) {
+            int16 v;
+
+            memcpy(&v, p + 2 * k, 2);
+            values[k] = (Datum)(int64)v;
+        }
+        break;
+    case 4:
+        for (int k = 0; k < n; k++) {
+            int32 v;
+
+            memcpy(&v, p + 4 * k, 4);
+            values[k] = (Datum)(int64)v;
+        }
+        break;
+    case 8:
+        for (int k = 0; k < n; k++)
+            memcpy(&values[k], p + 8 * k, 8);
+        break;
+    default:
+        for (int k = 0; k < n; k++)
+            values[k] = PointerGetDatum(p + (Size)k * len);
+        break;
+    }
+    *off = pos + (Size)n * len;
+}
+
+/*
  * The deformer: extend values/isnull of `tuple` to columns [state->nvalid,
  * natts_wanted).  isnull_capacity is how many isnull entries may be written
  * (the bitmap is spread 8 at a time).
  */
-static void
+static TDB_ALWAYS_INLINE void
 deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
              bool *isnull, int isnull_capacity, DeformState *state,
              int natts_wanted)
@@ -573,7 +659,6 @@ deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
     Size data_len = tuple->t_len - tup->t_hoff;
     int natts = tup_natts < natts_wanted ? tup_natts : natts_wanted;
     Size off = state->off;
-    bool slow = state->slow;
     int first_null;
 
     if (attnum < natts) {
@@ -585,66 +670,57 @@ deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
              * breaks the constraint takes the general path instead of
              * yielding garbage.
              */
-            memset(isnull + attnum, 0, (Size)(natts - attnum));
+            clear_isnull(isnull, attnum, natts, isnull_capacity);
             first_null = natts;
         } else if (hasnulls) {
             spread_null_bitmap(tup->t_bits, attnum, natts, isnull,
                                isnull_capacity);
-            first_null = first_null_attr(tup->t_bits, attnum, natts);
+            first_null = -1; /* found lazily, from the first non-NULL */
         } else {
-            memset(isnull + attnum, 0, (Size)(natts - attnum));
+            clear_isnull(isnull, attnum, natts, isnull_capacity);
             first_null = natts;
         }
 
-        /* Phase 1: cached offsets, no NULL before. */
-        if (!slow) {
-            int limit = desc->first_noncached;
+        while (attnum < natts) {
+            const CompactAttribute *c = &desc->compact_attrs[attnum];
 
-            if (limit > first_null)
-                limit = first_null;
-            if (attnum < limit) {
-                const CompactAttribute *last = &desc->compact_attrs[limit - 1];
-                Size end = (Size)last->attcacheoff + (Size)last->attlen;
+            if (c->attlen > 0) {
+                /*
+                 * A uniform run, cut at its NULLs into segments of
+                 * non-NULL values.  NULLs take no space and the run's
+                 * alignment survives them, so each segment is one
+                 * deform_fixed_segment call.
+                 */
+                int run_end = attnum + c->attrunlen;
 
-                if (unlikely(end > data_len))
-                    tuple_corrupt(tuple,
-                                  "column %d runs past the end of the tuple",
-                                  limit);
-                for (; attnum < limit; attnum++) {
-                    const CompactAttribute *c = &desc->compact_attrs[attnum];
+                if (run_end > natts)
+                    run_end = natts;
+                while (attnum < run_end) {
+                    int seg_end;
 
-                    values[attnum] = fetch_fixed(tp + c->attcacheoff, c);
+                    if (isnull[attnum]) {
+                        values[attnum++] = (Datum)0;
+                        continue;
+                    }
+                    if (first_null < attnum)
+                        first_null = first_null_attr(tup->t_bits, attnum,
+                                                     natts);
+                    seg_end = first_null < run_end ? first_null : run_end;
+                    deform_fixed_segment(tuple, c, attnum, seg_end - attnum,
+                                         tp, data_len, &off, values + attnum);
+                    attnum = seg_end;
                 }
-                off = end;
+            } else {
+                Size len;
+
+                if (isnull[attnum]) {
+                    values[attnum++] = (Datum)0;
+                    continue;
+                }
+                len = locate_value(tuple, c, attnum, tp, &off, data_len);
+                values[attnum++] = PointerGetDatum(tp + off);
+                off += len;
             }
-        }
-
-        /*
-         * Phase 2: everything else -- first the columns before the first
-         * NULL (no null test), then the rest.  Any column handled here is
-         * a NULL or lies past a non-cached column, so afterwards cached
-         * offsets no longer apply to this tuple.
-         */
-        if (attnum < natts)
-            slow = true;
-        for (; attnum < first_null; attnum++) {
-            const CompactAttribute *c = &desc->compact_attrs[attnum];
-            Size len = locate_value(tuple, c, attnum, tp, &off, data_len);
-
-            values[attnum] = fetch_fixed(tp + off, c);
-            off += len;
-        }
-        for (; attnum < natts; attnum++) {
-            const CompactAttribute *c = &desc->compact_attrs[attnum];
-            Size len;
-
-            if (isnull[attnum]) {
-                values[attnum] = (Datum)0;
-                continue;
-            }
-            len = locate_value(tuple, c, attnum, tp, &off, data_len);
-            values[attnum] = fetch_fixed(tp + off, c);
-            off += len;
         }
     }
 
@@ -654,7 +730,6 @@ deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
 
     state->nvalid = attnum;
     state->off = (uint32)off;
-    state->slow = slow;
 }
 
 void
@@ -680,27 +755,61 @@ tdb_heap_deform_some(HeapTuple tuple, TupleDesc desc, Datum *values,
                  state, natts);
 }
 
-/* Offset and length of column i, walking from column 0 (slow path). */
+/* Number of non-NULL columns in [from, to) according to the bitmap. */
+static int
+count_nonnull(const bits8 *bits, int from, int to)
+{
+    int count = 0;
+
+    while (from < to) {
+        int b = from >> 3;
+        int lo = from & 7;
+        int hi = to - (b << 3) < 8 ? to - (b << 3) : 8;
+        uint32 mask = ((1u << hi) - 1) & ~((1u << lo) - 1);
+
+        count += __builtin_popcount(bits[b] & mask);
+        from = (b << 3) + hi;
+    }
+    return count;
+}
+
+/*
+ * Data offset of column target (not NULL), walking from column 0 a uniform
+ * run at a time: a run's non-NULL values are counted from the bitmap and
+ * skipped with one multiplication, so the walk costs per run and per
+ * variable-width column, not per column.
+ */
 static Size
 walk_to_attr(const HeapTupleData *tuple, TupleDesc desc, int target,
-             const char *tp, Size data_len, bool hasnulls, Size *len_out)
+             const char *tp, Size data_len, bool hasnulls)
 {
-    const HeapTupleHeaderData *tup = tuple->t_data;
+    const bits8 *bits = tuple->t_data->t_bits;
     Size off = 0;
+    int i = 0;
 
-    for (int i = 0;; i++) {
+    while (i < target) {
         const CompactAttribute *c = &desc->compact_attrs[i];
-        Size len;
 
-        if (hasnulls && att_isnull(i, tup->t_bits))
-            continue;
-        len = locate_value(tuple, c, i, tp, &off, data_len);
-        if (i == target) {
-            *len_out = len;
-            return off;
+        if (c->attlen > 0) {
+            int n = target - i < c->attrunlen ? target - i : c->attrunlen;
+            int present = hasnulls ? count_nonnull(bits, i, i + n) : n;
+
+            if (present > 0)
+                off = TYPEALIGN(c->attalignby, off) +
+                      (Size)present * (Size)c->attlen;
+            i += n;
+        } else {
+            if (!hasnulls || !att_isnull(i, bits)) {
+                Size len = locate_value(tuple, c, i, tp, &off, data_len);
+
+                off += len;
+            }
+            i++;
         }
-        off += len;
     }
+    (void)locate_value(tuple, &desc->compact_attrs[target], target, tp, &off,
+                       data_len);
+    return off;
 }
 
 Datum
@@ -712,7 +821,7 @@ tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
     bool hasnulls;
     const CompactAttribute *c;
     const char *tp;
-    Size data_len, off, len;
+    Size data_len, off;
 
     if (attnum <= 0 || attnum > desc->natts)
         elog(ERROR, "invalid attribute number %d", attnum);
@@ -736,7 +845,7 @@ tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
                           attnum);
         return fetch_fixed(tp + c->attcacheoff, c);
     }
-    off = walk_to_attr(tuple, desc, i, tp, data_len, hasnulls, &len);
+    off = walk_to_attr(tuple, desc, i, tp, data_len, hasnulls);
     return fetch_fixed(tp + off, c);
 }
 

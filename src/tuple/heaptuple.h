@@ -232,14 +232,11 @@ void tdb_heap_deform_tuple(HeapTuple tuple, TupleDesc desc, Datum *values,
  * tuple are in values/isnull, and the data offset where the next starts.
  */
 typedef struct DeformState {
-    int nvalid;  /* leading columns in values/isnull */
-    uint32 off;  /* data-area offset where column nvalid starts (or
-                  * after the last non-null column) */
-    bool slow;   /* a NULL or variable-width column has been passed:
-                  * cached offsets no longer apply */
+    int nvalid; /* leading columns in values/isnull */
+    uint32 off; /* data-area offset just after the last non-null column */
 } DeformState;
 
-#define DEFORM_STATE_INIT {0, 0, false}
+#define DEFORM_STATE_INIT {0, 0}
 
 /*
  * Extend values/isnull to the first `natts` columns, continuing from

@@ -153,7 +153,7 @@ tdb_tupdesc_finalize(TupleDesc desc)
 
         c->attlen = att->attlen;
         c->attalignby = tdb_typalign_to_alignby(att->attalign);
-        c->attpad = 0;
+        c->attrunlen = 0;
         c->attflags = (uint8)((att->attbyval ? ATTR_BYVAL : 0) |
                               (att->attstorage != 'p' ? ATTR_PACKABLE : 0) |
                               (att->attnotnull ? ATTR_NOTNULL : 0) |
@@ -187,6 +187,24 @@ tdb_tupdesc_finalize(TupleDesc desc)
     }
     desc->first_noncached = ncached;
     desc->first_nonguaranteed = nguaranteed;
+
+    /* Uniform runs, computed backwards: each column counts to its end. */
+    for (int i = desc->natts - 1; i >= 0; i--) {
+        CompactAttribute *c = &desc->compact_attrs[i];
+        const CompactAttribute *next =
+            i + 1 < desc->natts ? &desc->compact_attrs[i + 1] : NULL;
+
+        if (c->attlen <= 0 || c->attlen % c->attalignby != 0)
+            c->attrunlen = c->attlen > 0 ? 1 : 0;
+        else if (next != NULL && next->attrunlen > 0 &&
+                 next->attlen == c->attlen &&
+                 next->attalignby == c->attalignby &&
+                 (next->attflags & ATTR_BYVAL) == (c->attflags & ATTR_BYVAL) &&
+                 next->attrunlen < UINT16_MAX)
+            c->attrunlen = (uint16)(next->attrunlen + 1);
+        else
+            c->attrunlen = 1;
+    }
 }
 
 TupleDesc

@@ -18,6 +18,11 @@
  *   - attcacheoff of every leading fixed-width column (the data-area offset
  *     that column has in any tuple with no NULL before it);
  *   - first_noncached: the number of leading columns with a cached offset;
+ *   - attrunlen: the length of each column's *uniform run* -- consecutive
+ *     fixed-width columns of one width, by-value-ness and alignment, whose
+ *     offsets stay aligned whatever comes before them or is NULL among
+ *     them, so the deformer handles a run with one alignment and one
+ *     bounds check, even after a varlena or a NULL;
  *   - first_nonguaranteed: the number of leading columns guaranteed present
  *     in every tuple -- NOT NULL, not dropped, no ADD COLUMN missing value,
  *     fixed-width and by value -- so that deforming up to there needs no
@@ -54,7 +59,10 @@ typedef struct CompactAttribute {
     int16 attlen;      /* > 0 fixed width, -1 varlena, -2 cstring */
     uint8 attalignby;  /* alignment in bytes: 1, 2, 4 or 8 */
     uint8 attflags;    /* ATTR_* */
-    uint16 attpad;     /* zero */
+    uint16 attrunlen;  /* fixed width: columns from this one to the end of
+                        * its uniform run (same attlen, by-value-ness and
+                        * alignment, attlen a multiple of the alignment);
+                        * 0 for variable width */
 } CompactAttribute;
 
 _Static_assert(sizeof(CompactAttribute) == 8, "CompactAttribute is 8 bytes");

@@ -16,10 +16,11 @@
  *   test_truncated_header      t_len shorter than the 23-byte header.
  *   test_fuzz_mutations        ~20,000 random mutations of valid tuples
  *       (bit flips, byte overwrites, natts/t_hoff/infomask edits, planted
- *       varlena headers, shrunk t_len): each operation must succeed or
- *       raise ERRCODE_DATA_CORRUPTED; a successful deform must only
- *       return values that lie inside the tuple; deform, getattr and
- *       verify must agree on whether the tuple is corrupt.
+ *       varlena headers, t_len shrunk, even below the header): each
+ *       operation must succeed or raise ERRCODE_DATA_CORRUPTED; a
+ *       successful deform must only return values that lie inside the
+ *       tuple; deform, getattr, verify and a slot must agree on whether
+ *       the tuple is corrupt.
  */
 #include "common/base.h"
 
@@ -647,8 +648,8 @@ mutate(uint64 *rng, uint8 *bytes, uint32 *len)
     uint32 pos;
 
     switch (tt_rand(rng, 9)) {
-    case 0: /* flip a bit anywhere from t_infomask2 on */
-        pos = 18 + (uint32)tt_rand(rng, *len - 18);
+    case 0: /* flip a bit anywhere (the first 18 bytes are never read) */
+        pos = (uint32)tt_rand(rng, *len);
         bytes[pos] ^= (uint8)(1u << tt_rand(rng, 8));
         break;
     case 1: /* overwrite a data byte */
@@ -692,20 +693,17 @@ mutate(uint64 *rng, uint8 *bytes, uint32 *len)
         if (*len >= hoff + 2) {
             pos = hoff + (uint32)tt_rand(rng, *len - hoff - 1);
             bytes[pos] = 0x01;
-            bytes[pos + 1] = tt_chance(rng, 50)
-                                 ? (uint8)VARTAG_ONDISK
-                                 : (uint8)tt_rand(rng, 20);
+            bytes[pos + 1] = tt_chance(rng, 50) ? (uint8)VARTAG_ONDISK
+                                                : (uint8)tt_rand(rng, 20);
         }
         break;
-    default: /* shrink t_len, mostly by a little; never below the 23-byte
-              * header (test_truncated_header covers that) */
-        if (*len > SizeofHeapTupleHeader) {
-            uint32 cut = tt_chance(rng, 70)
-                             ? 1 + (uint32)tt_rand(rng, 8)
-                             : (uint32)tt_rand(rng, *len);
-            uint32 min = SizeofHeapTupleHeader;
+    default: /* shrink t_len: mostly by a little, sometimes into the
+              * 23-byte header itself */
+        if (*len > 0) {
+            uint32 cut = tt_chance(rng, 70) ? 1 + (uint32)tt_rand(rng, 8)
+                                            : 1 + (uint32)tt_rand(rng, *len);
 
-            *len = *len - cut < min ? min : *len - cut;
+            *len = cut > *len ? 0 : *len - cut;
         }
         break;
     }

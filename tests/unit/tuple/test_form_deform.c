@@ -6,16 +6,23 @@
  * columns, sometimes 200..1600), random NULL patterns and random values
  * (varlena lengths clustered at the 1-byte-header boundary; 4-byte,
  * already-short, external and compressed inputs; PLAIN varlenas;
- * cstrings).  Each tuple is checked byte for byte against the layout
- * oracle (tt_check_formed), deformed every way (tt_check_deform, on an
- * exactly sized copy), re-formed from its deformed values (must be
- * byte-identical), formed as a minimal tuple with extra 0 and 24 and
- * converted heap <-> minimal, and sometimes deformed with a wider
- * descriptor whose added columns have missing values or not.
+ * cstrings), with leading NOT NULL by-value prefixes (sometimes violated),
+ * blocks of one type (uniform runs), dropped columns and fixed-width
+ * by-reference types whose width is not a multiple of their alignment.
+ * Each tuple is checked byte for byte against the layout oracle
+ * (tt_check_formed), deformed every way (tt_check_deform, on an exactly
+ * sized copy), re-formed from its deformed values (must be byte-identical),
+ * formed as a minimal tuple with extra 0 and 24 and converted heap <->
+ * minimal, and sometimes deformed with a wider descriptor whose added
+ * columns have missing values or not.
  *
  * Deterministic tests pin the edges: the 1-byte-header boundary per
- * storage and alignment, by-value edge values and sign extension, missing
- * values, 0 and 1664 columns, and offsets beyond the int16 cache.
+ * storage and alignment, by-value edge values and sign extension (a Datum
+ * made by a datum.h constructor, or read from a missing value, must equal
+ * the one read from a tuple), missing values, runs of same-width columns
+ * with NULLs, the NOT NULL prefix with and without its constraint kept,
+ * bad column numbers, 0 and 1664 columns, and offsets beyond the int16
+ * cache.
  *
  * Reproduce a random failure with TDB_TEST_SEED=<printed seed>; failures
  * name the tuple number.
@@ -58,8 +65,7 @@ check_reform(HeapTuple tuple, TupleDesc desc, const char *ctx)
  * same, padding zero, and every byte from t_infomask2 on identical.
  */
 static void
-check_minimal_matches_heap(MinimalTuple mtup, HeapTuple tuple,
-                           const char *ctx)
+check_minimal_matches_heap(MinimalTuple mtup, HeapTuple tuple, const char *ctx)
 {
     static const char zeros[MINIMAL_TUPLE_PADDING];
 
@@ -76,8 +82,7 @@ check_minimal_matches_heap(MinimalTuple mtup, HeapTuple tuple,
     if (memcmp((char *)mtup + offsetof(MinimalTupleData, t_infomask2),
                (char *)tuple->t_data +
                    offsetof(HeapTupleHeaderData, t_infomask2),
-               tuple->t_len - offsetof(HeapTupleHeaderData, t_infomask2)) !=
-        0)
+               tuple->t_len - offsetof(HeapTupleHeaderData, t_infomask2)) != 0)
         tt_fail("%s: minimal bytes differ from the heap tuple's", ctx);
 }
 
@@ -130,8 +135,8 @@ check_minimal(HeapTuple tuple, TupleDesc desc, const Datum *values,
         if (memcmp(copy, from_heap, from_heap->t_len) != 0)
             tt_fail("%s: minimal copy differs", ctx);
         if (back->t_len != tuple->t_len) {
-            tt_fail("%s: minimal->heap t_len %u, expected %u", ctx,
-                    back->t_len, tuple->t_len);
+            tt_fail("%s: minimal->heap t_len %u, expected %u", ctx, back->t_len,
+                    tuple->t_len);
         } else {
             Size from = offsetof(HeapTupleHeaderData, t_infomask2);
 
@@ -172,8 +177,8 @@ check_heap_copy(HeapTuple tuple, const char *ctx)
  */
 static void
 check_tuple(TupleDesc desc, const Datum *values, const bool *isnull,
-            TupleDesc wider, const Datum *wider_want,
-            const bool *wider_null, uint64 *rng, const char *ctx)
+            TupleDesc wider, const Datum *wider_want, const bool *wider_null,
+            uint64 *rng, const char *ctx)
 {
     HeapTuple tuple = tdb_heap_form_tuple(desc, values, isnull);
     HeapTupleData exact;
@@ -262,9 +267,9 @@ TEST_END
 typedef struct VarCase {
     const char *label;
     TypeKind type;
-    Size len;         /* data bytes */
-    VarForm form;     /* input form */
-    bool short_hdr;   /* expected: stored with a 1-byte header, unaligned */
+    Size len;       /* data bytes */
+    VarForm form;   /* input form */
+    bool short_hdr; /* expected: stored with a 1-byte header, unaligned */
 } VarCase;
 
 static const VarCase var_cases[] = {
@@ -321,8 +326,8 @@ TEST_BEGIN(test_varlena_header_boundary)
         if (vc->short_hdr)
             off = 1;
         else
-            off = TYPEALIGN(tdb_typalign_to_alignby(tt_types[vc->type].align),
-                            1);
+            off =
+                TYPEALIGN(tdb_typalign_to_alignby(tt_types[vc->type].align), 1);
         if (vc->form == VF_EXTERNAL)
             stored = TOAST_POINTER_SIZE;
         else if (vc->form == VF_COMPRESSED)
@@ -347,14 +352,12 @@ TEST_BEGIN(test_varlena_header_boundary)
                 tt_fail("%s: stored size %zu, expected %zu", vc->label,
                         VARSIZE_ANY(v), stored);
             if (vc->form != VF_EXTERNAL &&
-                (VARSIZE_ANY_EXHDR(v) != vc->len + (vc->form == VF_COMPRESSED
-                                                        ? 4
-                                                        : 0)))
+                (VARSIZE_ANY_EXHDR(v) !=
+                 vc->len + (vc->form == VF_COMPRESSED ? 4 : 0)))
                 tt_fail("%s: payload %zu bytes", vc->label,
                         VARSIZE_ANY_EXHDR(v));
             if (data[off + stored] != 1)
-                tt_fail("%s: last column not right after the value",
-                        vc->label);
+                tt_fail("%s: last column not right after the value", vc->label);
             if (((tuple->t_data->t_infomask & HEAP_HASEXTERNAL) != 0) !=
                 (vc->form == VF_EXTERNAL))
                 tt_fail("%s: HEAP_HASEXTERNAL wrong", vc->label);
@@ -371,10 +374,9 @@ TEST_END
 /* Stored as the low attlen bytes; read back sign-extended. */
 TEST_BEGIN(test_byval_edges)
 {
-    static const TypeKind types[] = {TK_BOOL,  TK_CHAR, TK_INT2,
-                                     TK_INT4,  TK_OID,  TK_FLOAT4,
-                                     TK_DATE,  TK_INT8, TK_FLOAT8,
-                                     TK_TIMESTAMP};
+    static const TypeKind types[] = {TK_BOOL,   TK_CHAR,     TK_INT2, TK_INT4,
+                                     TK_OID,    TK_FLOAT4,   TK_DATE, TK_INT8,
+                                     TK_FLOAT8, TK_TIMESTAMP};
     static const uint64 bits[] = {0,          1,          0x7F,
                                   0x80,       0xFF,       0x7FFF,
                                   0x8000,     0xFFFF,     0x7FFFFFFF,
@@ -545,6 +547,160 @@ TEST_BEGIN(test_missing_byval_datum_image)
 TEST_END
 
 /* ----------------------------------------------------------------------
+ * Runs of same-width columns
+ * ---------------------------------------------------------------------- */
+
+#define RUN_COLS 10
+
+/*
+ * Descriptors built of runs of columns of one width and alignment, after
+ * varlenas that leave the offset unaligned, with widths that are not a
+ * multiple of the alignment and neighbours that differ only in alignment
+ * or by-value-ness; each with every NULL pattern below.
+ */
+TEST_BEGIN(test_fixed_width_runs)
+{
+    static const struct {
+        const char *label;
+        TypeKind types[RUN_COLS];
+    } descs[] = {
+        {"text then int4 run",
+         {TK_TEXT, TK_INT4, TK_INT4, TK_OID, TK_DATE, TK_FLOAT4, TK_INT4,
+          TK_INT4, TK_INT4, TK_INT4}},
+        {"bool, short text, int8 run",
+         {TK_BOOL, TK_TEXT, TK_INT8, TK_TIMESTAMP, TK_FLOAT8, TK_INT8, TK_TEXT,
+          TK_INT8, TK_INT8, TK_INT8}},
+        {"macaddr run (6 bytes aligned 4)",
+         {TK_CHAR, TK_MACADDR, TK_MACADDR, TK_MACADDR, TK_TEXT, TK_MACADDR,
+          TK_MACADDR, TK_TID, TK_TID, TK_TID}},
+        {"uuid then interval (same width, other alignment)",
+         {TK_BOOL, TK_UUID, TK_UUID, TK_INTERVAL, TK_INTERVAL, TK_TEXT, TK_UUID,
+          TK_INTERVAL, TK_TIMETZ, TK_TIMETZ}},
+        {"int8 by value and by reference",
+         {TK_INT2, TK_INT8, TK_INT8REF, TK_INT8, TK_INT8REF, TK_INT8REF,
+          TK_CSTRING, TK_INT8, TK_INT8REF, TK_INT8}},
+        {"bool and \"char\" run",
+         {TK_INT4, TK_BOOL, TK_CHAR, TK_BOOL, TK_CHAR, TK_BOOL, TK_BYTEA,
+          TK_CHAR, TK_BOOL, TK_NAME}},
+    };
+    static const uint16 null_masks[] = {0x000, 0x001, 0x004, 0x00C, 0x010,
+                                        0x0F0, 0x200, 0x155, 0x2AA, 0x3FF};
+    uint64 rng = tdb_test_seed();
+
+    for (Size k = 0; k < lengthof(descs); k++) {
+        TupleDesc desc = tt_desc_of(descs[k].types, RUN_COLS);
+
+        for (Size m = 0; m < lengthof(null_masks); m++) {
+            Datum values[RUN_COLS];
+            bool isnull[RUN_COLS];
+            char ctx[96];
+
+            for (int i = 0; i < RUN_COLS; i++) {
+                isnull[i] = (null_masks[m] >> i) & 1;
+                values[i] = isnull[i]
+                                ? (Datum)0
+                                : tt_random_value(&rng, descs[k].types[i]);
+            }
+            snprintf(ctx, sizeof(ctx), "%s, NULL mask 0x%03x", descs[k].label,
+                     null_masks[m]);
+            check_tuple(desc, values, isnull, NULL, NULL, NULL, &rng, ctx);
+        }
+    }
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * The guaranteed prefix
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Leading NOT NULL by-value columns may be deformed without per-column
+ * null handling, but a tuple that breaks the constraint (formed before it
+ * was checked) or lacks columns must still read correctly: deform_some
+ * stopping inside, at and past the prefix, every other path, and a
+ * shorter tuple read with the full descriptor.
+ */
+TEST_BEGIN(test_not_null_prefix)
+{
+    static const uint8 null_masks[] = {0x00, 0x02, 0x01, 0x0F,
+                                       0x08, 0x10, 0x3F};
+    static const int steps[] = {1, 2, 4, 5, 6};
+    uint64 rng = tdb_test_seed();
+    ColSpec cols[6] = {
+        {.type = TK_INT8, .notnull = true},
+        {.type = TK_INT4, .notnull = true},
+        {.type = TK_INT2, .notnull = true},
+        {.type = TK_BOOL, .notnull = true},
+        {.type = TK_TEXT},
+        {.type = TK_INT4},
+    };
+    TupleDesc desc = tt_build_desc(cols, 6);
+    TupleDesc narrow = tt_build_desc(cols, 2);
+
+    expect_int_eq(desc->first_nonguaranteed, 4);
+    for (Size k = 0; k < lengthof(null_masks); k++) {
+        Datum values[6] = {Int64GetDatum(-1),           Int32GetDatum(-2),
+                           Int16GetDatum(-3),           BoolGetDatum(true),
+                           tt_text("after the prefix"), Int32GetDatum(-6)};
+        bool isnull[6];
+        Datum want[6];
+        bool want_null[6];
+        Datum got[6];
+        bool got_null[8];
+        DeformState state = DEFORM_STATE_INIT;
+        HeapTuple tuple;
+        char ctx[48];
+
+        for (int i = 0; i < 6; i++) {
+            isnull[i] = (null_masks[k] >> i) & 1;
+            got_null[i] = !isnull[i];
+        }
+        snprintf(ctx, sizeof(ctx), "NULL mask 0x%02x", null_masks[k]);
+        tuple = tdb_heap_form_tuple(desc, values, isnull);
+        for (Size s = 0; s < lengthof(steps); s++) {
+            tdb_heap_deform_some(tuple, desc, got, got_null, &state, steps[s]);
+            for (int i = 0; i < steps[s]; i++)
+                tt_expect_column(desc, i, values[i], isnull[i], got[i],
+                                 got_null[i], "%s, deform_some to %d", ctx,
+                                 steps[s]);
+        }
+        check_tuple(desc, values, isnull, NULL, NULL, NULL, &rng, ctx);
+
+        /* the same first two columns in a tuple that has only them */
+        for (int i = 0; i < 6; i++) {
+            want_null[i] = i >= 2 || isnull[i];
+            want[i] = want_null[i] ? (Datum)0 : values[i];
+        }
+        check_tuple(narrow, values, isnull, desc, want, want_null, &rng, ctx);
+    }
+}
+TEST_END
+
+/* Asking for columns the descriptor does not have is a caller error. */
+TEST_BEGIN(test_bad_column_requests)
+{
+    TupleDesc desc = tt_desc_of((TypeKind[]){TK_INT4, TK_TEXT}, 2);
+    Datum values[2] = {Int32GetDatum(1), tt_text("x")};
+    bool isnull[2] = {false, false};
+    HeapTuple tuple = tdb_heap_form_tuple(desc, values, isnull);
+    Datum got[2];
+    bool got_null[8];
+    DeformState state = DEFORM_STATE_INIT;
+    bool null;
+
+    expect_error(tdb_heap_deform_some(tuple, desc, got, got_null, &state, 3),
+                 ERRCODE_INTERNAL_ERROR, "cannot extract attribute 3");
+    expect_error(tdb_heap_getattr(tuple, 0, desc, &null),
+                 ERRCODE_INTERNAL_ERROR, "invalid attribute number 0");
+    expect_error(tdb_heap_getattr(tuple, 3, desc, &null),
+                 ERRCODE_INTERNAL_ERROR, "invalid attribute number 3");
+    tdb_heap_deform_some(tuple, desc, got, got_null, &state, 2);
+    expect_int_eq(state.nvalid, 2);
+    expect_int_eq(DatumGetInt32(got[0]), 1);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
  * Column-count and size edges
  * ---------------------------------------------------------------------- */
 
@@ -622,8 +778,8 @@ TEST_BEGIN(test_offsets_beyond_int16)
 
         for (int i = 0; i < natts; i++) {
             isnull[i] = i == null_at[k];
-            values[i] = isnull[i] ? (Datum)0
-                                  : tt_random_value(&rng, cols[i].type);
+            values[i] =
+                isnull[i] ? (Datum)0 : tt_random_value(&rng, cols[i].type);
         }
         snprintf(ctx, sizeof(ctx), "1600 names, NULL at %d", null_at[k]);
         check_tuple(desc, values, isnull, NULL, NULL, NULL, &rng, ctx);
@@ -634,14 +790,14 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "tuple_form_deform",
-                     TEST_CASE(test_roundtrip_random),
-                     TEST_CASE(test_varlena_header_boundary),
-                     TEST_CASE(test_byval_edges),
-                     TEST_CASE(test_byval_constructor_roundtrip),
-                     TEST_CASE(test_missing_values),
-                     TEST_CASE(test_missing_byval_datum_image),
-                     TEST_CASE(test_zero_columns),
-                     TEST_CASE(test_max_tuple_columns),
-                     TEST_CASE(test_offsets_beyond_int16));
+    return test_main(
+        argc, argv, "tuple_form_deform", TEST_CASE(test_roundtrip_random),
+        TEST_CASE(test_varlena_header_boundary), TEST_CASE(test_byval_edges),
+        TEST_CASE(test_byval_constructor_roundtrip),
+        TEST_CASE(test_missing_values),
+        TEST_CASE(test_missing_byval_datum_image),
+        TEST_CASE(test_fixed_width_runs), TEST_CASE(test_not_null_prefix),
+        TEST_CASE(test_bad_column_requests), TEST_CASE(test_zero_columns),
+        TEST_CASE(test_max_tuple_columns),
+        TEST_CASE(test_offsets_beyond_int16));
 }

@@ -97,9 +97,8 @@ TEST_BEGIN(test_minimal_extra_space)
     make_row(&rows[1], values, isnull);
     plain = tdb_heap_form_minimal_tuple(desc, values, isnull, 0);
     for (Size k = 0; k < lengthof(extras); k++) {
-        MemoryContext cxt =
-            tdb_generation_create(tdb_current_mcxt, "extra",
-                                  ALLOCSET_DEFAULT_SIZES);
+        MemoryContext cxt = tdb_generation_create(tdb_current_mcxt, "extra",
+                                                  ALLOCSET_DEFAULT_SIZES);
         MemoryContext old = tdb_mcxt_switch_to(cxt);
         Size extra = MAXALIGN(extras[k]);
         MinimalTuple mtup =
@@ -151,8 +150,7 @@ TEST_BEGIN(test_minimal_conversions)
         expect_ptr_eq(back->t_data, (char *)back + HEAPTUPLESIZE);
         expect_true(memcmp(back->t_data, zeros, sizeof(zeros)) == 0);
         expect_true(memcmp((char *)back->t_data + 18,
-                           (char *)tuple->t_data + 18,
-                           tuple->t_len - 18) == 0);
+                           (char *)tuple->t_data + 18, tuple->t_len - 18) == 0);
         /* a minimal tuple has no location: the heap copy has none either */
         expect_false(ItemPointerIsValid(&back->t_self));
         expect_int_eq(back->t_tableOid, InvalidOid);
@@ -212,9 +210,8 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "tuple_minimal",
-                     TEST_CASE(test_minimal_layout),
-                     TEST_CASE(test_minimal_extra_space),
-                     TEST_CASE(test_minimal_conversions),
-                     TEST_CASE(test_minimal_heap_view));
+    return test_main(
+        argc, argv, "tuple_minimal", TEST_CASE(test_minimal_layout),
+        TEST_CASE(test_minimal_extra_space),
+        TEST_CASE(test_minimal_conversions), TEST_CASE(test_minimal_heap_view));
 }

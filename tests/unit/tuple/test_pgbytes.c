@@ -75,8 +75,8 @@ open_fixture(char *path, Size pathlen)
         return NULL;
     exe[n] = '\0';
     snprintf(srcdir, sizeof(srcdir), "%s", __FILE__);
-    snprintf(path, pathlen, "%s/../../../%s/%s", dirname(exe),
-             dirname(srcdir), FIXTURE_FROM_SOURCE_DIR);
+    snprintf(path, pathlen, "%s/../../../%s/%s", dirname(exe), dirname(srcdir),
+             FIXTURE_FROM_SOURCE_DIR);
     return fopen(path, "r");
 }
 
@@ -160,18 +160,16 @@ typedef struct Fixture {
     /* totals */
     int tables;
     int rows;
-    int values;       /* non-skip values compared */
-    int formed;       /* rows checked by (b) */
-    int formed_vals;  /* rows checked by (c) */
-    int not_formed;   /* rows skipped by (b): written before a drop */
+    int values;      /* non-skip values compared */
+    int formed;      /* rows checked by (b) */
+    int formed_vals; /* rows checked by (c) */
+    int not_formed;  /* rows skipped by (b): written before a drop */
 } Fixture;
 
-#define fixture_fail(fx, ...)                                               \
-    tt_fail("%s:%d: %s", (fx)->path, (fx)->lineno,                          \
-            fixture_msg(__VA_ARGS__))
+#define fixture_fail(fx, ...)                                                  \
+    tt_fail("%s:%d: %s", (fx)->path, (fx)->lineno, fixture_msg(__VA_ARGS__))
 
-TDB_PRINTF(1, 2) static const char *
-fixture_msg(const char *fmt, ...)
+TDB_PRINTF(1, 2) static const char *fixture_msg(const char *fmt, ...)
 {
     static char buf[512];
     va_list args;
@@ -388,8 +386,8 @@ check_row(Fixture *fx)
     /* (a) deform and compare with the SQL values */
     code = tt_catch(deform_into, args);
     if (code != 0) {
-        fixture_fail(fx, "%s: deforming raised %s: %s", ctx,
-                     tt_sqlstate(code), tt_caught_message);
+        fixture_fail(fx, "%s: deforming raised %s: %s", ctx, tt_sqlstate(code),
+                     tt_caught_message);
         tt_exact_free(&tuple);
         return;
     }
@@ -406,14 +404,12 @@ check_row(Fixture *fx)
         }
         fx->values++;
         if ((v->kind == VAL_NULL) != isnull[i])
-            fixture_fail(fx, "%s: column %d (%s): isnull %d, expected %d",
-                         ctx, i + 1, att->attname, isnull[i],
-                         v->kind == VAL_NULL);
-        else if (v->kind == VAL_BYTES &&
-                 !bytes_match(att, values[i], v->bytes, v->len, why,
-                              sizeof(why)))
-            fixture_fail(fx, "%s: column %d (%s): %s", ctx, i + 1,
-                         att->attname, why);
+            fixture_fail(fx, "%s: column %d (%s): isnull %d, expected %d", ctx,
+                         i + 1, att->attname, isnull[i], v->kind == VAL_NULL);
+        else if (v->kind == VAL_BYTES && !bytes_match(att, values[i], v->bytes,
+                                                      v->len, why, sizeof(why)))
+            fixture_fail(fx, "%s: column %d (%s): %s", ctx, i + 1, att->attname,
+                         why);
     }
     tt_check_deform(&tuple, desc, values, isnull, &fx->rng, ctx);
     {
@@ -442,10 +438,10 @@ check_row(Fixture *fx)
 
         for (int i = 0; i < tup_natts; i++) {
             isnull[i] = r->vals[i].kind == VAL_NULL;
-            values[i] = isnull[i] ? (Datum)0
-                                  : datum_from_bytes(TupleDescAttr(desc, i),
-                                                     r->vals[i].bytes,
-                                                     r->vals[i].len);
+            values[i] =
+                isnull[i] ? (Datum)0
+                          : datum_from_bytes(TupleDescAttr(desc, i),
+                                             r->vals[i].bytes, r->vals[i].len);
         }
         formed = tdb_heap_form_tuple(form_desc, values, isnull);
         compare_formed(fx, formed, &tuple, "formed from the SQL values");
@@ -508,8 +504,7 @@ line_att(Fixture *fx, char **tok, int ntok)
     int attnum = ntok == 9 ? atoi(tok[1]) : -1;
     TupleAttr *att;
 
-    if (!fx->in_table || attnum != fx->natt_lines + 1 ||
-        attnum > fx->natts) {
+    if (!fx->in_table || attnum != fx->natt_lines + 1 || attnum > fx->natts) {
         fixture_fail(fx, "bad att line");
         return;
     }
@@ -697,6 +692,5 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "tuple_pgbytes",
-                     TEST_CASE(test_pg15_tuples));
+    return test_main(argc, argv, "tuple_pgbytes", TEST_CASE(test_pg15_tuples));
 }

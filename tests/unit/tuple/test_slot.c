@@ -31,7 +31,7 @@
 
 #define NCOLS 7
 
-static const TypeKind row_types[NCOLS] = {TK_INT4, TK_TEXT,   TK_UUID, TK_INT8,
+static const TypeKind row_types[NCOLS] = {TK_INT4, TK_TEXT,    TK_UUID, TK_INT8,
                                           TK_TEXT, TK_CSTRING, TK_NAME};
 
 typedef struct Row {
@@ -95,10 +95,11 @@ gen_context(const char *name)
 }
 
 /* Every column of the slot equals row (deforming what is needed). */
-#define expect_slot_row(slot, row, ...)                                     \
+#define expect_slot_row(slot, row, ...)                                        \
     expect_slot_row_at(__FILE__, __LINE__, (slot), (row), __VA_ARGS__)
 
-TDB_PRINTF(5, 6) static void
+TDB_PRINTF(5, 6)
+static void
 expect_slot_row_at(const char *file, int line, TupleTableSlot *slot,
                    const Row *row, const char *fmt, ...)
 {
@@ -185,8 +186,7 @@ typedef struct Page {
 } Page;
 
 static Page
-make_page(TupleDesc desc, const Row *row, BlockNumber block,
-          OffsetNumber off)
+make_page(TupleDesc desc, const Row *row, BlockNumber block, OffsetNumber off)
 {
     HeapTuple formed = tdb_heap_form_tuple(desc, row->values, row->isnull);
     Page page;
@@ -272,8 +272,7 @@ TEST_BEGIN(test_virtual_slot)
     tdb_slot_materialize(slot);
     expect_u64_eq(live_chunks(slot_cxt), base_chunks + 1);
     for (int i = 0; i < NCOLS; i++) {
-        if (row_types[i] == TK_INT4 || row_types[i] == TK_INT8 ||
-            src.isnull[i])
+        if (row_types[i] == TK_INT4 || row_types[i] == TK_INT8 || src.isnull[i])
             continue;
         if (slot->tts_values[i] == src.values[i])
             tt_fail("column %d still borrowed after materialize", i + 1);
@@ -352,8 +351,7 @@ TEST_BEGIN(test_heap_slot_incremental)
     expect_int_eq(slot->tts_nvalid, 4);
     tdb_slot_getsomeattrs(slot, 6);
     expect_int_eq(slot->tts_nvalid, 6);
-    expect_true(points_into(slot->tts_values[1], tuple->t_data,
-                            tuple->t_len));
+    expect_true(points_into(slot->tts_values[1], tuple->t_data, tuple->t_len));
     expect_slot_row(slot, &row, "heap slot");
 
     /* clearing a slot that does not own the tuple leaves it alone */
@@ -411,8 +409,8 @@ TEST_BEGIN(test_heap_slot_materialize)
     memset(exact.t_data, 0x7F, exact.t_len);
     tt_exact_free(&exact);
     expect_slot_row(slot, &row, "heap slot, materialized");
-    expect_false(points_into(slot->tts_values[1], formed->t_data,
-                             formed->t_len));
+    expect_false(
+        points_into(slot->tts_values[1], formed->t_data, formed->t_len));
 
     /* a second materialize keeps what it has */
     tdb_slot_materialize(slot);
@@ -455,8 +453,7 @@ TEST_BEGIN(test_heap_slot_missing_columns)
             tdb_slot_store_minimal_tuple(slot, mtup, false);
         expect_int_eq(DatumGetInt16(tdb_slot_getattr(slot, 4, &null)), -9);
         expect_false(null);
-        expect_slot_row(slot, &want, "%s slot, added columns",
-                        kinds[k]->name);
+        expect_slot_row(slot, &want, "%s slot, added columns", kinds[k]->name);
         tdb_slot_drop(slot);
     }
 }
@@ -554,8 +551,7 @@ TEST_BEGIN(test_buffer_slot_refusals)
                  ERRCODE_INTERNAL_ERROR, "minimal");
     expect_error(tdb_slot_store_buffer_tuple(virt, &page.tuple, 1),
                  ERRCODE_INTERNAL_ERROR, "virtual");
-    expect_error(tdb_slot_store_buffer_tuple(heap, &page.tuple,
-                                             InvalidBuffer),
+    expect_error(tdb_slot_store_buffer_tuple(heap, &page.tuple, InvalidBuffer),
                  ERRCODE_INTERNAL_ERROR, "without a buffer");
     expect_no_pins_left();
     tdb_slot_drop(minimal);
@@ -578,10 +574,10 @@ TEST_BEGIN(test_minimal_slot)
     MemoryContext old = tdb_mcxt_switch_to(tuples);
     Row row = make_row(6);
     Row row7 = make_row(7);
-    MinimalTuple mtup = tdb_heap_form_minimal_tuple(desc, row.values,
-                                                    row.isnull, 0);
-    MinimalTuple owned = tdb_heap_form_minimal_tuple(desc, row7.values,
-                                                     row7.isnull, 0);
+    MinimalTuple mtup =
+        tdb_heap_form_minimal_tuple(desc, row.values, row.isnull, 0);
+    MinimalTuple owned =
+        tdb_heap_form_minimal_tuple(desc, row7.values, row7.isnull, 0);
     Size base_chunks = live_chunks(tuples);
     TupleTableSlot *slot;
     bool null;
@@ -641,8 +637,8 @@ typedef enum SourceKind {
     SRC_COUNT
 } SourceKind;
 
-static const char *const source_names[SRC_COUNT] = {"virtual", "heap",
-                                                    "buffer", "minimal"};
+static const char *const source_names[SRC_COUNT] = {"virtual", "heap", "buffer",
+                                                    "minimal"};
 
 /*
  * A slot of the given kind holding `row`, all of whose storage (the
@@ -715,8 +711,7 @@ TEST_BEGIN(test_slot_copy_every_kind)
                     tdb_slot_getsomeattrs(src, 2);
                 dst = tdb_slot_create(desc, dest_kinds[d]);
                 tdb_slot_copy(dst, src);
-                if (s != SRC_VIRTUAL &&
-                    dest_kinds[d] != &tdb_tts_ops_virtual &&
+                if (s != SRC_VIRTUAL && dest_kinds[d] != &tdb_tts_ops_virtual &&
                     !ItemPointerIsValid(&dst->tts_tid) && s != SRC_MINIMAL)
                     tt_fail("%s: tts_tid not copied", ctx);
 
@@ -829,8 +824,8 @@ probe_slot(TupleTableSlot *slot, const Datum *want, const bool *want_null,
         Datum d = tdb_slot_getattr(slot, i + 1, &null);
 
         if (slot->tts_nvalid != (nvalid > i + 1 ? nvalid : i + 1)) {
-            tt_fail("%s: getattr(%d) with nvalid %d left nvalid %d", ctx,
-                    i + 1, nvalid, slot->tts_nvalid);
+            tt_fail("%s: getattr(%d) with nvalid %d left nvalid %d", ctx, i + 1,
+                    nvalid, slot->tts_nvalid);
             return;
         }
         if (!tt_expect_column(desc, i, want[i], want_null[i], d, null, "%s",
@@ -893,9 +888,9 @@ TEST_BEGIN(test_slot_random)
         for (int i = 0; i < natts; i++) {
             const TupleAttr *att = TupleDescAttr(desc, i);
 
-            virt->tts_values[i] =
-                att->attbyval ? tt_byval_norm(values[i], att->attlen)
-                              : values[i];
+            virt->tts_values[i] = att->attbyval
+                                      ? tt_byval_norm(values[i], att->attlen)
+                                      : values[i];
             virt->tts_isnull[i] = isnull[i];
         }
         tdb_slot_store_virtual(virt);
@@ -927,14 +922,12 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "tuple_slot", TEST_CASE(test_virtual_slot),
-                     TEST_CASE(test_heap_slot_incremental),
-                     TEST_CASE(test_heap_slot_materialize),
-                     TEST_CASE(test_heap_slot_missing_columns),
-                     TEST_CASE(test_buffer_slot_pins),
-                     TEST_CASE(test_buffer_slot_refusals),
-                     TEST_CASE(test_minimal_slot),
-                     TEST_CASE(test_slot_copy_every_kind),
-                     TEST_CASE(test_slot_errors),
-                     TEST_CASE(test_slot_random));
+    return test_main(
+        argc, argv, "tuple_slot", TEST_CASE(test_virtual_slot),
+        TEST_CASE(test_heap_slot_incremental),
+        TEST_CASE(test_heap_slot_materialize),
+        TEST_CASE(test_heap_slot_missing_columns),
+        TEST_CASE(test_buffer_slot_pins), TEST_CASE(test_buffer_slot_refusals),
+        TEST_CASE(test_minimal_slot), TEST_CASE(test_slot_copy_every_kind),
+        TEST_CASE(test_slot_errors), TEST_CASE(test_slot_random));
 }

@@ -101,6 +101,11 @@ typedef enum TypeKind {
     TK_TIMESTAMP,
     TK_UUID,
     TK_NAME,
+    TK_MACADDR,  /* 6 bytes aligned 'i': width not a multiple of alignment */
+    TK_TID,      /* 6 bytes aligned 's' */
+    TK_TIMETZ,   /* 12 bytes aligned 'd' */
+    TK_INTERVAL, /* 16 bytes aligned 'd' (uuid: 16 aligned 'c') */
+    TK_INT8REF,  /* int8 passed by reference, as on 32-bit PostgreSQL */
     TK_TEXT,
     TK_VARCHAR,
     TK_BPCHAR,
@@ -135,6 +140,11 @@ static const TypeProps tt_types[TK_COUNT] = {
     [TK_TIMESTAMP] = {"timestamp", 1114, 8, true, 'd', 'p'},
     [TK_UUID] = {"uuid", 2950, 16, false, 'c', 'p'},
     [TK_NAME] = {"name", 19, 64, false, 'c', 'p'},
+    [TK_MACADDR] = {"macaddr", 829, 6, false, 'i', 'p'},
+    [TK_TID] = {"tid", 27, 6, false, 's', 'p'},
+    [TK_TIMETZ] = {"timetz", 1266, 12, false, 'd', 'p'},
+    [TK_INTERVAL] = {"interval", 1186, 16, false, 'd', 'p'},
+    [TK_INT8REF] = {"int8 (by reference)", 20, 8, false, 'd', 'p'},
     [TK_TEXT] = {"text", 25, -1, false, 'i', 'x'},
     [TK_VARCHAR] = {"varchar", 1043, -1, false, 'i', 'x'},
     [TK_BPCHAR] = {"bpchar", 1042, -1, false, 'i', 'x'},
@@ -351,10 +361,15 @@ tt_random_value(uint64 *rng, TypeKind t)
         return CharGetDatum((char)r);
     case TK_OID:
         return ObjectIdGetDatum((Oid)r);
-    case TK_UUID: {
-        char *p = tdb_palloc(16);
+    case TK_UUID:
+    case TK_MACADDR:
+    case TK_TID:
+    case TK_TIMETZ:
+    case TK_INTERVAL:
+    case TK_INT8REF: {
+        char *p = tdb_palloc((Size)tt_types[t].len);
 
-        tt_random_bytes(rng, p, 16);
+        tt_random_bytes(rng, p, (Size)tt_types[t].len);
         return PointerGetDatum(p);
     }
     case TK_NAME: {
@@ -417,6 +432,7 @@ typedef enum TypePalette {
     TP_FIXED,   /* fixed width only: every offset cacheable */
     TP_BYVAL,   /* by-value only */
     TP_VARLENA, /* mostly variable width */
+    TP_RUNS,    /* blocks of one type (uniform runs), broken by others */
     TP_COUNT
 } TypePalette;
 
@@ -425,7 +441,7 @@ tt_random_type(uint64 *rng, TypePalette palette)
 {
     switch (palette) {
     case TP_FIXED:
-        return (TypeKind)tt_rand(rng, TK_NAME + 1);
+        return (TypeKind)tt_rand(rng, TK_INT8REF + 1);
     case TP_BYVAL:
         return (TypeKind)tt_rand(rng, TK_TIMESTAMP + 1);
     case TP_VARLENA:
@@ -461,10 +477,29 @@ static TDB_UNUSED void
 tt_random_cols(uint64 *rng, ColSpec *cols, int natts)
 {
     TypePalette palette = (TypePalette)tt_rand(rng, TP_COUNT);
+    /* often a leading run of NOT NULL by-value columns, as in a table
+     * starting with "id int8 NOT NULL, ...": the guaranteed prefix */
+    int prefix = tt_chance(rng, 40) ? (int)tt_rand(rng, (uint64)natts + 1) : 0;
+
+    TypeKind block_type = TK_INT4;
+    int block_left = 0;
 
     for (int i = 0; i < natts; i++) {
         memset(&cols[i], 0, sizeof(cols[i]));
-        cols[i].type = tt_random_type(rng, palette);
+        if (i < prefix) {
+            cols[i].type = tt_random_type(rng, TP_BYVAL);
+            cols[i].notnull = true;
+            continue;
+        }
+        if (palette == TP_RUNS) {
+            if (block_left-- <= 0) {
+                block_type = tt_random_type(rng, TP_ANY);
+                block_left = (int)tt_rand(rng, 20);
+            }
+            cols[i].type = block_type;
+        } else {
+            cols[i].type = tt_random_type(rng, palette);
+        }
         cols[i].notnull = tt_chance(rng, 10);
         cols[i].dropped = !cols[i].notnull && tt_chance(rng, 3);
     }
@@ -498,7 +533,9 @@ typedef enum NullPattern {
 
 /*
  * Random values for cols: a NULL pattern (dropped columns are always NULL,
- * NOT NULL columns never), then a random value per non-null column.
+ * NOT NULL columns never -- except in one row out of 16: some paths form
+ * tuples before constraints are checked, and such tuples must still
+ * deform correctly), then a random value per non-null column.
  */
 static TDB_UNUSED void
 tt_random_row(uint64 *rng, const ColSpec *cols, int natts, Datum *values,
@@ -506,6 +543,7 @@ tt_random_row(uint64 *rng, const ColSpec *cols, int natts, Datum *values,
 {
     NullPattern np = (NullPattern)tt_rand(rng, NP_COUNT + 3);
     int percent = 5 + (int)tt_rand(rng, 91);
+    bool obey_not_null = !tt_chance(rng, 6);
 
     if (np > NP_RANDOM)
         np = NP_RANDOM;
@@ -534,7 +572,7 @@ tt_random_row(uint64 *rng, const ColSpec *cols, int natts, Datum *values,
         }
         if (cols[i].dropped)
             null = true;
-        else if (cols[i].notnull)
+        else if (cols[i].notnull && obey_not_null)
             null = false;
         isnull[i] = null;
         values[i] = null ? (Datum)0 : tt_random_value(rng, cols[i].type);
@@ -577,8 +615,8 @@ tt_value_same(const TupleAttr *att, Datum want, Datum got, char *why,
     if (att->attlen == -2) {
         if (strcmp(w, g) == 0)
             return true;
-        snprintf(why, whylen, "cstring of %zu bytes, expected %zu",
-                 strlen(g), strlen(w));
+        snprintf(why, whylen, "cstring of %zu bytes, expected %zu", strlen(g),
+                 strlen(w));
         return false;
     }
     if (VARATT_IS_EXTERNAL(w) || VARATT_IS_EXTERNAL(g)) {
@@ -605,11 +643,12 @@ tt_value_same(const TupleAttr *att, Datum want, Datum got, char *why,
 }
 
 /* Expect column i deformed as (got, got_null) to be (want, want_null). */
-#define tt_expect_column(desc, i, want, want_null, got, got_null, ...)      \
-    tt_expect_column_at(__FILE__, __LINE__, (desc), (i), (want),            \
-                        (want_null), (got), (got_null), __VA_ARGS__)
+#define tt_expect_column(desc, i, want, want_null, got, got_null, ...)         \
+    tt_expect_column_at(__FILE__, __LINE__, (desc), (i), (want), (want_null),  \
+                        (got), (got_null), __VA_ARGS__)
 
-TDB_PRINTF(9, 10) static TDB_UNUSED bool
+TDB_PRINTF(9, 10)
+static TDB_UNUSED bool
 tt_expect_column_at(const char *file, int line, TupleDesc desc, int i,
                     Datum want, bool want_null, Datum got, bool got_null,
                     const char *fmt, ...)
