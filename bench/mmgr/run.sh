@@ -386,11 +386,11 @@ END {
   wl = "per_row"
   m = stat("paired", wl, "glibc")
   printf "* Per-row pattern at least 3× faster than malloc/free (the system malloc, glibc): %s -- %s\n", \
-    verdict(m >= 3, x(m) " vs glibc"), figures(wl, "glibc")
+    verdict((m >= 3), x(m) " vs glibc"), figures(wl, "glibc")
   for (b = 1; b <= 3; b++)
     if (allocs[b] != "glibc")
       printf "  * for information, vs %s (%s 3×): %s\n", allocs[b], \
-        stat("paired", wl, allocs[b]) >= 3 ? "above" : "below", figures(wl, allocs[b])
+        (stat("paired", wl, allocs[b]) >= 3 ? "above" : "below"), figures(wl, allocs[b])
   nsmall = split("pair_64 pair_mixed batch_100", small, " ")
   for (i = 1; i <= nsmall; i++) {
     wl = small[i]; best = -1
