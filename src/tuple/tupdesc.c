@@ -32,8 +32,8 @@ tdb_tupdesc_create(int natts)
 
     if (natts < 0 || natts > MaxTupleAttributeNumber)
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                errmsg("tables can have at most %d columns",
-                       MaxHeapAttributeNumber));
+                errmsg("number of columns (%d) exceeds limit (%d)", natts,
+                       MaxTupleAttributeNumber));
     size = tupdesc_size(natts, &attrs_offset);
     desc = tdb_palloc0(size);
     desc->natts = natts;
@@ -63,7 +63,8 @@ tdb_tupdesc_init_attr(TupleDesc desc, int i, const char *name, Oid typid,
          attalign != 'd') ||
         (attstorage != 'p' && attstorage != 'e' && attstorage != 'm' &&
          attstorage != 'x') ||
-        (attlen == -2 && attalign != 'c'))
+        (attlen == -2 && attalign != 'c') ||
+        (attlen > 0 && attstorage != 'p'))
         ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                 errmsg("invalid type properties for column \"%s\": length "
                        "%d, by value %d, alignment '%c', storage '%c'",

@@ -397,6 +397,8 @@ static const PropsCase invalid_props[] = {
     {"alignment '\\0'", -1, false, '\0', 'x'},
     {"storage 'z'", -1, false, 'i', 'z'},
     {"cstring aligned 'i'", -2, false, 'i', 'p'},
+    {"fixed width, storage 'x'", 4, true, 'i', 'x'},
+    {"fixed width by reference, storage 'm'", 16, false, 'c', 'm'},
 };
 
 static const PropsCase valid_props[] = {
