@@ -126,6 +126,10 @@ check-valgrind: deps
 check-symbols: $(B)/libtupledb.a $(CLI_OBJS)
 	$(Q)tools/check_symbols.sh $^
 
+# Benchmarks: bench/<name>/bench_<name>.c against the release library.
+# bench/common/bench.h (header-only, static inline) holds what they share.
+$(B)/bench/%.o: CFLAGS_ALL += -Ibench/common
+
 bench-mmgr: deps
 	$(Q)tools/deps.sh bench-mmgr
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_mmgr

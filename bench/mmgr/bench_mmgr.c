@@ -88,7 +88,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <gnu/libc-version.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -96,11 +95,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/base.h"
 #include "mmgr/mcxt.h"
+
+#include "bench.h"
 
 /* ----- pseudo-random size sequences (identical for every variant) ----- */
 
@@ -120,16 +120,6 @@ static uint16 seq_bump_size[SEQ_LEN];  /* 16..128 bytes */
 #define SLAB_CHUNK 64
 #define BUMP_CHUNKS 1000
 
-static uint64
-splitmix64(uint64 *state)
-{
-    uint64 z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 /* Uniform integer in [lo, hi] from a 64-bit random word. */
 static uint16
 in_range(uint64 r, unsigned lo, unsigned hi)
@@ -143,45 +133,21 @@ fill_sequences(void)
     uint64 state = UINT64_C(20240601);
 
     for (int i = 0; i < SEQ_LEN; i++) {
-        seq_row_count[i] = in_range(splitmix64(&state), 10, ROW_MAX_CHUNKS);
-        seq_row_size[i] = in_range(splitmix64(&state), 8, 200);
-        seq_mixed_size[i] = in_range(splitmix64(&state), 8, 512);
-        seq_tuple_size[i] = in_range(splitmix64(&state), 100, 300);
-        seq_bump_size[i] = in_range(splitmix64(&state), 16, 128);
+        seq_row_count[i] =
+            in_range(tdb_bench_splitmix64(&state), 10, ROW_MAX_CHUNKS);
+        seq_row_size[i] = in_range(tdb_bench_splitmix64(&state), 8, 200);
+        seq_mixed_size[i] = in_range(tdb_bench_splitmix64(&state), 8, 512);
+        seq_tuple_size[i] = in_range(tdb_bench_splitmix64(&state), 100, 300);
+        seq_bump_size[i] = in_range(tdb_bench_splitmix64(&state), 16, 128);
     }
 }
 
 /* ----- helpers ----- */
 
-static void die(const char *fmt, ...) TDB_NORETURN TDB_PRINTF(1, 2);
-
-static void
-die(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    fputs("bench_mmgr: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
-
-static uint64
-now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64)ts.tv_sec * UINT64_C(1000000000) + (uint64)ts.tv_nsec;
-}
-
 /*
- * Write the first and last byte of a fresh chunk, then tell the compiler
- * the chunk escapes and memory may be read: without this barrier GCC
- * deletes the stores before free() and may drop a malloc/free pair
- * entirely.
+ * Write the first and last byte of a fresh chunk, then let it escape
+ * through the compiler barrier: without the barrier GCC deletes the stores
+ * before free() and may drop a malloc/free pair entirely.
  */
 static TDB_ALWAYS_INLINE void
 touch(void *p, Size size)
@@ -190,7 +156,7 @@ touch(void *p, Size size)
 
     c[0] = (char)size;
     c[size - 1] = (char)size;
-    __asm__ __volatile__("" : : "r"(p) : "memory");
+    tdb_bench_escape(p);
 }
 
 /*
@@ -207,7 +173,7 @@ bench_alloc(bool tdb, MemoryContext cxt, Size size)
         return tdb_mcxt_alloc(cxt, size);
     p = malloc(size);
     if (unlikely(p == NULL))
-        die("malloc(%zu) failed", size);
+        tdb_bench_die("malloc(%zu) failed", size);
     return p;
 }
 
@@ -380,10 +346,7 @@ slab_random(bool tdb, BenchState *st, uint64 iters)
         uint64 slot;
 
         /* xorshift64: cheap and identical for both variants */
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        slot = ((x >> 32) * SLAB_SLOTS) >> 32;
+        slot = ((tdb_bench_xorshift64(&x) >> 32) * SLAB_SLOTS) >> 32;
         if (slots[slot] != NULL) {
             bench_free(tdb, slots[slot]);
             slots[slot] = NULL;
@@ -454,7 +417,7 @@ setup_fifo(BenchState *st)
 
         st->slots[i] = st->tdb ? tdb_mcxt_alloc(st->cxt, size) : malloc(size);
         if (st->slots[i] == NULL)
-            die("out of memory");
+            tdb_bench_die("out of memory");
         touch(st->slots[i], size);
     }
 }
@@ -509,7 +472,7 @@ measure(const Workload *w, bool tdb, uint64 target_ns, uint64 fixed_iters)
     if (w->nslots > 0) {
         st.slots = calloc(w->nslots, sizeof(void *));
         if (st.slots == NULL)
-            die("out of memory");
+            tdb_bench_die("out of memory");
     }
     if (w->setup != NULL)
         w->setup(&st);
@@ -518,9 +481,9 @@ measure(const Workload *w, bool tdb, uint64 target_ns, uint64 fixed_iters)
         iters = fixed_iters;
     else {
         for (;;) {
-            t0 = now_ns();
+            t0 = tdb_bench_now_ns();
             run(&st, iters);
-            elapsed = now_ns() - t0;
+            elapsed = tdb_bench_now_ns() - t0;
             if (elapsed >= target_ns / 10)
                 break;
             iters *= 2;
@@ -530,9 +493,9 @@ measure(const Workload *w, bool tdb, uint64 target_ns, uint64 fixed_iters)
             iters = 1;
     }
 
-    t0 = now_ns();
+    t0 = tdb_bench_now_ns();
     nops = run(&st, iters);
-    elapsed = now_ns() - t0;
+    elapsed = tdb_bench_now_ns() - t0;
 
     printf("time %s %s %s %.3f %llu\n", w->name, w->context,
            tdb ? "tdb" : "malloc", (double)elapsed / (double)nops,
@@ -564,14 +527,14 @@ rss_bytes(void)
     unsigned long long pages_total, pages_resident;
 
     if (fd < 0)
-        die("cannot open /proc/self/statm: %s", strerror(errno));
+        tdb_bench_die("cannot open /proc/self/statm: %s", strerror(errno));
     len = read(fd, buf, sizeof(buf) - 1);
     close(fd);
     if (len <= 0)
-        die("cannot read /proc/self/statm");
+        tdb_bench_die("cannot read /proc/self/statm");
     buf[len] = '\0';
     if (sscanf(buf, "%llu %llu", &pages_total, &pages_resident) != 2)
-        die("cannot parse /proc/self/statm");
+        tdb_bench_die("cannot parse /proc/self/statm");
     return (Size)pages_resident * (Size)sysconf(_SC_PAGESIZE);
 }
 
@@ -643,7 +606,7 @@ overhead_one(const char *variant, Size size, Size n)
     else if (is_bump)
         cxt = create_bump();
     else if (!is_malloc)
-        die("unknown overhead variant %s", variant);
+        tdb_bench_die("unknown overhead variant %s", variant);
 
     memset(stride_samples, 0, sizeof(stride_samples)); /* fault it in now */
     if (cxt != NULL)
@@ -654,7 +617,7 @@ overhead_one(const char *variant, Size size, Size n)
         char *p = is_malloc ? malloc(size) : tdb_mcxt_alloc(cxt, size);
 
         if (p == NULL)
-            die("out of memory");
+            tdb_bench_die("out of memory");
         touch(p, size);
         if (i > 0 && i <= STRIDE_SAMPLES)
             stride_samples[i - 1] = (int64)(p - prev);
@@ -704,13 +667,13 @@ run_overhead(bool malloc_only, Size n)
             fflush(stdout);
             pid = fork();
             if (pid < 0)
-                die("fork: %s", strerror(errno));
+                tdb_bench_die("fork: %s", strerror(errno));
             if (pid == 0) {
                 overhead_one(variants[v], sizes[s], n);
                 _exit(0);
             }
             if (waitpid(pid, &status, 0) < 0)
-                die("waitpid: %s", strerror(errno));
+                tdb_bench_die("waitpid: %s", strerror(errno));
             if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
                 fprintf(stderr, "bench_mmgr: overhead child %s/%zu failed\n",
                         variants[v], sizes[s]);
@@ -772,7 +735,8 @@ main(int argc, char **argv)
             continue;
         }
         if (val == NULL)
-            die("usage: bench_mmgr [--time SEC | --iters N] [--round R]"
+            tdb_bench_die(
+                "usage: bench_mmgr [--time SEC | --iters N] [--round R]"
                 " [--only WORKLOAD] | --overhead all|malloc [--n N] | --info");
         if (strcmp(arg, "--time") == 0)
             time_sec = atof(val);
@@ -787,11 +751,11 @@ main(int argc, char **argv)
         else if (strcmp(arg, "--iters") == 0)
             fixed_iters = (uint64)atoll(val);
         else
-            die("unknown option %s", arg);
+            tdb_bench_die("unknown option %s", arg);
         i++;
     }
     if (time_sec <= 0 || overhead_n < 2)
-        die("bad --time or --n");
+        tdb_bench_die("bad --time or --n");
 
     tdb_mcxt_thread_init();
     fill_sequences();
@@ -801,7 +765,7 @@ main(int argc, char **argv)
 
     if (overhead != NULL) {
         if (strcmp(overhead, "all") != 0 && strcmp(overhead, "malloc") != 0)
-            die("--overhead takes all or malloc");
+            tdb_bench_die("--overhead takes all or malloc");
         run_overhead(strcmp(overhead, "malloc") == 0, overhead_n);
         return 0;
     }

@@ -14,8 +14,12 @@
 # it).  Takes about a minute for all workloads.
 set -euo pipefail
 
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/common/lib.sh
+. "$here/../common/lib.sh"
 bin=${1:?usage: profile.sh BENCH_BINARY [WORKLOAD...]}
 shift
+command -v valgrind >/dev/null || bench_die "valgrind not found"
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] ||
   workloads=(per_row pair_64 pair_mixed batch_100 fifo_tuples slab_random bump_fill)
@@ -27,13 +31,9 @@ declare -A fn=([per_row]=run_per_row [pair_64]=run_pair_64
 declare -A iters=([per_row]=16000 [pair_64]=500000 [pair_mixed]=500000
   [batch_100]=5000 [fifo_tuples]=500000 [slab_random]=500000 [bump_fill]=500)
 
-so_of() {
-  local link
-  link=$(dpkg -L "$1" 2>/dev/null | grep -E "/$2\.so\$" | head -n 1 || true)
-  [ -n "$link" ] && readlink -f "$link"
-}
-declare -A preload=([glibc]="" [jemalloc]=$(so_of libjemalloc-dev libjemalloc)
-  [mimalloc]=$(so_of libmimalloc-dev libmimalloc))
+declare -A preload=([glibc]=""
+  [jemalloc]=$(bench_so_of libjemalloc-dev libjemalloc)
+  [mimalloc]=$(bench_so_of libmimalloc-dev libmimalloc))
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -42,15 +42,16 @@ trap 'rm -rf "$tmp"' EXIT
 run_cg() {
   local out=$1 alloc=$2 func=$3 w=$4 variant=${3##*_}
   LD_PRELOAD="${preload[$alloc]}" valgrind --tool=callgrind \
+    --compress-strings=no --compress-pos=no \
     --callgrind-out-file="$out" --toggle-collect="$func" \
     "$bin" --only "$w" --iters "${iters[$w]}" 2>/dev/null |
     awk -v v="$variant" '$1 == "time" && $4 == v { print $6 }'
 }
-total_ir() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
+total_ir() { bench_cg_summary "$1" | awk '{ print $1 }'; }
 
 printf '%-12s %10s %10s %10s %10s\n' workload "tdb Ir/op" "glibc" "jemalloc" "mimalloc"
 for w in "${workloads[@]}"; do
-  [ -n "${fn[$w]:-}" ] || { echo "profile.sh: unknown workload $w" >&2; exit 2; }
+  [ -n "${fn[$w]:-}" ] || bench_die "unknown workload $w"
   ops=$(run_cg "$tmp/$w.tdb" glibc "${fn[$w]}_tdb" "$w")
   line=$(printf '%-12s %10.1f' "$w" "$(awk -v t="$(total_ir "$tmp/$w.tdb")" -v n="$ops" 'BEGIN { print t / n }')")
   for a in glibc jemalloc mimalloc; do
@@ -65,20 +66,6 @@ echo
 echo "tupledb variant: self instructions per op by function (>= 0.5)"
 for w in "${workloads[@]}"; do
   echo "  $w:"
-  callgrind_annotate --auto=no --threshold=100 "$tmp/$w.tdb" 2>/dev/null |
-    awk -v n="$(cat "$tmp/$w.ops")" '
-      /file:function/ { on = 1; next }
-      on && /^ *[0-9,]+ / {
-        ir = $1; gsub(",", "", ir); f = $0
-        sub(/^ *[0-9,]+ *(\([^)]*\))? */, "", f); sub(/ \[.*/, "", f)
-        sub(/.*:/, "", f)
-        # inlined code is listed under its header file: merge by function
-        if (!(f in cost)) order[++k] = f
-        cost[f] += ir
-      }
-      END {
-        for (i = 1; i <= k; i++)
-          if (cost[order[i]] / n >= 0.5)
-            printf "    %7.1f  %s\n", cost[order[i]] / n, order[i]
-      }' | sort -rn
+  bench_cg_selfcost fn "$(cat "$tmp/$w.ops")" 1000 "$tmp/$w.tdb" |
+    awk '{ ir = $1; sub(/^[^ ]+ [^ ]+ /, ""); printf "    %7.1f  %s\n", ir, $0 }'
 done

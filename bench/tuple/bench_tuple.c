@@ -88,11 +88,9 @@
  * --perf runs one operation P times and nothing else timed, for perf stat
  * (run it with --passes 0 too and subtract: building the tuples remains).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/base.h"
 #include "mmgr/mcxt.h"
@@ -101,6 +99,8 @@
 #include "tuple/tupdesc.h"
 #include "tuple/varlena.h"
 
+#include "bench.h"
+
 #define INT4OID ((Oid)23)
 #define TEXTOID ((Oid)25)
 
@@ -108,40 +108,6 @@
  * deformer is called like a library function, and each pass keeps its
  * name for callgrind. */
 #define BENCH_OPAQUE __attribute__((noipa))
-
-static void die(const char *fmt, ...) TDB_NORETURN TDB_PRINTF(1, 2);
-
-static void
-die(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    fputs("bench_tuple: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
-
-static uint64
-now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64)ts.tv_sec * UINT64_C(1000000000) + (uint64)ts.tv_nsec;
-}
-
-static uint64
-splitmix64(uint64 *state)
-{
-    uint64 z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 /* ----------------------------------------------------------------------
  * The reference ("textbook") deformer
@@ -334,7 +300,7 @@ ref_tupdesc_from(TupleDesc desc)
                                       (Size)desc->natts * sizeof(RefAttribute));
 
     if (ref == NULL)
-        die("out of memory");
+        tdb_bench_die("out of memory");
     ref->natts = desc->natts;
     for (int i = 0; i < desc->natts; i++) {
         const TupleAttr *a = TupleDescAttr(desc, i);
@@ -482,7 +448,7 @@ bench_setup(Bench *b, const Shape *s, size_t ntuples)
     if (vals == NULL || nulls == NULL || b->ref == NULL || b->copy[0] == NULL ||
         b->copy[1] == NULL || b->values == NULL || b->isnull == NULL ||
         b->values2 == NULL || b->isnull2 == NULL)
-        die("out of memory");
+        tdb_bench_die("out of memory");
     b->slot = tdb_slot_create(b->desc, &tdb_tts_ops_heap);
     for (int c = 0; c < 2; c++)
         b->cxt[c] = tdb_bump_create(tdb_top_mcxt, "bench tuples",
@@ -497,7 +463,7 @@ bench_setup(Bench *b, const Shape *s, size_t ntuples)
             vals[0] = (Datum)0;
             nulls[0] = true;
         } else if (s->text_first) {
-            uint64 r = splitmix64(&rng);
+            uint64 r = tdb_bench_splitmix64(&rng);
             int len = 10 + (int)(r % 21); /* 10..30 */
 
             SET_VARSIZE(textbuf, (Size)(VARHDRSZ + len));
@@ -519,7 +485,8 @@ bench_setup(Bench *b, const Shape *s, size_t ntuples)
         const HeapTupleHeaderData *h = b->copy[0][0]->t_data;
 
         if (!VARATT_IS_SHORT((const char *)h + h->t_hoff))
-            die("%s: the text column did not get a 1-byte header", s->name);
+            tdb_bench_die("%s: the text column did not get a 1-byte header",
+                          s->name);
     }
     /* Bytes from one tuple to the next (within a Bump block). */
     chunk_span = (Size)((char *)b->copy[0][1] - (char *)b->copy[0][0]);
@@ -683,7 +650,7 @@ run_pass(Bench *b, const Op *op, bool tdb, size_t from, size_t to)
         return tdb ? pass_slot_getattr_tdb(b, tuples, n, op->attnum)
                    : pass_slot_getattr_ref(b, tuples, n, op->attnum);
     }
-    die("unknown operation");
+    tdb_bench_die("unknown operation");
 }
 
 /* ----------------------------------------------------------------------
@@ -702,15 +669,16 @@ verify(Bench *b, const Op *ops, int nops)
 
         if (tup->t_len != twin->t_len ||
             memcmp(tup->t_data, twin->t_data, tup->t_len) != 0)
-            die("%s: tuple %zu: the two copies differ", b->shape->name, t);
+            tdb_bench_die("%s: tuple %zu: the two copies differ",
+                          b->shape->name, t);
         /* Both deformers on the same tuple: by-reference Datums (the
          * text) must then be the same pointers. */
         tdb_heap_deform_tuple(tup, b->desc, b->values, b->isnull);
         ref_heap_deform_some(tup, b->ref, b->values2, b->isnull2, natts);
         if (memcmp(b->values, b->values2, (Size)natts * sizeof(Datum)) != 0 ||
             memcmp(b->isnull, b->isnull2, (Size)natts) != 0)
-            die("%s: tuple %zu: tdb and reference deform differently",
-                b->shape->name, t);
+            tdb_bench_die("%s: tuple %zu: tdb and reference deform differently",
+                          b->shape->name, t);
         if (t % step != 0)
             continue;
         /* On a sample: every single-column fetch, both ways, and the
@@ -722,8 +690,8 @@ verify(Bench *b, const Op *ops, int nops)
 
             if (d1 != d2 || n1 != n2 || d1 != b->values2[a - 1] ||
                 n1 != b->isnull2[a - 1])
-                die("%s: tuple %zu column %d: getattr differs", b->shape->name,
-                    t, a);
+                tdb_bench_die("%s: tuple %zu column %d: getattr differs",
+                              b->shape->name, t, a);
         }
         for (int i = 0; i < nops; i++) {
             bool n1;
@@ -735,15 +703,16 @@ verify(Bench *b, const Op *ops, int nops)
             d1 = tdb_slot_getattr(b->slot, ops[i].attnum, &n1);
             if (d1 != b->values2[ops[i].attnum - 1] ||
                 n1 != b->isnull2[ops[i].attnum - 1])
-                die("%s: tuple %zu: slot_getattr(%d) differs", b->shape->name,
-                    t, ops[i].attnum);
+                tdb_bench_die("%s: tuple %zu: slot_getattr(%d) differs",
+                              b->shape->name, t, ops[i].attnum);
         }
         tdb_slot_store_heap_tuple(b->slot, tup, false);
         tdb_slot_getallattrs(b->slot);
         if (memcmp(b->slot->tts_values, b->values2,
                    (Size)natts * sizeof(Datum)) != 0 ||
             memcmp(b->slot->tts_isnull, b->isnull2, (Size)natts) != 0)
-            die("%s: tuple %zu: slot_getallattrs differs", b->shape->name, t);
+            tdb_bench_die("%s: tuple %zu: slot_getallattrs differs",
+                          b->shape->name, t);
     }
     tdb_slot_clear(b->slot);
 }
@@ -786,18 +755,19 @@ time_shape(Bench *b, const Op *ops, int nops, int rounds, int repeat,
 
                     for (int k = 0; k < 2; k++) {
                         int v = (k + r + unit) % 2; /* 0 tdb, 1 ref */
-                        uint64 t0 = now_ns();
+                        uint64 t0 = tdb_bench_now_ns();
 
                         for (int q = 0; q < per_unit; q++)
                             sum[v] += run_pass(b, &ops[i], v == 0, from, to);
-                        elapsed[v] += now_ns() - t0;
+                        elapsed[v] += tdb_bench_now_ns() - t0;
                     }
                 }
             }
             if (sum[0] != sum[1])
-                die("%s %s %d: checksum tdb %lld != reference %lld",
-                    b->shape->name, op_names[ops[i].kind], ops[i].attnum,
-                    (long long)sum[0], (long long)sum[1]);
+                tdb_bench_die("%s %s %d: checksum tdb %lld != reference %lld",
+                              b->shape->name, op_names[ops[i].kind],
+                              ops[i].attnum, (long long)sum[0],
+                              (long long)sum[1]);
             for (int v = 0; v < 2; v++) {
                 printf("time %s ", b->shape->name);
                 print_op(&ops[i]);
@@ -844,17 +814,18 @@ time_positions(Bench *b, const Op *ops, int nops, int rounds, int repeat,
                 for (int k = 0; k < 2 * npos; k++) {
                     int j = (k + r + unit) % (2 * npos);
                     int i = j / 2, v = j % 2; /* v: 0 tdb, 1 ref */
-                    uint64 t0 = now_ns();
+                    uint64 t0 = tdb_bench_now_ns();
 
                     for (int q = 0; q < per_unit; q++)
                         sum[i][v] += run_pass(b, &pos[i], v == 0, from, to);
-                    elapsed[i][v] += now_ns() - t0;
+                    elapsed[i][v] += tdb_bench_now_ns() - t0;
                 }
             }
         }
         for (int i = 0; i < npos; i++) {
             if (sum[i][0] != sum[i][1])
-                die("%s getattr %d: checksum tdb %lld != reference %lld",
+                tdb_bench_die(
+                    "%s getattr %d: checksum tdb %lld != reference %lld",
                     b->shape->name, pos[i].attnum, (long long)sum[i][0],
                     (long long)sum[i][1]);
             for (int v = 0; v < 2; v++)
@@ -882,8 +853,9 @@ profile_shape(Bench *b, const Op *ops, int nops)
             sum[v] = run_pass(b, &ops[i], v == 0, 0, b->ntuples);
         }
         if (sum[0] != sum[1])
-            die("%s %s: checksum tdb %lld != reference %lld", b->shape->name,
-                op_names[ops[i].kind], (long long)sum[0], (long long)sum[1]);
+            tdb_bench_die("%s %s: checksum tdb %lld != reference %lld",
+                          b->shape->name, op_names[ops[i].kind],
+                          (long long)sum[0], (long long)sum[1]);
     }
 }
 
@@ -901,23 +873,24 @@ parse_perf_spec(const char *spec, Op *op, bool *tdb)
          p = strtok_r(NULL, ":", &save))
         parts[n++] = p;
     if (n < 2)
-        die("--perf takes OP[:ATTNUM]:tdb|ref, not %s", spec);
+        tdb_bench_die("--perf takes OP[:ATTNUM]:tdb|ref, not %s", spec);
     op->attnum = n == 3 ? atoi(parts[1]) : 0;
     if (strcmp(parts[n - 1], "tdb") == 0)
         *tdb = true;
     else if (strcmp(parts[n - 1], "ref") == 0)
         *tdb = false;
     else
-        die("--perf variant must be tdb or ref, not %s", parts[n - 1]);
+        tdb_bench_die("--perf variant must be tdb or ref, not %s",
+                      parts[n - 1]);
     for (size_t k = 0; k < lengthof(op_names); k++)
         if (strcmp(parts[0], op_names[k]) == 0) {
             op->kind = (OpKind)k;
             if ((op->kind == OP_GETATTR || op->kind == OP_SLOT_GETATTR) &&
                 op->attnum < 1)
-                die("--perf %s needs an attribute number", parts[0]);
+                tdb_bench_die("--perf %s needs an attribute number", parts[0]);
             return;
         }
-    die("unknown operation %s", parts[0]);
+    tdb_bench_die("unknown operation %s", parts[0]);
 }
 
 static bool
@@ -965,7 +938,7 @@ main(int argc, char **argv)
             continue;
         }
         if (val == NULL)
-            die("option %s needs a value", arg);
+            tdb_bench_die("option %s needs a value", arg);
         if (strcmp(arg, "--tuples") == 0)
             ntuples = (size_t)atoll(val);
         else if (strcmp(arg, "--rounds") == 0)
@@ -983,22 +956,22 @@ main(int argc, char **argv)
         else if (strcmp(arg, "--passes") == 0)
             passes = atol(val);
         else
-            die("unknown option %s", arg);
+            tdb_bench_die("unknown option %s", arg);
         i++;
     }
     if (ntuples < 2 || rounds < 1 || repeat < 1 || slices < 1 ||
         (size_t)slices > ntuples || per_unit < 1 || repeat % per_unit != 0)
-        die("bad --tuples, --rounds, --repeat, --slices or --unit");
+        tdb_bench_die("bad --tuples, --rounds, --repeat, --slices or --unit");
     if (perf_spec != NULL &&
         (passes < 0 || shape_list == NULL || strchr(shape_list, ',') != NULL))
-        die("--perf needs --passes P and a single --shape");
+        tdb_bench_die("--perf needs --passes P and a single --shape");
     if (shape_list != NULL) {
         bool any = false;
 
         for (size_t s = 0; s < lengthof(shapes); s++)
             any |= shape_selected(shape_list, shapes[s].name);
         if (!any)
-            die("no shape matches %s", shape_list);
+            tdb_bench_die("no shape matches %s", shape_list);
     }
 
     tdb_mcxt_thread_init();
@@ -1027,7 +1000,7 @@ main(int argc, char **argv)
 
             parse_perf_spec(perf_spec, &op, &tdb);
             if (op.attnum > shapes[s].natts)
-                die("column %d out of range", op.attnum);
+                tdb_bench_die("column %d out of range", op.attnum);
             for (long p = 0; p < passes; p++)
                 (void)run_pass(&b, &op, tdb, 0, ntuples);
             printf("perf %s ", shapes[s].name);

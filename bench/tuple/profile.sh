@@ -30,12 +30,14 @@
 # passes 50000).
 set -euo pipefail
 
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/common/lib.sh
+. "$here/../common/lib.sh"
+root=$bench_root
 bin=${1:?usage: profile.sh BENCH_BINARY [SHAPE...] | --annotate SHAPE OP:VARIANT}
 shift
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 ntuples=${TDB_BENCH_CG_TUPLES:-100000}
-command -v valgrind >/dev/null || { echo "profile.sh: valgrind not found" >&2; exit 2; }
+command -v valgrind >/dev/null || bench_die "valgrind not found"
 
 pass_fns=(full_tdb full_ref slot_all_tdb getattr_tdb getattr_ref
   slot_getattr_tdb slot_getattr_ref)
@@ -81,26 +83,6 @@ run_shape() {
     { echo "profile.sh: callgrind run for $s failed:" >&2; tail -5 "$tmp/$s/stderr" >&2; return 1; }
 }
 
-# Self cost per function (mode fn) or per source line (mode line) of one
-# dump: every cost line counts for the current function, except the line
-# after "calls=", which is the inclusive cost of a call.
-selfcost() {
-  awk -v mode="$1" -v n="$2" -v top="$3" '
-    /^fl=/ { fl = substr($0, 4); cf = fl; next }
-    /^(fi|fe)=/ { cf = substr($0, 4); next }
-    /^fn=/ { fn = substr($0, 4); cf = fl; next }
-    /^calls=/ { skip = 1; next }
-    /^[0-9+-]/ {
-      if (skip) { skip = 0; next }
-      k = (mode == "line") ? cf ":" $1 " " fn : fn
-      ir[k] += $2; mis[k] += $4 + $6
-    }
-    END {
-      for (k in ir)
-        if (ir[k] / n >= 0.5) printf "%.1f %.3f %s\n", ir[k] / n, mis[k] / n, k
-    }' "$4" | sort -k1,1 -rn | head -n "$3"
-}
-
 pids=()
 for s in "${shapes[@]}"; do
   run_shape "$s" &
@@ -114,13 +96,13 @@ for s in "${shapes[@]}"; do
   while read -r _ shape op attnum variant n; do
     i=$((i + 1))
     f="$tmp/$s/cg.out.$i"
-    [ -f "$f" ] || { echo "profile.sh: missing dump $f" >&2; exit 2; }
-    awk -v k="$shape $op $attnum $variant $n" '
-      /^summary:/ { printf "cg pass %s %d %d %d %d %d\n", k, $2, $3, $4, $5, $6; exit }' "$f"
-    selfcost fn "$n" 1000 "$f" |
+    [ -f "$f" ] || bench_die "missing dump $f"
+    bench_cg_summary "$f" | awk -v k="$shape $op $attnum $variant $n" '
+      { printf "cg pass %s %d %d %d %d %d\n", k, $1, $2, $3, $4, $5 }'
+    bench_cg_selfcost fn "$n" 1000 "$f" |
       awk -v k="$shape $op $attnum $variant" '{ print "cg fn", k, $0 }'
     if [ "$op" = full ] && [ "$variant" = tdb ]; then
-      selfcost line "$n" 12 "$f" |
+      bench_cg_selfcost line "$n" 12 "$f" |
         awk -v k="$shape $op $attnum $variant" -v root="$root/" '
           { sub(root, "", $3); print "cg line", k, $0 }'
     fi

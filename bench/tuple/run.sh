@@ -46,17 +46,18 @@
 #                         raw records of an earlier run
 set -euo pipefail
 
-bin=${1:?usage: run.sh BENCH_BINARY}
-[ -x "$bin" ] || { echo "run.sh: $bin is not executable" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+# shellcheck source=bench/common/lib.sh
+. "$here/../common/lib.sh"
+root=$bench_root
+bin=${1:?usage: run.sh BENCH_BINARY}
+[ -x "$bin" ] || bench_die "$bin is not executable"
 rounds=${TDB_BENCH_ROUNDS:-7}
 tuples=${TDB_BENCH_TUPLES:-1000000}
 hot=${TDB_BENCH_HOT:-1}
 hot_tuples=48
 hot_repeat=20000
 hot_unit=100
-cg=${TDB_BENCH_PROFILE:-1}
 cg_tuples=${TDB_BENCH_CG_TUPLES:-50000}
 perf_events=${TDB_BENCH_PERF_EVENTS:-instructions,cycles,branches,branch-misses}
 perf_tuples=200000
@@ -132,7 +133,7 @@ measure() {
   elapsed_perf=$(($(date +%s) - start))
 
   start=$(date +%s)
-  if [ "$cg" != 0 ] && command -v valgrind >/dev/null; then
+  if bench_want_callgrind; then
     echo "bench-tuple: callgrind, $cg_tuples tuples per shape"
     TDB_BENCH_CG_TUPLES=$cg_tuples "$here/profile.sh" "$bin" "${shapes[@]}" >>"$raw"
   fi
@@ -141,60 +142,31 @@ measure() {
 }
 
 if [ "${TDB_BENCH_REPORT_ONLY:-0}" = 1 ]; then
-  [ -s "$raw" ] || { echo "run.sh: no raw records in $raw" >&2; exit 2; }
+  [ -s "$raw" ] || bench_die "no raw records in $raw"
 else
   measure
 fi
 
-cc_version=$(${CC:-cc} --version 2>/dev/null | head -n 1 || echo "?")
-cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-caches=$(lscpu 2>/dev/null | awk -F': *' '/^L1d cache|^L2 cache|^L3 cache/ { sub(/ cache/, "", $1); printf "%s%s %s", sep, $1, $2; sep = ", " }')
-rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
-if [ -n "$(git -C "$root" status --porcelain 2>/dev/null | head -n 1)" ]; then
-  rev="$rev + uncommitted changes"
-fi
 deformer_sum=$(sha1sum "$root/src/tuple/heaptuple.c" 2>/dev/null | cut -c1-12 || echo "?")
 
 section=$(mktemp)
 trap 'rm -f "$section"' EXIT
 
-awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" \
-    -v cpu="$cpu" -v ncpu="$(nproc)" -v kernel="$(uname -r)" -v caches="$caches" \
-    -v cc="$cc_version" -v rev="$rev" -v dsum="$deformer_sum" \
+bench_describe_machine
+awk "${bench_machine_vars[@]}" -v dsum="$deformer_sum" \
     -v rounds="$rounds" -v hot_tuples="$hot_tuples" -v hot_repeat="$hot_repeat" -v hot_unit="$hot_unit" \
     -v cg_tuples="$cg_tuples" -v perf_tuples="$perf_tuples" -v perf_passes="$perf_passes" \
-    -v heading="$heading" -v root="$root/" '
-function add(key, v) { n[key]++; val[key, n[key]] = v }
-function sorted(key, a,    i, j, t, k) {
-  k = n[key]
-  for (i = 1; i <= k; i++) a[i] = val[key, i]
-  for (i = 2; i <= k; i++) {
-    t = a[i]
-    for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
-    a[j + 1] = t
-  }
-  return k
-}
-function median(key,    a, k) {
-  k = sorted(key, a)
-  if (k == 0) return -1
-  return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-}
-function lo(key,    a) { return sorted(key, a) ? a[1] : -1 }
-function hi(key,    a, k) { k = sorted(key, a); return k ? a[k] : -1 }
+    -v heading="$heading" -v root="$root/" "$bench_awk_stats"'
 function ns(v) { return v < 0 ? "n/a" : sprintf("%.1f", v) }
-function x(v) { return v < 0 ? "n/a" : sprintf("%.2f×", v) }
-function xr(key) { return n[key] ? sprintf("%.2f–%.2f×", lo(key), hi(key)) : "n/a" }
 function num(v) { return v < 0 ? "n/a" : sprintf("%.1f", v) }
 # median ns of run r ("mem"/"hot"), shape s, op o, column a, variant v
 function med(r, s, o, a, v) { return median(r SUBSEP s SUBSEP o SUBSEP a SUBSEP v) }
 function pmed(r, s, o, a) { return median("pair" SUBSEP r SUBSEP s SUBSEP o SUBSEP a) }
-function prange(r, s, o, a) { return xr("pair" SUBSEP r SUBSEP s SUBSEP o SUBSEP a) }
+function prange(r, s, o, a) { return xrange("pair" SUBSEP r SUBSEP s SUBSEP o SUBSEP a) }
 function has(r, s, o, a) { return n[r SUBSEP s SUBSEP o SUBSEP a SUBSEP "tdb"] > 0 }
 function cgir(s, o, a, v,    k) { k = s SUBSEP o SUBSEP a SUBSEP v; return (k in cgn) ? cgI[k] / cgn[k] : -1 }
 function cgmis(s, o, a, v,    k) { k = s SUBSEP o SUBSEP a SUBSEP v; return (k in cgn) ? (cgBcm[k] + cgBim[k]) / cgn[k] : -1 }
 function cgbr(s, o, a, v,    k) { k = s SUBSEP o SUBSEP a SUBSEP v; return (k in cgn) ? (cgBc[k] + cgBi[k]) / cgn[k] : -1 }
-function ratio(a, b) { return (a < 0 || b <= 0) ? -1 : a / b }
 function opname(o, a) {
   if (o == "full") return "full deform"
   if (o == "slot_all") return "slot getallattrs"
@@ -459,19 +431,6 @@ END {
 cat "$section"
 
 if [ "$results" != "-" ]; then
-  if [ ! -f "$results" ]; then
-    printf '# tupledb benchmark results\n\nWritten by the `make bench-*` targets; bench/README.md explains each\nbenchmark and how to read its figures.\n' >"$results"
-  fi
-  # Replace only our section: from our heading up to (not including) the
-  # next "## " heading; append it when the file has none yet.  Everything
-  # else is copied byte for byte.
-  awk -v secfile="$section" -v heading="$heading" '
-    BEGIN { while ((getline line < secfile) > 0) sec = sec line "\n" }
-    insec && /^## / { insec = 0; print "" }
-    $0 == heading { printf "%s", sec; insec = 1; done = 1; next }
-    !insec { print }
-    END { if (!done) printf "\n%s", sec }
-  ' "$results" >"$results.tmp.$$"
-  mv "$results.tmp.$$" "$results"
+  bench_write_section "$results" "$heading" "$section"
   echo "bench-tuple: updated $results (raw records: $raw)"
 fi
