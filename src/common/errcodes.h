@@ -21,4 +21,16 @@
 #define ERRCODE_INVALID_PARAMETER_VALUE MAKE_SQLSTATE('2', '2', '0', '2', '3')
 #define ERRCODE_QUERY_CANCELED MAKE_SQLSTATE('5', '7', '0', '1', '4')
 
+/* File access (storage/): see tdb_fd_errcode() for the errno mapping. */
+#define ERRCODE_INSUFFICIENT_PRIVILEGE MAKE_SQLSTATE('4', '2', '5', '0', '1')
+#define ERRCODE_WRONG_OBJECT_TYPE MAKE_SQLSTATE('4', '2', '8', '0', '9')
+#define ERRCODE_INSUFFICIENT_RESOURCES MAKE_SQLSTATE('5', '3', '0', '0', '0')
+#define ERRCODE_DISK_FULL MAKE_SQLSTATE('5', '3', '1', '0', '0')
+#define ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE                            \
+    MAKE_SQLSTATE('5', '5', '0', '0', '0')
+#define ERRCODE_LOCK_NOT_AVAILABLE MAKE_SQLSTATE('5', '5', 'P', '0', '3')
+#define ERRCODE_IO_ERROR MAKE_SQLSTATE('5', '8', '0', '3', '0')
+#define ERRCODE_UNDEFINED_FILE MAKE_SQLSTATE('5', '8', 'P', '0', '1')
+#define ERRCODE_DUPLICATE_FILE MAKE_SQLSTATE('5', '8', 'P', '0', '2')
+
 #endif /* TDB_COMMON_ERRCODES_H */

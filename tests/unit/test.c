@@ -5,10 +5,13 @@
  */
 #include "common/base.h"
 
+#include <limits.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mmgr/mcxt.h"
 #include "test.h"
@@ -75,6 +78,39 @@ tdb_test_rand(uint64 *state)
     x ^= x >> 27;
     *state = x;
     return x * 0x2545F4914F6CDD1DULL;
+}
+
+/*
+ * __FILE__ is tests/unit/test.c as the Makefile compiles it (relative to
+ * the repository root), so the fixtures are in its directory's
+ * ../fixtures.
+ */
+FILE *
+tdb_test_open_fixture(const char *relpath, const char *env_var, char *path,
+                      Size pathlen)
+{
+    const char *env = env_var != NULL ? getenv(env_var) : NULL;
+    char srcdir[PATH_MAX];
+    char exe[PATH_MAX];
+    FILE *f;
+    ssize_t n;
+
+    if (env != NULL && *env != '\0') {
+        snprintf(path, pathlen, "%s", env);
+        return fopen(path, "r");
+    }
+    snprintf(srcdir, sizeof(srcdir), "%s", __FILE__);
+    snprintf(path, pathlen, "%s/../fixtures/%s", dirname(srcdir), relpath);
+    if ((f = fopen(path, "r")) != NULL || __FILE__[0] == '/')
+        return f;
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    snprintf(srcdir, sizeof(srcdir), "%s", __FILE__);
+    snprintf(path, pathlen, "%s/../../../%s/../fixtures/%s", dirname(exe),
+             dirname(srcdir), relpath);
+    return fopen(path, "r");
 }
 
 static bool

@@ -53,6 +53,17 @@ int tdb_test_main(int argc, char **argv, const char *suite, ...);
 uint64 tdb_test_seed(void);
 /* A small fast PRNG (xorshift64*), deterministic per seed. */
 uint64 tdb_test_rand(uint64 *state);
+/*
+ * Open tests/fixtures/<relpath> for reading: the file named by $<env_var>
+ * when that is set (env_var may be NULL), else the fixture found from the
+ * working directory (the repository root, where make runs the tests) or,
+ * failing that, from the test binary's location
+ * (build/<flavour>/tests/<binary>).  `path` receives the last path tried,
+ * for messages.  NULL if it cannot be opened: a test that needs its
+ * fixture must then fail, not skip.
+ */
+FILE *tdb_test_open_fixture(const char *relpath, const char *env_var,
+                            char *path, Size pathlen);
 
 #define TEST_BEGIN(fn) static void fn(void)
 #define TEST_END
