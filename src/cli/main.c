@@ -4,7 +4,8 @@
  *   tupledb [DATADIR]
  *
  * The SQL shell arrives with the SQL engine.  Until then the program opens
- * (creating if needed) the data directory and runs a short demonstration
+ * (creating if needed) the data directory -- version file, control file,
+ * the lock that keeps a second process out -- and runs a short demonstration
  * of the memory-context layer the rest of tupledb stands on: it builds a
  * small context tree the way the executor will (per-query, per-row,
  * Generation for sort tuples, Slab for fixed-size nodes, Bump for hash
@@ -13,14 +14,13 @@
  */
 #include "common/base.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
+#include "storage/datadir.h"
 
 #define TUPLEDB_VERSION "0.1.0-dev"
 
@@ -97,19 +97,20 @@ main(int argc, char **argv)
         printf("tupledb %s\n", TUPLEDB_VERSION);
         return 0;
     }
-    if (mkdir(datadir, 0700) != 0 && errno != EEXIST) {
-        fprintf(stderr, "tupledb: could not create directory \"%s\": %s\n",
-                datadir, strerror(errno));
-        return 1;
-    }
     tdb_mcxt_thread_init();
-    printf("tupledb %s -- data directory \"%s\"\n", TUPLEDB_VERSION, datadir);
-    printf("The SQL shell is not built yet; running the memory-context "
-           "demo.\n\n");
 
     TDB_TRY();
     {
+        DataDir *dd = tdb_datadir_open_or_create(tdb_top_mcxt, datadir);
+
+        printf("tupledb %s -- data directory \"%s\" (%s)\n", TUPLEDB_VERSION,
+               tdb_datadir_path(dd),
+               tdb_datadir_was_shut_down_cleanly(dd) ? "shut down cleanly"
+                                                     : "not shut down cleanly");
+        printf("The SQL shell is not built yet; running the memory-context "
+               "demo.\n\n");
         run_demo();
+        tdb_datadir_close(dd);
     }
     TDB_CATCH();
     {
