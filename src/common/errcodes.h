@@ -21,6 +21,10 @@
 #define ERRCODE_INVALID_PARAMETER_VALUE MAKE_SQLSTATE('2', '2', '0', '2', '3')
 #define ERRCODE_QUERY_CANCELED MAKE_SQLSTATE('5', '7', '0', '1', '4')
 
+/* Transactions (access/). */
+#define ERRCODE_IN_FAILED_SQL_TRANSACTION                                   \
+    MAKE_SQLSTATE('2', '5', 'P', '0', '2')
+
 /* File access (storage/): see tdb_fd_errcode() for the errno mapping. */
 #define ERRCODE_INSUFFICIENT_PRIVILEGE MAKE_SQLSTATE('4', '2', '5', '0', '1')
 #define ERRCODE_WRONG_OBJECT_TYPE MAKE_SQLSTATE('4', '2', '8', '0', '9')

@@ -1,0 +1,61 @@
+/*
+ * snapshot.c -- taking and copying MVCC snapshots (snapshot.h).
+ *
+ * A snapshot is one chunk: the SnapshotData followed by room for
+ * XACT_MAX_RUNNING xids, allocated before the manager's mutex is taken
+ * (allocation may raise, and nothing may raise under the mutex).  Under
+ * the mutex the running set and next_xid are copied -- a few loads -- so
+ * taking a snapshot never waits for a writer's I/O.
+ */
+#include "common/base.h"
+
+#include <pthread.h>
+
+#include "access/access_int.h"
+#include "access/snapshot.h"
+
+Snapshot
+tdb_snapshot_take(TransactionManager *tm, Transaction *xact, MemoryContext cxt)
+{
+    Snapshot snap;
+    TransactionId own_xid = InvalidTransactionId;
+
+    if (xact != NULL) {
+        tdb_xact_check_not_failed(xact);
+        own_xid = xact->xid;
+    }
+    snap = tdb_mcxt_alloc(cxt, sizeof(SnapshotData) +
+                                   XACT_MAX_RUNNING * sizeof(TransactionId));
+    snap->xip = (TransactionId *)(snap + 1);
+    snap->xcnt = 0;
+
+    pthread_mutex_lock(&tm->lock);
+    snap->xmax = tm->next_xid;
+    snap->xmin = snap->xmax;
+    for (uint32 i = 0; i < tm->nrunning; i++) {
+        TransactionId xid = tm->running[i];
+
+        if (TransactionIdPrecedes(xid, snap->xmin))
+            snap->xmin = xid;
+        if (xid != own_xid)
+            snap->xip[snap->xcnt++] = xid;
+    }
+    pthread_mutex_unlock(&tm->lock);
+
+    snap->xact = xact;
+    snap->curxid = own_xid;
+    snap->curcid = xact != NULL ? xact->cid : FirstCommandId;
+    return snap;
+}
+
+Snapshot
+tdb_snapshot_copy(const SnapshotData *snap, MemoryContext cxt)
+{
+    Snapshot copy = tdb_mcxt_alloc(
+        cxt, sizeof(SnapshotData) + (Size)snap->xcnt * sizeof(TransactionId));
+
+    *copy = *snap;
+    copy->xip = (TransactionId *)(copy + 1);
+    memcpy(copy->xip, snap->xip, (Size)snap->xcnt * sizeof(TransactionId));
+    return copy;
+}

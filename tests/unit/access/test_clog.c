@@ -1,0 +1,574 @@
+/*
+ * test_clog.c -- the commit log: PostgreSQL's pg_xact layout, round trips
+ * across page and segment boundaries, persistence, unwritten pages,
+ * wraparound, durability and injected I/O faults.
+ *
+ *   test_byte_layout          four xids per byte, lowest xid in the lowest
+ *       bits, PostgreSQL's status values -- checked on the file's bytes
+ *   test_boundaries           xids around page (32768) and segment
+ *       (1048576) boundaries land in the right file at the right offset
+ *       and survive close/reopen
+ *   test_random_model         random statuses over 40 pages (more than the
+ *       cache holds) against an array model, before and after reopen
+ *   test_unwritten_pages      missing file / short page: zeros for ids
+ *       that may have been handed out, slru.c's errors beyond them
+ *   test_wraparound           the last segment (0FFF), then page 0 reused
+ *       and zeroed for the new epoch
+ *   test_durable_fsync        a durable set fsyncs (and the directory for
+ *       a new segment), a cached set does not; a failed fsync leaves the
+ *       status unchanged in memory
+ *   test_durable_fault_loop   fail each open/write/fsync/close of a
+ *       durable set in turn: never reported, retry works, persisted
+ *   test_read_and_evict_faults  a failed page read or eviction write
+ *       raises cleanly and loses nothing
+ *   test_noerror              the error-recovery variant warns instead of
+ *       raising
+ */
+#include "common/base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+
+#include "access/clog.h"
+#include "access/transam.h"
+#include "storage/datadir.h"
+#include "storage/fd.h"
+#include "access_test.h"
+
+#define XACTS_PER_PAGE ((TransactionId)CLOG_XACTS_PER_PAGE)
+#define XACTS_PER_SEG ((TransactionId)CLOG_XACTS_PER_SEGMENT)
+
+/* "<datadir>/pg_xact/<name>" */
+static char *
+xact_file(DataDir *dd, const char *name)
+{
+    return test_path(test_path(tdb_datadir_path(dd), CLOG_DIR), name);
+}
+
+/* Run a durable set; true on success, else the error is stored in *e. */
+static bool
+try_set_durable(Clog *clog, TransactionId xid, XidStatus status, ErrorData *e)
+{
+    volatile bool ok = true;
+
+    TDB_TRY();
+    {
+        tdb_clog_set_status_durable(clog, xid, status);
+    }
+    TDB_CATCH();
+    {
+        *e = *tdb_error_current();
+        tdb_error_flush();
+        ok = false;
+    }
+    TDB_END_TRY();
+    return ok;
+}
+
+TEST_BEGIN(test_byte_layout)
+{
+    DataDir *dd = new_datadir();
+    Clog *clog = tdb_clog_open(dd, NULL);
+    char *seg0 = xact_file(dd, "0000");
+
+    expect_true(file_exists(test_path(tdb_datadir_path(dd), "pg_xact")));
+    expect_false(file_exists(seg0)); /* nothing written yet */
+    for (TransactionId xid = 3; xid <= 12; xid++)
+        tdb_clog_extend(clog, xid);
+    tdb_clog_set_status(clog, 3, TRANSACTION_STATUS_COMMITTED);
+    tdb_clog_set_status(clog, 4, TRANSACTION_STATUS_ABORTED);
+    tdb_clog_set_status(clog, 5, TRANSACTION_STATUS_COMMITTED);
+    tdb_clog_set_status(clog, 6, TRANSACTION_STATUS_SUB_COMMITTED);
+    tdb_clog_set_status(clog, 11, TRANSACTION_STATUS_ABORTED);
+    expect_int_eq(tdb_clog_get_status(clog, 3), TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(tdb_clog_get_status(clog, 4), TRANSACTION_STATUS_ABORTED);
+    expect_int_eq(tdb_clog_get_status(clog, 5), TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(tdb_clog_get_status(clog, 6),
+                  TRANSACTION_STATUS_SUB_COMMITTED);
+    expect_int_eq(tdb_clog_get_status(clog, 7), TRANSACTION_STATUS_IN_PROGRESS);
+    expect_int_eq(tdb_clog_get_status(clog, 11), TRANSACTION_STATUS_ABORTED);
+    tdb_clog_flush(clog);
+
+    /* xid x: byte x / 4, bits 2 * (x % 4) -- PostgreSQL's layout */
+    expect_int_eq(file_byte(seg0, 0), 0x01 << 6);                    /* 3 */
+    expect_int_eq(file_byte(seg0, 1), 0x02 | 0x01 << 2 | 0x03 << 4); /* 4-7 */
+    expect_int_eq(file_byte(seg0, 2), 0x02 << 6);                    /* 11 */
+    expect_int_eq(file_byte(seg0, 3), 0);
+    expect_int_eq(file_size(seg0), BLCKSZ);
+
+    /* overwriting a status keeps the neighbours */
+    tdb_clog_set_status(clog, 5, TRANSACTION_STATUS_ABORTED);
+    expect_int_eq(tdb_clog_get_status(clog, 4), TRANSACTION_STATUS_ABORTED);
+    expect_int_eq(tdb_clog_get_status(clog, 5), TRANSACTION_STATUS_ABORTED);
+    expect_int_eq(tdb_clog_get_status(clog, 6),
+                  TRANSACTION_STATUS_SUB_COMMITTED);
+    tdb_clog_close(clog);
+    expect_int_eq(file_byte(seg0, 1), 0x02 | 0x02 << 2 | 0x03 << 4);
+
+    /* special ids: transam answers without the log */
+    clog = tdb_clog_open(dd, NULL);
+    expect_true(tdb_transam_did_commit(clog, BootstrapTransactionId));
+    expect_true(tdb_transam_did_commit(clog, FrozenTransactionId));
+    expect_false(tdb_transam_did_commit(clog, InvalidTransactionId));
+    expect_true(tdb_transam_did_abort(clog, InvalidTransactionId));
+    expect_false(tdb_transam_did_abort(clog, FrozenTransactionId));
+    expect_true(tdb_transam_did_commit(clog, 3));
+    expect_false(tdb_transam_did_abort(clog, 3));
+    expect_true(tdb_transam_did_abort(clog, 4));
+    expect_false(tdb_transam_did_commit(clog, 6)); /* subcommitted: no */
+    expect_false(tdb_transam_did_commit(clog, 7));
+    expect_false(tdb_transam_did_abort(clog, 7));
+    expect_error(tdb_clog_set_status(clog, FrozenTransactionId,
+                                     TRANSACTION_STATUS_COMMITTED),
+                 ERRCODE_INTERNAL_ERROR, "special transaction ID 2");
+    expect_error(tdb_clog_set_status(clog, 3, 4), ERRCODE_INTERNAL_ERROR,
+                 "invalid transaction status 4");
+    tdb_clog_close(clog);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+/* The ids around the boundaries, ascending, and a status for each. */
+static const TransactionId boundary_xids[] = {
+    3,
+    4,
+    XACTS_PER_PAGE - 1,
+    XACTS_PER_PAGE,
+    XACTS_PER_PAGE + 1,
+    2 * XACTS_PER_PAGE - 1,
+    2 * XACTS_PER_PAGE,
+    XACTS_PER_SEG - 2,
+    XACTS_PER_SEG - 1,
+    XACTS_PER_SEG,
+    XACTS_PER_SEG + 1,
+    XACTS_PER_SEG + XACTS_PER_PAGE,
+    3 * XACTS_PER_SEG + 5,
+};
+
+static XidStatus
+boundary_status(Size i)
+{
+    return (XidStatus)(1 + i % 3); /* committed, aborted, subcommitted */
+}
+
+TEST_BEGIN(test_boundaries)
+{
+    DataDir *dd = new_datadir();
+    Clog *clog = tdb_clog_open(dd, NULL);
+    char path[1024];
+
+    for (Size i = 0; i < lengthof(boundary_xids); i++) {
+        tdb_clog_extend(clog, boundary_xids[i]);
+        tdb_clog_set_status(clog, boundary_xids[i], boundary_status(i));
+    }
+    for (Size i = 0; i < lengthof(boundary_xids); i++) {
+        TransactionId xid = boundary_xids[i];
+
+        expect_int_eq(tdb_clog_get_status(clog, xid), boundary_status(i));
+        /* the neighbours that were never set */
+        if (i + 1 < lengthof(boundary_xids) && boundary_xids[i + 1] != xid + 1)
+            expect_int_eq(tdb_clog_get_status(clog, xid + 1),
+                          TRANSACTION_STATUS_IN_PROGRESS);
+    }
+    expect_str_eq(
+        tdb_clog_segment_path(clog, XACTS_PER_SEG - 1, path, sizeof(path)),
+        xact_file(dd, "0000"));
+    expect_str_eq(
+        tdb_clog_segment_path(clog, XACTS_PER_SEG, path, sizeof(path)),
+        xact_file(dd, "0001"));
+    expect_str_eq(tdb_clog_segment_path(clog, 0xFFFFFFFF, path, sizeof(path)),
+                  xact_file(dd, "0FFF"));
+    tdb_clog_close(clog);
+
+    /* where the bytes are */
+    expect_int_eq(file_byte(xact_file(dd, "0000"), BLCKSZ),
+                  boundary_status(3) | boundary_status(4) << 2); /* 32768 */
+    expect_int_eq(file_byte(xact_file(dd, "0000"), BLCKSZ - 1),
+                  boundary_status(2) << 6); /* xid 32767 */
+    expect_int_eq(file_byte(xact_file(dd, "0000"), 31L * BLCKSZ + BLCKSZ - 1),
+                  boundary_status(7) << 4 | boundary_status(8) << 6);
+    expect_int_eq(file_byte(xact_file(dd, "0001"), 0),
+                  boundary_status(9) | boundary_status(10) << 2);
+    expect_int_eq(file_byte(xact_file(dd, "0001"), BLCKSZ),
+                  boundary_status(11));
+    expect_int_eq(file_byte(xact_file(dd, "0003"), 1),
+                  boundary_status(12) << 2); /* xid 3*2^20 + 5 */
+    expect_false(file_exists(xact_file(dd, "0002")));
+
+    /* reopen: the control file still says next xid 3, so the log trusts
+     * only pages that exist -- and these do */
+    clog = tdb_clog_open(dd, NULL);
+    for (Size i = 0; i < lengthof(boundary_xids); i++)
+        expect_int_eq(tdb_clog_get_status(clog, boundary_xids[i]),
+                      boundary_status(i));
+    tdb_clog_close(clog);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+#define MODEL_PAGES 40
+#define MODEL_XIDS ((uint32)MODEL_PAGES * CLOG_XACTS_PER_PAGE)
+
+TEST_BEGIN(test_random_model)
+{
+    DataDir *dd = new_datadir();
+    uint64 seed = tdb_test_seed();
+    uint8 *model = tdb_palloc0(MODEL_XIDS);
+    int nwrong = 0;
+    Clog *clog;
+
+    /* pretend ids up to MODEL_XIDS were handed out: unwritten pages read
+     * as zeros */
+    tdb_datadir_set_next_xid(dd, MODEL_XIDS);
+    clog = tdb_clog_open(dd, NULL);
+    for (int op = 0; op < 6000; op++) {
+        TransactionId xid =
+            3 + (TransactionId)(tdb_test_rand(&seed) % (MODEL_XIDS - 3));
+        uint64 r = tdb_test_rand(&seed);
+
+        if (r % 3 == 0) {
+            if ((XidStatus)model[xid] != tdb_clog_get_status(clog, xid))
+                nwrong++;
+        } else {
+            XidStatus status = (XidStatus)((r >> 8) % 4);
+
+            if (r % 17 == 1)
+                tdb_clog_set_status_durable(clog, xid, status);
+            else
+                tdb_clog_set_status(clog, xid, status);
+            model[xid] = (uint8)status;
+        }
+    }
+    expect_int_eq(nwrong, 0);
+    tdb_clog_close(clog);
+
+    clog = tdb_clog_open(dd, NULL);
+    for (TransactionId xid = 3; xid < MODEL_XIDS; xid += 7)
+        if ((XidStatus)model[xid] != tdb_clog_get_status(clog, xid))
+            nwrong++;
+    for (TransactionId xid = 3; xid < MODEL_XIDS; xid++)
+        if (model[xid] != 0 &&
+            (XidStatus)model[xid] != tdb_clog_get_status(clog, xid))
+            nwrong++;
+    expect_int_eq(nwrong, 0);
+    tdb_clog_close(clog);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+TEST_BEGIN(test_unwritten_pages)
+{
+    DataDir *dd = new_datadir();
+    Clog *clog = tdb_clog_open(dd, NULL);
+    char *seg0 = xact_file(dd, "0000");
+
+    /* nothing handed out yet: no page may be missing */
+    expect_error(tdb_clog_get_status(clog, 100), ERRCODE_UNDEFINED_FILE,
+                 "could not access status of transaction 100");
+    expect_str_eq(tdb_test_last_error.detail,
+                  test_sprintf("Could not open file \"%s\": No such file or "
+                               "directory.",
+                               seg0));
+
+    /* xid 3 handed out: page 0 exists (zeroed), page 1 does not */
+    tdb_clog_extend(clog, 3);
+    expect_int_eq(tdb_clog_get_status(clog, 100),
+                  TRANSACTION_STATUS_IN_PROGRESS);
+    tdb_clog_set_status_durable(clog, 3, TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(file_size(seg0), BLCKSZ);
+    expect_error(tdb_clog_get_status(clog, XACTS_PER_PAGE + 5),
+                 ERRCODE_DATA_CORRUPTED,
+                 "could not access status of transaction 32773");
+    expect_str_eq(tdb_test_last_error.detail,
+                  test_sprintf("Could not read from file \"%s\" at offset "
+                               "8192: read too few bytes.",
+                               seg0));
+    tdb_clog_close(clog);
+
+    /* after a "crash" that handed out ids up to 2.1M without writing
+     * their pages: they read as in progress (= aborted) */
+    tdb_datadir_set_next_xid(dd, 2 * XACTS_PER_SEG + 100);
+    clog = tdb_clog_open(dd, NULL);
+    expect_int_eq(tdb_clog_get_status(clog, 3), TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(tdb_clog_get_status(clog, XACTS_PER_PAGE + 5),
+                  TRANSACTION_STATUS_IN_PROGRESS);
+    expect_int_eq(tdb_clog_get_status(clog, 2 * XACTS_PER_SEG + 99),
+                  TRANSACTION_STATUS_IN_PROGRESS);
+    /* the next page, past every handed-out id, must exist */
+    expect_error(tdb_clog_get_status(clog, 2 * XACTS_PER_SEG + XACTS_PER_PAGE),
+                 ERRCODE_UNDEFINED_FILE, "could not access status");
+    expect_str_contains(tdb_test_last_error.detail, "0002");
+    /* extending mid-page (a restart) keeps what the file holds */
+    tdb_clog_extend(clog, 2 * XACTS_PER_SEG + 100);
+    tdb_clog_set_status(clog, 2 * XACTS_PER_SEG + 100,
+                        TRANSACTION_STATUS_COMMITTED);
+    tdb_clog_close(clog);
+    expect_int_eq(file_size(xact_file(dd, "0002")), BLCKSZ);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+TEST_BEGIN(test_wraparound)
+{
+    DataDir *dd = new_datadir();
+    Clog *clog = tdb_clog_open(dd, NULL);
+    TransactionId last = MaxTransactionId;
+
+    /* the previous epoch left statuses on page 0 */
+    tdb_clog_extend(clog, 3);
+    tdb_clog_extend(clog, 10);
+    tdb_clog_set_status_durable(clog, 10, TRANSACTION_STATUS_COMMITTED);
+    tdb_clog_close(clog);
+
+    tdb_datadir_set_next_xid(dd, 0xFFFFFF00);
+    clog = tdb_clog_open(dd, NULL);
+    expect_int_eq(tdb_clog_get_status(clog, 10), TRANSACTION_STATUS_COMMITTED);
+    tdb_clog_extend(clog, 0xFFFFFFF0);
+    tdb_clog_set_status_durable(clog, 0xFFFFFFF0, TRANSACTION_STATUS_ABORTED);
+    tdb_clog_extend(clog, last);
+    tdb_clog_set_status_durable(clog, last, TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(file_size(xact_file(dd, "0FFF")), 32L * BLCKSZ);
+    expect_int_eq(file_byte(xact_file(dd, "0FFF"), 32L * BLCKSZ - 1),
+                  TRANSACTION_STATUS_COMMITTED << 6);
+
+    /* after 0xFFFFFFFF comes 3: page 0 starts afresh */
+    TransactionIdAdvance(&last);
+    expect_u64_eq(last, FirstNormalTransactionId);
+    tdb_clog_extend(clog, last);
+    expect_int_eq(tdb_clog_get_status(clog, 10),
+                  TRANSACTION_STATUS_IN_PROGRESS);
+    tdb_clog_set_status_durable(clog, 3, TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(file_byte(xact_file(dd, "0000"), 2), 0); /* xid 10 */
+    expect_int_eq(tdb_clog_get_status(clog, 0xFFFFFFF0),
+                  TRANSACTION_STATUS_ABORTED);
+    tdb_clog_close(clog);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+TEST_BEGIN(test_durable_fsync)
+{
+    DataDir *dd;
+    Clog *clog;
+    uint64 before;
+    ErrorData e;
+
+    if (!config_debug)
+        test_skip("fault injection needs a TDB_DEBUG build");
+    dd = new_datadir();
+    clog = tdb_clog_open(dd, NULL);
+    tdb_clog_extend(clog, 3);
+    tdb_clog_extend(clog, 4);
+
+    /* a cached change does no I/O at all */
+    before = tdb_fd_op_count(FD_OP_FSYNC) + tdb_fd_op_count(FD_OP_WRITE);
+    tdb_clog_set_status(clog, 4, TRANSACTION_STATUS_ABORTED);
+    expect_u64_eq(tdb_fd_op_count(FD_OP_FSYNC) + tdb_fd_op_count(FD_OP_WRITE),
+                  before);
+
+    /* the first durable write fails at its fsync: not committed */
+    expect_true(tdb_fd_inject(FD_OP_FSYNC, 1, EIO));
+    expect_false(try_set_durable(clog, 3, TRANSACTION_STATUS_COMMITTED, &e));
+    expect_int_eq(e.sqlerrcode, ERRCODE_IO_ERROR);
+    expect_str_eq(e.message, "could not access status of transaction 3");
+    expect_str_eq(e.detail,
+                  test_sprintf("Could not fsync file \"%s\": Input/output "
+                               "error.",
+                               xact_file(dd, "0000")));
+    expect_int_eq(tdb_clog_get_status(clog, 3), TRANSACTION_STATUS_IN_PROGRESS);
+    expect_int_eq(tdb_clog_get_status(clog, 4), TRANSACTION_STATUS_ABORTED);
+
+    /* the retry fsyncs the file and, the segment being new, pg_xact */
+    before = tdb_fd_op_count(FD_OP_FSYNC);
+    tdb_clog_set_status_durable(clog, 3, TRANSACTION_STATUS_COMMITTED);
+    expect_u64_eq(tdb_fd_op_count(FD_OP_FSYNC) - before, 2);
+    expect_int_eq(tdb_clog_get_status(clog, 3), TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(file_byte(xact_file(dd, "0000"), 0), 0x01 << 6);
+    expect_int_eq(file_byte(xact_file(dd, "0000"), 1), 0x02); /* xid 4 too */
+
+    /* later durable writes: exactly one fsync each */
+    tdb_clog_extend(clog, 5);
+    before = tdb_fd_op_count(FD_OP_FSYNC);
+    tdb_clog_set_status_durable(clog, 5, TRANSACTION_STATUS_COMMITTED);
+    expect_u64_eq(tdb_fd_op_count(FD_OP_FSYNC) - before, 1);
+
+    /* the page is clean now: close writes nothing */
+    before = tdb_fd_op_count(FD_OP_WRITE);
+    tdb_clog_close(clog);
+    expect_u64_eq(tdb_fd_op_count(FD_OP_WRITE), before);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+typedef struct Fault {
+    FdOp op;
+    int err;
+} Fault;
+
+TEST_BEGIN(test_durable_fault_loop)
+{
+    static const Fault faults[] = {
+        {FD_OP_OPEN, EMFILE},
+        {FD_OP_WRITE, ENOSPC},
+        {FD_OP_WRITE, FD_FAULT_SHORT},
+        {FD_OP_FSYNC, EIO},
+        {FD_OP_CLOSE, EIO},
+    };
+    DataDir *dd;
+    Clog *clog;
+    TransactionId xid = 3;
+    int nfailures = 0;
+
+    if (!config_debug)
+        test_skip("fault injection needs a TDB_DEBUG build");
+    dd = new_datadir();
+    clog = tdb_clog_open(dd, NULL);
+    for (Size i = 0; i < lengthof(faults); i++) {
+        for (uint32 n = 1;; n++) {
+            ErrorData e;
+            bool ok;
+            int pending;
+
+            /* a new page, often a new segment: exercises directory
+             * fsyncs as well */
+            xid += XACTS_PER_SEG / 2 + 1;
+            tdb_clog_extend(clog, xid);
+            expect_true(tdb_fd_inject(faults[i].op, n, faults[i].err));
+            ok = try_set_durable(clog, xid, TRANSACTION_STATUS_COMMITTED, &e);
+            pending = tdb_fd_inject_pending();
+            tdb_fd_inject_clear();
+            if (ok) {
+                expect_int_eq(tdb_clog_get_status(clog, xid),
+                              TRANSACTION_STATUS_COMMITTED);
+                if (pending > 0)
+                    break; /* the nth call never came */
+                continue;  /* a short write: the wrapper retried */
+            }
+            nfailures++;
+            expect_str_contains(e.message, "could not access status");
+            expect_int_eq(tdb_clog_get_status(clog, xid),
+                          TRANSACTION_STATUS_IN_PROGRESS);
+            /* what the caller does next: record another status */
+            tdb_clog_set_status_durable(clog, xid, TRANSACTION_STATUS_ABORTED);
+            expect_int_eq(tdb_clog_get_status(clog, xid),
+                          TRANSACTION_STATUS_ABORTED);
+        }
+    }
+    expect_true(nfailures >= 5);
+    tdb_clog_close(clog);
+
+    /* every status reached the files */
+    clog = tdb_clog_open(dd, NULL);
+    for (TransactionId x = 3 + XACTS_PER_SEG / 2 + 1; x <= xid;
+         x += XACTS_PER_SEG / 2 + 1)
+        expect_true(tdb_clog_get_status(clog, x) !=
+                    TRANSACTION_STATUS_IN_PROGRESS);
+    tdb_clog_close(clog);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+TEST_BEGIN(test_read_and_evict_faults)
+{
+    DataDir *dd;
+    Clog *clog;
+    const TransactionId npages = CLOG_NUM_BUFFERS + 1;
+
+    if (!config_debug)
+        test_skip("fault injection needs a TDB_DEBUG build");
+    dd = new_datadir();
+    tdb_datadir_set_next_xid(dd, npages * XACTS_PER_PAGE);
+    clog = tdb_clog_open(dd, NULL);
+
+    /* fill the cache with changed pages 0 .. 15 */
+    for (TransactionId p = 0; p < CLOG_NUM_BUFFERS; p++)
+        tdb_clog_set_status(clog, p * XACTS_PER_PAGE + 7,
+                            TRANSACTION_STATUS_COMMITTED);
+    /* page 16 evicts page 0, whose write-back fails */
+    expect_true(tdb_fd_inject(FD_OP_WRITE, 1, ENOSPC));
+    expect_error(tdb_clog_get_status(clog, 16 * XACTS_PER_PAGE + 7),
+                 ERRCODE_DISK_FULL,
+                 "could not access status of transaction 524295");
+    expect_str_contains(tdb_test_last_error.detail, "Could not write to file");
+    expect_str_contains(tdb_test_last_error.detail, "at offset 0:");
+    tdb_fd_inject_clear();
+    /* nothing lost; the retry evicts and succeeds */
+    expect_int_eq(tdb_clog_get_status(clog, 7), TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(tdb_clog_get_status(clog, 16 * XACTS_PER_PAGE + 7),
+                  TRANSACTION_STATUS_IN_PROGRESS);
+
+    /* a failed read of an evicted page */
+    tdb_clog_flush(clog);
+    for (TransactionId p = 0; p < npages; p++)
+        (void)tdb_clog_get_status(clog, p * XACTS_PER_PAGE + 8);
+    expect_true(tdb_fd_inject(FD_OP_READ, 1, EIO));
+    expect_error(tdb_clog_get_status(clog, 7), ERRCODE_IO_ERROR,
+                 "could not access status of transaction 7");
+    expect_str_eq(tdb_test_last_error.detail,
+                  test_sprintf("Could not read from file \"%s\" at offset "
+                               "0: Input/output error.",
+                               xact_file(dd, "0000")));
+    tdb_fd_inject_clear();
+    expect_int_eq(tdb_clog_get_status(clog, 7), TRANSACTION_STATUS_COMMITTED);
+
+    /* a failed flush at close keeps the handle; the retry closes it */
+    tdb_clog_set_status(clog, 9, TRANSACTION_STATUS_ABORTED);
+    expect_true(tdb_fd_inject(FD_OP_FSYNC, 1, EIO));
+    expect_error(tdb_clog_close(clog), ERRCODE_IO_ERROR,
+                 "could not access status");
+    tdb_fd_inject_clear();
+    tdb_clog_close(clog);
+    clog = tdb_clog_open(dd, NULL);
+    for (TransactionId p = 0; p < CLOG_NUM_BUFFERS; p++)
+        expect_int_eq(tdb_clog_get_status(clog, p * XACTS_PER_PAGE + 7),
+                      TRANSACTION_STATUS_COMMITTED);
+    expect_int_eq(tdb_clog_get_status(clog, 9), TRANSACTION_STATUS_ABORTED);
+    tdb_clog_close(clog);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+TEST_BEGIN(test_noerror)
+{
+    DataDir *dd;
+    Clog *clog;
+    NoticeCapture cap;
+
+    if (!config_debug)
+        test_skip("fault injection needs a TDB_DEBUG build");
+    dd = new_datadir();
+    clog = tdb_clog_open(dd, NULL);
+    tdb_clog_extend(clog, 3);
+    expect_true(
+        tdb_clog_set_status_noerror(clog, 3, TRANSACTION_STATUS_ABORTED, true));
+    expect_int_eq(file_byte(xact_file(dd, "0000"), 0), 0x02 << 6);
+
+    /* a failed durable write warns; the status stays cached and changed */
+    tdb_clog_extend(clog, 4);
+    notice_capture_begin(&cap);
+    expect_true(tdb_fd_inject(FD_OP_FSYNC, 1, EIO));
+    expect_false(
+        tdb_clog_set_status_noerror(clog, 4, TRANSACTION_STATUS_ABORTED, true));
+    tdb_fd_inject_clear();
+    notice_capture_end(&cap);
+    expect_int_eq(cap.nwarnings, 1);
+    expect_str_eq(cap.last, "could not access status of transaction 4");
+    expect_int_eq(tdb_clog_get_status(clog, 4), TRANSACTION_STATUS_ABORTED);
+    tdb_clog_close(clog);
+    clog = tdb_clog_open(dd, NULL);
+    expect_int_eq(tdb_clog_get_status(clog, 4), TRANSACTION_STATUS_ABORTED);
+    tdb_clog_close(clog);
+    tdb_datadir_close(dd);
+}
+TEST_END
+
+int
+main(int argc, char **argv)
+{
+    return test_main(
+        argc, argv, "access_clog", TEST_CASE(test_byte_layout),
+        TEST_CASE(test_boundaries), TEST_CASE(test_random_model),
+        TEST_CASE(test_unwritten_pages), TEST_CASE(test_wraparound),
+        TEST_CASE(test_durable_fsync), TEST_CASE(test_durable_fault_loop),
+        TEST_CASE(test_read_and_evict_faults), TEST_CASE(test_noerror));
+}
