@@ -35,50 +35,15 @@
 #include "common/base.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <unistd.h>
 
 #include "tuple_test.h"
 
 #define FIXTURE_NAME "pg15_tuples.txt"
-#define FIXTURE_FROM_SOURCE_DIR "../../fixtures/pg/" FIXTURE_NAME
 
 /* ----------------------------------------------------------------------
  * Finding and reading the fixture
  * ---------------------------------------------------------------------- */
-
-/*
- * Open the fixture: $TDB_PG_FIXTURE, else relative to this source file's
- * directory -- as given (absolute __FILE__, or relative to a working
- * directory at the repository root), then relative to the repository root
- * derived from the binary's location (build/<flavour>/tests/<binary>).
- */
-static FILE *
-open_fixture(char *path, Size pathlen)
-{
-    const char *env = getenv("TDB_PG_FIXTURE");
-    char srcdir[PATH_MAX];
-    char exe[PATH_MAX];
-    FILE *f;
-    ssize_t n;
-
-    if (env != NULL && *env != '\0') {
-        snprintf(path, pathlen, "%s", env);
-        return fopen(path, "r");
-    }
-    snprintf(srcdir, sizeof(srcdir), "%s", __FILE__);
-    snprintf(path, pathlen, "%s/%s", dirname(srcdir), FIXTURE_FROM_SOURCE_DIR);
-    if ((f = fopen(path, "r")) != NULL || __FILE__[0] == '/')
-        return f;
-    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0)
-        return NULL;
-    exe[n] = '\0';
-    snprintf(srcdir, sizeof(srcdir), "%s", __FILE__);
-    snprintf(path, pathlen, "%s/../../../%s/%s", dirname(exe), dirname(srcdir),
-             FIXTURE_FROM_SOURCE_DIR);
-    return fopen(path, "r");
-}
 
 /* Decode lowercase/uppercase hex ("-" is empty); -1 if malformed. */
 static long
@@ -623,7 +588,8 @@ line_end(Fixture *fx)
 TEST_BEGIN(test_pg15_tuples)
 {
     char path[PATH_MAX];
-    FILE *f = open_fixture(path, sizeof(path));
+    FILE *f = tdb_test_open_fixture("pg/" FIXTURE_NAME, "TDB_PG_FIXTURE", path,
+                                    sizeof(path));
     Fixture fx;
     char *line = NULL;
     size_t cap = 0;
