@@ -21,6 +21,23 @@
  */
 #define XACT_MAX_RUNNING 1
 
+/*
+ * Relation locks all sessions may hold at once (lmgr.c): a fixed table,
+ * allocated with the manager, so taking a lock never allocates under the
+ * manager's mutex.  PostgreSQL's equivalent is max_locks_per_transaction
+ * x max_connections (64 x 100).
+ */
+#define LOCK_TABLE_SIZE 8192
+
+/* One granted relation lock (lmgr.c); owner NULL = free entry. */
+typedef struct RelLockEntry {
+    Transaction *owner;
+    Oid relid;
+    uint8 mode;   /* RelLockMode */
+    bool granted; /* false: an exclusive request still waiting (queued,
+                   * so that new share requests line up behind it) */
+} RelLockEntry;
+
 struct TransactionManager {
     MemoryContext cxt;      /* this manager's context (holds it all) */
     DataDir *dd;            /* borrowed */
@@ -37,6 +54,12 @@ struct TransactionManager {
     uint32 nrunning;                /* entries in running */
     TransactionId running[XACT_MAX_RUNNING];
 
+    /* Relation locks (lmgr.c), under the same mutex: entries [0,
+     * locks_used) may be in use; the rest are free. */
+    pthread_cond_t locks_released; /* broadcast when a session lets go */
+    uint32 locks_used;
+    RelLockEntry *locks; /* LOCK_TABLE_SIZE entries, in cxt */
+
     /* Only the writer-lock holder (or open/close) touches this: the
      * control file's next xid, i.e. the end of the reserved range. */
     TransactionId reserved_xid;
@@ -50,6 +73,13 @@ typedef struct ComboCid {
     CommandId cmax;
 } ComboCid;
 
+/* A registered end-of-transaction callback (xact.h). */
+typedef struct XactCallbackItem {
+    XactCallback callback;
+    void *arg;
+    struct XactCallbackItem *next;
+} XactCallbackItem;
+
 /* One session's transaction state; used only by the session's thread. */
 struct Transaction {
     TransactionManager *tm;
@@ -60,7 +90,18 @@ struct Transaction {
     TransactionId xid;   /* InvalidTransactionId until assigned */
     CommandId cid;       /* current command id */
     bool cid_used;       /* cid was used for a write */
-    int lock_timeout_ms; /* writer lock wait limit, 0 = none */
+    int lock_timeout_ms; /* writer / relation lock wait limit, 0 = none */
+
+    /* What this session waits for, under the manager's mutex, for the
+     * deadlock check (lmgr.c): the writer lock, or a relation lock. */
+    bool waits_for_writer;
+    Oid waits_for_relid; /* InvalidOid: no relation lock wait */
+    uint8 waits_for_mode; /* RelLockMode asked for waits_for_relid */
+    uint32 nlocks;       /* relation locks held (entries in tm->locks) */
+
+    /* End-of-transaction callbacks, in xact_cxt (registration order). */
+    XactCallbackItem *callbacks;
+    XactCallbackItem **callbacks_tail;
 
     /* combo command ids, in xact_cxt (combocid.c) */
     ComboCid *combos; /* combo id -> pair */
@@ -81,5 +122,27 @@ xact_is_current(const Transaction *xact, TransactionId xid)
 
 /* Forget the combo ids (the TransactionContext is being reset). */
 void tdb_combocid_reset(Transaction *xact);
+
+/* deadline = now + ms on the monotonic clock (condvars of the manager
+ * use CLOCK_MONOTONIC). */
+struct timespec;
+void tdb_xact_deadline_after(struct timespec *deadline, int ms);
+
+/* lmgr.c: set up / tear down the lock table (manager open / release). */
+void tdb_lmgr_init(TransactionManager *tm);
+void tdb_lmgr_destroy(TransactionManager *tm);
+/* Release every relation lock xact holds and wake waiters.  Never raises. */
+void tdb_lmgr_release_all(Transaction *xact);
+/*
+ * The deadlock check (caller holds tm->lock): does session `blocker`
+ * wait, right now, for something `waiter` holds -- the writer lock, or a
+ * relation lock that conflicts with blocker's request?  If waiter is
+ * about to wait for blocker, that closes a cycle.
+ */
+bool tdb_lmgr_waits_for(const TransactionManager *tm,
+                        const Transaction *blocker,
+                        const Transaction *waiter);
+/* Raise 40P01 "deadlock detected" for waiter (no mutex held). */
+TDB_NORETURN void tdb_lmgr_report_deadlock(const char *waiting_for);
 
 #endif /* TDB_ACCESS_ACCESS_INT_H */

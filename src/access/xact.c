@@ -44,6 +44,7 @@
 
 #include "access/access_int.h"
 #include "access/clog.h"
+#include "access/lmgr.h"
 #include "access/xact.h"
 #include "common/elog.h"
 
@@ -74,6 +75,7 @@ manager_release(void *arg)
 
     pthread_mutex_destroy(&tm->lock);
     pthread_cond_destroy(&tm->writer_released);
+    tdb_lmgr_destroy(tm);
 }
 
 TransactionManager *
@@ -107,6 +109,7 @@ tdb_xact_manager_open(DataDir *dd, MemoryContext parent)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&tm->writer_released, &attr);
     pthread_condattr_destroy(&attr);
+    tdb_lmgr_init(tm);
     tm->release_callback.func = manager_release;
     tm->release_callback.arg = tm;
     tdb_mcxt_register_reset_callback(cxt, &tm->release_callback);
@@ -195,9 +198,8 @@ tdb_xact_xid_did_commit(TransactionManager *tm, TransactionId xid)
  * The writer lock and xid assignment
  * ---------------------------------------------------------------------- */
 
-/* deadline = now + ms on the monotonic clock */
-static void
-deadline_after(struct timespec *deadline, int ms)
+void
+tdb_xact_deadline_after(struct timespec *deadline, int ms)
 {
     clock_gettime(CLOCK_MONOTONIC, deadline);
     deadline->tv_sec += ms / 1000;
@@ -219,13 +221,17 @@ writer_acquire(Transaction *xact)
     struct timespec deadline;
     TransactionId holder_xid = InvalidTransactionId;
     bool acquired = false;
+    bool deadlock = false;
 
     if (xact->lock_timeout_ms > 0)
-        deadline_after(&deadline, xact->lock_timeout_ms);
+        tdb_xact_deadline_after(&deadline, xact->lock_timeout_ms);
     pthread_mutex_lock(&tm->lock);
     Assert(tm->writer != xact);
-    if (tm->writer != NULL) {
+    if (tm->writer != NULL && tdb_lmgr_waits_for(tm, tm->writer, xact)) {
+        deadlock = true;
+    } else if (tm->writer != NULL) {
         tm->nwaiters++;
+        xact->waits_for_writer = true;
         while (tm->writer != NULL) {
             if (xact->lock_timeout_ms <= 0)
                 pthread_cond_wait(&tm->writer_released, &tm->lock);
@@ -233,9 +239,10 @@ writer_acquire(Transaction *xact)
                                             &deadline) == ETIMEDOUT)
                 break;
         }
+        xact->waits_for_writer = false;
         tm->nwaiters--;
     }
-    if (tm->writer == NULL) {
+    if (tm->writer == NULL && !deadlock) {
         tm->writer = xact;
         tm->writer_xid = InvalidTransactionId;
         acquired = true;
@@ -243,6 +250,8 @@ writer_acquire(Transaction *xact)
         holder_xid = tm->writer_xid;
     pthread_mutex_unlock(&tm->lock);
 
+    if (deadlock)
+        tdb_lmgr_report_deadlock("the database-wide write lock");
     if (!acquired) {
         if (TransactionIdIsValid(holder_xid))
             ereport(ERROR, errcode(ERRCODE_LOCK_NOT_AVAILABLE),
@@ -362,8 +371,57 @@ reset_transaction(Transaction *xact)
     xact->xid = InvalidTransactionId;
     xact->cid = FirstCommandId;
     xact->cid_used = false;
+    xact->callbacks = NULL;
+    xact->callbacks_tail = &xact->callbacks;
     tdb_combocid_reset(xact);
     tdb_mcxt_reset(xact->xact_cxt);
+}
+
+void
+tdb_xact_register_callback(Transaction *xact, XactCallback callback,
+                           void *arg)
+{
+    XactCallbackItem *item;
+
+    if (xact->state != XACT_STATE_IN_PROGRESS)
+        elog(ERROR, "cannot register a callback outside a transaction");
+    item = tdb_mcxt_alloc(xact->xact_cxt, sizeof(*item));
+    item->callback = callback;
+    item->arg = arg;
+    item->next = NULL;
+    *xact->callbacks_tail = item;
+    xact->callbacks_tail = &item->next;
+}
+
+/* Run the callbacks for a COMMIT or ABORT event; errors become
+ * WARNINGs.  Never raises. */
+static void
+run_callbacks_noerror(Transaction *xact, XactEvent event)
+{
+    for (XactCallbackItem *volatile item = xact->callbacks; item != NULL;
+         item = item->next) {
+        TDB_TRY();
+        {
+            item->callback(event, item->arg);
+        }
+        TDB_CATCH();
+        {
+            const ErrorData *e = tdb_error_current();
+
+            ereport(WARNING, errcode(e->sqlerrcode), errmsg("%s", e->message));
+            tdb_error_flush();
+        }
+        TDB_END_TRY();
+    }
+}
+
+/* Run the PRE_COMMIT callbacks; they may raise. */
+static void
+run_pre_commit_callbacks(Transaction *xact)
+{
+    for (XactCallbackItem *item = xact->callbacks; item != NULL;
+         item = item->next)
+        item->callback(XACT_EVENT_PRE_COMMIT, item->arg);
 }
 
 /*
@@ -373,11 +431,13 @@ reset_transaction(Transaction *xact)
 static void
 abort_transaction(Transaction *xact, bool durable)
 {
+    run_callbacks_noerror(xact, XACT_EVENT_ABORT);
     if (TransactionIdIsValid(xact->xid)) {
         (void)tdb_clog_set_status_noerror(xact->tm->clog, xact->xid,
                                           TRANSACTION_STATUS_ABORTED, durable);
         writer_release(xact);
     }
+    tdb_lmgr_release_all(xact);
     reset_transaction(xact);
 }
 
@@ -397,6 +457,8 @@ transaction_release(void *arg)
         writer_release(xact);
         xact->xid = InvalidTransactionId;
     }
+    tdb_lmgr_release_all(xact);
+    xact->callbacks = NULL; /* they lived in the deleted TransactionContext */
     xact->state = XACT_STATE_IDLE;
 }
 
@@ -415,6 +477,7 @@ tdb_xact_create(TransactionManager *tm, MemoryContext parent)
     xact->state = XACT_STATE_IDLE;
     xact->xid = InvalidTransactionId;
     xact->cid = FirstCommandId;
+    xact->callbacks_tail = &xact->callbacks;
     xact->release_callback.func = transaction_release;
     xact->release_callback.arg = xact;
     tdb_mcxt_register_reset_callback(cxt, &xact->release_callback);
@@ -481,6 +544,17 @@ tdb_xact_commit(Transaction *xact)
     if (xact->state != XACT_STATE_IN_PROGRESS)
         elog(ERROR, "cannot commit: no transaction is in progress");
 
+    TDB_TRY();
+    {
+        run_pre_commit_callbacks(xact);
+    }
+    TDB_CATCH();
+    {
+        abort_transaction(xact, false);
+        xact->state = XACT_STATE_IDLE;
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
     if (TransactionIdIsValid(xact->xid)) {
         TDB_TRY();
         {
@@ -495,8 +569,11 @@ tdb_xact_commit(Transaction *xact)
             TDB_RE_THROW();
         }
         TDB_END_TRY();
-        writer_release(xact);
     }
+    run_callbacks_noerror(xact, XACT_EVENT_COMMIT);
+    if (TransactionIdIsValid(xact->xid))
+        writer_release(xact);
+    tdb_lmgr_release_all(xact);
     reset_transaction(xact);
     xact->state = XACT_STATE_IDLE;
     return true;

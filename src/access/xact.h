@@ -224,4 +224,34 @@ void tdb_xact_command_counter_increment(Transaction *xact);
 /* Memory for the current transaction; reset when it ends. */
 MemoryContext tdb_xact_context(Transaction *xact);
 
+/*
+ * End-of-transaction work of the layers above (PostgreSQL's
+ * RegisterXactCallback, but per transaction: a registration lasts until
+ * the transaction ends).  Events, in the order they happen:
+ *   XACT_EVENT_PRE_COMMIT  before COMMITTED is written: may raise, which
+ *                          aborts the transaction (flush the pages the
+ *                          transaction wrote, until the WAL exists);
+ *   XACT_EVENT_COMMIT      after COMMITTED is durable, while the writer
+ *                          lock and relation locks are still held
+ *                          (remove the files of dropped relations);
+ *   XACT_EVENT_ABORT       on abort, failure or a failed commit, before
+ *                          the locks are released (remove the files of
+ *                          relations the transaction created).
+ * COMMIT and ABORT callbacks must not raise; if one does, the error is
+ * reported as a WARNING and the rest still run.  Callbacks run in the
+ * order they were registered.  Deleting the session's context (a crash)
+ * runs none.
+ */
+typedef enum XactEvent {
+    XACT_EVENT_PRE_COMMIT,
+    XACT_EVENT_COMMIT,
+    XACT_EVENT_ABORT,
+} XactEvent;
+
+typedef void (*XactCallback)(XactEvent event, void *arg);
+
+/* Register for the current (IN_PROGRESS) transaction. */
+void tdb_xact_register_callback(Transaction *xact, XactCallback callback,
+                                void *arg);
+
 #endif /* TDB_ACCESS_XACT_H */

@@ -24,6 +24,18 @@
 /* Transactions (access/). */
 #define ERRCODE_IN_FAILED_SQL_TRANSACTION                                   \
     MAKE_SQLSTATE('2', '5', 'P', '0', '2')
+#define ERRCODE_T_R_SERIALIZATION_FAILURE MAKE_SQLSTATE('4', '0', '0', '0', '1')
+#define ERRCODE_T_R_DEADLOCK_DETECTED MAKE_SQLSTATE('4', '0', 'P', '0', '1')
+
+/* Objects and definitions (catalog/). */
+#define ERRCODE_UNDEFINED_TABLE MAKE_SQLSTATE('4', '2', 'P', '0', '1')
+#define ERRCODE_UNDEFINED_OBJECT MAKE_SQLSTATE('4', '2', '7', '0', '4')
+#define ERRCODE_DUPLICATE_TABLE MAKE_SQLSTATE('4', '2', 'P', '0', '7')
+#define ERRCODE_DUPLICATE_COLUMN MAKE_SQLSTATE('4', '2', '7', '0', '1')
+#define ERRCODE_INVALID_TABLE_DEFINITION MAKE_SQLSTATE('4', '2', 'P', '1', '6')
+#define ERRCODE_NAME_TOO_LONG MAKE_SQLSTATE('4', '2', '6', '2', '2')
+#define ERRCODE_TOO_MANY_COLUMNS MAKE_SQLSTATE('5', '4', '0', '1', '1')
+#define ERRCODE_NOT_NULL_VIOLATION MAKE_SQLSTATE('2', '3', '5', '0', '2')
 
 /* File access (storage/): see tdb_fd_errcode() for the errno mapping. */
 #define ERRCODE_INSUFFICIENT_PRIVILEGE MAKE_SQLSTATE('4', '2', '5', '0', '1')
