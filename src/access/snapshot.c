@@ -43,6 +43,7 @@ tdb_snapshot_take(TransactionManager *tm, Transaction *xact, MemoryContext cxt)
     pthread_mutex_unlock(&tm->lock);
 
     snap->xact = xact;
+    snap->tm = tm;
     snap->curxid = own_xid;
     snap->curcid = xact != NULL ? xact->cid : FirstCommandId;
     return snap;

@@ -45,6 +45,9 @@ typedef struct SnapshotData {
     TransactionId *xip;   /* running when taken, taker excluded (unsorted) */
     Transaction *xact;    /* the taking session's transaction, or NULL;
                            * borrowed, owned by the session */
+    TransactionManager *tm; /* whose ids these are (its commit log
+                             * answers for the ids the snapshot does not
+                             * decide); borrowed */
     TransactionId curxid; /* xact's xid when taken (Invalid: none yet).
                            * Informational: own-change checks ask xact,
                            * which knows an xid assigned later */

@@ -484,6 +484,12 @@ tdb_xact_create(TransactionManager *tm, MemoryContext parent)
     return xact;
 }
 
+TransactionManager *
+tdb_xact_manager_of(const Transaction *xact)
+{
+    return xact->tm;
+}
+
 void
 tdb_xact_destroy(Transaction *xact)
 {

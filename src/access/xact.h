@@ -146,6 +146,9 @@ bool tdb_xact_xid_did_commit(TransactionManager *tm, TransactionId xid);
  */
 Transaction *tdb_xact_create(TransactionManager *tm, MemoryContext parent);
 
+/* The manager a session's transactions belong to. */
+TransactionManager *tdb_xact_manager_of(const Transaction *xact);
+
 /* Abort whatever is in progress and free the state. */
 void tdb_xact_destroy(Transaction *xact);
 

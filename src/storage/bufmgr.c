@@ -1396,6 +1396,13 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
  * Pins and locks: the public calls
  * ---------------------------------------------------------------------- */
 
+BlockNumber
+tdb_buf_relation_nblocks(RelFileNumber rel)
+{
+    check_pool();
+    return relfile_op(rel, RELFILE_NBLOCKS, InvalidBlockNumber, NULL);
+}
+
 void
 tdb_buf_release(Buffer buffer)
 {

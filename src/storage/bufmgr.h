@@ -172,6 +172,14 @@ Buffer tdb_buf_read(RelFileNumber rel, BlockNumber blkno,
 Buffer tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
                       BlockNumber *blkno_out);
 
+/*
+ * The relation's length in blocks, asked of its files (extensions go
+ * through the pool, which writes a new block at once, so the files are
+ * never shorter than what the pool holds).  Raises
+ * ERRCODE_UNDEFINED_FILE if the relation does not exist.
+ */
+BlockNumber tdb_buf_relation_nblocks(RelFileNumber rel);
+
 /* ----------------------------------------------------------------------
  * Pins
  * ---------------------------------------------------------------------- */

@@ -22,6 +22,7 @@ typedef struct ItemPointerData {
     BlockIdData ip_blkid;
     OffsetNumber ip_posid;
 } ItemPointerData;
+typedef ItemPointerData *ItemPointer;
 
 _Static_assert(sizeof(ItemPointerData) == 6, "ItemPointerData is 6 bytes");
 

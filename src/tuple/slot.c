@@ -353,22 +353,29 @@ tdb_slot_store_buffer_tuple(TupleTableSlot *slot, HeapTuple tuple,
                             Buffer buffer)
 {
     HeapTupleTableSlot *hslot = (HeapTupleTableSlot *)slot;
-    Buffer old_buffer = InvalidBuffer;
 
     if (buffer == InvalidBuffer)
         elog(ERROR, "cannot store a buffer tuple without a buffer");
-    /*
-     * Keep the old pin until the new one is taken: the common case is the
-     * next tuple of the same page, and the pin count must not touch zero.
-     */
-    if (slot->tts_ops == &tdb_tts_ops_heap && !tdb_slot_is_empty(slot)) {
-        old_buffer = hslot->buffer;
-        hslot->buffer = InvalidBuffer;
+    if (slot->tts_ops == &tdb_tts_ops_heap && !tdb_slot_is_empty(slot) &&
+        hslot->buffer == buffer && !(slot->tts_flags & TTS_FLAG_SHOULDFREE)) {
+        /* the next tuple of the same page (a scan's common case): the
+         * slot's pin carries over, so no pin traffic at all */
+        slot->tts_nvalid = 0;
+        hslot->deform = (DeformState)DEFORM_STATE_INIT;
+    } else {
+        Buffer old_buffer = InvalidBuffer;
+
+        /* keep the old pin until the new one is taken, so a pin count
+         * never touches zero in between */
+        if (slot->tts_ops == &tdb_tts_ops_heap && !tdb_slot_is_empty(slot)) {
+            old_buffer = hslot->buffer;
+            hslot->buffer = InvalidBuffer;
+        }
+        heap_slot_prepare_store(slot);
+        buffer_hooks->incr_pin(buffer);
+        if (old_buffer != InvalidBuffer)
+            buffer_hooks->release(old_buffer);
     }
-    heap_slot_prepare_store(slot);
-    buffer_hooks->incr_pin(buffer);
-    if (old_buffer != InvalidBuffer)
-        buffer_hooks->release(old_buffer);
 
     hslot->tupdata = *tuple;
     hslot->tuple = &hslot->tupdata;

@@ -1,0 +1,591 @@
+/*
+ * heapam.c -- the heap access method (heapam.h): insert, bulk insert,
+ * page-at-a-time sequential scans, fetch by TID, delete and update.
+ *
+ * Locking discipline: a thread holds at most one buffer content lock at
+ * a time here.  An update whose new version does not fit on the old
+ * row's page therefore works in two steps -- place the new version
+ * (locking its page), then lock the old page again and stamp the old
+ * version -- instead of locking both pages as PostgreSQL does.  That is
+ * safe because only the writer-lock holder changes rows: between the two
+ * steps nobody else can touch the old version, and readers see the new
+ * one as the work of a running transaction, i.e. not at all.  (When the
+ * WAL arrives, both steps go into one record.)
+ *
+ * Every page change ends with tdb_buf_mark_dirty under the exclusive
+ * lock (the WAL hook); hint bits set while reading use
+ * tdb_buf_mark_dirty_hint under the share lock.
+ */
+#include "common/base.h"
+
+#include "access/combocid.h"
+#include "access/heapam.h"
+#include "access/htup_xact.h"
+#include "access/transam.h"
+#include "common/elog.h"
+#include "storage/page.h"
+
+/* ----------------------------------------------------------------------
+ * Row headers
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Stamp a new row version as written by xid/cid: xmin and cmin set, no
+ * xmax, no hint bits or lock bits; HEAP_UPDATED (for a new version of an
+ * updated row) as asked.  Keeps natts and the data-layout bits.
+ */
+static void
+prepare_new_version(HeapTuple tup, Relation rel, TransactionId xid,
+                    CommandId cid, bool updated)
+{
+    HeapTupleHeader hdr = tup->t_data;
+
+    if (tup->t_len > MaxHeapTupleSize)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("row is too big: size %u, maximum size %zu",
+                       tup->t_len, (size_t)MaxHeapTupleSize));
+    hdr->t_infomask &= (uint16)~HEAP_XACT_MASK;
+    hdr->t_infomask2 &= HEAP_NATTS_MASK;
+    hdr->t_infomask |= HEAP_XMAX_INVALID;
+    if (updated)
+        hdr->t_infomask |= HEAP_UPDATED;
+    HeapTupleHeaderSetXmin(hdr, xid);
+    HeapTupleHeaderSetCmin(hdr, cid);
+    HeapTupleHeaderSetXmax(hdr, InvalidTransactionId);
+    tup->t_tableOid = rel->rd_id;
+}
+
+/*
+ * Stamp the old version of a row deleted or updated by xid: xmax, cmax
+ * (a combo id if xid inserted it too), no xmax hints or lock bits,
+ * t_ctid pointing to the new version (or to itself for a delete).
+ */
+static void
+stamp_old_version(HeapTupleHeader hdr, Transaction *xact, TransactionId xid,
+                  CommandId cid, const ItemPointerData *ctid, bool is_delete)
+{
+    CommandId cmax = cid;
+    bool iscombo = false;
+
+    tdb_combocid_adjust_cmax(hdr, xact, &cmax, &iscombo);
+    hdr->t_infomask &=
+        (uint16)~(HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID |
+                  HEAP_XMAX_IS_MULTI | HEAP_LOCK_MASK | HEAP_XMAX_LOCK_ONLY);
+    hdr->t_infomask2 &= (uint16)~HEAP_KEYS_UPDATED;
+    if (is_delete)
+        hdr->t_infomask2 |= HEAP_KEYS_UPDATED; /* as PostgreSQL's delete */
+    HeapTupleHeaderSetXmax(hdr, xid);
+    HeapTupleHeaderSetCmax(hdr, cmax, iscombo);
+    hdr->t_ctid = *ctid;
+}
+
+/* Remember the oldest xid that may leave dead rows on the page. */
+static void
+page_set_prunable(Page page, TransactionId xid)
+{
+    TransactionId old = tdb_page_get_prune_xid(page);
+
+    if (!TransactionIdIsValid(old) || TransactionIdPrecedes(xid, old))
+        tdb_page_set_prune_xid(page, xid);
+}
+
+/* ----------------------------------------------------------------------
+ * Choosing a page for new rows
+ * ---------------------------------------------------------------------- */
+
+struct BulkInsertStateData {
+    BufferAccessStrategy strategy;
+    Buffer current; /* pinned (not locked) page being filled, or Invalid */
+};
+
+BulkInsertState
+tdb_heap_bulk_insert_begin(void)
+{
+    BulkInsertState bistate = tdb_palloc(sizeof(*bistate));
+
+    bistate->strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
+    bistate->current = InvalidBuffer;
+    return bistate;
+}
+
+void
+tdb_heap_bulk_insert_end(BulkInsertState bistate)
+{
+    if (bistate->current != InvalidBuffer)
+        tdb_buf_release(bistate->current);
+    tdb_buf_strategy_free(bistate->strategy);
+    tdb_pfree(bistate);
+}
+
+/* Free space for a new row on a heap page (a line pointer included). */
+static inline bool
+page_has_room(const PageData *page, Size len)
+{
+    return tdb_page_get_heap_free_space(page) >= MAXALIGN(len);
+}
+
+/*
+ * Pin and exclusively lock block blkno if it has room for len bytes;
+ * InvalidBuffer (nothing held) otherwise.  A bulk insert keeps its pin
+ * on the page it fills, so asking again for that page costs no pin.
+ */
+static Buffer
+try_block(Relation rel, BlockNumber blkno, Size len, BulkInsertState bistate)
+{
+    Buffer buf;
+
+    if (bistate != NULL && bistate->current != InvalidBuffer &&
+        tdb_buf_block_number(bistate->current) == blkno) {
+        buf = bistate->current;
+        tdb_buf_incr_pin(buf);
+    } else
+        buf = tdb_buf_read(rel->rd_relfilenumber, blkno,
+                           bistate != NULL ? bistate->strategy : NULL);
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    if (page_has_room(tdb_buf_page(buf), len))
+        return buf;
+    tdb_buf_unlock_release(buf);
+    return InvalidBuffer;
+}
+
+/*
+ * A page with room for a row of len bytes, pinned and exclusively
+ * locked: the target block, else the last block, else a new one.  With
+ * bistate, the bulk state keeps a pin of its own on the page (released
+ * when it moves on).
+ */
+static Buffer
+get_page_for_row(Relation rel, Size len, BulkInsertState bistate)
+{
+    Buffer buf = InvalidBuffer;
+    BlockNumber target = rel->rd_target_block;
+    BlockNumber blkno;
+
+    if (target == InvalidBlockNumber) {
+        BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+
+        if (nblocks > 0)
+            target = nblocks - 1;
+    }
+    if (target != InvalidBlockNumber)
+        buf = try_block(rel, target, len, bistate);
+    if (buf == InvalidBuffer) {
+        buf = tdb_buf_extend(rel->rd_relfilenumber,
+                             bistate != NULL ? bistate->strategy : NULL,
+                             &blkno);
+        target = blkno;
+    }
+    rel->rd_target_block = target;
+    if (bistate != NULL && bistate->current != buf) {
+        if (bistate->current != InvalidBuffer)
+            tdb_buf_release(bistate->current);
+        tdb_buf_incr_pin(buf);
+        bistate->current = buf;
+    }
+    return buf;
+}
+
+/*
+ * Put a prepared row on the locked page of buf; set its t_self and the
+ * page copy's t_ctid.  The caller checked that it fits.
+ */
+static void
+place_row(Buffer buf, HeapTuple tup)
+{
+    Page page = tdb_buf_page(buf);
+    OffsetNumber off;
+    ItemId lp;
+
+    off = tdb_page_add_item(page, tup->t_data, tup->t_len,
+                            InvalidOffsetNumber, PAGE_ADD_IS_HEAP);
+    if (off == InvalidOffsetNumber)
+        elog(ERROR, "failed to add row to page %u",
+             tdb_buf_block_number(buf));
+    ItemPointerSet(&tup->t_self, tdb_buf_block_number(buf), off);
+    lp = tdb_page_get_item_id(page, off);
+    ((HeapTupleHeader)tdb_page_get_item(page, lp))->t_ctid = tup->t_self;
+    tup->t_data->t_ctid = tup->t_self;
+}
+
+void
+tdb_heap_insert(Relation rel, HeapTuple tup, Transaction *xact,
+                BulkInsertState bistate)
+{
+    TransactionId xid = tdb_xact_assign_xid(xact);
+    CommandId cid = tdb_xact_current_command_id(xact, true);
+    Buffer buf;
+
+    prepare_new_version(tup, rel, xid, cid, false);
+    buf = get_page_for_row(rel, tup->t_len, bistate);
+    place_row(buf, tup);
+    tdb_buf_mark_dirty(buf);
+    tdb_buf_unlock_release(buf);
+}
+
+void
+tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
+                      Transaction *xact, BulkInsertState bistate)
+{
+    TransactionId xid;
+    CommandId cid;
+    int done = 0;
+
+    if (ntuples <= 0)
+        return;
+    xid = tdb_xact_assign_xid(xact);
+    cid = tdb_xact_current_command_id(xact, true);
+    for (int i = 0; i < ntuples; i++)
+        prepare_new_version(tuples[i], rel, xid, cid, false);
+
+    while (done < ntuples) {
+        Buffer buf = get_page_for_row(rel, tuples[done]->t_len, bistate);
+        Page page = tdb_buf_page(buf);
+
+        /* the first row fits (get_page_for_row made sure); then as many
+         * more as the page holds */
+        do {
+            place_row(buf, tuples[done]);
+            done++;
+        } while (done < ntuples && page_has_room(page, tuples[done]->t_len));
+        tdb_buf_mark_dirty(buf);
+        tdb_buf_unlock_release(buf);
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Sequential scans
+ * ---------------------------------------------------------------------- */
+
+struct HeapScanDescData {
+    Relation rel;
+    Snapshot snap;
+    BufferAccessStrategy strategy; /* BULKREAD ring, or NULL */
+    BlockNumber nblocks;           /* length when the scan (re)started */
+    BlockNumber next_block;        /* the next page to read */
+    BlockNumber pages_read;
+    Buffer cbuf;   /* the current page, pinned; or InvalidBuffer */
+    int cindex;    /* next entry of vistuples to return */
+    int ntuples;   /* visible rows on the current page */
+    HeapTupleData ctup; /* the row last returned */
+    OffsetNumber vistuples[MaxHeapTuplesPerPage];
+};
+
+HeapScanDesc
+tdb_heap_beginscan(Relation rel, Snapshot snap)
+{
+    HeapScanDesc scan = tdb_palloc(sizeof(*scan));
+
+    scan->rel = rel;
+    scan->snap = snap;
+    scan->strategy = NULL;
+    scan->cbuf = InvalidBuffer;
+    scan->pages_read = 0;
+    tdb_heap_rescan(scan);
+    return scan;
+}
+
+void
+tdb_heap_rescan(HeapScanDesc scan)
+{
+    if (scan->cbuf != InvalidBuffer) {
+        tdb_buf_release(scan->cbuf);
+        scan->cbuf = InvalidBuffer;
+    }
+    scan->nblocks = tdb_buf_relation_nblocks(scan->rel->rd_relfilenumber);
+    /* PostgreSQL's rule: a ring for tables over a quarter of the pool */
+    if (scan->strategy == NULL &&
+        scan->nblocks > (BlockNumber)tdb_bufmgr_nbuffers() / 4)
+        scan->strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKREAD);
+    scan->next_block = 0;
+    scan->cindex = 0;
+    scan->ntuples = 0;
+    scan->ctup.t_tableOid = scan->rel->rd_id;
+}
+
+void
+tdb_heap_endscan(HeapScanDesc scan)
+{
+    if (scan->cbuf != InvalidBuffer)
+        tdb_buf_release(scan->cbuf);
+    if (scan->strategy != NULL)
+        tdb_buf_strategy_free(scan->strategy);
+    tdb_pfree(scan);
+}
+
+BlockNumber
+tdb_heap_scan_pages_read(HeapScanDesc scan)
+{
+    return scan->pages_read;
+}
+
+/* XX001 for a line pointer whose item does not lie inside the page. */
+static void
+check_item_bounds(const HeapScanDesc scan, const PageData *page,
+                  const ItemIdData *lp, BlockNumber blkno, OffsetNumber off)
+{
+    unsigned lp_off = ItemIdGetOffset(lp);
+    unsigned lp_len = ItemIdGetLength(lp);
+    unsigned upper = tdb_page_header_const(page)->pd_upper;
+    unsigned special = tdb_page_header_const(page)->pd_special;
+
+    if (lp_len < SizeofHeapTupleHeader || lp_off < upper ||
+        lp_off + lp_len > special || lp_off != MAXALIGN(lp_off))
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("invalid line pointer in block %u of relation "
+                       "\"%s\": offset %u, length %u",
+                       blkno, scan->rel->rd_name, lp_off, lp_len),
+                errdetail("Item %u; the page's items lie between %u and %u.",
+                          off, upper, special));
+}
+
+/*
+ * Read the page at scan->next_block (the pin moves from the previous
+ * page) and collect the offsets of the rows the snapshot sees, under one
+ * share lock.
+ */
+static void
+read_page(HeapScanDesc scan)
+{
+    BlockNumber blkno = scan->next_block++;
+    Buffer buf;
+    Page page;
+    OffsetNumber maxoff;
+    bool hints = false;
+    int n = 0;
+
+    if (scan->cbuf != InvalidBuffer) {
+        tdb_buf_release(scan->cbuf);
+        scan->cbuf = InvalidBuffer;
+    }
+    buf = tdb_buf_read(scan->rel->rd_relfilenumber, blkno, scan->strategy);
+    scan->cbuf = buf;
+    scan->pages_read++;
+    page = tdb_buf_page(buf);
+
+    tdb_buf_lock(buf, BUF_LOCK_SHARE);
+    maxoff = tdb_page_get_max_offset(page);
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++) {
+        ItemId lp = tdb_page_get_item_id(page, off);
+        bool hint = false;
+
+        if (!ItemIdIsNormal(lp))
+            continue;
+        check_item_bounds(scan, page, lp, blkno, off);
+        if (tdb_heap_tuple_satisfies_mvcc(
+                (HeapTupleHeader)tdb_page_get_item(page, lp), scan->snap,
+                scan->snap->tm, &hint))
+            scan->vistuples[n++] = off;
+        hints |= hint;
+    }
+    if (hints)
+        tdb_buf_mark_dirty_hint(buf);
+    tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
+
+    scan->ntuples = n;
+    scan->cindex = 0;
+}
+
+HeapTuple
+tdb_heap_getnext(HeapScanDesc scan)
+{
+    while (scan->cindex >= scan->ntuples) {
+        if (scan->next_block >= scan->nblocks) {
+            if (scan->cbuf != InvalidBuffer) {
+                tdb_buf_release(scan->cbuf);
+                scan->cbuf = InvalidBuffer;
+            }
+            scan->ntuples = scan->cindex = 0;
+            return NULL;
+        }
+        read_page(scan);
+    }
+    {
+        Page page = tdb_buf_page(scan->cbuf);
+        OffsetNumber off = scan->vistuples[scan->cindex++];
+        ItemId lp = tdb_page_get_item_id(page, off);
+
+        scan->ctup.t_data = (HeapTupleHeader)tdb_page_get_item(page, lp);
+        scan->ctup.t_len = ItemIdGetLength(lp);
+        ItemPointerSet(&scan->ctup.t_self, scan->next_block - 1, off);
+    }
+    return &scan->ctup;
+}
+
+bool
+tdb_heap_getnextslot(HeapScanDesc scan, TupleTableSlot *slot)
+{
+    HeapTuple tup = tdb_heap_getnext(scan);
+
+    if (tup == NULL) {
+        tdb_slot_clear(slot);
+        return false;
+    }
+    tdb_slot_store_buffer_tuple(slot, tup, scan->cbuf);
+    return true;
+}
+
+/* ----------------------------------------------------------------------
+ * Fetch by TID
+ * ---------------------------------------------------------------------- */
+
+bool
+tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
+               TupleTableSlot *slot)
+{
+    BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+    OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+    HeapTupleData tup;
+    Buffer buf;
+    Page page;
+    bool visible = false;
+    bool hint = false;
+
+    tdb_slot_clear(slot);
+    if (!ItemPointerIsValid(tid) ||
+        blkno >= tdb_buf_relation_nblocks(rel->rd_relfilenumber))
+        return false;
+    buf = tdb_buf_read(rel->rd_relfilenumber, blkno, NULL);
+    page = tdb_buf_page(buf);
+    tdb_buf_lock(buf, BUF_LOCK_SHARE);
+    if (off >= FirstOffsetNumber && off <= tdb_page_get_max_offset(page)) {
+        ItemId lp = tdb_page_get_item_id(page, off);
+
+        if (ItemIdIsNormal(lp)) {
+            tup.t_data = (HeapTupleHeader)tdb_page_get_item(page, lp);
+            tup.t_len = ItemIdGetLength(lp);
+            tup.t_self = *tid;
+            tup.t_tableOid = rel->rd_id;
+            visible = tdb_heap_tuple_satisfies_mvcc(tup.t_data, snap,
+                                                    snap->tm, &hint);
+            if (hint)
+                tdb_buf_mark_dirty_hint(buf);
+        }
+    }
+    tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
+    if (visible)
+        tdb_slot_store_buffer_tuple(slot, &tup, buf);
+    tdb_buf_release(buf);
+    return visible;
+}
+
+/* ----------------------------------------------------------------------
+ * Delete and update
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The row at tid on the exclusively locked page of buf, as a handle;
+ * XX001 if tid names no row.
+ */
+static void
+get_row_for_change(Relation rel, Buffer buf, ItemPointer tid,
+                   HeapTuple tup)
+{
+    Page page = tdb_buf_page(buf);
+    OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+    ItemId lp;
+
+    if (off < FirstOffsetNumber || off > tdb_page_get_max_offset(page) ||
+        !ItemIdIsNormal(lp = tdb_page_get_item_id(page, off)))
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("no row at (%u,%u) in relation \"%s\"",
+                       ItemPointerGetBlockNumber(tid), off, rel->rd_name));
+    tup->t_data = (HeapTupleHeader)tdb_page_get_item(page, lp);
+    tup->t_len = ItemIdGetLength(lp);
+    tup->t_self = *tid;
+    tup->t_tableOid = rel->rd_id;
+}
+
+/*
+ * Lock the page of tid exclusively and ask whether xact may change the
+ * row.  Returns the result with the page still locked (the caller
+ * unlocks); on anything but TM_OK, tmfd is filled in.
+ */
+static TM_Result
+lock_row_for_change(Relation rel, ItemPointer tid, Transaction *xact,
+                    CommandId cid, Buffer *buf_out, HeapTuple tup,
+                    TM_FailureData *tmfd, const char *what)
+{
+    Buffer buf = tdb_buf_read(rel->rd_relfilenumber,
+                              ItemPointerGetBlockNumber(tid), NULL);
+    bool hint = false;
+    TM_Result result;
+
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    *buf_out = buf;
+    get_row_for_change(rel, buf, tid, tup);
+    result = tdb_heap_tuple_satisfies_update(tup, cid, xact, tdb_xact_manager_of(xact), &hint);
+    if (hint)
+        tdb_buf_mark_dirty(buf);
+    if (result == TM_INVISIBLE) {
+        tdb_buf_unlock_release(buf);
+        elog(ERROR, "attempted to %s invisible tuple", what);
+    }
+    if (result != TM_OK) {
+        tmfd->ctid = tup->t_data->t_ctid;
+        tmfd->xmax = HeapTupleHeaderGetRawXmax(tup->t_data);
+        tmfd->cmax = result == TM_SELF_MODIFIED
+                         ? tdb_combocid_get_cmax(tup->t_data, xact)
+                         : InvalidCommandId;
+    }
+    return result;
+}
+
+TM_Result
+tdb_heap_delete(Relation rel, ItemPointer tid, Transaction *xact,
+                TM_FailureData *tmfd)
+{
+    TransactionId xid = tdb_xact_assign_xid(xact);
+    CommandId cid = tdb_xact_current_command_id(xact, true);
+    HeapTupleData tup;
+    Buffer buf;
+    TM_Result result;
+
+    result = lock_row_for_change(rel, tid, xact, cid, &buf, &tup, tmfd,
+                                 "delete");
+    if (result == TM_OK) {
+        stamp_old_version(tup.t_data, xact, xid, cid, tid, true);
+        page_set_prunable(tdb_buf_page(buf), xid);
+        tdb_buf_mark_dirty(buf);
+    }
+    tdb_buf_unlock_release(buf);
+    return result;
+}
+
+TM_Result
+tdb_heap_update(Relation rel, ItemPointer otid, HeapTuple newtup,
+                Transaction *xact, TM_FailureData *tmfd)
+{
+    TransactionId xid = tdb_xact_assign_xid(xact);
+    CommandId cid = tdb_xact_current_command_id(xact, true);
+    HeapTupleData oldtup;
+    Buffer buf;
+    TM_Result result;
+
+    prepare_new_version(newtup, rel, xid, cid, true);
+    result = lock_row_for_change(rel, otid, xact, cid, &buf, &oldtup, tmfd,
+                                 "update");
+    if (result != TM_OK) {
+        tdb_buf_unlock_release(buf);
+        return result;
+    }
+    if (!page_has_room(tdb_buf_page(buf), newtup->t_len)) {
+        /* two steps, one lock at a time (see the file header) */
+        Buffer newbuf;
+
+        tdb_buf_unlock_release(buf);
+        newbuf = get_page_for_row(rel, newtup->t_len, NULL);
+        place_row(newbuf, newtup);
+        tdb_buf_mark_dirty(newbuf);
+        tdb_buf_unlock_release(newbuf);
+        buf = tdb_buf_read(rel->rd_relfilenumber,
+                           ItemPointerGetBlockNumber(otid), NULL);
+        tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+        get_row_for_change(rel, buf, otid, &oldtup);
+    } else
+        place_row(buf, newtup);
+    stamp_old_version(oldtup.t_data, xact, xid, cid, &newtup->t_self, false);
+    page_set_prunable(tdb_buf_page(buf), xid);
+    tdb_buf_mark_dirty(buf);
+    tdb_buf_unlock_release(buf);
+    return TM_OK;
+}

@@ -1,0 +1,171 @@
+/*
+ * heapam.h -- the heap access method: rows of a table stored in its
+ * relation file, in PostgreSQL's heap page and tuple format, read and
+ * changed through the shared buffer pool under MVCC.
+ *
+ * Writing (insert, bulk insert, delete, update) needs the session's
+ * Transaction: the first write takes the database-wide writer lock and an
+ * xid (tdb_xact_assign_xid), every write is stamped with the current
+ * command id, and nothing is ever undone -- a failed statement's rows die
+ * with its transaction's xid (src/access/README.md).  Reading needs a
+ * Snapshot (snapshot.h).  Callers hold REL_LOCK_SHARE on the relation
+ * (lmgr.h) around any of these, so its file cannot go away meanwhile.
+ *
+ * Where rows go: a new row goes to the page the session's last insert
+ * used (rel->rd_target_block), else to the relation's last page, else to
+ * a new page at the end.  There is no free space map yet, so space freed
+ * by deletes is not reused until VACUUM exists.  Bulk insertion fills
+ * one page at a time under one lock, through a BULKWRITE ring so that a
+ * load does not evict the rest of the pool.
+ *
+ * Reading is page at a time (PostgreSQL's page-mode scans): a scan pins
+ * a page, takes its share lock once, decides the visibility of every row
+ * on it into an array of offsets, and lets the lock go; the rows are then
+ * returned one by one as HeapTuples pointing into the pinned page -- no
+ * copy, no lock per row.  Rows never move while a page is pinned (moving
+ * them needs a cleanup lock), so the pointers stay valid until the scan
+ * leaves the page; a slot that stores such a row keeps its own pin.
+ *
+ * Updates write the new version with xmin = the transaction's xid and
+ * HEAP_UPDATED, stamp the old version's xmax and point its t_ctid to the
+ * new one; deletes stamp xmax and leave t_ctid pointing to the row
+ * itself (so a later reader can tell "deleted" from "updated").  No HOT
+ * chains: without indexes there is nothing for them to save.
+ */
+#ifndef TDB_ACCESS_HEAPAM_H
+#define TDB_ACCESS_HEAPAM_H
+
+#include "common/base.h"
+#include "access/heapam_visibility.h"
+#include "access/relation.h"
+#include "access/snapshot.h"
+#include "access/xact.h"
+#include "storage/bufmgr.h"
+#include "tuple/heaptuple.h"
+#include "tuple/slot.h"
+
+/*
+ * The largest heap tuple that fits on a page with its line pointer
+ * (PostgreSQL's MaxHeapTupleSize: 8160 bytes for 8 kB pages).  Larger
+ * rows need TOAST.
+ */
+#define MaxHeapTupleSize                                                       \
+    (BLCKSZ - MAXALIGN(SizeOfPageHeaderData + sizeof(ItemIdData)))
+
+/* ----------------------------------------------------------------------
+ * Inserting
+ * ---------------------------------------------------------------------- */
+
+/*
+ * State kept across the rows of one bulk load: the BULKWRITE ring and
+ * the pinned page being filled.  Create it in the load's memory context;
+ * tdb_heap_bulk_insert_end releases the pin (and must be called before
+ * the statement ends, also when it fails -- or the statement boundary's
+ * tdb_buf_release_all_pins_of_thread drops the pin).
+ */
+typedef struct BulkInsertStateData *BulkInsertState;
+
+BulkInsertState tdb_heap_bulk_insert_begin(void);
+void tdb_heap_bulk_insert_end(BulkInsertState bistate);
+
+/*
+ * Insert one row.  tup is the caller's (e.g. from tdb_heap_form_tuple);
+ * its header's transaction fields are overwritten, tup->t_self and
+ * tup->t_tableOid are set to where it went.  bistate may be NULL.
+ * Raises 54000 "row is too big" beyond MaxHeapTupleSize, the writer
+ * lock's and the buffer pool's errors (53100 when the disk is full).
+ */
+void tdb_heap_insert(Relation rel, HeapTuple tup, Transaction *xact,
+                     BulkInsertState bistate);
+
+/*
+ * Insert ntuples rows, filling each page before moving on (one lock per
+ * page, not per row).  As tdb_heap_insert for each row; on an error some
+ * rows may be in the table already -- they die with the transaction.
+ */
+void tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
+                           Transaction *xact, BulkInsertState bistate);
+
+/* ----------------------------------------------------------------------
+ * Scanning
+ * ---------------------------------------------------------------------- */
+
+typedef struct HeapScanDescData *HeapScanDesc;
+
+/*
+ * Start a sequential scan of rel under snap (both borrowed; they must
+ * outlive the scan).  The relation's length is taken now: rows appended
+ * later are not seen (they would be invisible to snap anyway, except the
+ * scanning transaction's own, which PostgreSQL does not see either).  A
+ * relation larger than a quarter of the buffer pool is read through a
+ * BULKREAD ring.  Allocated in the current memory context.
+ */
+HeapScanDesc tdb_heap_beginscan(Relation rel, Snapshot snap);
+
+/*
+ * The next visible row, or NULL at the end.  The tuple handle and the
+ * row's bytes belong to the scan: valid until the next call (the page
+ * stays pinned until then).  Raises XX001 for a corrupted page.
+ */
+HeapTuple tdb_heap_getnext(HeapScanDesc scan);
+
+/* The next visible row stored into slot (a heap slot, which takes its
+ * own pin on the page); false at the end (slot cleared). */
+bool tdb_heap_getnextslot(HeapScanDesc scan, TupleTableSlot *slot);
+
+/* Start over from the first page (same snapshot; length taken again). */
+void tdb_heap_rescan(HeapScanDesc scan);
+
+/* Release the pin and the ring, free the scan. */
+void tdb_heap_endscan(HeapScanDesc scan);
+
+/* Pages this scan has read so far (for EXPLAIN and tests). */
+BlockNumber tdb_heap_scan_pages_read(HeapScanDesc scan);
+
+/* ----------------------------------------------------------------------
+ * One row by TID
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Fetch the row at tid if snap sees it: stores it into slot (a heap
+ * slot, pinning its page) and returns true; false -- slot cleared -- if
+ * tid names no row (past the end, unused slot) or a row snap does not
+ * see.
+ */
+bool tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
+                    TupleTableSlot *slot);
+
+/* ----------------------------------------------------------------------
+ * Deleting and updating
+ * ---------------------------------------------------------------------- */
+
+/* Why a delete or update did not happen (PostgreSQL's TM_FailureData). */
+typedef struct TM_FailureData {
+    ItemPointerData ctid; /* the row's t_ctid: its newer version if
+                           * TM_UPDATED, itself otherwise */
+    TransactionId xmax;   /* who updated / deleted it */
+    CommandId cmax;       /* TM_SELF_MODIFIED: the command that did */
+} TM_FailureData;
+
+/*
+ * Delete the row at tid as xact's current command.  TM_OK: done.
+ * Otherwise nothing changed and tmfd says why (heapam_visibility.h lists
+ * what callers do with each result); with one writer at a time,
+ * TM_BEING_MODIFIED cannot happen.  Raises "attempted to delete invisible
+ * tuple" (TM_INVISIBLE), XX001 for a tid that names no row, and the
+ * writer lock's errors.
+ */
+TM_Result tdb_heap_delete(Relation rel, ItemPointer tid, Transaction *xact,
+                          TM_FailureData *tmfd);
+
+/*
+ * Replace the row at otid by newtup (its header's transaction fields are
+ * overwritten; newtup->t_self is set to where the new version went).
+ * The new version goes to the same page when it fits, else where an
+ * insert would put it.  Results and errors as tdb_heap_delete, plus
+ * tdb_heap_insert's errors for the new version.
+ */
+TM_Result tdb_heap_update(Relation rel, ItemPointer otid, HeapTuple newtup,
+                          Transaction *xact, TM_FailureData *tmfd);
+
+#endif /* TDB_ACCESS_HEAPAM_H */

@@ -1,0 +1,29 @@
+/*
+ * relation.h -- what the access layer needs to know about an open table:
+ * its ids, its row type and where inserts go.  The catalog builds these
+ * (catalog/catalog.h, tdb_relation_open); a RelationData belongs to one
+ * session and lives in that session's memory.
+ */
+#ifndef TDB_ACCESS_RELATION_H
+#define TDB_ACCESS_RELATION_H
+
+#include "common/base.h"
+#include "storage/block.h"
+#include "tuple/tupdesc.h"
+
+typedef struct RelationData {
+    Oid rd_id;                      /* pg_class OID: the tableoid column */
+    RelFileNumber rd_relfilenumber; /* the file holding the rows */
+    TupleDesc rd_att;               /* the row type */
+    char rd_name[NAMEDATALEN];      /* for messages */
+    /*
+     * Where this session's last insert went (PostgreSQL's
+     * rd_targblock): the next insert tries that page first.  A hint --
+     * any value is safe; InvalidBlockNumber starts at the last page.
+     */
+    BlockNumber rd_target_block;
+} RelationData;
+
+typedef RelationData *Relation;
+
+#endif /* TDB_ACCESS_RELATION_H */
