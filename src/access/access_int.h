@@ -101,6 +101,10 @@ struct Transaction {
 
     /* End-of-transaction callbacks, in xact_cxt (registration order). */
     XactCallbackItem *callbacks;
+    /* relation files written by the transaction, in xact_cxt */
+    RelFileNumber *written_rels;
+    uint32 nwritten_rels;
+    uint32 written_rels_size;
     XactCallbackItem **callbacks_tail;
 
     /* combo command ids, in xact_cxt (combocid.c) */

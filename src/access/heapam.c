@@ -90,6 +90,62 @@ page_set_prunable(Page page, TransactionId xid)
 }
 
 /* ----------------------------------------------------------------------
+ * Durability until the WAL exists
+ * ---------------------------------------------------------------------- */
+
+static HeapCommitLengthHook commit_length_hook;
+
+void
+tdb_heap_set_commit_length_hook(HeapCommitLengthHook hook)
+{
+    commit_length_hook = hook;
+}
+
+/* A relation the transaction wrote, for its commit callback. */
+typedef struct WrittenRelation {
+    Transaction *xact;
+    RelFileNumber rel;
+} WrittenRelation;
+
+/* PRE_COMMIT: write and fsync the relation's dirty pages, so the commit
+ * record never describes rows that a crash could lose; then let the
+ * catalog record the length. */
+static void
+flush_relation_at_commit(XactEvent event, void *arg)
+{
+    WrittenRelation *written = arg;
+
+    if (event != XACT_EVENT_PRE_COMMIT)
+        return;
+    tdb_buf_flush_relation(written->rel);
+    if (commit_length_hook != NULL)
+        commit_length_hook(written->xact, written->rel,
+                           tdb_buf_relation_nblocks(written->rel));
+}
+
+/*
+ * The transaction's xid and command id for a write to rel, taking the
+ * writer lock if this is its first write, and arranging for rel's pages
+ * to be flushed at commit.
+ */
+static TransactionId
+begin_write(Relation rel, Transaction *xact, CommandId *cid)
+{
+    TransactionId xid = tdb_xact_assign_xid(xact);
+
+    *cid = tdb_xact_current_command_id(xact, true);
+    if (tdb_xact_note_relation_written(xact, rel->rd_relfilenumber)) {
+        WrittenRelation *written =
+            tdb_mcxt_alloc(tdb_xact_context(xact), sizeof(WrittenRelation));
+
+        written->xact = xact;
+        written->rel = rel->rd_relfilenumber;
+        tdb_xact_register_callback(xact, flush_relation_at_commit, written);
+    }
+    return xid;
+}
+
+/* ----------------------------------------------------------------------
  * Choosing a page for new rows
  * ---------------------------------------------------------------------- */
 
@@ -211,8 +267,8 @@ void
 tdb_heap_insert(Relation rel, HeapTuple tup, Transaction *xact,
                 BulkInsertState bistate)
 {
-    TransactionId xid = tdb_xact_assign_xid(xact);
-    CommandId cid = tdb_xact_current_command_id(xact, true);
+    CommandId cid;
+    TransactionId xid = begin_write(rel, xact, &cid);
     Buffer buf;
 
     prepare_new_version(tup, rel, xid, cid, false);
@@ -232,8 +288,7 @@ tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
 
     if (ntuples <= 0)
         return;
-    xid = tdb_xact_assign_xid(xact);
-    cid = tdb_xact_current_command_id(xact, true);
+    xid = begin_write(rel, xact, &cid);
     for (int i = 0; i < ntuples; i++)
         prepare_new_version(tuples[i], rel, xid, cid, false);
 
@@ -292,6 +347,14 @@ tdb_heap_rescan(HeapScanDesc scan)
         scan->cbuf = InvalidBuffer;
     }
     scan->nblocks = tdb_buf_relation_nblocks(scan->rel->rd_relfilenumber);
+    if (scan->nblocks < scan->rel->rd_committed_blocks)
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("relation \"%s\" is missing blocks: its file "
+                       "base/%u has %u blocks, but %u were committed",
+                       scan->rel->rd_name, scan->rel->rd_relfilenumber,
+                       scan->nblocks, scan->rel->rd_committed_blocks),
+                errhint("The file was truncated outside the database; "
+                        "restore it from a backup."));
     /* PostgreSQL's rule: a ring for tables over a quarter of the pool */
     if (scan->strategy == NULL &&
         scan->nblocks > (BlockNumber)tdb_bufmgr_nbuffers() / 4)
@@ -534,8 +597,8 @@ TM_Result
 tdb_heap_delete(Relation rel, ItemPointer tid, Transaction *xact,
                 TM_FailureData *tmfd)
 {
-    TransactionId xid = tdb_xact_assign_xid(xact);
-    CommandId cid = tdb_xact_current_command_id(xact, true);
+    CommandId cid;
+    TransactionId xid = begin_write(rel, xact, &cid);
     HeapTupleData tup;
     Buffer buf;
     TM_Result result;
@@ -555,8 +618,8 @@ TM_Result
 tdb_heap_update(Relation rel, ItemPointer otid, HeapTuple newtup,
                 Transaction *xact, TM_FailureData *tmfd)
 {
-    TransactionId xid = tdb_xact_assign_xid(xact);
-    CommandId cid = tdb_xact_current_command_id(xact, true);
+    CommandId cid;
+    TransactionId xid = begin_write(rel, xact, &cid);
     HeapTupleData oldtup;
     Buffer buf;
     TM_Result result;

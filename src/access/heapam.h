@@ -52,6 +52,17 @@
 #define MaxHeapTupleSize                                                       \
     (BLCKSZ - MAXALIGN(SizeOfPageHeaderData + sizeof(ItemIdData)))
 
+/*
+ * Called at commit, after a relation's pages were flushed, with its
+ * length: the catalog records it (pg_class.relpages) so that a file
+ * truncated later is noticed (RelationData.rd_committed_blocks).  The
+ * hook may raise (the commit then fails and aborts).  One per process,
+ * installed when a database opens.
+ */
+typedef void (*HeapCommitLengthHook)(Transaction *xact, RelFileNumber rel,
+                                     BlockNumber nblocks);
+void tdb_heap_set_commit_length_hook(HeapCommitLengthHook hook);
+
 /* ----------------------------------------------------------------------
  * Inserting
  * ---------------------------------------------------------------------- */
@@ -98,7 +109,8 @@ typedef struct HeapScanDescData *HeapScanDesc;
  * later are not seen (they would be invisible to snap anyway, except the
  * scanning transaction's own, which PostgreSQL does not see either).  A
  * relation larger than a quarter of the buffer pool is read through a
- * BULKREAD ring.  Allocated in the current memory context.
+ * BULKREAD ring.  Allocated in the current memory context.  Raises XX001
+ * if the file is shorter than rel->rd_committed_blocks (truncated).
  */
 HeapScanDesc tdb_heap_beginscan(Relation rel, Snapshot snap);
 

@@ -22,6 +22,16 @@ typedef struct RelationData {
      * any value is safe; InvalidBlockNumber starts at the last page.
      */
     BlockNumber rd_target_block;
+    /*
+     * The length the relation's file had at the last commit that grew it
+     * (pg_class.relpages): a file found shorter was truncated behind the
+     * database's back, and scans refuse it rather than silently return
+     * fewer rows.  0 when unknown.
+     */
+    BlockNumber rd_committed_blocks;
+    /* Column i's DEFAULT expression as SQL text, or NULL; the array is
+     * NULL when no column has one. */
+    char **rd_defaults;
 } RelationData;
 
 typedef RelationData *Relation;

@@ -40,6 +40,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <string.h>
 #include <time.h>
 
 #include "access/access_int.h"
@@ -373,6 +374,8 @@ reset_transaction(Transaction *xact)
     xact->cid_used = false;
     xact->callbacks = NULL;
     xact->callbacks_tail = &xact->callbacks;
+    xact->written_rels = NULL;
+    xact->nwritten_rels = xact->written_rels_size = 0;
     tdb_combocid_reset(xact);
     tdb_mcxt_reset(xact->xact_cxt);
 }
@@ -391,6 +394,29 @@ tdb_xact_register_callback(Transaction *xact, XactCallback callback,
     item->next = NULL;
     *xact->callbacks_tail = item;
     xact->callbacks_tail = &item->next;
+}
+
+bool
+tdb_xact_note_relation_written(Transaction *xact, RelFileNumber rel)
+{
+    for (uint32 i = 0; i < xact->nwritten_rels; i++)
+        if (xact->written_rels[i] == rel)
+            return false;
+    if (xact->nwritten_rels == xact->written_rels_size) {
+        uint32 size = xact->written_rels_size == 0
+                          ? 8
+                          : xact->written_rels_size * 2;
+        RelFileNumber *rels =
+            tdb_mcxt_alloc(xact->xact_cxt, size * sizeof(RelFileNumber));
+
+        if (xact->nwritten_rels > 0)
+            memcpy(rels, xact->written_rels,
+                   xact->nwritten_rels * sizeof(RelFileNumber));
+        xact->written_rels = rels;
+        xact->written_rels_size = size;
+    }
+    xact->written_rels[xact->nwritten_rels++] = rel;
+    return true;
 }
 
 /* Run the callbacks for a COMMIT or ABORT event; errors become
@@ -482,6 +508,12 @@ tdb_xact_create(TransactionManager *tm, MemoryContext parent)
     xact->release_callback.arg = xact;
     tdb_mcxt_register_reset_callback(cxt, &xact->release_callback);
     return xact;
+}
+
+DataDir *
+tdb_xact_manager_datadir(TransactionManager *tm)
+{
+    return tm->dd;
 }
 
 TransactionManager *

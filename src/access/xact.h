@@ -146,6 +146,9 @@ bool tdb_xact_xid_did_commit(TransactionManager *tm, TransactionId xid);
  */
 Transaction *tdb_xact_create(TransactionManager *tm, MemoryContext parent);
 
+/* The data directory a manager belongs to (borrowed). */
+DataDir *tdb_xact_manager_datadir(TransactionManager *tm);
+
 /* The manager a session's transactions belong to. */
 TransactionManager *tdb_xact_manager_of(const Transaction *xact);
 
@@ -256,5 +259,12 @@ typedef void (*XactCallback)(XactEvent event, void *arg);
 /* Register for the current (IN_PROGRESS) transaction. */
 void tdb_xact_register_callback(Transaction *xact, XactCallback callback,
                                 void *arg);
+
+/*
+ * Record that the current transaction changed pages of relation file
+ * rel.  Returns true the first time per transaction (the caller then
+ * registers what must happen at commit, e.g. flushing the pages).
+ */
+bool tdb_xact_note_relation_written(Transaction *xact, RelFileNumber rel);
 
 #endif /* TDB_ACCESS_XACT_H */

@@ -4,88 +4,68 @@
  *   tupledb [DATADIR]
  *
  * The SQL shell arrives with the SQL engine.  Until then the program opens
- * (creating if needed) the data directory -- version file, control file,
- * the lock that keeps a second process out -- and runs a short demonstration
- * of the memory-context layer the rest of tupledb stands on: it builds a
- * small context tree the way the executor will (per-query, per-row,
- * Generation for sort tuples, Slab for fixed-size nodes, Bump for hash
- * groups), runs a per-row workload and prints the tree's statistics in
- * PostgreSQL's MemoryContextStats format.
+ * (creating and bootstrapping if needed) the database at DATADIR -- data
+ * directory, buffer pool, transaction manager, catalog -- lists the tables
+ * its catalog holds, with their columns and sizes, and closes it cleanly.
  */
 #include "common/base.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include <string.h>
 
+#include "access/heapam.h"
+#include "access/snapshot.h"
+#include "catalog/catalog.h"
+#include "catalog/database.h"
+#include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
-#include "storage/datadir.h"
+#include "storage/bufmgr.h"
 
 #define TUPLEDB_VERSION "0.1.0-dev"
 
-static double
-elapsed_ns(const struct timespec *start, const struct timespec *end)
+/* Print "name(col type, ...)  N blocks" for the table with OID relid. */
+static void
+describe_table(Transaction *s, Oid relid)
 {
-    return (double)(end->tv_sec - start->tv_sec) * 1e9 +
-           (double)(end->tv_nsec - start->tv_nsec);
+    Relation rel = tdb_relation_open_by_oid(s, relid, REL_LOCK_SHARE);
+
+    printf("  %-16s (", rel->rd_name);
+    for (int i = 0; i < rel->rd_att->natts; i++) {
+        const TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+        const TypeInfo *type = tdb_type_lookup(att->atttypid);
+
+        printf("%s%s %s%s", i > 0 ? ", " : "", att->attname,
+               type != NULL ? type->name : "?",
+               att->attnotnull ? " not null" : "");
+    }
+    printf(")  %u blocks\n",
+           tdb_buf_relation_nblocks(rel->rd_relfilenumber));
+    tdb_relation_close(rel);
 }
 
-/* Allocate 10-50 small chunks per "row", reset the row context; repeat. */
+/* List every table in pg_class. */
 static void
-run_per_row_demo(MemoryContext per_query, long nrows)
+list_tables(Transaction *s)
 {
-    MemoryContext per_row =
-        tdb_aset_create(per_query, "ExprContext", ALLOCSET_DEFAULT_SIZES);
-    struct timespec start, end;
-    uint64 state = 88172645463325252ULL;
-    long nallocs = 0;
+    Relation pg_class = tdb_relation_open(s, "pg_class", REL_LOCK_SHARE);
+    Snapshot snap =
+        tdb_snapshot_take(tdb_xact_manager_of(s), s, tdb_current_mcxt);
+    HeapScanDesc scan = tdb_heap_beginscan(pg_class, snap);
+    Oid relids[1024];
+    int n = 0;
+    HeapTuple tup;
 
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (long row = 0; row < nrows; row++) {
-        int n;
+    while ((tup = tdb_heap_getnext(scan)) != NULL && n < 1024) {
+        bool isnull;
 
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        n = 10 + (int)(state % 41);
-        for (int i = 0; i < n; i++) {
-            char *p = tdb_mcxt_alloc(per_row, 8 + (Size)((state >> i) & 127));
-
-            p[0] = (char)i;
-        }
-        nallocs += n;
-        tdb_mcxt_reset(per_row);
+        relids[n++] = DatumGetObjectId(
+            tdb_heap_getattr(tup, 1, pg_class->rd_att, &isnull));
     }
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    printf("per-row workload: %ld rows, %ld allocations, %.1f ns per "
-           "allocation (reset included)\n",
-           nrows, nallocs, elapsed_ns(&start, &end) / (double)nallocs);
-}
-
-static void
-run_demo(void)
-{
-    MemoryContext per_query = tdb_aset_create(tdb_top_mcxt, "ExecutorState",
-                                              ALLOCSET_DEFAULT_SIZES);
-    MemoryContext sort = tdb_generation_create(
-        per_query, "Caller tuples", 0, 8192, 8 * 1024 * 1024);
-    MemoryContext nodes =
-        tdb_slab_create(per_query, "Plan nodes", SLAB_DEFAULT_BLOCK_SIZE, 96);
-    MemoryContext groups = tdb_bump_create(per_query, "HashAgg table", 0,
-                                           8192, 8 * 1024 * 1024);
-
-    for (int i = 0; i < 10000; i++) {
-        tdb_mcxt_alloc(sort, 100 + (Size)(i % 64));
-        tdb_mcxt_alloc(groups, 24);
-    }
-    for (int i = 0; i < 100; i++)
-        tdb_mcxt_alloc(nodes, 96);
-
-    run_per_row_demo(per_query, 1000000);
-    printf("\nmemory context statistics:\n");
-    tdb_mcxt_stats_print(tdb_top_mcxt, stdout, 100);
-    tdb_mcxt_delete(per_query);
+    tdb_heap_endscan(scan);
+    tdb_relation_close(pg_class);
+    for (int i = 0; i < n; i++)
+        describe_table(s, relids[i]);
 }
 
 int
@@ -101,16 +81,17 @@ main(int argc, char **argv)
 
     TDB_TRY();
     {
-        DataDir *dd = tdb_datadir_open_or_create(tdb_top_mcxt, datadir);
+        Database *db = tdb_database_open(datadir, NULL);
+        Transaction *s = tdb_database_session(db, tdb_top_mcxt);
 
-        printf("tupledb %s -- data directory \"%s\" (%s)\n", TUPLEDB_VERSION,
-               tdb_datadir_path(dd),
-               tdb_datadir_was_shut_down_cleanly(dd) ? "shut down cleanly"
-                                                     : "not shut down cleanly");
-        printf("The SQL shell is not built yet; running the memory-context "
-               "demo.\n\n");
-        run_demo();
-        tdb_datadir_close(dd);
+        printf("tupledb %s -- database \"%s\"\n", TUPLEDB_VERSION,
+               tdb_database_path(db));
+        printf("The SQL shell is not built yet.  Tables in the catalog:\n");
+        tdb_xact_begin(s);
+        list_tables(s);
+        tdb_xact_commit(s);
+        tdb_xact_destroy(s);
+        tdb_database_close(db);
     }
     TDB_CATCH();
     {

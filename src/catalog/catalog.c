@@ -1,0 +1,976 @@
+/*
+ * catalog.c -- the system catalogs (catalog.h): bootstrap, CREATE /
+ * DROP / TRUNCATE TABLE, and opening tables by name.
+ *
+ * The catalogs are heap relations whose row types are fixed here
+ * (CatalogDef); everything else about them -- pages, MVCC, durability --
+ * is the heap's.  Reads go through CatalogScan, a sequential scan with a
+ * fresh snapshot that deforms each row into values/isnull.  The catalogs
+ * are small, so there are no catalog indexes or caches yet: opening a
+ * table reads pg_class and pg_attribute.  (A relation cache with
+ * invalidation is the obvious next step when statement overhead
+ * matters.)
+ */
+#include "common/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "access/heapam.h"
+#include "access/snapshot.h"
+#include "catalog/catalog.h"
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "storage/bufmgr.h"
+#include "storage/datadir.h"
+#include "storage/smgr.h"
+#include "tuple/varlena.h"
+
+/* ----------------------------------------------------------------------
+ * The catalogs' row types
+ * ---------------------------------------------------------------------- */
+
+typedef struct CatalogColumn {
+    const char *name;
+    Oid typid;
+} CatalogColumn;
+
+typedef struct CatalogDef {
+    Oid relid;
+    const char *name;
+    const CatalogColumn *columns;
+    int ncolumns;
+} CatalogDef;
+
+enum {
+    Anum_pg_namespace_oid = 1,
+    Anum_pg_namespace_nspname,
+    Natts_pg_namespace = Anum_pg_namespace_nspname
+};
+static const CatalogColumn pg_namespace_columns[] = {
+    {"oid", OIDOID},
+    {"nspname", NAMEOID},
+};
+
+enum {
+    Anum_pg_type_oid = 1,
+    Anum_pg_type_typname,
+    Anum_pg_type_typnamespace,
+    Anum_pg_type_typlen,
+    Anum_pg_type_typbyval,
+    Anum_pg_type_typtype,
+    Anum_pg_type_typcategory,
+    Anum_pg_type_typispreferred,
+    Anum_pg_type_typelem,
+    Anum_pg_type_typarray,
+    Anum_pg_type_typalign,
+    Anum_pg_type_typstorage,
+    Natts_pg_type = Anum_pg_type_typstorage
+};
+static const CatalogColumn pg_type_columns[] = {
+    {"oid", OIDOID},          {"typname", NAMEOID},
+    {"typnamespace", OIDOID}, {"typlen", INT2OID},
+    {"typbyval", BOOLOID},    {"typtype", CHAROID},
+    {"typcategory", CHAROID}, {"typispreferred", BOOLOID},
+    {"typelem", OIDOID},      {"typarray", OIDOID},
+    {"typalign", CHAROID},    {"typstorage", CHAROID},
+};
+
+enum {
+    Anum_pg_class_oid = 1,
+    Anum_pg_class_relname,
+    Anum_pg_class_relnamespace,
+    Anum_pg_class_reltype,
+    Anum_pg_class_relfilenode,
+    Anum_pg_class_relpages,
+    Anum_pg_class_relpersistence,
+    Anum_pg_class_relkind,
+    Anum_pg_class_relnatts,
+    Natts_pg_class = Anum_pg_class_relnatts
+};
+static const CatalogColumn pg_class_columns[] = {
+    {"oid", OIDOID},          {"relname", NAMEOID},
+    {"relnamespace", OIDOID}, {"reltype", OIDOID},
+    {"relfilenode", OIDOID},  {"relpages", INT4OID},
+    {"relpersistence", CHAROID}, {"relkind", CHAROID},
+    {"relnatts", INT2OID},
+};
+
+enum {
+    Anum_pg_attribute_attrelid = 1,
+    Anum_pg_attribute_attname,
+    Anum_pg_attribute_atttypid,
+    Anum_pg_attribute_attlen,
+    Anum_pg_attribute_attnum,
+    Anum_pg_attribute_atttypmod,
+    Anum_pg_attribute_attbyval,
+    Anum_pg_attribute_attalign,
+    Anum_pg_attribute_attstorage,
+    Anum_pg_attribute_attnotnull,
+    Anum_pg_attribute_atthasdef,
+    Anum_pg_attribute_attisdropped,
+    Natts_pg_attribute = Anum_pg_attribute_attisdropped
+};
+static const CatalogColumn pg_attribute_columns[] = {
+    {"attrelid", OIDOID},     {"attname", NAMEOID},
+    {"atttypid", OIDOID},     {"attlen", INT2OID},
+    {"attnum", INT2OID},      {"atttypmod", INT4OID},
+    {"attbyval", BOOLOID},    {"attalign", CHAROID},
+    {"attstorage", CHAROID},  {"attnotnull", BOOLOID},
+    {"atthasdef", BOOLOID},   {"attisdropped", BOOLOID},
+};
+
+enum {
+    Anum_pg_attrdef_oid = 1,
+    Anum_pg_attrdef_adrelid,
+    Anum_pg_attrdef_adnum,
+    Anum_pg_attrdef_adbin,
+    Natts_pg_attrdef = Anum_pg_attrdef_adbin
+};
+static const CatalogColumn pg_attrdef_columns[] = {
+    {"oid", OIDOID},
+    {"adrelid", OIDOID},
+    {"adnum", INT2OID},
+    {"adbin", TEXTOID},
+};
+
+#define LENGTHOF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* In bootstrap order: pg_class must exist before rows describe tables. */
+static const CatalogDef catalogs[] = {
+    {NamespaceRelationId, "pg_namespace", pg_namespace_columns,
+     LENGTHOF(pg_namespace_columns)},
+    {TypeRelationId, "pg_type", pg_type_columns, LENGTHOF(pg_type_columns)},
+    {RelationRelationId, "pg_class", pg_class_columns,
+     LENGTHOF(pg_class_columns)},
+    {AttributeRelationId, "pg_attribute", pg_attribute_columns,
+     LENGTHOF(pg_attribute_columns)},
+    {AttrDefaultRelationId, "pg_attrdef", pg_attrdef_columns,
+     LENGTHOF(pg_attrdef_columns)},
+};
+
+#define MAX_CATALOG_COLUMNS 12
+_Static_assert(Natts_pg_class <= MAX_CATALOG_COLUMNS, "pg_class fits");
+
+static const CatalogDef *
+catalog_def(Oid relid)
+{
+    for (int i = 0; i < LENGTHOF(catalogs); i++)
+        if (catalogs[i].relid == relid)
+            return &catalogs[i];
+    elog(ERROR, "unknown catalog %u", relid);
+}
+
+/* ----------------------------------------------------------------------
+ * Descriptors and datums
+ * ---------------------------------------------------------------------- */
+
+/* Copy a name into a NAMEDATALEN buffer, truncated and zero padded. */
+static void
+copy_name(char *dst, const char *src)
+{
+    Size len = strnlen(src, NAMEDATALEN - 1);
+
+    memset(dst, 0, NAMEDATALEN);
+    memcpy(dst, src, len);
+}
+
+/* Describe column i of desc as a column of type typid. */
+static void
+init_column(TupleDesc desc, int i, const char *name, Oid typid,
+            int32 typmod, bool not_null)
+{
+    const TypeInfo *type = tdb_type_lookup(typid);
+
+    if (type == NULL)
+        elog(ERROR, "cache lookup failed for type %u", typid);
+    tdb_tupdesc_init_attr(desc, i, name, typid, typmod, type->len,
+                          type->byval, type->align, type->storage);
+    TupleDescAttr(desc, i)->attnotnull = not_null;
+}
+
+/* A catalog's open relation, built from its definition. */
+static Relation
+catalog_relation(Oid relid)
+{
+    const CatalogDef *def = catalog_def(relid);
+    Relation rel = tdb_palloc0(sizeof(RelationData));
+
+    rel->rd_id = def->relid;
+    rel->rd_relfilenumber = def->relid;
+    rel->rd_att = tdb_tupdesc_create(def->ncolumns);
+    for (int i = 0; i < def->ncolumns; i++)
+        init_column(rel->rd_att, i, def->columns[i].name,
+                    def->columns[i].typid, -1, true);
+    tdb_tupdesc_finalize(rel->rd_att);
+    copy_name(rel->rd_name, def->name);
+    rel->rd_target_block = InvalidBlockNumber;
+    return rel;
+}
+
+/* A name datum: NAMEDATALEN bytes, zero padded. */
+static Datum
+name_datum(const char *s)
+{
+    char *name = tdb_palloc(NAMEDATALEN);
+
+    copy_name(name, s);
+    return PointerGetDatum(name);
+}
+
+static const char *
+datum_name(Datum d)
+{
+    return (const char *)DatumGetPointer(d);
+}
+
+static Datum
+text_datum(const char *s)
+{
+    Size len = strlen(s);
+    char *v = tdb_palloc(VARHDRSZ + len);
+
+    SET_VARSIZE(v, VARHDRSZ + len);
+    memcpy(v + VARHDRSZ, s, len);
+    return PointerGetDatum(v);
+}
+
+/* A text datum (any header form, not external) as a C string. */
+static char *
+datum_text(Datum d)
+{
+    const void *v = DatumGetPointer(d);
+    Size len = VARSIZE_ANY_EXHDR(v);
+    char *s = tdb_palloc(len + 1);
+
+    memcpy(s, VARDATA_ANY(v), len);
+    s[len] = '\0';
+    return s;
+}
+
+/* Insert one row (values; no NULLs) into catalog relid. */
+static void
+catalog_insert(Transaction *xact, Oid relid, const Datum *values)
+{
+    Relation rel = catalog_relation(relid);
+    bool isnull[MAX_CATALOG_COLUMNS] = {false};
+    HeapTuple tup = tdb_heap_form_tuple(rel->rd_att, values, isnull);
+
+    tdb_heap_insert(rel, tup, xact, NULL);
+}
+
+/* ----------------------------------------------------------------------
+ * Catalog scans
+ * ---------------------------------------------------------------------- */
+
+typedef struct CatalogScan {
+    Relation rel;
+    HeapScanDesc scan;
+    Datum values[MAX_CATALOG_COLUMNS];
+    bool isnull[MAX_CATALOG_COLUMNS];
+    ItemPointerData tid; /* the current row */
+} CatalogScan;
+
+/* Scan catalog relid with a fresh snapshot (see catalog.h). */
+static void
+catscan_begin(CatalogScan *cs, Transaction *xact, Oid relid)
+{
+    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(xact), xact,
+                                      tdb_current_mcxt);
+
+    cs->rel = catalog_relation(relid);
+    cs->scan = tdb_heap_beginscan(cs->rel, snap);
+}
+
+/* The next row, deformed into cs->values; false at the end. */
+static bool
+catscan_next(CatalogScan *cs)
+{
+    HeapTuple tup = tdb_heap_getnext(cs->scan);
+
+    if (tup == NULL)
+        return false;
+    tdb_heap_deform_tuple(tup, cs->rel->rd_att, cs->values, cs->isnull);
+    cs->tid = tup->t_self;
+    return true;
+}
+
+static void
+catscan_end(CatalogScan *cs)
+{
+    tdb_heap_endscan(cs->scan);
+}
+
+/* Delete the current row of a catalog scan, as xact's current command. */
+static void
+catscan_delete_current(CatalogScan *cs, Transaction *xact)
+{
+    TM_FailureData tmfd;
+    TM_Result result = tdb_heap_delete(cs->rel, &cs->tid, xact, &tmfd);
+
+    if (result != TM_OK)
+        elog(ERROR, "could not delete row (%u,%u) of %s: result %d",
+             ItemPointerGetBlockNumber(&cs->tid),
+             ItemPointerGetOffsetNumber(&cs->tid), cs->rel->rd_name,
+             (int)result);
+}
+
+/* The pg_class row of a table, as read by find_class. */
+typedef struct ClassRow {
+    Oid oid;
+    char relname[NAMEDATALEN];
+    RelFileNumber relfilenode;
+    BlockNumber relpages;
+    int relnatts;
+    ItemPointerData tid;
+    Datum values[Natts_pg_class]; /* for rewriting the row */
+} ClassRow;
+
+/* Which pg_class row find_class looks for. */
+typedef enum ClassKey {
+    CLASS_BY_OID,
+    CLASS_BY_NAME,
+    CLASS_BY_RELFILENODE,
+} ClassKey;
+
+static bool
+class_row_matches(const CatalogScan *cs, ClassKey key, Oid id,
+                  const char *name)
+{
+    switch (key) {
+    case CLASS_BY_OID:
+        return DatumGetObjectId(cs->values[Anum_pg_class_oid - 1]) == id;
+    case CLASS_BY_RELFILENODE:
+        return DatumGetObjectId(cs->values[Anum_pg_class_relfilenode - 1]) ==
+               id;
+    case CLASS_BY_NAME:
+        break;
+    }
+    return strcmp(datum_name(cs->values[Anum_pg_class_relname - 1]), name) ==
+           0;
+}
+
+/*
+ * Find the pg_class row whose OID / relfilenode is id, or whose name is
+ * name.  false if there is none.
+ */
+static bool
+find_class_by(Transaction *xact, ClassKey key, Oid id, const char *name,
+              ClassRow *row)
+{
+    CatalogScan cs;
+    bool found = false;
+
+    catscan_begin(&cs, xact, RelationRelationId);
+    while (!found && catscan_next(&cs)) {
+        const char *relname =
+            datum_name(cs.values[Anum_pg_class_relname - 1]);
+
+        if (!class_row_matches(&cs, key, id, name))
+            continue;
+        found = true;
+        row->oid = DatumGetObjectId(cs.values[Anum_pg_class_oid - 1]);
+        copy_name(row->relname, relname);
+        row->relfilenode =
+            DatumGetObjectId(cs.values[Anum_pg_class_relfilenode - 1]);
+        row->relnatts = DatumGetInt16(cs.values[Anum_pg_class_relnatts - 1]);
+        row->relpages =
+            (BlockNumber)DatumGetInt32(cs.values[Anum_pg_class_relpages - 1]);
+        row->tid = cs.tid;
+        memcpy(row->values, cs.values, sizeof(row->values));
+        /* the name must outlive the scan's page pin */
+        row->values[Anum_pg_class_relname - 1] = name_datum(relname);
+    }
+    catscan_end(&cs);
+    return found;
+}
+
+/* find_class_by for an OID (name NULL) or a name (relid InvalidOid). */
+static bool
+find_class(Transaction *xact, Oid relid, const char *name, ClassRow *row)
+{
+    return name != NULL ? find_class_by(xact, CLASS_BY_NAME, InvalidOid, name,
+                                        row)
+                        : find_class_by(xact, CLASS_BY_OID, relid, NULL, row);
+}
+
+/* Delete every row of catalog relid whose column attnum holds OID relid. */
+static void
+delete_rows_of(Transaction *xact, Oid catalog, int attnum, Oid relid)
+{
+    CatalogScan cs;
+
+    catscan_begin(&cs, xact, catalog);
+    while (catscan_next(&cs))
+        if (DatumGetObjectId(cs.values[attnum - 1]) == relid)
+            catscan_delete_current(&cs, xact);
+    catscan_end(&cs);
+}
+
+/* ----------------------------------------------------------------------
+ * Relation files
+ * ---------------------------------------------------------------------- */
+
+static const char *
+datadir_path(Transaction *xact)
+{
+    return tdb_datadir_path(
+        tdb_xact_manager_datadir(tdb_xact_manager_of(xact)));
+}
+
+/* Create relation file rel (durably: the name is fsynced). */
+static void
+create_relation_file(Transaction *xact, RelFileNumber rel)
+{
+    SMgrRelation smgr = tdb_smgr_open(NULL, datadir_path(xact), rel);
+
+    TDB_TRY();
+    {
+        tdb_smgr_create(smgr, false);
+        tdb_smgr_immedsync(smgr);
+    }
+    TDB_CATCH();
+    {
+        tdb_smgr_close(smgr);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    tdb_smgr_close(smgr);
+}
+
+/* What an end-of-transaction file removal needs. */
+typedef struct PendingUnlink {
+    RelFileNumber rel;
+    XactEvent when; /* XACT_EVENT_COMMIT or XACT_EVENT_ABORT */
+    char datadir[];
+} PendingUnlink;
+
+/* Forget the relation's buffers, then remove its files. */
+static void
+remove_relation_file(const char *datadir, RelFileNumber rel)
+{
+    SMgrRelation smgr;
+
+    tdb_buf_drop_relation(rel);
+    smgr = tdb_smgr_open(NULL, datadir, rel);
+    TDB_TRY();
+    {
+        tdb_smgr_unlink(smgr);
+    }
+    TDB_CATCH();
+    {
+        tdb_smgr_close(smgr);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    tdb_smgr_close(smgr);
+}
+
+static void
+pending_unlink_callback(XactEvent event, void *arg)
+{
+    PendingUnlink *pending = arg;
+
+    if (event == pending->when)
+        remove_relation_file(pending->datadir, pending->rel);
+}
+
+/* Remove relation file rel when the transaction commits / aborts. */
+static void
+unlink_at(Transaction *xact, RelFileNumber rel, XactEvent when)
+{
+    const char *datadir = datadir_path(xact);
+    PendingUnlink *pending = tdb_mcxt_alloc(
+        tdb_xact_context(xact), sizeof(PendingUnlink) + strlen(datadir) + 1);
+
+    pending->rel = rel;
+    pending->when = when;
+    strcpy(pending->datadir, datadir);
+    tdb_xact_register_callback(xact, pending_unlink_callback, pending);
+}
+
+/* A new relation file, removed again if the transaction aborts. */
+static RelFileNumber
+new_relation_file(Transaction *xact)
+{
+    RelFileNumber rel = tdb_datadir_alloc_relfilenumber(
+        tdb_xact_manager_datadir(tdb_xact_manager_of(xact)));
+
+    create_relation_file(xact, rel);
+    unlink_at(xact, rel, XACT_EVENT_ABORT);
+    return rel;
+}
+
+/* ----------------------------------------------------------------------
+ * Rows describing a table
+ * ---------------------------------------------------------------------- */
+
+static void
+insert_class_row(Transaction *xact, Oid relid, const char *name,
+                 Oid namespace, RelFileNumber relfilenode, int natts)
+{
+    Datum values[Natts_pg_class];
+
+    values[Anum_pg_class_oid - 1] = ObjectIdGetDatum(relid);
+    values[Anum_pg_class_relname - 1] = name_datum(name);
+    values[Anum_pg_class_relnamespace - 1] = ObjectIdGetDatum(namespace);
+    values[Anum_pg_class_reltype - 1] = ObjectIdGetDatum(InvalidOid);
+    values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
+    values[Anum_pg_class_relpages - 1] = Int32GetDatum(0);
+    values[Anum_pg_class_relpersistence - 1] = CharGetDatum('p');
+    values[Anum_pg_class_relkind - 1] = CharGetDatum(RELKIND_RELATION);
+    values[Anum_pg_class_relnatts - 1] = Int16GetDatum((int16)natts);
+    catalog_insert(xact, RelationRelationId, values);
+}
+
+static void
+insert_attribute_row(Transaction *xact, Oid relid, int attnum,
+                     const ColumnDef *col)
+{
+    const TypeInfo *type = tdb_type_lookup(col->typid);
+    Datum values[Natts_pg_attribute];
+
+    values[Anum_pg_attribute_attrelid - 1] = ObjectIdGetDatum(relid);
+    values[Anum_pg_attribute_attname - 1] = name_datum(col->name);
+    values[Anum_pg_attribute_atttypid - 1] = ObjectIdGetDatum(col->typid);
+    values[Anum_pg_attribute_attlen - 1] = Int16GetDatum(type->len);
+    values[Anum_pg_attribute_attnum - 1] = Int16GetDatum((int16)attnum);
+    values[Anum_pg_attribute_atttypmod - 1] = Int32GetDatum(col->typmod);
+    values[Anum_pg_attribute_attbyval - 1] = BoolGetDatum(type->byval);
+    values[Anum_pg_attribute_attalign - 1] = CharGetDatum(type->align);
+    values[Anum_pg_attribute_attstorage - 1] = CharGetDatum(type->storage);
+    values[Anum_pg_attribute_attnotnull - 1] = BoolGetDatum(col->not_null);
+    values[Anum_pg_attribute_atthasdef - 1] =
+        BoolGetDatum(col->default_expr != NULL);
+    values[Anum_pg_attribute_attisdropped - 1] = BoolGetDatum(false);
+    catalog_insert(xact, AttributeRelationId, values);
+
+    if (col->default_expr != NULL) {
+        Datum def[Natts_pg_attrdef];
+
+        def[Anum_pg_attrdef_oid - 1] =
+            ObjectIdGetDatum(tdb_datadir_alloc_relfilenumber(
+                tdb_xact_manager_datadir(tdb_xact_manager_of(xact))));
+        def[Anum_pg_attrdef_adrelid - 1] = ObjectIdGetDatum(relid);
+        def[Anum_pg_attrdef_adnum - 1] = Int16GetDatum((int16)attnum);
+        def[Anum_pg_attrdef_adbin - 1] = text_datum(col->default_expr);
+        catalog_insert(xact, AttrDefaultRelationId, def);
+    }
+}
+
+/* The rows of a table: pg_class, then pg_attribute (and pg_attrdef). */
+static void
+insert_table_rows(Transaction *xact, Oid relid, const char *name,
+                  Oid namespace, RelFileNumber relfilenode,
+                  const ColumnDef *cols, int ncols)
+{
+    insert_class_row(xact, relid, name, namespace, relfilenode, ncols);
+    for (int i = 0; i < ncols; i++)
+        insert_attribute_row(xact, relid, i + 1, &cols[i]);
+}
+
+/* ----------------------------------------------------------------------
+ * Bootstrap
+ * ---------------------------------------------------------------------- */
+
+static void
+insert_type_rows(Transaction *xact)
+{
+    int ntypes;
+    const TypeInfo *types = tdb_type_all(&ntypes);
+
+    for (int i = 0; i < ntypes; i++) {
+        const TypeInfo *t = &types[i];
+        Datum values[Natts_pg_type];
+
+        values[Anum_pg_type_oid - 1] = ObjectIdGetDatum(t->oid);
+        values[Anum_pg_type_typname - 1] = name_datum(t->name);
+        values[Anum_pg_type_typnamespace - 1] =
+            ObjectIdGetDatum(PG_CATALOG_NAMESPACE);
+        values[Anum_pg_type_typlen - 1] = Int16GetDatum(t->len);
+        values[Anum_pg_type_typbyval - 1] = BoolGetDatum(t->byval);
+        values[Anum_pg_type_typtype - 1] = CharGetDatum(t->typtype);
+        values[Anum_pg_type_typcategory - 1] = CharGetDatum(t->category);
+        values[Anum_pg_type_typispreferred - 1] = BoolGetDatum(t->preferred);
+        values[Anum_pg_type_typelem - 1] = ObjectIdGetDatum(InvalidOid);
+        values[Anum_pg_type_typarray - 1] = ObjectIdGetDatum(t->array);
+        values[Anum_pg_type_typalign - 1] = CharGetDatum(t->align);
+        values[Anum_pg_type_typstorage - 1] = CharGetDatum(t->storage);
+        catalog_insert(xact, TypeRelationId, values);
+    }
+}
+
+static void
+insert_namespace_row(Transaction *xact, Oid oid, const char *name)
+{
+    Datum values[Natts_pg_namespace];
+
+    values[Anum_pg_namespace_oid - 1] = ObjectIdGetDatum(oid);
+    values[Anum_pg_namespace_nspname - 1] = name_datum(name);
+    catalog_insert(xact, NamespaceRelationId, values);
+}
+
+void
+tdb_catalog_bootstrap(Transaction *xact)
+{
+    (void)tdb_xact_assign_xid(xact);
+    for (int i = 0; i < LENGTHOF(catalogs); i++)
+        create_relation_file(xact, catalogs[i].relid);
+    for (int i = 0; i < LENGTHOF(catalogs); i++) {
+        const CatalogDef *def = &catalogs[i];
+        ColumnDef cols[MAX_CATALOG_COLUMNS];
+
+        for (int c = 0; c < def->ncolumns; c++)
+            cols[c] = (ColumnDef){def->columns[c].name, def->columns[c].typid,
+                                  -1, true, NULL};
+        insert_table_rows(xact, def->relid, def->name, PG_CATALOG_NAMESPACE,
+                          def->relid, cols, def->ncolumns);
+    }
+    insert_namespace_row(xact, PG_CATALOG_NAMESPACE, "pg_catalog");
+    insert_namespace_row(xact, PG_PUBLIC_NAMESPACE, "public");
+    insert_type_rows(xact);
+    tdb_xact_command_counter_increment(xact);
+}
+
+bool
+tdb_catalog_is_bootstrapped(Transaction *xact)
+{
+    SMgrRelation smgr =
+        tdb_smgr_open(NULL, datadir_path(xact), RelationRelationId);
+    bool exists = tdb_smgr_exists(smgr);
+    ClassRow row;
+
+    tdb_smgr_close(smgr);
+    if (!exists)
+        return false;
+    if (!find_class(xact, RelationRelationId, NULL, &row))
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("the catalog of data directory \"%s\" is incomplete",
+                       datadir_path(xact)),
+                errdetail("The creation of the database was interrupted."),
+                errhint("Remove the directory and create it again."));
+    return true;
+}
+
+/* ----------------------------------------------------------------------
+ * DDL
+ * ---------------------------------------------------------------------- */
+
+static void
+check_name_length(const char *name)
+{
+    if (strlen(name) >= NAMEDATALEN)
+        ereport(ERROR, errcode(ERRCODE_NAME_TOO_LONG),
+                errmsg("identifier \"%s\" is too long", name),
+                errdetail("Names are at most %d bytes.", NAMEDATALEN - 1));
+}
+
+static void
+check_columns(const ColumnDef *cols, int ncols)
+{
+    if (ncols > MaxHeapAttributeNumber)
+        ereport(ERROR, errcode(ERRCODE_TOO_MANY_COLUMNS),
+                errmsg("tables can have at most %d columns",
+                       MaxHeapAttributeNumber));
+    for (int i = 0; i < ncols; i++) {
+        const TypeInfo *type = tdb_type_lookup(cols[i].typid);
+
+        check_name_length(cols[i].name);
+        for (int j = 0; j < i; j++)
+            if (strcmp(cols[i].name, cols[j].name) == 0)
+                ereport(ERROR, errcode(ERRCODE_DUPLICATE_COLUMN),
+                        errmsg("column \"%s\" specified more than once",
+                               cols[i].name));
+        if (type == NULL)
+            ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
+                    errmsg("type with OID %u does not exist", cols[i].typid));
+        if (!type->column_type)
+            ereport(ERROR, errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+                    errmsg("column \"%s\" has pseudo-type %s", cols[i].name,
+                           type->name));
+    }
+}
+
+Oid
+tdb_catalog_create_table(Transaction *xact, const char *name,
+                         const ColumnDef *cols, int ncols, bool if_not_exists)
+{
+    RelFileNumber relfilenode;
+    ClassRow existing;
+
+    check_name_length(name);
+    check_columns(cols, ncols);
+    (void)tdb_xact_assign_xid(xact); /* the writer lock: no racing DDL */
+    if (find_class(xact, InvalidOid, name, &existing)) {
+        if (if_not_exists) {
+            ereport(NOTICE, errcode(ERRCODE_DUPLICATE_TABLE),
+                    errmsg("relation \"%s\" already exists, skipping", name));
+            return InvalidOid;
+        }
+        ereport(ERROR, errcode(ERRCODE_DUPLICATE_TABLE),
+                errmsg("relation \"%s\" already exists", name));
+    }
+    relfilenode = new_relation_file(xact);
+    insert_table_rows(xact, relfilenode, name, PG_PUBLIC_NAMESPACE,
+                      relfilenode, cols, ncols);
+    tdb_xact_command_counter_increment(xact);
+    return relfilenode;
+}
+
+bool
+tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
+{
+    ClassRow row;
+    Oid relid;
+
+    (void)tdb_xact_assign_xid(xact);
+    relid = tdb_catalog_lookup_table(xact, name);
+    if (relid == InvalidOid) {
+        if (missing_ok) {
+            ereport(NOTICE, errcode(ERRCODE_UNDEFINED_TABLE),
+                    errmsg("table \"%s\" does not exist, skipping", name));
+            return false;
+        }
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                errmsg("table \"%s\" does not exist", name));
+    }
+    if (relid < FirstNormalObjectId)
+        ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                errmsg("permission denied: \"%s\" is a system catalog",
+                       name));
+    tdb_lock_relation(xact, relid, REL_LOCK_EXCLUSIVE);
+    if (!find_class(xact, relid, NULL, &row))
+        elog(ERROR, "table \"%s\" vanished", name);
+
+    delete_rows_of(xact, AttrDefaultRelationId, Anum_pg_attrdef_adrelid,
+                   relid);
+    delete_rows_of(xact, AttributeRelationId, Anum_pg_attribute_attrelid,
+                   relid);
+    delete_rows_of(xact, RelationRelationId, Anum_pg_class_oid, relid);
+    unlink_at(xact, row.relfilenode, XACT_EVENT_COMMIT);
+    tdb_xact_command_counter_increment(xact);
+    return true;
+}
+
+void
+tdb_catalog_truncate_table(Transaction *xact, Oid relid)
+{
+    Relation pg_class = catalog_relation(RelationRelationId);
+    bool isnull[Natts_pg_class] = {false};
+    RelFileNumber relfilenode;
+    TM_FailureData tmfd;
+    HeapTuple newtup;
+    ClassRow row;
+
+    (void)tdb_xact_assign_xid(xact);
+    if (relid < FirstNormalObjectId)
+        ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                errmsg("permission denied: catalog %u is a system catalog",
+                       relid));
+    tdb_lock_relation(xact, relid, REL_LOCK_EXCLUSIVE);
+    if (!find_class(xact, relid, NULL, &row))
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                errmsg("relation with OID %u does not exist", relid));
+
+    relfilenode = new_relation_file(xact);
+    row.values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
+    row.values[Anum_pg_class_relpages - 1] = Int32GetDatum(0);
+    newtup = tdb_heap_form_tuple(pg_class->rd_att, row.values, isnull);
+    if (tdb_heap_update(pg_class, &row.tid, newtup, xact, &tmfd) != TM_OK)
+        elog(ERROR, "could not update the pg_class row of \"%s\"",
+             row.relname);
+    unlink_at(xact, row.relfilenode, XACT_EVENT_COMMIT);
+    tdb_xact_command_counter_increment(xact);
+}
+
+/* ----------------------------------------------------------------------
+ * Relation lengths (pg_class.relpages)
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Overwrite relpages of the pg_class row at tid in place, as PostgreSQL's
+ * heap_inplace_update does for VACUUM's statistics: not MVCC, because
+ * the file's length is a fact about the file, whatever becomes of the
+ * transaction that grew it.
+ */
+static void
+set_relpages_in_place(Relation pg_class, const ItemPointerData *tid,
+                      BlockNumber nblocks)
+{
+    Buffer buf = tdb_buf_read(RelationRelationId,
+                              ItemPointerGetBlockNumber(tid), NULL);
+    int32 value = (int32)nblocks;
+    HeapTupleHeader hdr;
+    int off = TupleDescCompactAttr(pg_class->rd_att, Anum_pg_class_relpages - 1)
+                  ->attcacheoff;
+
+    Assert(off >= 0);
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    hdr = (HeapTupleHeader)tdb_page_get_item(
+        tdb_buf_page(buf),
+        tdb_page_get_item_id(tdb_buf_page(buf),
+                             ItemPointerGetOffsetNumber(tid)));
+    memcpy((char *)hdr + hdr->t_hoff + off, &value, sizeof(value));
+    tdb_buf_mark_dirty(buf);
+    tdb_buf_unlock_release(buf);
+}
+
+/* The heap's commit-length hook (heapam.h): record a grown length. */
+void
+tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
+                          BlockNumber nblocks)
+{
+    ClassRow row;
+
+    if (!find_class_by(xact, CLASS_BY_RELFILENODE, rel, NULL, &row) ||
+        row.relpages >= nblocks)
+        return;
+    set_relpages_in_place(catalog_relation(RelationRelationId), &row.tid,
+                          nblocks);
+    tdb_buf_flush_relation(RelationRelationId);
+}
+
+/* ----------------------------------------------------------------------
+ * Opening tables
+ * ---------------------------------------------------------------------- */
+
+Oid
+tdb_catalog_lookup_table(Transaction *xact, const char *name)
+{
+    ClassRow row;
+
+    return find_class(xact, InvalidOid, name, &row) ? row.oid : InvalidOid;
+}
+
+/* Fill rel's descriptor and defaults from pg_attribute and pg_attrdef. */
+static void
+load_columns(Transaction *xact, Relation rel, int natts)
+{
+    CatalogScan cs;
+    int seen = 0;
+
+    rel->rd_att = tdb_tupdesc_create(natts);
+    catscan_begin(&cs, xact, AttributeRelationId);
+    while (catscan_next(&cs)) {
+        int attnum;
+
+        if (DatumGetObjectId(cs.values[Anum_pg_attribute_attrelid - 1]) !=
+            rel->rd_id)
+            continue;
+        attnum = DatumGetInt16(cs.values[Anum_pg_attribute_attnum - 1]);
+        if (attnum < 1 || attnum > natts)
+            ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                    errmsg("pg_attribute row of \"%s\" has attnum %d of %d",
+                           rel->rd_name, attnum, natts));
+        init_column(
+            rel->rd_att, attnum - 1,
+            datum_name(cs.values[Anum_pg_attribute_attname - 1]),
+            DatumGetObjectId(cs.values[Anum_pg_attribute_atttypid - 1]),
+            DatumGetInt32(cs.values[Anum_pg_attribute_atttypmod - 1]),
+            DatumGetBool(cs.values[Anum_pg_attribute_attnotnull - 1]));
+        TupleDescAttr(rel->rd_att, attnum - 1)->atthasdef =
+            DatumGetBool(cs.values[Anum_pg_attribute_atthasdef - 1]);
+        seen++;
+    }
+    catscan_end(&cs);
+    if (seen != natts)
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("table \"%s\" has %d pg_attribute rows, expected %d",
+                       rel->rd_name, seen, natts));
+    tdb_tupdesc_finalize(rel->rd_att);
+    rel->rd_att->tdtypeid = RECORDOID;
+
+    rel->rd_defaults = NULL;
+    catscan_begin(&cs, xact, AttrDefaultRelationId);
+    while (catscan_next(&cs)) {
+        int attnum;
+
+        if (DatumGetObjectId(cs.values[Anum_pg_attrdef_adrelid - 1]) !=
+            rel->rd_id)
+            continue;
+        attnum = DatumGetInt16(cs.values[Anum_pg_attrdef_adnum - 1]);
+        if (attnum < 1 || attnum > natts)
+            continue;
+        if (rel->rd_defaults == NULL)
+            rel->rd_defaults = tdb_palloc0((Size)natts * sizeof(char *));
+        rel->rd_defaults[attnum - 1] =
+            datum_text(cs.values[Anum_pg_attrdef_adbin - 1]);
+    }
+    catscan_end(&cs);
+}
+
+/* Open relid, which the caller has locked; NULL if it does not exist. */
+static Relation
+open_locked(Transaction *xact, Oid relid)
+{
+    ClassRow row;
+    Relation rel;
+
+    if (relid < FirstNormalObjectId) {
+        for (int i = 0; i < LENGTHOF(catalogs); i++)
+            if (catalogs[i].relid == relid)
+                return catalog_relation(relid);
+    }
+    if (!find_class(xact, relid, NULL, &row))
+        return NULL;
+    rel = tdb_palloc0(sizeof(RelationData));
+    rel->rd_id = row.oid;
+    rel->rd_relfilenumber = row.relfilenode;
+    memcpy(rel->rd_name, row.relname, NAMEDATALEN);
+    rel->rd_target_block = InvalidBlockNumber;
+    rel->rd_committed_blocks = row.relpages;
+    load_columns(xact, rel, row.relnatts);
+    return rel;
+}
+
+Relation
+tdb_relation_open(Transaction *xact, const char *name, RelLockMode mode)
+{
+    Oid relid = tdb_catalog_lookup_table(xact, name);
+    Relation rel = NULL;
+
+    if (relid != InvalidOid) {
+        tdb_lock_relation(xact, relid, mode);
+        /* read again under the lock: a DROP may have committed between */
+        rel = open_locked(xact, relid);
+    }
+    if (rel == NULL)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                errmsg("relation \"%s\" does not exist", name));
+    return rel;
+}
+
+Relation
+tdb_relation_open_by_oid(Transaction *xact, Oid relid, RelLockMode mode)
+{
+    Relation rel;
+
+    tdb_lock_relation(xact, relid, mode);
+    rel = open_locked(xact, relid);
+    if (rel == NULL)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                errmsg("relation with OID %u does not exist", relid));
+    return rel;
+}
+
+void
+tdb_relation_close(Relation rel)
+{
+    if (rel->rd_defaults != NULL) {
+        for (int i = 0; i < rel->rd_att->natts; i++)
+            if (rel->rd_defaults[i] != NULL)
+                tdb_pfree(rel->rd_defaults[i]);
+        tdb_pfree(rel->rd_defaults);
+    }
+    tdb_pfree(rel->rd_att);
+    tdb_pfree(rel);
+}
+
+const char *
+tdb_relation_column_default(Relation rel, int attnum)
+{
+    if (rel->rd_defaults == NULL || attnum < 1 ||
+        attnum > rel->rd_att->natts)
+        return NULL;
+    return rel->rd_defaults[attnum - 1];
+}

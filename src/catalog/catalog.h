@@ -1,0 +1,147 @@
+/*
+ * catalog.h -- the system catalogs: which tables exist, their columns
+ * and types, kept in heap relations of the data directory like any
+ * table, so that catalog changes are transactional and MVCC like row
+ * changes (PostgreSQL's design).
+ *
+ * The catalogs, with PostgreSQL's OIDs and a subset of its columns (in
+ * PostgreSQL's column order, so `SELECT relname, relkind FROM pg_class`
+ * reads the same):
+ *   pg_namespace (2615)  oid, nspname
+ *   pg_type      (1247)  oid, typname, typnamespace, typlen, typbyval,
+ *                        typtype, typcategory, typispreferred, typelem,
+ *                        typarray, typalign, typstorage
+ *   pg_class     (1259)  oid, relname, relnamespace, reltype, relfilenode,
+ *                        relpages, relpersistence, relkind, relnatts
+ *                        (relpages: the file's length at the last commit
+ *                        that grew it, kept exact so a truncated file is
+ *                        noticed; PostgreSQL's is VACUUM's estimate)
+ *   pg_attribute (1249)  attrelid, attname, atttypid, attlen, attnum,
+ *                        atttypmod, attbyval, attalign, attstorage,
+ *                        attnotnull, atthasdef, attisdropped
+ *   pg_attrdef   (2604)  oid, adrelid, adnum, adbin (the default
+ *                        expression as SQL text; the SQL layer parses it)
+ * A catalog's relation file number is its OID.  User tables get OIDs and
+ * file numbers from the control file's counter, from 16384 up
+ * (FirstNormalObjectId); a table's OID is its first file number, and
+ * TRUNCATE gives it a new file number.  Everything lives in one schema,
+ * "public" (the catalogs in "pg_catalog").
+ *
+ * Reading: catalog rows are read with a fresh snapshot each time
+ * (PostgreSQL's catalog snapshot), never the transaction's snapshot, so a
+ * session always sees the current definition of a table -- and the
+ * relation lock it takes before using a table (lmgr.h) keeps that
+ * definition from changing until its transaction ends.
+ *
+ * Writing: DDL runs in the caller's transaction and takes the writer lock
+ * (as every write does) and an exclusive relation lock on the table it
+ * changes.  New relation files are created at once and removed if the
+ * transaction aborts; the files of dropped or truncated relations are
+ * removed when the transaction commits (end-of-transaction callbacks,
+ * xact.h).  Until the WAL exists, a committing transaction writes and
+ * fsyncs the pages it changed before its commit record (heapam.c).
+ */
+#ifndef TDB_CATALOG_CATALOG_H
+#define TDB_CATALOG_CATALOG_H
+
+#include "common/base.h"
+#include "access/lmgr.h"
+#include "access/relation.h"
+#include "access/xact.h"
+
+/* Catalog OIDs (= their relation file numbers). */
+#define TypeRelationId 1247
+#define AttributeRelationId 1249
+#define RelationRelationId 1259
+#define AttrDefaultRelationId 2604
+#define NamespaceRelationId 2615
+
+/* The first OID handed to user objects (PostgreSQL's FirstNormalObjectId). */
+#define FirstNormalObjectId 16384
+
+/* pg_class.relkind */
+#define RELKIND_RELATION 'r'
+
+/* A table has at most this many columns (PostgreSQL's MaxHeapAttributeNumber). */
+#define MaxHeapAttributeNumber 1600
+
+/* One column of CREATE TABLE. */
+typedef struct ColumnDef {
+    const char *name;
+    Oid typid;            /* a built-in type (catalog/pg_type.h) */
+    int32 typmod;         /* -1, or e.g. varchar(n)'s n + 4 */
+    bool not_null;
+    const char *default_expr; /* SQL text of the DEFAULT, or NULL */
+} ColumnDef;
+
+/*
+ * Create the catalogs of a new data directory and fill them (types,
+ * namespaces, the catalogs' own pg_class and pg_attribute rows), in
+ * xact's transaction (IN_PROGRESS; the caller commits).  The catalog
+ * files must not exist yet.
+ */
+void tdb_catalog_bootstrap(Transaction *xact);
+
+/*
+ * Is the catalog of this data directory there and complete?  false if it
+ * was never bootstrapped (no pg_class file); raises XX001 if the files
+ * exist but bootstrap never committed (database creation interrupted).
+ */
+bool tdb_catalog_is_bootstrapped(Transaction *xact);
+
+/*
+ * CREATE TABLE name (cols...).  Returns the new table's OID.  Errors:
+ * 42P07 relation "x" already exists, 42701 column "c" specified more than
+ * once, 42622 / 54011 for names and column counts beyond the limits,
+ * 42704 for an unknown type, 42P16 for a type that cannot be a column.
+ * if_not_exists: an existing table is a NOTICE ("relation "x" already
+ * exists, skipping") and InvalidOid is returned.
+ */
+Oid tdb_catalog_create_table(Transaction *xact, const char *name,
+                             const ColumnDef *cols, int ncols,
+                             bool if_not_exists);
+
+/*
+ * DROP TABLE name: waits for the exclusive lock; the file goes at commit.
+ * 42P01 relation "x" does not exist (missing_ok: NOTICE "table "x" does
+ * not exist, skipping" and false).  Catalogs cannot be dropped (42809).
+ */
+bool tdb_catalog_drop_table(Transaction *xact, const char *name,
+                            bool missing_ok);
+
+/*
+ * TRUNCATE: the table gets a new, empty relation file; the old one is
+ * removed at commit (or the new one at abort).  Takes the exclusive lock.
+ */
+void tdb_catalog_truncate_table(Transaction *xact, Oid relid);
+
+/*
+ * The OID of table name, or InvalidOid.  No lock taken: use
+ * tdb_relation_open to use the table.
+ */
+Oid tdb_catalog_lookup_table(Transaction *xact, const char *name);
+
+/*
+ * Open a table for use in xact's transaction: lock it in mode (held to
+ * the end of the transaction), then read its definition.  The result is
+ * allocated in the current memory context (free with
+ * tdb_relation_close, or with the context).  Raises 42P01 relation "x"
+ * does not exist.
+ */
+Relation tdb_relation_open(Transaction *xact, const char *name,
+                           RelLockMode mode);
+Relation tdb_relation_open_by_oid(Transaction *xact, Oid relid,
+                                  RelLockMode mode);
+void tdb_relation_close(Relation rel);
+
+/*
+ * The heap's commit-length hook (heapam.h): store a grown relation
+ * length in pg_class.relpages, in place.  tdb_database_open installs it.
+ */
+void tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
+                               BlockNumber nblocks);
+
+/* Column attnum's (1-based) DEFAULT expression text, or NULL. */
+const char *tdb_relation_column_default(Relation rel, int attnum);
+
+#endif /* TDB_CATALOG_CATALOG_H */

@@ -1,0 +1,121 @@
+/*
+ * database.c -- opening and closing a database as one unit (database.h).
+ *
+ * Open order: data directory (lock, control file), buffer pool,
+ * transaction manager, then a bootstrap session that creates the catalog
+ * if this is a new directory.  Close order is the reverse, with a full
+ * flush first.  An error part-way through open undoes what was opened.
+ */
+#include "common/base.h"
+
+#include "access/heapam.h"
+#include "catalog/catalog.h"
+#include "catalog/database.h"
+#include "common/elog.h"
+#include "storage/buf_internals.h"
+#include "storage/bufmgr.h"
+#include "storage/datadir.h"
+
+struct Database {
+    MemoryContext cxt;
+    DataDir *dd;
+    TransactionManager *tm;
+};
+
+/* Create the catalog in a new data directory, or check it is there. */
+static void
+ensure_catalog(Database *db)
+{
+    Transaction *volatile xact = tdb_xact_create(db->tm, db->cxt);
+
+    TDB_TRY();
+    {
+        tdb_xact_begin(xact);
+        if (!tdb_catalog_is_bootstrapped(xact)) {
+            tdb_catalog_bootstrap(xact);
+            tdb_xact_commit(xact);
+            tdb_buf_flush_all();
+        } else
+            tdb_xact_commit(xact);
+    }
+    TDB_CATCH();
+    {
+        tdb_xact_destroy(xact);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    tdb_xact_destroy(xact);
+}
+
+Database *
+tdb_database_open(const char *path, const DatabaseOptions *options)
+{
+    MemoryContext cxt =
+        tdb_aset_create(NULL, "Database", ALLOCSET_SMALL_SIZES);
+    Database *volatile db = tdb_mcxt_alloc_zero(cxt, sizeof(Database));
+    int nbuffers = options != NULL && options->nbuffers > 0
+                       ? options->nbuffers
+                       : TDB_DEFAULT_NBUFFERS;
+    volatile bool pool_started = false;
+
+    db->cxt = cxt;
+    TDB_TRY();
+    {
+        db->dd = tdb_datadir_open_or_create(cxt, path);
+        tdb_bufmgr_init(tdb_datadir_path(db->dd), nbuffers, true);
+        pool_started = true;
+        db->tm = tdb_xact_manager_open(db->dd, cxt);
+        tdb_heap_set_commit_length_hook(tdb_catalog_record_length);
+        ensure_catalog(db);
+    }
+    TDB_CATCH();
+    {
+        /* as a crash would: nothing half-written is made durable */
+        tdb_heap_set_commit_length_hook(NULL);
+        if (pool_started)
+            tdb_bufmgr_discard();
+        if (db->dd != NULL)
+            tdb_datadir_close(db->dd);
+        tdb_mcxt_delete(cxt);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    return db;
+}
+
+void
+tdb_database_close(Database *db)
+{
+    tdb_buf_flush_all();
+    tdb_xact_manager_close(db->tm);
+    tdb_bufmgr_shutdown();
+    tdb_heap_set_commit_length_hook(NULL);
+    tdb_datadir_close(db->dd);
+    tdb_mcxt_delete(db->cxt);
+}
+
+void
+tdb_database_abandon(Database *db)
+{
+    tdb_bufmgr_discard();
+    tdb_heap_set_commit_length_hook(NULL);
+    tdb_mcxt_delete(db->cxt); /* the directory's reset callback unlocks */
+}
+
+Transaction *
+tdb_database_session(Database *db, MemoryContext parent)
+{
+    return tdb_xact_create(db->tm, parent);
+}
+
+TransactionManager *
+tdb_database_xact_manager(Database *db)
+{
+    return db->tm;
+}
+
+const char *
+tdb_database_path(Database *db)
+{
+    return tdb_datadir_path(db->dd);
+}

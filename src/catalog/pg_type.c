@@ -1,0 +1,68 @@
+/*
+ * pg_type.c -- the table of built-in types (pg_type.h), with PostgreSQL
+ * 15's OIDs and properties.
+ */
+#include "common/base.h"
+
+#include <string.h>
+
+#include "catalog/pg_type.h"
+
+/* oid, name, len, byval, align, storage, category, preferred, typtype,
+ * array, column_type -- in OID order */
+static const TypeInfo builtin_types[] = {
+    {BOOLOID, "bool", 1, true, 'c', 'p', 'B', true, 'b', 1000, true},
+    {BYTEAOID, "bytea", -1, false, 'i', 'x', 'U', false, 'b', 1001, true},
+    {CHAROID, "char", 1, true, 'c', 'p', 'Z', false, 'b', 1002, true},
+    {NAMEOID, "name", 64, false, 'c', 'p', 'S', false, 'b', 1003, true},
+    {INT8OID, "int8", 8, true, 'd', 'p', 'N', false, 'b', 1016, true},
+    {INT2OID, "int2", 2, true, 's', 'p', 'N', false, 'b', 1005, true},
+    {INT4OID, "int4", 4, true, 'i', 'p', 'N', false, 'b', 1007, true},
+    {TEXTOID, "text", -1, false, 'i', 'x', 'S', true, 'b', 1009, true},
+    {OIDOID, "oid", 4, true, 'i', 'p', 'N', false, 'b', 1028, true},
+    {FLOAT4OID, "float4", 4, true, 'i', 'p', 'N', false, 'b', 1021, true},
+    {FLOAT8OID, "float8", 8, true, 'd', 'p', 'N', true, 'b', 1022, true},
+    {UNKNOWNOID, "unknown", -2, false, 'c', 'p', 'X', false, 'p', 0, false},
+    {BPCHAROID, "bpchar", -1, false, 'i', 'x', 'S', false, 'b', 1014, true},
+    {VARCHAROID, "varchar", -1, false, 'i', 'x', 'S', false, 'b', 1015,
+     true},
+    {DATEOID, "date", 4, true, 'i', 'p', 'D', false, 'b', 1182, true},
+    {TIMEOID, "time", 8, true, 'd', 'p', 'D', false, 'b', 1183, true},
+    {TIMESTAMPOID, "timestamp", 8, true, 'd', 'p', 'D', false, 'b', 1115,
+     true},
+    {TIMESTAMPTZOID, "timestamptz", 8, true, 'd', 'p', 'D', true, 'b', 1185,
+     true},
+    {INTERVALOID, "interval", 16, false, 'd', 'p', 'T', true, 'b', 1187,
+     true},
+    {NUMERICOID, "numeric", -1, false, 'i', 'm', 'N', false, 'b', 1231,
+     true},
+    {RECORDOID, "record", -1, false, 'd', 'x', 'P', false, 'p', 2287, false},
+    {UUIDOID, "uuid", 16, false, 'c', 'p', 'U', false, 'b', 2951, true},
+};
+
+#define NBUILTIN_TYPES ((int)(sizeof(builtin_types) / sizeof(builtin_types[0])))
+
+const TypeInfo *
+tdb_type_lookup(Oid typid)
+{
+    for (int i = 0; i < NBUILTIN_TYPES; i++)
+        if (builtin_types[i].oid == typid)
+            return &builtin_types[i];
+    return NULL;
+}
+
+const TypeInfo *
+tdb_type_lookup_by_name(const char *name)
+{
+    for (int i = 0; i < NBUILTIN_TYPES; i++)
+        if (strcmp(builtin_types[i].name, name) == 0)
+            return &builtin_types[i];
+    return NULL;
+}
+
+const TypeInfo *
+tdb_type_all(int *n)
+{
+    *n = NBUILTIN_TYPES;
+    return builtin_types;
+}

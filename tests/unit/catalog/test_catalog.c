@@ -1,0 +1,915 @@
+/*
+ * test_catalog.c -- the catalog and the whole storage stack below it,
+ * through the API a C program uses (database.h, catalog.h, heapam.h):
+ * bootstrap, CREATE / DROP / TRUNCATE with commit and abort, reopen after
+ * a clean close and after a crash, concurrent readers and a writer on
+ * threads, and bad input (damaged files, a full disk, misuse).
+ */
+#include "common/base.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <valgrind/valgrind.h>
+
+#include "access/heapam.h"
+#include "access/lmgr.h"
+#include "access/snapshot.h"
+#include "access/xact.h"
+#include "catalog/catalog.h"
+#include "catalog/database.h"
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "storage/buf_internals.h"
+#include "storage/bufmgr.h"
+#include "storage/fd.h"
+#include "storage/storage_test.h"
+#include "test.h"
+#include "tuple/varlena.h"
+
+/* ----------------------------------------------------------------------
+ * Helpers
+ * ---------------------------------------------------------------------- */
+
+static const char *
+new_db_path(void)
+{
+    return test_path(test_tmpdir(), "db");
+}
+
+/* Test end: a pool a failed test left open is dropped, so the next
+ * test can open its database. */
+static void
+pool_cleanup(void *arg)
+{
+    (void)arg;
+    if (tdb_bufmgr_is_initialized())
+        tdb_bufmgr_discard();
+}
+
+static Database *
+open_db(const char *path)
+{
+    MemoryContextCallback *cleanup =
+        tdb_mcxt_alloc_zero(tdb_top_mcxt, sizeof(MemoryContextCallback));
+    DatabaseOptions options = {.nbuffers = 64};
+
+    cleanup->func = pool_cleanup;
+    tdb_mcxt_register_reset_callback(tdb_top_mcxt, cleanup);
+    return tdb_database_open(path, &options);
+}
+
+/* Path of relation file rel of the database at path. */
+static const char *
+rel_path(const char *db_path, RelFileNumber rel)
+{
+    char buf[600];
+
+    snprintf(buf, sizeof(buf), "%s/base/%u", db_path, rel);
+    return tdb_mcxt_strdup(tdb_current_mcxt, buf);
+}
+
+static const ColumnDef account_columns[] = {
+    {"id", INT4OID, -1, true, NULL},
+    {"balance", INT8OID, -1, false, "0"},
+    {"owner", VARCHAROID, 20 + 4, false, NULL},
+};
+
+static Oid
+create_accounts(Transaction *s, const char *name)
+{
+    return tdb_catalog_create_table(s, name, account_columns, 3, false);
+}
+
+static Datum
+text_datum(const char *str)
+{
+    Size len = strlen(str);
+    char *v = tdb_palloc(VARHDRSZ + len);
+
+    SET_VARSIZE(v, VARHDRSZ + len);
+    memcpy(v + VARHDRSZ, str, len);
+    return PointerGetDatum(v);
+}
+
+static void
+insert_account(Transaction *s, Relation rel, int32 id, int64 balance)
+{
+    Datum values[3] = {Int32GetDatum(id), Int64GetDatum(balance),
+                       text_datum("owner")};
+    bool isnull[3] = {false, false, false};
+
+    tdb_heap_insert(rel, tdb_heap_form_tuple(rel->rd_att, values, isnull), s,
+                    NULL);
+}
+
+/* Insert accounts 1..n with balance 100 each into table name, in one
+ * transaction, committed. */
+static void
+fill_accounts(Transaction *s, const char *name, int n)
+{
+    Relation rel;
+
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, name, REL_LOCK_SHARE);
+    for (int i = 1; i <= n; i++)
+        insert_account(s, rel, i, 100);
+    tdb_relation_close(rel);
+    expect_true(tdb_xact_commit(s));
+}
+
+/* Rows and balance total of table name, with a statement snapshot. */
+static int
+count_rows(Transaction *s, const char *name, int64 *total)
+{
+    Relation rel = tdb_relation_open(s, name, REL_LOCK_SHARE);
+    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(s), s,
+                                      tdb_current_mcxt);
+    HeapScanDesc scan = tdb_heap_beginscan(rel, snap);
+    HeapTuple tup;
+    int n = 0;
+
+    if (total != NULL)
+        *total = 0;
+    while ((tup = tdb_heap_getnext(scan)) != NULL) {
+        bool isnull;
+
+        if (total != NULL)
+            *total += DatumGetInt64(
+                tdb_heap_getattr(tup, 2, rel->rd_att, &isnull));
+        n++;
+    }
+    tdb_heap_endscan(scan);
+    tdb_relation_close(rel);
+    return n;
+}
+
+/* count_rows in a transaction of its own. */
+static int
+count_committed(Transaction *s, const char *name)
+{
+    int n;
+
+    tdb_xact_begin(s);
+    n = count_rows(s, name, NULL);
+    tdb_xact_commit(s);
+    return n;
+}
+
+/* Does table name exist (a fresh lookup in a transaction of its own)? */
+static bool
+table_exists(Transaction *s, const char *name)
+{
+    Oid relid;
+
+    tdb_xact_begin(s);
+    relid = tdb_catalog_lookup_table(s, name);
+    tdb_xact_commit(s);
+    return relid != InvalidOid;
+}
+
+static RelFileNumber
+relfilenumber_of(Transaction *s, const char *name)
+{
+    Relation rel;
+    RelFileNumber result;
+
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, name, REL_LOCK_SHARE);
+    result = rel->rd_relfilenumber;
+    tdb_relation_close(rel);
+    tdb_xact_commit(s);
+    return result;
+}
+
+/* ----------------------------------------------------------------------
+ * Bootstrap and definitions
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_bootstrap)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    Relation rel;
+    int ntypes;
+
+    (void)tdb_type_all(&ntypes);
+    tdb_xact_begin(s);
+    expect_int_eq(count_rows(s, "pg_class", NULL), 5);
+    expect_int_eq(count_rows(s, "pg_type", NULL), ntypes);
+    expect_int_eq(count_rows(s, "pg_namespace", NULL), 2);
+    expect_int_eq(count_rows(s, "pg_attribute", NULL), 2 + 12 + 9 + 12 + 4);
+    rel = tdb_relation_open(s, "pg_class", REL_LOCK_SHARE);
+    expect_int_eq(rel->rd_id, RelationRelationId);
+    expect_int_eq(rel->rd_att->natts, 9);
+    expect_str_eq(TupleDescAttr(rel->rd_att, 1)->attname, "relname");
+    expect_int_eq(TupleDescAttr(rel->rd_att, 1)->atttypid, NAMEOID);
+    tdb_relation_close(rel);
+    tdb_xact_commit(s);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+
+    /* reopening does not bootstrap again */
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    tdb_xact_begin(s);
+    expect_int_eq(count_rows(s, "pg_class", NULL), 5);
+    tdb_xact_commit(s);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_create_table_definition)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    Relation rel;
+    Oid relid;
+
+    tdb_xact_begin(s);
+    relid = create_accounts(s, "accounts");
+    expect_true(relid >= FirstNormalObjectId);
+    expect_true(tdb_xact_commit(s));
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, "accounts", REL_LOCK_SHARE);
+    expect_int_eq(rel->rd_id, relid);
+    expect_int_eq(rel->rd_relfilenumber, relid);
+    expect_str_eq(rel->rd_name, "accounts");
+    expect_int_eq(rel->rd_att->natts, 3);
+    expect_str_eq(TupleDescAttr(rel->rd_att, 0)->attname, "id");
+    expect_int_eq(TupleDescAttr(rel->rd_att, 0)->atttypid, INT4OID);
+    expect_true(TupleDescAttr(rel->rd_att, 0)->attnotnull);
+    expect_int_eq(TupleDescAttr(rel->rd_att, 1)->atttypid, INT8OID);
+    expect_int_eq(TupleDescAttr(rel->rd_att, 1)->attlen, 8);
+    expect_true(TupleDescAttr(rel->rd_att, 1)->atthasdef);
+    expect_false(TupleDescAttr(rel->rd_att, 1)->attnotnull);
+    expect_int_eq(TupleDescAttr(rel->rd_att, 2)->atttypid, VARCHAROID);
+    expect_int_eq(TupleDescAttr(rel->rd_att, 2)->atttypmod, 24);
+    expect_int_eq(TupleDescAttr(rel->rd_att, 2)->attlen, -1);
+    expect_true(tdb_relation_column_default(rel, 1) == NULL);
+    expect_str_eq(tdb_relation_column_default(rel, 2), "0");
+    tdb_relation_close(rel);
+    tdb_xact_commit(s);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_create_errors)
+{
+    Database *db = open_db(new_db_path());
+    Transaction *s = tdb_database_session(db, NULL);
+    ColumnDef dup[2] = {{"a", INT4OID, -1, false, NULL},
+                        {"a", TEXTOID, -1, false, NULL}};
+    ColumnDef badtype[1] = {{"a", 4242, -1, false, NULL}};
+    ColumnDef pseudo[1] = {{"a", UNKNOWNOID, -1, false, NULL}};
+    ColumnDef *many = tdb_palloc0(1601 * sizeof(ColumnDef));
+    NoticeCapture notices;
+
+    for (int i = 0; i < 1601; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "c%d", i);
+        many[i] = (ColumnDef){tdb_mcxt_strdup(tdb_current_mcxt, name),
+                              INT4OID, -1, false, NULL};
+    }
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    expect_error(create_accounts(s, "t"), ERRCODE_DUPLICATE_TABLE,
+                 "relation \"t\" already exists");
+    tdb_xact_abort(s);
+
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    notice_capture_begin(&notices);
+    expect_int_eq(tdb_catalog_create_table(s, "t", account_columns, 3, true),
+                  InvalidOid);
+    notice_capture_end(&notices);
+    expect_str_contains(notices.last,
+                        "relation \"t\" already exists, skipping");
+    expect_error(tdb_catalog_create_table(s, "u", dup, 2, false),
+                 ERRCODE_DUPLICATE_COLUMN,
+                 "column \"a\" specified more than once");
+    expect_error(tdb_catalog_create_table(s, "u", badtype, 1, false),
+                 ERRCODE_UNDEFINED_OBJECT, "type with OID 4242");
+    expect_error(tdb_catalog_create_table(s, "u", pseudo, 1, false),
+                 ERRCODE_INVALID_TABLE_DEFINITION,
+                 "column \"a\" has pseudo-type unknown");
+    expect_error(tdb_catalog_create_table(s, "u", many, 1601, false),
+                 ERRCODE_TOO_MANY_COLUMNS,
+                 "tables can have at most 1600 columns");
+    expect_error(tdb_catalog_create_table(
+                     s,
+                     "a_name_that_is_far_too_long_for_a_postgresql_identifier_"
+                     "to_hold_at_all",
+                     account_columns, 3, false),
+                 ERRCODE_NAME_TOO_LONG, "is too long");
+    expect_error(tdb_relation_open(s, "nope", REL_LOCK_SHARE),
+                 ERRCODE_UNDEFINED_TABLE, "relation \"nope\" does not exist");
+    expect_error(tdb_catalog_drop_table(s, "pg_class", false),
+                 ERRCODE_INSUFFICIENT_PRIVILEGE, "is a system catalog");
+    expect_error(tdb_catalog_drop_table(s, "nope", false),
+                 ERRCODE_UNDEFINED_TABLE, "table \"nope\" does not exist");
+    notice_capture_begin(&notices);
+    expect_false(tdb_catalog_drop_table(s, "nope", true));
+    notice_capture_end(&notices);
+    expect_str_contains(notices.last,
+                        "table \"nope\" does not exist, skipping");
+    tdb_xact_commit(s);
+    /* the 1601-column table did not happen; t did */
+    expect_true(table_exists(s, "t"));
+    expect_false(table_exists(s, "u"));
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * Transactional DDL
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_create_abort_removes_file)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    Relation rel;
+    Oid relid;
+
+    tdb_xact_begin(s);
+    relid = create_accounts(s, "t");
+    rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+    for (int i = 0; i < 3000; i++)
+        insert_account(s, rel, i, 1);
+    tdb_relation_close(rel);
+    expect_true(file_exists(rel_path(path, relid)));
+    tdb_xact_abort(s);
+
+    expect_false(file_exists(rel_path(path, relid)));
+    expect_false(table_exists(s, "t"));
+    /* the pool holds nothing of it: a flush does not try to write it */
+    tdb_buf_flush_all();
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_drop_table)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    RelFileNumber file;
+
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 500);
+    file = relfilenumber_of(s, "t");
+
+    /* aborted drop: nothing happened */
+    tdb_xact_begin(s);
+    expect_true(tdb_catalog_drop_table(s, "t", false));
+    expect_error(tdb_relation_open(s, "t", REL_LOCK_SHARE),
+                 ERRCODE_UNDEFINED_TABLE, NULL);
+    tdb_xact_abort(s);
+    expect_int_eq(count_committed(s, "t"), 500);
+    expect_true(file_exists(rel_path(path, file)));
+
+    /* committed drop: the file goes at commit, not before */
+    tdb_xact_begin(s);
+    tdb_catalog_drop_table(s, "t", false);
+    expect_true(file_exists(rel_path(path, file)));
+    tdb_xact_commit(s);
+    expect_false(file_exists(rel_path(path, file)));
+    expect_false(table_exists(s, "t"));
+
+    /* the name can be used again */
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    tdb_xact_commit(s);
+    expect_int_eq(count_committed(s, "t"), 0);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_truncate)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    RelFileNumber old_file, new_file;
+    Oid relid;
+
+    tdb_xact_begin(s);
+    relid = create_accounts(s, "t");
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 300);
+    old_file = relfilenumber_of(s, "t");
+
+    /* aborted: rows back, the new file gone */
+    tdb_xact_begin(s);
+    tdb_catalog_truncate_table(s, relid);
+    expect_int_eq(count_rows(s, "t", NULL), 0);
+    new_file = tdb_relation_open(s, "t", REL_LOCK_SHARE)->rd_relfilenumber;
+    expect_true(new_file != old_file);
+    expect_true(file_exists(rel_path(path, new_file)));
+    tdb_xact_abort(s);
+    expect_int_eq(count_committed(s, "t"), 300);
+    expect_false(file_exists(rel_path(path, new_file)));
+    expect_int_eq(relfilenumber_of(s, "t"), old_file);
+
+    /* committed, twice in one transaction, rows inserted in between */
+    tdb_xact_begin(s);
+    tdb_catalog_truncate_table(s, relid);
+    {
+        Relation rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+
+        insert_account(s, rel, 1, 1);
+        tdb_relation_close(rel);
+    }
+    tdb_xact_command_counter_increment(s);
+    tdb_catalog_truncate_table(s, relid);
+    tdb_xact_commit(s);
+    expect_int_eq(count_committed(s, "t"), 0);
+    expect_false(file_exists(rel_path(path, old_file)));
+    new_file = relfilenumber_of(s, "t");
+    expect_true(file_exists(rel_path(path, new_file)));
+    /* the OID stays */
+    tdb_xact_begin(s);
+    expect_int_eq(tdb_catalog_lookup_table(s, "t"), relid);
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 10);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    expect_int_eq(count_committed(s, "t"), 10);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * Reopen: clean close and crash
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_reopen_committed_state)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    Relation rel;
+    int64 total;
+
+    tdb_xact_begin(s);
+    create_accounts(s, "a");
+    create_accounts(s, "b");
+    tdb_xact_commit(s);
+    fill_accounts(s, "a", 2000);
+    /* an aborted transaction's rows, in both tables */
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, "a", REL_LOCK_SHARE);
+    for (int i = 0; i < 100; i++)
+        insert_account(s, rel, -i, 1);
+    tdb_relation_close(rel);
+    tdb_xact_abort(s);
+    fill_accounts(s, "b", 7);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    tdb_xact_begin(s);
+    expect_int_eq(count_rows(s, "a", &total), 2000);
+    expect_int_eq(total, 200000);
+    expect_int_eq(count_rows(s, "b", NULL), 7);
+    tdb_xact_commit(s);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_crash_keeps_committed)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    Relation rel;
+
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 1000);
+    /* a transaction in progress when the process dies */
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+    for (int i = 0; i < 1000; i++)
+        insert_account(s, rel, 5000 + i, 1);
+    tdb_buf_flush_all(); /* some of it even reached the disk */
+    for (int i = 0; i < 10; i++)
+        insert_account(s, rel, 9000 + i, 1);
+    tdb_buf_release_all_pins_of_thread();
+    /* the session dies with the process: its abort is only in memory */
+    tdb_xact_destroy(s);
+    tdb_database_abandon(db); /* no flush, no clean shutdown */
+
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    expect_int_eq(count_committed(s, "t"), 1000);
+    /* and writing goes on after the crash */
+    fill_accounts(s, "t", 5);
+    expect_int_eq(count_committed(s, "t"), 1005);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * Concurrency: readers and a writer
+ * ---------------------------------------------------------------------- */
+
+typedef struct BankShared {
+    Database *db;
+    int naccounts;
+    volatile bool stop;
+    volatile int transfers;
+    volatile int scans;
+    volatile int bad_scans;
+} BankShared;
+
+/* Readers: every snapshot must see the same total and every account. */
+static void *
+bank_reader(void *arg)
+{
+    BankShared *shared = arg;
+    MemoryContext cxt =
+        tdb_aset_create(NULL, "bank reader", ALLOCSET_DEFAULT_SIZES);
+    Transaction *s = tdb_database_session(shared->db, cxt);
+
+    tdb_mcxt_switch_to(cxt);
+    while (!shared->stop) {
+        MemoryContext stmt =
+            tdb_aset_create(cxt, "stmt", ALLOCSET_DEFAULT_SIZES);
+        MemoryContext old = tdb_mcxt_switch_to(stmt);
+        int64 total;
+        int n;
+
+        tdb_xact_begin(s);
+        n = count_rows(s, "accounts", &total);
+        tdb_xact_commit(s);
+        if (n != shared->naccounts ||
+            total != (int64)shared->naccounts * 100)
+            __atomic_add_fetch(&shared->bad_scans, 1, __ATOMIC_SEQ_CST);
+        __atomic_add_fetch(&shared->scans, 1, __ATOMIC_SEQ_CST);
+        tdb_mcxt_switch_to(old);
+        tdb_mcxt_delete(stmt);
+    }
+    tdb_xact_destroy(s);
+    tdb_mcxt_delete(cxt);
+    return NULL;
+}
+
+/* The writer: move money between two accounts by updating both rows;
+ * every other transaction aborts half-way. */
+static void
+bank_transfer(Transaction *s, int from, int to, int amount, bool abort)
+{
+    Relation rel = tdb_relation_open(s, "accounts", REL_LOCK_SHARE);
+    Snapshot snap =
+        tdb_snapshot_take(tdb_xact_manager_of(s), s, tdb_current_mcxt);
+    HeapScanDesc scan = tdb_heap_beginscan(rel, snap);
+    ItemPointerData tids[2];
+    int64 balances[2];
+    HeapTuple tup;
+
+    while ((tup = tdb_heap_getnext(scan)) != NULL) {
+        bool isnull;
+        int32 id = DatumGetInt32(tdb_heap_getattr(tup, 1, rel->rd_att,
+                                                  &isnull));
+        int64 bal = DatumGetInt64(tdb_heap_getattr(tup, 2, rel->rd_att,
+                                                   &isnull));
+
+        if (id == from || id == to) {
+            tids[id == to] = tup->t_self;
+            balances[id == to] = bal;
+        }
+    }
+    tdb_heap_endscan(scan);
+    for (int k = 0; k < 2; k++) {
+        Datum values[3] = {Int32GetDatum(k == 0 ? from : to),
+                           Int64GetDatum(balances[k] +
+                                         (k == 0 ? -amount : amount)),
+                           text_datum("owner")};
+        bool isnull[3] = {false, false, false};
+        TM_FailureData tmfd;
+
+        expect_int_eq(
+            tdb_heap_update(rel, &tids[k],
+                            tdb_heap_form_tuple(rel->rd_att, values, isnull),
+                            s, &tmfd),
+            TM_OK);
+        if (abort)
+            break; /* half a transfer, then the transaction dies */
+    }
+    tdb_relation_close(rel);
+}
+
+TEST_BEGIN(test_readers_and_writer)
+{
+    BankShared shared = {0};
+    pthread_t readers[3];
+    Transaction *s;
+    int rounds = RUNNING_ON_VALGRIND ? 30 : 400;
+    uint64 rng = tdb_test_seed();
+
+    shared.db = open_db(new_db_path());
+    shared.naccounts = 200;
+    s = tdb_database_session(shared.db, NULL);
+    tdb_xact_begin(s);
+    create_accounts(s, "accounts");
+    tdb_xact_commit(s);
+    fill_accounts(s, "accounts", shared.naccounts);
+
+    for (int i = 0; i < 3; i++)
+        pthread_create(&readers[i], NULL, bank_reader, &shared);
+    for (int r = 0; r < rounds; r++) {
+        MemoryContext stmt =
+            tdb_aset_create(NULL, "writer stmt", ALLOCSET_DEFAULT_SIZES);
+        MemoryContext old = tdb_mcxt_switch_to(stmt);
+        int from = 1 + (int)(tdb_test_rand(&rng) % shared.naccounts);
+        int to = 1 + (int)((from + 1 + tdb_test_rand(&rng) % 10) %
+                           shared.naccounts);
+        bool abort = r % 2 == 1;
+
+        tdb_xact_begin(s);
+        bank_transfer(s, from, to, 1 + r % 50, abort);
+        if (abort)
+            tdb_xact_abort(s);
+        else
+            expect_true(tdb_xact_commit(s));
+        shared.transfers++;
+        tdb_mcxt_switch_to(old);
+        tdb_mcxt_delete(stmt);
+    }
+    shared.stop = true;
+    for (int i = 0; i < 3; i++)
+        pthread_join(readers[i], NULL);
+    expect_int_eq(shared.bad_scans, 0);
+    expect_true(shared.scans > 0);
+    {
+        int64 total;
+
+        tdb_xact_begin(s);
+        expect_int_eq(count_rows(s, "accounts", &total), shared.naccounts);
+        expect_int_eq(total, (int64)shared.naccounts * 100);
+        tdb_xact_commit(s);
+    }
+    tdb_xact_destroy(s);
+    tdb_database_close(shared.db);
+}
+TEST_END
+
+/* A reader's open transaction on a table holds DROP until it ends. */
+typedef struct DropShared {
+    Database *db;
+    volatile int phase; /* 1: drop started, 2: drop committed */
+} DropShared;
+
+static void *
+dropper(void *arg)
+{
+    DropShared *shared = arg;
+    MemoryContext cxt = tdb_aset_create(NULL, "dropper", ALLOCSET_DEFAULT_SIZES);
+    Transaction *s = tdb_database_session(shared->db, cxt);
+
+    tdb_mcxt_switch_to(cxt);
+    tdb_xact_begin(s);
+    __atomic_store_n(&shared->phase, 1, __ATOMIC_SEQ_CST);
+    tdb_catalog_drop_table(s, "t", false);
+    tdb_xact_commit(s);
+    __atomic_store_n(&shared->phase, 2, __ATOMIC_SEQ_CST);
+    tdb_xact_destroy(s);
+    tdb_mcxt_delete(cxt);
+    return NULL;
+}
+
+TEST_BEGIN(test_drop_waits_for_reader)
+{
+    DropShared shared = {0};
+    Transaction *s;
+    pthread_t thread;
+    Relation rel;
+    Snapshot snap;
+    HeapScanDesc scan;
+    int n = 0;
+
+    shared.db = open_db(new_db_path());
+    s = tdb_database_session(shared.db, NULL);
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 3000);
+
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+    snap = tdb_snapshot_take(tdb_xact_manager_of(s), s, tdb_current_mcxt);
+    scan = tdb_heap_beginscan(rel, snap);
+    expect_true(tdb_heap_getnext(scan) != NULL);
+    pthread_create(&thread, NULL, dropper, &shared);
+    while (__atomic_load_n(&shared.phase, __ATOMIC_SEQ_CST) < 1)
+        usleep(1000);
+    usleep(50000);
+    /* the drop waits for our lock: the scan finishes over the whole file */
+    expect_int_eq(__atomic_load_n(&shared.phase, __ATOMIC_SEQ_CST), 1);
+    n = 1;
+    while (tdb_heap_getnext(scan) != NULL)
+        n++;
+    tdb_heap_endscan(scan);
+    expect_int_eq(n, 3000);
+    tdb_relation_close(rel);
+    tdb_xact_commit(s);
+    pthread_join(thread, NULL);
+    expect_int_eq(shared.phase, 2);
+    expect_false(table_exists(s, "t"));
+    tdb_xact_destroy(s);
+    tdb_database_close(shared.db);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * Bad input
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_flipped_byte_detected)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    RelFileNumber file;
+    FILE *f;
+    int c;
+
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 100);
+    file = relfilenumber_of(s, "t");
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+
+    /* flip one bit of a row on disk */
+    f = fopen(rel_path(path, file), "r+b");
+    expect_true(f != NULL);
+    fseek(f, BLCKSZ - 40, SEEK_SET);
+    c = fgetc(f);
+    fseek(f, BLCKSZ - 40, SEEK_SET);
+    fputc(c ^ 0x10, f);
+    fclose(f);
+
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    tdb_xact_begin(s);
+    {
+        char msg[128];
+
+        snprintf(msg, sizeof(msg), "invalid page in block 0 of relation base/%u",
+                 file);
+        expect_error(count_rows(s, "t", NULL), ERRCODE_DATA_CORRUPTED, msg);
+    }
+    tdb_buf_release_all_pins_of_thread();
+    tdb_xact_abort(s);
+    /* other tables are unaffected */
+    expect_int_eq(count_committed(s, "pg_namespace"), 2);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_truncated_file_detected)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+    Transaction *s = tdb_database_session(db, NULL);
+    RelFileNumber file;
+    Relation rel;
+    BlockNumber committed;
+
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    create_accounts(s, "u");
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 1000);
+    fill_accounts(s, "u", 1000);
+    file = relfilenumber_of(s, "t");
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+    committed = rel->rd_committed_blocks;
+    tdb_relation_close(rel);
+    tdb_xact_commit(s);
+    expect_true(committed >= 5);
+    expect_int_eq(file_size(rel_path(path, file)), (long)committed * BLCKSZ);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+
+    /* lose the last block and a half */
+    expect_int_eq(truncate(rel_path(path, file),
+                           (off_t)(committed - 1) * BLCKSZ - BLCKSZ / 2),
+                  0);
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    tdb_xact_begin(s);
+    expect_error(count_rows(s, "t", NULL), ERRCODE_DATA_CORRUPTED,
+                 "relation \"t\" is missing blocks");
+    tdb_xact_abort(s);
+    expect_int_eq(count_committed(s, "u"), 1000);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_disk_full)
+{
+    const char *path = new_db_path();
+    Database *db;
+    Transaction *s;
+    Relation rel;
+
+    if (!tdb_fd_inject(FD_OP_WRITE, 1000000, ENOSPC))
+        test_skip("fault injection needs a TDB_DEBUG build");
+    tdb_fd_inject_clear();
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+
+    tdb_xact_begin(s);
+    create_accounts(s, "t");
+    tdb_xact_commit(s);
+    fill_accounts(s, "t", 500);
+
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+    tdb_fd_inject(FD_OP_WRITE, 5, ENOSPC);
+    expect_error(
+        {
+            for (int i = 0; i < 20000; i++)
+                insert_account(s, rel, 1000 + i, 1);
+        },
+        ERRCODE_DISK_FULL, "could not extend file");
+    tdb_fd_inject_clear();
+    tdb_buf_release_all_pins_of_thread();
+    tdb_xact_abort(s);
+    expect_int_eq(count_committed(s, "t"), 500);
+    fill_accounts(s, "t", 1);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+
+    db = open_db(path);
+    s = tdb_database_session(db, NULL);
+    expect_int_eq(count_committed(s, "t"), 501);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_second_open_refused)
+{
+    const char *path = new_db_path();
+    Database *db = open_db(path);
+
+    expect_error(open_db(path), ERRCODE_LOCK_NOT_AVAILABLE, "is in use");
+    tdb_database_close(db);
+    db = open_db(path);
+    tdb_database_close(db);
+}
+TEST_END
+
+int
+main(int argc, char **argv)
+{
+    return test_main(argc, argv, "catalog_catalog",
+                     TEST_CASE(test_bootstrap),
+                     TEST_CASE(test_create_table_definition),
+                     TEST_CASE(test_create_errors),
+                     TEST_CASE(test_create_abort_removes_file),
+                     TEST_CASE(test_drop_table), TEST_CASE(test_truncate),
+                     TEST_CASE(test_reopen_committed_state),
+                     TEST_CASE(test_crash_keeps_committed),
+                     TEST_CASE(test_readers_and_writer),
+                     TEST_CASE(test_drop_waits_for_reader),
+                     TEST_CASE(test_flipped_byte_detected),
+                     TEST_CASE(test_truncated_file_detected),
+                     TEST_CASE(test_disk_full),
+                     TEST_CASE(test_second_open_refused));
+}
