@@ -224,30 +224,6 @@ datum_name(Datum d)
     return (const char *)DatumGetPointer(d);
 }
 
-static Datum
-text_datum(const char *s)
-{
-    Size len = strlen(s);
-    char *v = tdb_palloc(VARHDRSZ + len);
-
-    SET_VARSIZE(v, VARHDRSZ + len);
-    memcpy(v + VARHDRSZ, s, len);
-    return PointerGetDatum(v);
-}
-
-/* A text datum (any header form, not external) as a C string. */
-static char *
-datum_text(Datum d)
-{
-    const void *v = DatumGetPointer(d);
-    Size len = VARSIZE_ANY_EXHDR(v);
-    char *s = tdb_palloc(len + 1);
-
-    memcpy(s, VARDATA_ANY(v), len);
-    s[len] = '\0';
-    return s;
-}
-
 /* Insert one row (values; no NULLs) into catalog relid. */
 static void
 catalog_insert(Transaction *xact, Oid relid, const Datum *values)
@@ -553,7 +529,7 @@ insert_attribute_row(Transaction *xact, Oid relid, int attnum,
                 tdb_xact_manager_datadir(tdb_xact_manager_of(xact))));
         def[Anum_pg_attrdef_adrelid - 1] = ObjectIdGetDatum(relid);
         def[Anum_pg_attrdef_adnum - 1] = Int16GetDatum((int16)attnum);
-        def[Anum_pg_attrdef_adbin - 1] = text_datum(col->default_expr);
+        def[Anum_pg_attrdef_adbin - 1] = PointerGetDatum(tdb_text_from_cstring(col->default_expr));
         catalog_insert(xact, AttrDefaultRelationId, def);
     }
 }
@@ -894,7 +870,8 @@ load_columns(Transaction *xact, Relation rel, int natts)
         if (rel->rd_defaults == NULL)
             rel->rd_defaults = tdb_palloc0((Size)natts * sizeof(char *));
         rel->rd_defaults[attnum - 1] =
-            datum_text(cs.values[Anum_pg_attrdef_adbin - 1]);
+            tdb_text_to_cstring(
+                DatumGetPointer(cs.values[Anum_pg_attrdef_adbin - 1]));
     }
     catscan_end(&cs);
 }

@@ -228,4 +228,16 @@ VARATT_CONVERTED_SHORT_SIZE(const void *ptr)
     return VARSIZE_4B(ptr) - VARHDRSZ + VARHDRSZ_SHORT;
 }
 
+/*
+ * A text (or any varlena) value holding len bytes of data, with a plain
+ * 4-byte header, in the current memory context; and the same from a C
+ * string.
+ */
+text *tdb_text_from_bytes(const char *data, Size len);
+text *tdb_text_from_cstring(const char *s);
+
+/* The data of an inline, uncompressed value as a NUL-terminated string
+ * in the current memory context. */
+char *tdb_text_to_cstring(const void *value);
+
 #endif /* TDB_TUPLE_VARLENA_H */

@@ -58,18 +58,6 @@ row_desc(void)
     return desc;
 }
 
-/* A text datum (4-byte header) in the current context. */
-static Datum
-text_datum(const char *s)
-{
-    Size len = strlen(s);
-    char *v = tdb_palloc(VARHDRSZ + len);
-
-    SET_VARSIZE(v, VARHDRSZ + len);
-    memcpy(v + VARHDRSZ, s, len);
-    return PointerGetDatum(v);
-}
-
 static Fixture *
 start(int nbuffers)
 {
@@ -113,7 +101,7 @@ make_row(Fixture *f, int32 id, int32 val, const char *note)
 
     values[0] = Int32GetDatum(id);
     values[1] = Int32GetDatum(val);
-    values[2] = note != NULL ? text_datum(note) : 0;
+    values[2] = note != NULL ? PointerGetDatum(tdb_text_from_cstring(note)) : 0;
     return tdb_heap_form_tuple(f->rel.rd_att, values, isnull);
 }
 
@@ -121,6 +109,16 @@ static void
 insert_row(Fixture *f, int32 id, int32 val, const char *note)
 {
     tdb_heap_insert(&f->rel, make_row(f, id, val, note), f->xact, NULL);
+}
+
+/* The header of the row at offset off of a pinned buffer's page. */
+static HeapTupleHeader
+page_row(Buffer buf, OffsetNumber off)
+{
+    Page page = tdb_buf_page(buf);
+
+    return (HeapTupleHeader)tdb_page_get_item(page,
+                                              tdb_page_get_item_id(page, off));
 }
 
 /* A snapshot for the session's current command. */
@@ -256,8 +254,7 @@ TEST_BEGIN(test_page_bytes)
     /* a reader sets the committed hint on the page */
     expect_int_eq(count_from_other_session(f), 1);
     buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
-    hdr = (HeapTupleHeader)tdb_page_get_item(
-        tdb_buf_page(buf), tdb_page_get_item_id(tdb_buf_page(buf), 1));
+    hdr = page_row(buf, 1);
     expect_true(hdr->t_infomask & HEAP_XMIN_COMMITTED);
     tdb_buf_release(buf);
     finish(f);
@@ -467,8 +464,7 @@ TEST_BEGIN(test_delete)
     expect_int_eq(tmfd.cmax, 0);
     expect_int_eq(tmfd.xmax, tdb_xact_current_xid(f->xact));
     buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
-    hdr = (HeapTupleHeader)tdb_page_get_item(
-        tdb_buf_page(buf), tdb_page_get_item_id(tdb_buf_page(buf), 2));
+    hdr = page_row(buf, 2);
     expect_int_eq(HeapTupleHeaderGetRawXmax(hdr),
                   tdb_xact_current_xid(f->xact));
     expect_false(hdr->t_infomask & HEAP_XMAX_INVALID);
@@ -527,12 +523,10 @@ TEST_BEGIN(test_update_same_and_other_page)
     expect_int_eq(ItemPointerGetBlockNumber(&newv->t_self), 0);
     expect_int_eq(ItemPointerGetOffsetNumber(&newv->t_self), 2);
     buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
-    hdr = (HeapTupleHeader)tdb_page_get_item(
-        tdb_buf_page(buf), tdb_page_get_item_id(tdb_buf_page(buf), 1));
+    hdr = page_row(buf, 1);
     expect_int_eq(ItemPointerGetOffsetNumber(&hdr->t_ctid), 2);
     expect_false(hdr->t_infomask2 & HEAP_KEYS_UPDATED);
-    hdr = (HeapTupleHeader)tdb_page_get_item(
-        tdb_buf_page(buf), tdb_page_get_item_id(tdb_buf_page(buf), 2));
+    hdr = page_row(buf, 2);
     expect_true(hdr->t_infomask & HEAP_UPDATED);
     tdb_buf_release(buf);
     /* updating the old version again in the same command */
@@ -591,8 +585,7 @@ TEST_BEGIN(test_update_same_and_other_page)
         expect_int_eq(DatumGetInt32(tdb_slot_getattr(slot, 2, &isnull)),
                       400);
         buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
-        hdr = (HeapTupleHeader)tdb_page_get_item(
-            tdb_buf_page(buf), tdb_page_get_item_id(tdb_buf_page(buf), 2));
+        hdr = page_row(buf, 2);
         expect_int_eq(ItemPointerGetBlockNumber(&hdr->t_ctid), 1);
         tdb_buf_release(buf);
     }

@@ -61,6 +61,22 @@ open_db(const char *path)
     return tdb_database_open(path, &options);
 }
 
+/* Open the database at path and a session on it. */
+static Transaction *
+open_session(const char *path, Database **db)
+{
+    *db = open_db(path);
+    return tdb_database_session(*db, NULL);
+}
+
+/* End the session and close the database cleanly. */
+static void
+close_session(Database *db, Transaction *s)
+{
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+}
+
 /* Path of relation file rel of the database at path. */
 static const char *
 rel_path(const char *db_path, RelFileNumber rel)
@@ -83,22 +99,11 @@ create_accounts(Transaction *s, const char *name)
     return tdb_catalog_create_table(s, name, account_columns, 3, false);
 }
 
-static Datum
-text_datum(const char *str)
-{
-    Size len = strlen(str);
-    char *v = tdb_palloc(VARHDRSZ + len);
-
-    SET_VARSIZE(v, VARHDRSZ + len);
-    memcpy(v + VARHDRSZ, str, len);
-    return PointerGetDatum(v);
-}
-
 static void
 insert_account(Transaction *s, Relation rel, int32 id, int64 balance)
 {
     Datum values[3] = {Int32GetDatum(id), Int64GetDatum(balance),
-                       text_datum("owner")};
+                       PointerGetDatum(tdb_text_from_cstring("owner"))};
     bool isnull[3] = {false, false, false};
 
     tdb_heap_insert(rel, tdb_heap_form_tuple(rel->rd_att, values, isnull), s,
@@ -118,6 +123,17 @@ fill_accounts(Transaction *s, const char *name, int n)
         insert_account(s, rel, i, 100);
     tdb_relation_close(rel);
     expect_true(tdb_xact_commit(s));
+}
+
+/* CREATE TABLE name (accounts) and fill it with n rows, committed. */
+static void
+create_filled(Transaction *s, const char *name, int n)
+{
+    tdb_xact_begin(s);
+    create_accounts(s, name);
+    tdb_xact_commit(s);
+    if (n > 0)
+        fill_accounts(s, name, n);
 }
 
 /* Rows and balance total of table name, with a statement snapshot. */
@@ -158,6 +174,17 @@ count_committed(Transaction *s, const char *name)
     return n;
 }
 
+/* Reopen the database at path: table name must hold n committed rows. */
+static void
+expect_rows_after_reopen(const char *path, const char *name, int n)
+{
+    Database *db;
+    Transaction *s = open_session(path, &db);
+
+    expect_int_eq(count_committed(s, name), n);
+    close_session(db, s);
+}
+
 /* Does table name exist (a fresh lookup in a transaction of its own)? */
 static bool
 table_exists(Transaction *s, const char *name)
@@ -191,8 +218,8 @@ relfilenumber_of(Transaction *s, const char *name)
 TEST_BEGIN(test_bootstrap)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     Relation rel;
     int ntypes;
 
@@ -209,25 +236,22 @@ TEST_BEGIN(test_bootstrap)
     expect_int_eq(TupleDescAttr(rel->rd_att, 1)->atttypid, NAMEOID);
     tdb_relation_close(rel);
     tdb_xact_commit(s);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 
     /* reopening does not bootstrap again */
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
+    s = open_session(path, &db);
     tdb_xact_begin(s);
     expect_int_eq(count_rows(s, "pg_class", NULL), 5);
     tdb_xact_commit(s);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
 TEST_BEGIN(test_create_table_definition)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     Relation rel;
     Oid relid;
 
@@ -235,11 +259,9 @@ TEST_BEGIN(test_create_table_definition)
     relid = create_accounts(s, "accounts");
     expect_true(relid >= FirstNormalObjectId);
     expect_true(tdb_xact_commit(s));
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
+    s = open_session(path, &db);
     tdb_xact_begin(s);
     rel = tdb_relation_open(s, "accounts", REL_LOCK_SHARE);
     expect_int_eq(rel->rd_id, relid);
@@ -260,8 +282,7 @@ TEST_BEGIN(test_create_table_definition)
     expect_str_eq(tdb_relation_column_default(rel, 2), "0");
     tdb_relation_close(rel);
     tdb_xact_commit(s);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
@@ -329,8 +350,7 @@ TEST_BEGIN(test_create_errors)
     /* the 1601-column table did not happen; t did */
     expect_true(table_exists(s, "t"));
     expect_false(table_exists(s, "u"));
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
@@ -341,8 +361,8 @@ TEST_END
 TEST_BEGIN(test_create_abort_removes_file)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     Relation rel;
     Oid relid;
 
@@ -359,22 +379,18 @@ TEST_BEGIN(test_create_abort_removes_file)
     expect_false(table_exists(s, "t"));
     /* the pool holds nothing of it: a flush does not try to write it */
     tdb_buf_flush_all();
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
 TEST_BEGIN(test_drop_table)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     RelFileNumber file;
 
-    tdb_xact_begin(s);
-    create_accounts(s, "t");
-    tdb_xact_commit(s);
-    fill_accounts(s, "t", 500);
+    create_filled(s, "t", 500);
     file = relfilenumber_of(s, "t");
 
     /* aborted drop: nothing happened */
@@ -399,16 +415,15 @@ TEST_BEGIN(test_drop_table)
     create_accounts(s, "t");
     tdb_xact_commit(s);
     expect_int_eq(count_committed(s, "t"), 0);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
 TEST_BEGIN(test_truncate)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     RelFileNumber old_file, new_file;
     Oid relid;
 
@@ -451,14 +466,8 @@ TEST_BEGIN(test_truncate)
     expect_int_eq(tdb_catalog_lookup_table(s, "t"), relid);
     tdb_xact_commit(s);
     fill_accounts(s, "t", 10);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
-
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
-    expect_int_eq(count_committed(s, "t"), 10);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
+    expect_rows_after_reopen(path, "t", 10);
 }
 TEST_END
 
@@ -469,8 +478,8 @@ TEST_END
 TEST_BEGIN(test_reopen_committed_state)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     Relation rel;
     int64 total;
 
@@ -487,32 +496,26 @@ TEST_BEGIN(test_reopen_committed_state)
     tdb_relation_close(rel);
     tdb_xact_abort(s);
     fill_accounts(s, "b", 7);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
+    s = open_session(path, &db);
     tdb_xact_begin(s);
     expect_int_eq(count_rows(s, "a", &total), 2000);
     expect_int_eq(total, 200000);
     expect_int_eq(count_rows(s, "b", NULL), 7);
     tdb_xact_commit(s);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
 TEST_BEGIN(test_crash_keeps_committed)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     Relation rel;
 
-    tdb_xact_begin(s);
-    create_accounts(s, "t");
-    tdb_xact_commit(s);
-    fill_accounts(s, "t", 1000);
+    create_filled(s, "t", 1000);
     /* a transaction in progress when the process dies */
     tdb_xact_begin(s);
     rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
@@ -526,14 +529,12 @@ TEST_BEGIN(test_crash_keeps_committed)
     tdb_xact_destroy(s);
     tdb_database_abandon(db); /* no flush, no clean shutdown */
 
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
+    s = open_session(path, &db);
     expect_int_eq(count_committed(s, "t"), 1000);
     /* and writing goes on after the crash */
     fill_accounts(s, "t", 5);
     expect_int_eq(count_committed(s, "t"), 1005);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
@@ -612,7 +613,7 @@ bank_transfer(Transaction *s, int from, int to, int amount, bool abort)
         Datum values[3] = {Int32GetDatum(k == 0 ? from : to),
                            Int64GetDatum(balances[k] +
                                          (k == 0 ? -amount : amount)),
-                           text_datum("owner")};
+                           PointerGetDatum(tdb_text_from_cstring("owner"))};
         bool isnull[3] = {false, false, false};
         TM_FailureData tmfd;
 
@@ -638,10 +639,7 @@ TEST_BEGIN(test_readers_and_writer)
     shared.db = open_db(new_db_path());
     shared.naccounts = 200;
     s = tdb_database_session(shared.db, NULL);
-    tdb_xact_begin(s);
-    create_accounts(s, "accounts");
-    tdb_xact_commit(s);
-    fill_accounts(s, "accounts", shared.naccounts);
+    create_filled(s, "accounts", shared.naccounts);
 
     for (int i = 0; i < 3; i++)
         pthread_create(&readers[i], NULL, bank_reader, &shared);
@@ -718,10 +716,7 @@ TEST_BEGIN(test_drop_waits_for_reader)
 
     shared.db = open_db(new_db_path());
     s = tdb_database_session(shared.db, NULL);
-    tdb_xact_begin(s);
-    create_accounts(s, "t");
-    tdb_xact_commit(s);
-    fill_accounts(s, "t", 3000);
+    create_filled(s, "t", 3000);
 
     tdb_xact_begin(s);
     rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
@@ -756,19 +751,15 @@ TEST_END
 TEST_BEGIN(test_flipped_byte_detected)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     RelFileNumber file;
     FILE *f;
     int c;
 
-    tdb_xact_begin(s);
-    create_accounts(s, "t");
-    tdb_xact_commit(s);
-    fill_accounts(s, "t", 100);
+    create_filled(s, "t", 100);
     file = relfilenumber_of(s, "t");
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 
     /* flip one bit of a row on disk */
     f = fopen(rel_path(path, file), "r+b");
@@ -779,8 +770,7 @@ TEST_BEGIN(test_flipped_byte_detected)
     fputc(c ^ 0x10, f);
     fclose(f);
 
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
+    s = open_session(path, &db);
     tdb_xact_begin(s);
     {
         char msg[128];
@@ -793,16 +783,15 @@ TEST_BEGIN(test_flipped_byte_detected)
     tdb_xact_abort(s);
     /* other tables are unaffected */
     expect_int_eq(count_committed(s, "pg_namespace"), 2);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
 TEST_BEGIN(test_truncated_file_detected)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
-    Transaction *s = tdb_database_session(db, NULL);
+    Database *db;
+    Transaction *s = open_session(path, &db);
     RelFileNumber file;
     Relation rel;
     BlockNumber committed;
@@ -821,22 +810,19 @@ TEST_BEGIN(test_truncated_file_detected)
     tdb_xact_commit(s);
     expect_true(committed >= 5);
     expect_int_eq(file_size(rel_path(path, file)), (long)committed * BLCKSZ);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 
     /* lose the last block and a half */
     expect_int_eq(truncate(rel_path(path, file),
                            (off_t)(committed - 1) * BLCKSZ - BLCKSZ / 2),
                   0);
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
+    s = open_session(path, &db);
     tdb_xact_begin(s);
     expect_error(count_rows(s, "t", NULL), ERRCODE_DATA_CORRUPTED,
                  "relation \"t\" is missing blocks");
     tdb_xact_abort(s);
     expect_int_eq(count_committed(s, "u"), 1000);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
 }
 TEST_END
 
@@ -850,13 +836,9 @@ TEST_BEGIN(test_disk_full)
     if (!tdb_fd_inject(FD_OP_WRITE, 1000000, ENOSPC))
         test_skip("fault injection needs a TDB_DEBUG build");
     tdb_fd_inject_clear();
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
+    s = open_session(path, &db);
 
-    tdb_xact_begin(s);
-    create_accounts(s, "t");
-    tdb_xact_commit(s);
-    fill_accounts(s, "t", 500);
+    create_filled(s, "t", 500);
 
     tdb_xact_begin(s);
     rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
@@ -872,14 +854,8 @@ TEST_BEGIN(test_disk_full)
     tdb_xact_abort(s);
     expect_int_eq(count_committed(s, "t"), 500);
     fill_accounts(s, "t", 1);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
-
-    db = open_db(path);
-    s = tdb_database_session(db, NULL);
-    expect_int_eq(count_committed(s, "t"), 501);
-    tdb_xact_destroy(s);
-    tdb_database_close(db);
+    close_session(db, s);
+    expect_rows_after_reopen(path, "t", 501);
 }
 TEST_END
 
