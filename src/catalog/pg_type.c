@@ -37,6 +37,12 @@ static const TypeInfo builtin_types[] = {
     {NUMERICOID, "numeric", -1, false, 'i', 'm', 'N', false, 'b', 1231,
      true},
     {RECORDOID, "record", -1, false, 'd', 'x', 'P', false, 'p', 2287, false},
+    {CSTRINGOID, "cstring", -2, false, 'c', 'p', 'P', false, 'p', 1263,
+     false},
+    {ANYOID, "any", 4, true, 'i', 'p', 'P', false, 'p', 0, false},
+    {INTERNALOID, "internal", 8, true, 'd', 'p', 'P', false, 'p', 0, false},
+    {ANYELEMENTOID, "anyelement", 4, true, 'i', 'p', 'P', false, 'p', 0,
+     false},
     {UUIDOID, "uuid", 16, false, 'c', 'p', 'U', false, 'b', 2951, true},
 };
 

@@ -35,6 +35,10 @@
 #define INTERVALOID 1186
 #define NUMERICOID 1700
 #include "tuple/tupdesc.h" /* RECORDOID (2249) */
+#define CSTRINGOID 2275
+#define ANYOID 2276
+#define INTERNALOID 2281
+#define ANYELEMENTOID 2283
 #define UUIDOID 2950
 
 /* Namespaces (pg_namespace OIDs). */

@@ -1,0 +1,10 @@
+/*
+ * bool.c -- built-in bool functions (placeholder: the tables are filled in
+ * by the type-system work of issue 5/6).
+ */
+#include "common/base.h"
+
+#include "types/builtins.h"
+
+const BuiltinSet tdb_builtins_bool = {"bool", NULL, 0, NULL, 0, NULL, 0,
+                                   NULL, 0, NULL, 0};

@@ -1,0 +1,185 @@
+/*
+ * registry.c -- lookups over the built-in tables of every type family
+ * (builtins.h).
+ *
+ * The families' BuiltinSets are listed once, below.  Lookups scan them:
+ * the analyzer resolves a name a few times per statement and the
+ * executor keeps the resolved pointers in the plan, so nothing here is
+ * on a per-row path, and a few hundred string comparisons cost less
+ * than keeping a hash table in sync.  (If statement preparation ever
+ * shows up in a profile, build a name -> candidates index at first use.)
+ */
+#include "common/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/elog.h"
+#include "types/builtins.h"
+
+extern const BuiltinSet tdb_builtins_bool;
+extern const BuiltinSet tdb_builtins_int;
+extern const BuiltinSet tdb_builtins_text;
+extern const BuiltinSet tdb_builtins_numeric;
+extern const BuiltinSet tdb_builtins_misc;
+
+static const BuiltinSet *const builtin_sets[] = {
+    &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
+    &tdb_builtins_numeric, &tdb_builtins_misc,
+};
+
+#define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
+
+int
+tdb_func_candidates(const char *name, const FuncDesc **out, int max)
+{
+    int n = 0;
+
+    for (int s = 0; s < NSETS; s++)
+        for (int i = 0; i < builtin_sets[s]->nfuncs; i++)
+            if (strcmp(builtin_sets[s]->funcs[i].name, name) == 0) {
+                if (n < max)
+                    out[n] = &builtin_sets[s]->funcs[i];
+                n++;
+            }
+    return n;
+}
+
+int
+tdb_oper_candidates(const char *name, const OperDesc **out, int max)
+{
+    int n = 0;
+
+    for (int s = 0; s < NSETS; s++)
+        for (int i = 0; i < builtin_sets[s]->nopers; i++)
+            if (strcmp(builtin_sets[s]->opers[i].name, name) == 0) {
+                if (n < max)
+                    out[n] = &builtin_sets[s]->opers[i];
+                n++;
+            }
+    return n;
+}
+
+const OperDesc *
+tdb_oper_lookup(const char *name, Oid left, Oid right)
+{
+    for (int s = 0; s < NSETS; s++)
+        for (int i = 0; i < builtin_sets[s]->nopers; i++) {
+            const OperDesc *op = &builtin_sets[s]->opers[i];
+
+            if (op->left == left && op->right == right &&
+                strcmp(op->name, name) == 0)
+                return op;
+        }
+    return NULL;
+}
+
+int
+tdb_agg_candidates(const char *name, const AggDesc **out, int max)
+{
+    int n = 0;
+
+    for (int s = 0; s < NSETS; s++)
+        for (int i = 0; i < builtin_sets[s]->naggs; i++)
+            if (strcmp(builtin_sets[s]->aggs[i].name, name) == 0) {
+                if (n < max)
+                    out[n] = &builtin_sets[s]->aggs[i];
+                n++;
+            }
+    return n;
+}
+
+bool
+tdb_is_aggregate_name(const char *name)
+{
+    return tdb_agg_candidates(name, NULL, 0) > 0;
+}
+
+const CastDesc *
+tdb_cast_lookup(Oid source, Oid target)
+{
+    for (int s = 0; s < NSETS; s++)
+        for (int i = 0; i < builtin_sets[s]->ncasts; i++) {
+            const CastDesc *c = &builtin_sets[s]->casts[i];
+
+            if (c->source == source && c->target == target)
+                return c;
+        }
+    return NULL;
+}
+
+const TypeSupport *
+tdb_type_support(Oid typid)
+{
+    for (int s = 0; s < NSETS; s++)
+        for (int i = 0; i < builtin_sets[s]->ntypes; i++)
+            if (builtin_sets[s]->types[i].typid == typid)
+                return &builtin_sets[s]->types[i];
+    return NULL;
+}
+
+/* format_type's SQL-standard spellings of PostgreSQL's internal names. */
+static const struct {
+    Oid typid;
+    const char *name;
+} sql_type_names[] = {
+    {BOOLOID, "boolean"},
+    {CHAROID, "\"char\""},
+    {INT2OID, "smallint"},
+    {INT4OID, "integer"},
+    {INT8OID, "bigint"},
+    {FLOAT4OID, "real"},
+    {FLOAT8OID, "double precision"},
+    {BPCHAROID, "character"},
+    {VARCHAROID, "character varying"},
+    {TIMEOID, "time without time zone"},
+    {TIMESTAMPOID, "timestamp without time zone"},
+    {TIMESTAMPTZOID, "timestamp with time zone"},
+};
+
+char *
+tdb_format_type(Oid typid, int32 typmod)
+{
+    const TypeInfo *type = tdb_type_lookup(typid);
+    const TypeSupport *support = tdb_type_support(typid);
+    const char *name = type != NULL ? type->name : "???";
+    char *mod = NULL;
+    char *result;
+    Size len;
+
+    for (Size i = 0; i < sizeof(sql_type_names) / sizeof(sql_type_names[0]);
+         i++)
+        if (sql_type_names[i].typid == typid)
+            name = sql_type_names[i].name;
+    if (typmod >= 0 && support != NULL && support->typmod_out != NULL)
+        mod = support->typmod_out(typmod);
+    len = strlen(name) + (mod != NULL ? strlen(mod) : 0) + 1;
+    result = tdb_palloc(len);
+    snprintf(result, len, "%s%s", name, mod != NULL ? mod : "");
+    return result;
+}
+
+static const TypeSupport *
+support_or_error(Oid typid, const char *what)
+{
+    const TypeSupport *support = tdb_type_support(typid);
+
+    if (support == NULL || (what[0] == 'i' ? support->input == NULL
+                                           : support->output == NULL))
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("type %s has no %s function",
+                       tdb_format_type(typid, -1), what));
+    return support;
+}
+
+Datum
+tdb_type_input(Oid typid, const char *str, int32 typmod)
+{
+    return support_or_error(typid, "input")->input(str, typmod);
+}
+
+char *
+tdb_type_output(Oid typid, Datum value)
+{
+    return support_or_error(typid, "output")->output(value);
+}
