@@ -46,7 +46,7 @@ endif
 
 CFLAGS_ALL = $(BASE_CFLAGS) $(FLAVOUR_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = -pthread $(FLAVOUR_LDFLAGS) $(LDFLAGS)
-LIBS :=
+LIBS := -lpg_query -lm
 
 B := build/$(BUILD)
 

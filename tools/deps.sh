@@ -4,12 +4,13 @@
 # other user, the exact apt-get line is printed and the script fails.
 #
 # Groups:
-#   build       compiler and tools for `make` / `make check`
+#   build       compiler, libraries (libpg_query, protobuf-c headers,
+#               readline) and tools for `make` / `make check`
 #   bench-mmgr  the mallocs the memory-context benchmark compares against
 set -euo pipefail
 
 declare -A GROUP_PACKAGES=(
-  [build]="gcc make libc6-dev valgrind"
+  [build]="gcc make libc6-dev valgrind libpg-query-dev libprotobuf-c-dev libreadline-dev"
   [bench-mmgr]="libjemalloc-dev libmimalloc-dev"
 )
 

@@ -67,6 +67,10 @@ static const bool config_mcxt_checking = false;
 #endif
 
 /* ----- compiler attributes ----- */
+/* Larger / smaller of two values (arguments evaluated twice). */
+#define Max(x, y) ((x) > (y) ? (x) : (y))
+#define Min(x, y) ((x) < (y) ? (x) : (y))
+
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define TDB_NORETURN __attribute__((noreturn))

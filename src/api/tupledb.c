@@ -1,0 +1,216 @@
+/*
+ * tupledb.c -- the public C API (tupledb.h) over a Database and one
+ * Session.
+ *
+ * tupledb_exec wraps the caller's callbacks in a DestReceiver that turns
+ * each row into text with the columns' output functions (in a per-row
+ * memory context, reset after the row is delivered) and forwards
+ * notices; the session's error comes back as a tupledb_error.
+ *
+ * Memory: a handle owns a top-level memory context holding the session
+ * and the database; the thread calling into the library gets its
+ * thread-local memory-context state set up on first use.
+ */
+#include "common/base.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/tupledb.h"
+#include "catalog/database.h"
+#include "common/elog.h"
+#include "mmgr/mcxt.h"
+#include "sql/session.h"
+#include "types/builtins.h"
+
+struct tupledb {
+    MemoryContext cxt;
+    Database *db;
+    Session *session;
+};
+
+/* The receiver handed to the session for one tupledb_exec call. */
+typedef struct ApiReceiver {
+    DestReceiver base;
+    const tupledb_callbacks *callbacks;
+    void *arg;
+    MemoryContext row_cxt;
+    int ncolumns;
+    Oid *typids;
+    const char **values;
+} ApiReceiver;
+
+/* Make sure this thread has its memory-context state. */
+static void
+ensure_thread_state(void)
+{
+    if (tdb_top_mcxt == NULL)
+        tdb_mcxt_thread_init();
+}
+
+static void
+fill_error(tupledb_error *out, const ErrorData *e)
+{
+    tdb_sqlstate_unpack(e->sqlerrcode, out->sqlstate);
+    out->severity = tdb_elevel_name(e->elevel);
+    out->message = e->message;
+    out->detail = e->detail[0] != '\0' ? e->detail : NULL;
+    out->hint = e->hint[0] != '\0' ? e->hint : NULL;
+    out->context = e->context[0] != '\0' ? e->context : NULL;
+    out->position = e->cursorpos;
+}
+
+static void
+api_startup(DestReceiver *self, TupleDesc desc)
+{
+    ApiReceiver *r = (ApiReceiver *)self;
+    tupledb_column *cols = tdb_palloc0(sizeof(tupledb_column) *
+                                       (Size)Max(1, desc->natts));
+
+    r->ncolumns = desc->natts;
+    r->typids = tdb_palloc(sizeof(Oid) * (Size)Max(1, desc->natts));
+    r->values = tdb_palloc(sizeof(char *) * (Size)Max(1, desc->natts));
+    for (int i = 0; i < desc->natts; i++) {
+        const TupleAttr *att = TupleDescAttr(desc, i);
+
+        cols[i].name = att->attname;
+        cols[i].type_oid = att->atttypid;
+        cols[i].typmod = att->atttypmod;
+        r->typids[i] = att->atttypid;
+    }
+    if (r->callbacks->columns != NULL)
+        r->callbacks->columns(r->arg, desc->natts, cols);
+}
+
+static void
+api_receive(DestReceiver *self, TupleTableSlot *slot)
+{
+    ApiReceiver *r = (ApiReceiver *)self;
+    MemoryContext old = tdb_mcxt_switch_to(r->row_cxt);
+
+    tdb_slot_getallattrs(slot);
+    for (int i = 0; i < r->ncolumns; i++)
+        r->values[i] = slot->tts_isnull[i]
+                           ? NULL
+                           : tdb_type_output(r->typids[i],
+                                             slot->tts_values[i]);
+    if (r->callbacks->row != NULL)
+        r->callbacks->row(r->arg, r->ncolumns, r->values);
+    tdb_mcxt_switch_to(old);
+    tdb_mcxt_reset(r->row_cxt);
+}
+
+static void
+api_complete(DestReceiver *self, const char *tag)
+{
+    ApiReceiver *r = (ApiReceiver *)self;
+
+    if (r->callbacks->complete != NULL)
+        r->callbacks->complete(r->arg, tag);
+}
+
+static void
+api_notice(DestReceiver *self, const ErrorData *edata)
+{
+    ApiReceiver *r = (ApiReceiver *)self;
+    tupledb_error notice;
+
+    if (r->callbacks->notice == NULL)
+        return;
+    fill_error(&notice, edata);
+    r->callbacks->notice(r->arg, &notice);
+}
+
+int
+tupledb_open(const char *path, tupledb **db_out, char **errmsg)
+{
+    volatile MemoryContext cxt = NULL;
+    volatile int rc = 0;
+
+    *db_out = NULL;
+    ensure_thread_state();
+    TDB_TRY();
+    {
+        tupledb *db;
+
+        cxt = tdb_aset_create(NULL, "tupledb handle", ALLOCSET_SMALL_SIZES);
+        db = tdb_mcxt_alloc_zero(cxt, sizeof(tupledb));
+        db->cxt = cxt;
+        db->db = tdb_database_open(path, NULL);
+        db->session = tdb_session_create(db->db, cxt);
+        *db_out = db;
+    }
+    TDB_CATCH();
+    {
+        if (errmsg != NULL)
+            *errmsg = strdup(tdb_error_current()->message);
+        tdb_error_flush();
+        if (cxt != NULL)
+            tdb_mcxt_delete(cxt);
+        rc = -1;
+    }
+    TDB_END_TRY();
+    return rc;
+}
+
+int
+tupledb_exec(tupledb *db, const char *sql, const tupledb_callbacks *callbacks,
+             void *arg)
+{
+    static const tupledb_callbacks no_callbacks = {0};
+    ApiReceiver r;
+    ErrorData error;
+    bool ok;
+
+    ensure_thread_state();
+    memset(&r, 0, sizeof(r));
+    r.base.startup = api_startup;
+    r.base.receive = api_receive;
+    r.base.complete = api_complete;
+    r.base.notice = api_notice;
+    r.callbacks = callbacks != NULL ? callbacks : &no_callbacks;
+    r.arg = arg;
+    r.row_cxt = tdb_aset_create(db->cxt, "api row", ALLOCSET_SMALL_SIZES);
+    ok = tdb_session_exec(db->session, sql, &r.base, &error);
+    tdb_mcxt_delete(r.row_cxt);
+    if (!ok && r.callbacks->error != NULL) {
+        tupledb_error e;
+
+        fill_error(&e, &error);
+        r.callbacks->error(arg, &e);
+    }
+    return ok ? 0 : -1;
+}
+
+void
+tupledb_cancel(tupledb *db)
+{
+    if (db != NULL)
+        tdb_session_cancel(db->session);
+}
+
+char
+tupledb_transaction_status(tupledb *db)
+{
+    return tdb_session_transaction_status(db->session);
+}
+
+void
+tupledb_close(tupledb *db)
+{
+    ensure_thread_state();
+    tdb_session_destroy(db->session);
+    TDB_TRY();
+    {
+        tdb_database_close(db->db);
+    }
+    TDB_CATCH();
+    {
+        fprintf(stderr, "tupledb: closing the database: %s\n",
+                tdb_error_current()->message);
+        tdb_error_flush();
+    }
+    TDB_END_TRY();
+    tdb_mcxt_delete(db->cxt);
+}

@@ -1,0 +1,313 @@
+/*
+ * guc.c -- the settings table and SET/SHOW/RESET (guc.h).
+ *
+ * A setting is a row of `settings`: its name as PostgreSQL spells it,
+ * its kind, where its value lives in Settings (an offset), its default
+ * and limits.  Integer settings may carry a unit (memory in kB, time in
+ * ms) and accept values with units ("64MB", "2s") and print with the
+ * largest unit that divides the value, as PostgreSQL does.
+ */
+#include "common/base.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/elog.h"
+#include "mmgr/mcxt.h"
+#include "sql/guc.h"
+
+typedef enum GucKind {
+    GUC_BOOL,
+    GUC_INT,
+    GUC_REAL,
+    GUC_STRING,
+} GucKind;
+
+typedef enum GucUnit {
+    GUC_UNIT_NONE,
+    GUC_UNIT_KB, /* stored in kB */
+    GUC_UNIT_MS, /* stored in ms */
+} GucUnit;
+
+typedef struct GucDef {
+    const char *name; /* PostgreSQL's spelling (SHOW's column label) */
+    GucKind kind;
+    GucUnit unit;
+    size_t offset; /* of the value in Settings */
+    double min, max;
+    const char *default_value; /* as SET would take it */
+    const char *const *allowed; /* GUC_STRING: accepted values (case-
+                                 * insensitive), NULL = anything */
+    size_t size;                /* GUC_STRING: the field's size */
+} GucDef;
+
+#define OFF(field) offsetof(Settings, field)
+#define INT_SETTING(name, field, unit, min, max, def)                       \
+    {name, GUC_INT, unit, OFF(field), min, max, def, NULL, 0}
+#define BOOL_SETTING(name, field, def)                                      \
+    {name, GUC_BOOL, GUC_UNIT_NONE, OFF(field), 0, 1, def, NULL, 0}
+#define STRING_SETTING(name, field, def, allowed)                           \
+    {name,    GUC_STRING, GUC_UNIT_NONE, OFF(field), 0, 0, def, allowed,    \
+     sizeof(((Settings *)0)->field)}
+
+static const char *const encodings[] = {"UTF8", "UNICODE", "UTF-8", NULL};
+static const char *const message_levels[] = {
+    "debug5", "debug4", "debug3", "debug2",  "debug1", "log",
+    "notice", "warning", "error", NULL};
+static const char *const interval_styles[] = {
+    "postgres", "postgres_verbose", "sql_standard", "iso_8601", NULL};
+static const char *const on_only[] = {"on", NULL};
+
+static const GucDef settings[] = {
+    STRING_SETTING("application_name", application_name, "", NULL),
+    STRING_SETTING("client_encoding", client_encoding, "UTF8", encodings),
+    STRING_SETTING("client_min_messages", client_min_messages, "notice",
+                   message_levels),
+    STRING_SETTING("DateStyle", datestyle, "ISO, MDY", NULL),
+    BOOL_SETTING("enable_hashagg", enable_hashagg, "on"),
+    BOOL_SETTING("enable_hashjoin", enable_hashjoin, "on"),
+    BOOL_SETTING("enable_nestloop", enable_nestloop, "on"),
+    BOOL_SETTING("enable_seqscan", enable_seqscan, "on"),
+    BOOL_SETTING("enable_sort", enable_sort, "on"),
+    INT_SETTING("extra_float_digits", extra_float_digits, GUC_UNIT_NONE, -15,
+                3, "1"),
+    {"hash_mem_multiplier", GUC_REAL, GUC_UNIT_NONE,
+     OFF(hash_mem_multiplier), 1.0, 1000.0, "2", NULL, 0},
+    STRING_SETTING("IntervalStyle", intervalstyle, "postgres",
+                   interval_styles),
+    INT_SETTING("lock_timeout", lock_timeout, GUC_UNIT_MS, 0, INT_MAX, "0"),
+    INT_SETTING("maintenance_work_mem", maintenance_work_mem, GUC_UNIT_KB,
+                1024, INT_MAX, "65536"),
+    STRING_SETTING("search_path", search_path, "\"$user\", public", NULL),
+    INT_SETTING("statement_timeout", statement_timeout, GUC_UNIT_MS, 0,
+                INT_MAX, "0"),
+    STRING_SETTING("standard_conforming_strings", standard_conforming_strings,
+                   "on", on_only),
+    STRING_SETTING("TimeZone", timezone, "UTC", NULL),
+    BOOL_SETTING("trace_sort", trace_sort, "off"),
+    INT_SETTING("work_mem", work_mem, GUC_UNIT_KB, 64, INT_MAX, "4096"),
+};
+
+#define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
+
+static const GucDef *
+find_setting(const char *name)
+{
+    for (int i = 0; i < NSETTINGS; i++)
+        if (strcasecmp(settings[i].name, name) == 0)
+            return &settings[i];
+    ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
+            errmsg("unrecognized configuration parameter \"%s\"", name));
+}
+
+/* ----------------------------------------------------------------------
+ * Units
+ * ---------------------------------------------------------------------- */
+
+typedef struct UnitName {
+    const char *name;
+    double multiplier; /* in the base unit (kB or ms) */
+} UnitName;
+
+static const UnitName memory_units[] = {
+    {"TB", 1024.0 * 1024 * 1024}, {"GB", 1024.0 * 1024}, {"MB", 1024.0},
+    {"kB", 1.0}, {"B", 1.0 / 1024}, {NULL, 0},
+};
+
+static const UnitName time_units[] = {
+    {"d", 86400000.0}, {"h", 3600000.0}, {"min", 60000.0}, {"s", 1000.0},
+    {"ms", 1.0},       {"us", 0.001},    {NULL, 0},
+};
+
+static const UnitName *
+units_of(GucUnit unit)
+{
+    return unit == GUC_UNIT_KB ? memory_units
+                               : unit == GUC_UNIT_MS ? time_units : NULL;
+}
+
+static TDB_NORETURN void
+invalid_value(const GucDef *def, const char *value, const char *hint)
+{
+    if (hint != NULL)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("invalid value for parameter \"%s\": \"%s\"",
+                       def->name, value),
+                errhint("%s", hint));
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("invalid value for parameter \"%s\": \"%s\"", def->name,
+                   value));
+}
+
+/* Parse a number with an optional unit into the setting's base unit. */
+static double
+parse_number(const GucDef *def, const char *value)
+{
+    const UnitName *units = units_of(def->unit);
+    char *end;
+    double number;
+
+    errno = 0;
+    number = strtod(value, &end);
+    if (end == value || errno == ERANGE || isnan(number))
+        invalid_value(def, value, NULL);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end == '\0')
+        return number;
+    for (int i = 0; units != NULL && units[i].name != NULL; i++)
+        if (strcmp(end, units[i].name) == 0)
+            return number * units[i].multiplier;
+    if (def->unit == GUC_UNIT_KB)
+        invalid_value(def, value,
+                      "Valid units for this parameter are \"B\", \"kB\", "
+                      "\"MB\", \"GB\", and \"TB\".");
+    if (def->unit == GUC_UNIT_MS)
+        invalid_value(def, value,
+                      "Valid units for this parameter are \"us\", \"ms\", "
+                      "\"s\", \"min\", \"h\", and \"d\".");
+    invalid_value(def, value, NULL);
+}
+
+static bool
+parse_bool(const GucDef *def, const char *value)
+{
+    static const char *const truths[] = {"on", "true", "yes", "1", NULL};
+    static const char *const lies[] = {"off", "false", "no", "0", NULL};
+
+    for (int i = 0; truths[i] != NULL; i++)
+        if (strcasecmp(value, truths[i]) == 0)
+            return true;
+    for (int i = 0; lies[i] != NULL; i++)
+        if (strcasecmp(value, lies[i]) == 0)
+            return false;
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("parameter \"%s\" requires a Boolean value", def->name));
+}
+
+static void
+check_range(const GucDef *def, double number, const char *value)
+{
+    const char *unit = def->unit == GUC_UNIT_KB   ? " kB"
+                       : def->unit == GUC_UNIT_MS ? " ms"
+                                                  : "";
+
+    if (number >= def->min && number <= def->max)
+        return;
+    (void)value;
+    if (def->kind == GUC_REAL)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("%g is outside the valid range for parameter \"%s\" "
+                       "(%g .. %g)",
+                       number, def->name, def->min, def->max));
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("%.0f%s is outside the valid range for parameter \"%s\" "
+                   "(%.0f .. %.0f)",
+                   number, unit, def->name, def->min, def->max));
+}
+
+static void
+set_string(const GucDef *def, Settings *s, const char *value)
+{
+    char *field = (char *)s + def->offset;
+
+    if (def->allowed != NULL) {
+        bool ok = false;
+
+        for (int i = 0; def->allowed[i] != NULL; i++)
+            if (strcasecmp(value, def->allowed[i]) == 0)
+                ok = true;
+        if (!ok)
+            invalid_value(def, value, NULL);
+    }
+    if (strlen(value) >= def->size)
+        invalid_value(def, value, NULL);
+    snprintf(field, def->size, "%s", value);
+}
+
+void
+tdb_guc_set(Settings *s, const char *name, const char *value)
+{
+    const GucDef *def = find_setting(name);
+    double number;
+
+    if (value == NULL)
+        value = def->default_value;
+    switch (def->kind) {
+    case GUC_BOOL:
+        *(bool *)((char *)s + def->offset) = parse_bool(def, value);
+        break;
+    case GUC_INT:
+        number = rint(parse_number(def, value));
+        check_range(def, number, value);
+        *(int *)((char *)s + def->offset) = (int)number;
+        break;
+    case GUC_REAL:
+        number = parse_number(def, value);
+        check_range(def, number, value);
+        *(double *)((char *)s + def->offset) = number;
+        break;
+    case GUC_STRING:
+        set_string(def, s, value);
+        break;
+    }
+}
+
+void
+tdb_guc_init(Settings *s)
+{
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < NSETTINGS; i++)
+        tdb_guc_set(s, settings[i].name, NULL);
+}
+
+/* An integer with the largest unit that divides it exactly. */
+static char *
+show_with_unit(const GucDef *def, int value)
+{
+    const UnitName *units = units_of(def->unit);
+    char buf[64];
+
+    snprintf(buf, sizeof(buf), "%d", value);
+    if (units != NULL && value != 0) {
+        for (int i = 0; units[i].name != NULL; i++) {
+            double m = units[i].multiplier;
+
+            if (m >= 1.0 && fmod((double)value, m) == 0) {
+                snprintf(buf, sizeof(buf), "%.0f%s", value / m,
+                         units[i].name);
+                break;
+            }
+        }
+    }
+    return tdb_mcxt_strdup(tdb_current_mcxt, buf);
+}
+
+char *
+tdb_guc_show(const Settings *s, const char *name, const char **label)
+{
+    const GucDef *def = find_setting(name);
+    const char *field = (const char *)s + def->offset;
+    char buf[64];
+
+    *label = def->name;
+    switch (def->kind) {
+    case GUC_BOOL:
+        return tdb_mcxt_strdup(tdb_current_mcxt,
+                               *(const bool *)field ? "on" : "off");
+    case GUC_INT:
+        return show_with_unit(def, *(const int *)field);
+    case GUC_REAL:
+        snprintf(buf, sizeof(buf), "%g", *(const double *)field);
+        return tdb_mcxt_strdup(tdb_current_mcxt, buf);
+    case GUC_STRING:
+        break;
+    }
+    return tdb_mcxt_strdup(tdb_current_mcxt, field);
+}

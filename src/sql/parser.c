@@ -1,0 +1,101 @@
+/*
+ * parser.c -- libpg_query as tupledb's parser (parser.h).
+ *
+ * pg_query_parse_protobuf parses the whole script; the protobuf bytes
+ * are unpacked into C structs with protobuf-c's generated unpacker.  The
+ * unpacked tree is malloc'd by protobuf-c, so a reset callback on the
+ * caller's memory context frees it: an error anywhere later unwinds to
+ * the statement boundary, which resets the context, and nothing leaks.
+ */
+#include "common/base.h"
+
+#include <pg_query.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/elog.h"
+#include "sql/parser.h"
+
+typedef struct ScriptOwner {
+    MemoryContextCallback callback;
+    PgQuery__ParseResult *result;
+} ScriptOwner;
+
+static void
+free_parse_result(void *arg)
+{
+    ScriptOwner *owner = arg;
+
+    if (owner->result != NULL)
+        pg_query__parse_result__free_unpacked(owner->result, NULL);
+    owner->result = NULL;
+}
+
+int
+tdb_sql_char_position(const char *text, int offset)
+{
+    int chars = 0;
+
+    if (offset < 0)
+        return 0;
+    for (int i = 0; i < offset && text[i] != '\0'; i++)
+        if (((unsigned char)text[i] & 0xC0) != 0x80)
+            chars++;
+    return chars + 1;
+}
+
+ParsedScript *
+tdb_sql_parse(const char *text)
+{
+    PgQueryProtobufParseResult parsed = pg_query_parse_protobuf(text);
+    ScriptOwner *owner;
+    ParsedScript *script;
+    PgQuery__ParseResult *result;
+
+    if (parsed.error != NULL) {
+        char message[ERRMSG_MAX];
+        int cursor = parsed.error->cursorpos;
+
+        /* copy what we report: the result is freed before raising */
+        snprintf(message, sizeof(message), "%s", parsed.error->message);
+        pg_query_free_protobuf_parse_result(parsed);
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", message),
+                errposition(cursor));
+    }
+    result = pg_query__parse_result__unpack(
+        NULL, parsed.parse_tree.len, (const uint8_t *)parsed.parse_tree.data);
+    pg_query_free_protobuf_parse_result(parsed);
+    if (result == NULL)
+        elog(ERROR, "could not unpack the parse tree");
+
+    owner = tdb_palloc(sizeof(ScriptOwner));
+    owner->result = result;
+    owner->callback.func = free_parse_result;
+    owner->callback.arg = owner;
+    tdb_mcxt_register_reset_callback(tdb_current_mcxt, &owner->callback);
+
+    script = tdb_palloc(sizeof(ParsedScript));
+    script->text = text;
+    script->result = result;
+    script->nstatements = (int)result->n_stmts;
+    script->statements =
+        tdb_palloc(sizeof(ParsedStatement) * (Size)Max(1, result->n_stmts));
+    for (size_t i = 0; i < result->n_stmts; i++) {
+        script->statements[i].stmt = result->stmts[i]->stmt;
+        script->statements[i].location = result->stmts[i]->stmt_location;
+        script->statements[i].length = result->stmts[i]->stmt_len;
+    }
+    return script;
+}
+
+const char *
+tdb_sql_node_name(const PgQuery__Node *node)
+{
+    const ProtobufCFieldDescriptor *field;
+
+    if (node == NULL || node->node_case == PG_QUERY__NODE__NODE__NOT_SET)
+        return "(none)";
+    field = protobuf_c_message_descriptor_get_field(
+        &pg_query__node__descriptor, (unsigned)node->node_case);
+    return field != NULL ? field->name : "(unknown)";
+}

@@ -1,0 +1,53 @@
+/*
+ * parser.h -- SQL text to PostgreSQL parse trees, with libpg_query.
+ *
+ * libpg_query is PostgreSQL's own grammar as a library; its parse trees
+ * come out as protobuf-c structs (pg_query/pg_query.pb-c.h), which the
+ * analyzer reads directly.  Syntax errors are PostgreSQL's own messages
+ * and cursor positions (42601).
+ *
+ * libpg_query allocates with malloc (in its own memory contexts); a
+ * ParsedScript frees everything it holds when the memory context it was
+ * created in is reset or deleted, so callers treat it like any palloc'd
+ * object.
+ */
+#ifndef TDB_SQL_PARSER_H
+#define TDB_SQL_PARSER_H
+
+#include "common/base.h"
+#include "mmgr/mcxt.h"
+
+#include <pg_query/pg_query.pb-c.h>
+
+/* One statement of a script. */
+typedef struct ParsedStatement {
+    PgQuery__Node *stmt; /* the raw parse tree (borrowed from the script) */
+    int location;        /* byte offset of the statement in the script */
+    int length;          /* its length in bytes (0: to the end) */
+} ParsedStatement;
+
+typedef struct ParsedScript {
+    const char *text;    /* the script (borrowed) */
+    int nstatements;
+    ParsedStatement *statements;
+    PgQuery__ParseResult *result; /* owned: freed with the context */
+} ParsedScript;
+
+/*
+ * Parse a script of zero or more statements, in the current memory
+ * context.  Raises 42601 with PostgreSQL's message and cursor position
+ * (errposition, 1-based in characters) on a syntax error.
+ */
+ParsedScript *tdb_sql_parse(const char *text);
+
+/* The name of a statement's node type, e.g. "SelectStmt" (for messages). */
+const char *tdb_sql_node_name(const PgQuery__Node *node);
+
+/*
+ * Characters (not bytes) before byte offset `offset` of text, plus one:
+ * the 1-based cursor position PostgreSQL reports for an error at that
+ * byte.  -1 (no location) gives 0.
+ */
+int tdb_sql_char_position(const char *text, int offset);
+
+#endif /* TDB_SQL_PARSER_H */

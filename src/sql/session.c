@@ -1,0 +1,193 @@
+/*
+ * session.c -- a session and its statement loop (session.h).
+ *
+ * The statement boundary is here: each statement runs inside TDB_TRY in
+ * its own memory context; on an error the handler
+ *   1. releases every buffer pin and content lock the thread holds,
+ *   2. ends the transaction -- aborted if implicit, failed (25P02 until
+ *      ROLLBACK) if inside an explicit block -- which also releases the
+ *      writer lock and relation locks,
+ *   3. resets the statement's memory,
+ * and the error goes back to the caller.  Nothing a failed statement
+ * wrote can become visible: its rows carry an xid that never commits.
+ */
+#include "common/base.h"
+
+#include <string.h>
+
+#include "common/elog.h"
+#include "sql/sql_int.h"
+#include "storage/bufmgr.h"
+
+Session *
+tdb_session_create(Database *db, MemoryContext parent)
+{
+    MemoryContext cxt = tdb_aset_create(
+        parent != NULL ? parent : tdb_current_mcxt, "Session",
+        ALLOCSET_DEFAULT_SIZES);
+    Session *s = tdb_mcxt_alloc_zero(cxt, sizeof(Session));
+
+    s->db = db;
+    s->cxt = cxt;
+    s->exec_cxt = tdb_aset_create(cxt, "MessageContext", ALLOCSET_DEFAULT_SIZES);
+    s->stmt_cxt =
+        tdb_aset_create(cxt, "PortalContext", ALLOCSET_DEFAULT_SIZES);
+    s->xact = tdb_database_session(db, cxt);
+    tdb_guc_init(&s->settings);
+    return s;
+}
+
+void
+tdb_session_destroy(Session *s)
+{
+    tdb_xact_abort(s->xact);
+    tdb_mcxt_delete(s->cxt);
+}
+
+char
+tdb_session_transaction_status(Session *s)
+{
+    if (tdb_xact_state(s->xact) == XACT_STATE_FAILED)
+        return 'E';
+    return s->explicit_block ? 'T' : 'I';
+}
+
+void
+tdb_session_cancel(Session *s)
+{
+    s->cancel_pending = 1;
+}
+
+void
+tdb_session_check_interrupts(Session *s)
+{
+    if (unlikely(s->cancel_pending)) {
+        s->cancel_pending = 0;
+        ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
+                errmsg("canceling statement due to user request"));
+    }
+}
+
+Settings *
+tdb_session_settings(Session *s)
+{
+    return &s->settings;
+}
+
+Transaction *
+tdb_session_xact(Session *s)
+{
+    return s->xact;
+}
+
+Database *
+tdb_session_database(Session *s)
+{
+    return s->db;
+}
+
+/* ----------------------------------------------------------------------
+ * The statement loop
+ * ---------------------------------------------------------------------- */
+
+/* Forward NOTICE/WARNING reports to the statement's receiver. */
+static void
+forward_notice(const ErrorData *edata, void *arg)
+{
+    DestReceiver *dest = arg;
+
+    if (dest->notice != NULL)
+        dest->notice(dest, edata);
+}
+
+/* Start a transaction for a statement if none is in progress. */
+static void
+ensure_transaction(Session *s)
+{
+    if (tdb_xact_state(s->xact) == XACT_STATE_IDLE) {
+        tdb_xact_begin(s->xact);
+        tdb_xact_set_lock_timeout(s->xact, s->settings.lock_timeout);
+    }
+}
+
+static void
+run_statement(Statement *st)
+{
+    Session *s = st->session;
+
+    if (tdb_xact_state(s->xact) == XACT_STATE_FAILED &&
+        !tdb_sql_is_transaction_end(st->parsed->stmt))
+        tdb_xact_check_not_failed(s->xact); /* raises 25P02 */
+    if (!tdb_sql_is_transaction_end(st->parsed->stmt))
+        ensure_transaction(s);
+    if (!tdb_sql_run_utility(st))
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("%s is not supported yet",
+                       tdb_sql_node_name(st->parsed->stmt)),
+                errposition(stmt_errpos(st, st->parsed->location)));
+    if (tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS)
+        tdb_xact_command_counter_increment(s->xact);
+}
+
+/* Error recovery at the statement boundary (see the file header). */
+static void
+recover_from_error(Session *s)
+{
+    (void)tdb_buf_release_all_pins_of_thread();
+    if (s->explicit_block)
+        tdb_xact_fail(s->xact);
+    else
+        tdb_xact_abort(s->xact);
+    s->cancel_pending = 0;
+}
+
+/* Commit the implicit transaction at the end of a string. */
+static void
+finish_implicit_transaction(Session *s)
+{
+    if (!s->explicit_block &&
+        tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS)
+        tdb_xact_commit(s->xact);
+}
+
+bool
+tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
+                 ErrorData *error)
+{
+    MemoryContext old = tdb_mcxt_switch_to(s->exec_cxt);
+    void *old_arg;
+    ErrorNoticeHook old_hook =
+        tdb_error_set_notice_hook(forward_notice, dest, &old_arg);
+    volatile bool ok = true;
+
+    TDB_TRY();
+    {
+        ParsedScript *script = tdb_sql_parse(text);
+
+        for (int i = 0; i < script->nstatements; i++) {
+            Statement st = {s, text, &script->statements[i], dest};
+
+            tdb_mcxt_switch_to(s->stmt_cxt);
+            run_statement(&st);
+            tdb_mcxt_switch_to(s->exec_cxt);
+            tdb_mcxt_reset(s->stmt_cxt);
+        }
+        finish_implicit_transaction(s);
+    }
+    TDB_CATCH();
+    {
+        if (error != NULL)
+            *error = *tdb_error_current();
+        tdb_error_flush();
+        tdb_mcxt_switch_to(s->exec_cxt);
+        recover_from_error(s);
+        ok = false;
+    }
+    TDB_END_TRY();
+
+    tdb_error_set_notice_hook(old_hook, old_arg, NULL);
+    tdb_mcxt_switch_to(old);
+    tdb_mcxt_reset(s->stmt_cxt);
+    tdb_mcxt_reset(s->exec_cxt);
+    return ok;
+}

@@ -1,0 +1,57 @@
+/*
+ * sql_int.h -- what the sql/ layer's files share: the session struct and
+ * the context a statement runs in.
+ */
+#ifndef TDB_SQL_SQL_INT_H
+#define TDB_SQL_SQL_INT_H
+
+#include "common/base.h"
+
+#include <signal.h>
+
+#include "sql/dest.h"
+#include "sql/guc.h"
+#include "sql/parser.h"
+#include "sql/session.h"
+
+struct Session {
+    Database *db;
+    Transaction *xact;
+    MemoryContext cxt;       /* the session's life */
+    MemoryContext exec_cxt;  /* one tdb_session_exec call: the parse tree */
+    MemoryContext stmt_cxt;  /* one statement */
+    Settings settings;
+    bool explicit_block;     /* inside BEGIN ... COMMIT/ROLLBACK */
+    volatile sig_atomic_t cancel_pending;
+};
+
+/* One statement being run. */
+typedef struct Statement {
+    Session *session;
+    const char *text;            /* the whole string (positions count
+                                  * from its start) */
+    const ParsedStatement *parsed;
+    DestReceiver *dest;
+} Statement;
+
+/*
+ * errposition() argument for a parse-tree location (a byte offset in
+ * st->text, -1 for none).
+ */
+static inline int
+stmt_errpos(const Statement *st, int location)
+{
+    return tdb_sql_char_position(st->text, location);
+}
+
+/* utility.c: run st if it is a utility statement; false if it is not. */
+bool tdb_sql_run_utility(Statement *st);
+
+/* Send a one-column result of text values (SHOW). */
+void tdb_sql_send_text_result(Statement *st, const char *label,
+                              const char *const *values, int nvalues);
+
+/* Is st a statement allowed in a failed transaction block? */
+bool tdb_sql_is_transaction_end(const PgQuery__Node *stmt);
+
+#endif /* TDB_SQL_SQL_INT_H */

@@ -1,0 +1,490 @@
+/*
+ * utility.c -- statements that are not queries: transaction control,
+ * SET / SHOW / RESET, CREATE / DROP / TRUNCATE TABLE, VACUUM and
+ * ANALYZE (PostgreSQL's ProcessUtility, for what tupledb has).
+ *
+ * Each statement kind has a small function; tdb_sql_run_utility
+ * dispatches on the parse node.  Messages, warnings and command tags are
+ * PostgreSQL's.
+ */
+#include "common/base.h"
+
+#include <pg_query.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "sql/sql_int.h"
+#include "sql/typename.h"
+#include "tuple/heaptuple.h"
+#include "tuple/varlena.h"
+
+/* ----------------------------------------------------------------------
+ * Helpers
+ * ---------------------------------------------------------------------- */
+
+static void
+complete(Statement *st, const char *tag)
+{
+    if (st->dest->complete != NULL)
+        st->dest->complete(st->dest, tag);
+}
+
+void
+tdb_sql_send_text_result(Statement *st, const char *label,
+                         const char *const *values, int nvalues)
+{
+    TupleDesc desc = tdb_tupdesc_create(1);
+    TupleTableSlot *slot;
+
+    tdb_tupdesc_init_attr(desc, 0, label, TEXTOID, -1, -1, false, 'i', 'x');
+    tdb_tupdesc_finalize(desc);
+    slot = tdb_slot_create(desc, &tdb_tts_ops_virtual);
+    if (st->dest->startup != NULL)
+        st->dest->startup(st->dest, desc);
+    for (int i = 0; i < nvalues; i++) {
+        tdb_slot_clear(slot);
+        slot->tts_values[0] =
+            PointerGetDatum(tdb_text_from_cstring(values[i]));
+        slot->tts_isnull[0] = false;
+        tdb_slot_store_virtual(slot);
+        if (st->dest->receive != NULL)
+            st->dest->receive(st->dest, slot);
+    }
+    tdb_slot_drop(slot);
+}
+
+/* A RangeVar's table name; schemas other than public are refused. */
+static const char *
+table_name(const Statement *st, const PgQuery__RangeVar *rv)
+{
+    if (rv->schemaname != NULL && rv->schemaname[0] != '\0' &&
+        strcmp(rv->schemaname, "public") != 0)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("schemas other than \"public\" are not supported "
+                       "yet"),
+                errposition(stmt_errpos(st, rv->location)));
+    return rv->relname;
+}
+
+/* ----------------------------------------------------------------------
+ * Transaction control
+ * ---------------------------------------------------------------------- */
+
+bool
+tdb_sql_is_transaction_end(const PgQuery__Node *stmt)
+{
+    PgQuery__TransactionStmtKind kind;
+
+    if (stmt->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT)
+        return false;
+    kind = stmt->transaction_stmt->kind;
+    return kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
+           kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK;
+}
+
+static void
+no_transaction_warning(void)
+{
+    ereport(WARNING, errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+            errmsg("there is no transaction in progress"));
+}
+
+static void
+begin_block(Statement *st)
+{
+    Session *s = st->session;
+
+    if (s->explicit_block)
+        ereport(WARNING, errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+                errmsg("there is already a transaction in progress"));
+    s->explicit_block = true;
+    complete(st, "BEGIN");
+}
+
+static void
+end_block(Statement *st, bool commit)
+{
+    Session *s = st->session;
+    bool was_block = s->explicit_block;
+    bool committed = false;
+
+    if (!was_block)
+        no_transaction_warning();
+    s->explicit_block = false;
+    if (tdb_xact_state(s->xact) == XACT_STATE_IDLE) {
+        complete(st, commit ? "COMMIT" : "ROLLBACK");
+        return;
+    }
+    if (commit)
+        committed = tdb_xact_commit(s->xact);
+    else
+        tdb_xact_abort(s->xact);
+    complete(st, committed ? "COMMIT" : "ROLLBACK");
+}
+
+static void
+run_transaction_stmt(Statement *st, const PgQuery__TransactionStmt *ts)
+{
+    switch (ts->kind) {
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START:
+        begin_block(st);
+        return;
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
+        end_block(st, true);
+        return;
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
+        end_block(st, false);
+        return;
+    default:
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("savepoints and prepared transactions are not "
+                       "supported yet"),
+                errposition(stmt_errpos(st, st->parsed->location)));
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * SET / SHOW / RESET
+ * ---------------------------------------------------------------------- */
+
+/* The text of one SET argument (a constant), appended to buf. */
+static void
+append_set_arg(const Statement *st, const PgQuery__Node *arg, char *buf,
+               Size size)
+{
+    Size len = strlen(buf);
+    const PgQuery__AConst *c;
+
+    if (arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+        arg = arg->type_cast->arg;
+    if (arg->node_case != PG_QUERY__NODE__NODE_A_CONST)
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("SET requires a constant value"),
+                errposition(stmt_errpos(st, st->parsed->location)));
+    c = arg->a_const;
+    switch (c->val_case) {
+    case PG_QUERY__A__CONST__VAL_IVAL:
+        snprintf(buf + len, size - len, "%d", c->ival->ival);
+        break;
+    case PG_QUERY__A__CONST__VAL_FVAL:
+        snprintf(buf + len, size - len, "%s", c->fval->fval);
+        break;
+    case PG_QUERY__A__CONST__VAL_SVAL:
+        snprintf(buf + len, size - len, "%s", c->sval->sval);
+        break;
+    case PG_QUERY__A__CONST__VAL_BOOLVAL:
+        snprintf(buf + len, size - len, "%s",
+                 c->boolval->boolval ? "on" : "off");
+        break;
+    default:
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("SET requires a constant value"),
+                errposition(stmt_errpos(st, c->location)));
+    }
+}
+
+static void
+run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
+{
+    Settings *settings = &st->session->settings;
+    char value[256] = "";
+
+    switch (vs->kind) {
+    case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE:
+        for (size_t i = 0; i < vs->n_args; i++) {
+            if (i > 0)
+                strncat(value, ", ", sizeof(value) - strlen(value) - 1);
+            append_set_arg(st, vs->args[i], value, sizeof(value));
+        }
+        tdb_guc_set(settings, vs->name, value);
+        break;
+    case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT:
+    case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET:
+        tdb_guc_set(settings, vs->name, NULL);
+        break;
+    case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL:
+        tdb_guc_init(settings);
+        break;
+    default:
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("this form of SET is not supported yet"),
+                errposition(stmt_errpos(st, st->parsed->location)));
+    }
+    if (strcasecmp(vs->name != NULL ? vs->name : "", "lock_timeout") == 0)
+        tdb_xact_set_lock_timeout(st->session->xact, settings->lock_timeout);
+    complete(st,
+             vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
+                     vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL
+                 ? "RESET"
+                 : "SET");
+}
+
+static void
+run_show(Statement *st, const PgQuery__VariableShowStmt *vs)
+{
+    const char *label;
+    const char *value;
+
+    if (strcasecmp(vs->name, "all") == 0)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("SHOW ALL is not supported yet"));
+    value = tdb_guc_show(&st->session->settings, vs->name, &label);
+    tdb_sql_send_text_result(st, label, &value, 1);
+    complete(st, "SHOW");
+}
+
+/* ----------------------------------------------------------------------
+ * CREATE TABLE
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The SQL text of an expression parse tree (PostgreSQL's deparser, as
+ * libpg_query provides it): what pg_attrdef stores for a DEFAULT.
+ */
+static char *
+deparse_expression(PgQuery__Node *expr)
+{
+    PgQuery__ResTarget target = PG_QUERY__RES_TARGET__INIT;
+    PgQuery__Node target_node = PG_QUERY__NODE__INIT;
+    PgQuery__Node *targets[1] = {&target_node};
+    PgQuery__SelectStmt select = PG_QUERY__SELECT_STMT__INIT;
+    PgQuery__Node select_node = PG_QUERY__NODE__INIT;
+    PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT;
+    PgQuery__RawStmt *raws[1] = {&raw};
+    PgQuery__ParseResult result = PG_QUERY__PARSE_RESULT__INIT;
+    PgQueryProtobuf pbuf;
+    PgQueryDeparseResult deparsed;
+    char *sql;
+
+    target.val = expr;
+    target_node.node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+    target_node.res_target = &target;
+    select.n_target_list = 1;
+    select.target_list = targets;
+    select.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+    select.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+    select_node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+    select_node.select_stmt = &select;
+    raw.stmt = &select_node;
+    result.version = PG_VERSION_NUM;
+    result.n_stmts = 1;
+    result.stmts = raws;
+
+    pbuf.len = pg_query__parse_result__get_packed_size(&result);
+    pbuf.data = tdb_palloc(pbuf.len);
+    pg_query__parse_result__pack(&result, (uint8_t *)pbuf.data);
+    deparsed = pg_query_deparse_protobuf(pbuf);
+    if (deparsed.error != NULL) {
+        char message[ERRMSG_MAX];
+
+        snprintf(message, sizeof(message), "%s", deparsed.error->message);
+        pg_query_free_deparse_result(deparsed);
+        elog(ERROR, "could not deparse an expression: %s", message);
+    }
+    sql = tdb_mcxt_strdup(tdb_current_mcxt,
+                          deparsed.query + strlen("SELECT "));
+    pg_query_free_deparse_result(deparsed);
+    return sql;
+}
+
+/* Apply a column constraint of CREATE TABLE to col. */
+static void
+apply_column_constraint(const Statement *st, ColumnDef *col,
+                        const PgQuery__Constraint *c)
+{
+    switch (c->contype) {
+    case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+        col->not_null = true;
+        return;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
+        col->not_null = false;
+        return;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        col->default_expr = deparse_expression(c->raw_expr);
+        return;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("CHECK constraints are not supported yet"),
+                errposition(stmt_errpos(st, c->location)));
+        break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+    case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("PRIMARY KEY and UNIQUE constraints are not "
+                       "supported yet (they need indexes)"),
+                errposition(stmt_errpos(st, c->location)));
+        break;
+    default:
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("this kind of constraint is not supported yet"),
+                errposition(stmt_errpos(st, c->location)));
+    }
+}
+
+static void
+column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
+                  ColumnDef *col)
+{
+    memset(col, 0, sizeof(*col));
+    col->name = def->colname;
+    tdb_sql_resolve_typename(st, def->type_name, &col->typid, &col->typmod);
+    if (!tdb_type_lookup(col->typid)->column_type)
+        ereport(ERROR, errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+                errmsg("column \"%s\" has pseudo-type %s", def->colname,
+                       tdb_type_lookup(col->typid)->name),
+                errposition(stmt_errpos(st, def->location)));
+    col->not_null = def->is_not_null;
+    if (def->raw_default != NULL)
+        col->default_expr = deparse_expression(def->raw_default);
+    for (size_t i = 0; i < def->n_constraints; i++)
+        if (def->constraints[i]->node_case ==
+            PG_QUERY__NODE__NODE_CONSTRAINT)
+            apply_column_constraint(st, col, def->constraints[i]->constraint);
+}
+
+static void
+run_create_table(Statement *st, const PgQuery__CreateStmt *cs)
+{
+    const char *name = table_name(st, cs->relation);
+    ColumnDef *cols = tdb_palloc0(sizeof(ColumnDef) *
+                                  (Size)Max(1, cs->n_table_elts));
+    int ncols = 0;
+
+    if (cs->n_inh_relations > 0 || cs->partspec != NULL ||
+        cs->of_typename != NULL || cs->n_constraints > 0)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("this form of CREATE TABLE is not supported yet"),
+                errposition(stmt_errpos(st, st->parsed->location)));
+    if (cs->relation->relpersistence != NULL &&
+        cs->relation->relpersistence[0] == 't')
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("temporary tables are not supported yet"),
+                errposition(stmt_errpos(st, cs->relation->location)));
+    for (size_t i = 0; i < cs->n_table_elts; i++) {
+        const PgQuery__Node *elt = cs->table_elts[i];
+
+        if (elt->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF)
+            column_from_parse(st, elt->column_def, &cols[ncols++]);
+        else if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT)
+            apply_column_constraint(st, &cols[0], elt->constraint);
+        else
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("LIKE in CREATE TABLE is not supported yet"),
+                    errposition(stmt_errpos(st, st->parsed->location)));
+    }
+    tdb_catalog_create_table(st->session->xact, name, cols, ncols,
+                             cs->if_not_exists);
+    complete(st, "CREATE TABLE");
+}
+
+/* ----------------------------------------------------------------------
+ * DROP, TRUNCATE, VACUUM, ANALYZE
+ * ---------------------------------------------------------------------- */
+
+/* The table name of one DROP object (a list of name parts). */
+static const char *
+drop_object_name(const Statement *st, const PgQuery__Node *object)
+{
+    const PgQuery__List *parts;
+    const PgQuery__Node *last;
+
+    if (object->node_case != PG_QUERY__NODE__NODE_LIST)
+        elog(ERROR, "unexpected DROP object");
+    parts = object->list;
+    if (parts->n_items == 2 &&
+        strcmp(parts->items[0]->string->sval, "public") != 0)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("schemas other than \"public\" are not supported "
+                       "yet"),
+                errposition(stmt_errpos(st, st->parsed->location)));
+    last = parts->items[parts->n_items - 1];
+    return last->string->sval;
+}
+
+static void
+run_drop(Statement *st, const PgQuery__DropStmt *ds)
+{
+    if (ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("only DROP TABLE is supported yet"),
+                errposition(stmt_errpos(st, st->parsed->location)));
+    for (size_t i = 0; i < ds->n_objects; i++)
+        tdb_catalog_drop_table(st->session->xact,
+                               drop_object_name(st, ds->objects[i]),
+                               ds->missing_ok);
+    complete(st, "DROP TABLE");
+}
+
+static void
+run_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
+{
+    Transaction *xact = st->session->xact;
+
+    for (size_t i = 0; i < ts->n_relations; i++) {
+        const PgQuery__RangeVar *rv = ts->relations[i]->range_var;
+        Relation rel = tdb_relation_open(xact, table_name(st, rv),
+                                         REL_LOCK_SHARE);
+        Oid relid = rel->rd_id;
+
+        tdb_relation_close(rel);
+        tdb_catalog_truncate_table(xact, relid);
+    }
+    complete(st, "TRUNCATE TABLE");
+}
+
+/* VACUUM and ANALYZE: accepted (there is nothing to reclaim or sample
+ * yet), after checking that the named tables exist. */
+static void
+run_vacuum(Statement *st, const PgQuery__VacuumStmt *vs)
+{
+    for (size_t i = 0; i < vs->n_rels; i++) {
+        const PgQuery__Node *n = vs->rels[i];
+
+        if (n->node_case == PG_QUERY__NODE__NODE_VACUUM_RELATION)
+            tdb_relation_close(tdb_relation_open(
+                st->session->xact,
+                table_name(st, n->vacuum_relation->relation),
+                REL_LOCK_SHARE));
+    }
+    complete(st, vs->is_vacuumcmd ? "VACUUM" : "ANALYZE");
+}
+
+/* ----------------------------------------------------------------------
+ * Dispatch
+ * ---------------------------------------------------------------------- */
+
+bool
+tdb_sql_run_utility(Statement *st)
+{
+    const PgQuery__Node *n = st->parsed->stmt;
+
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+        run_transaction_stmt(st, n->transaction_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+        run_set(st, n->variable_set_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+        run_show(st, n->variable_show_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+        run_create_table(st, n->create_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+        run_drop(st, n->drop_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+        run_truncate(st, n->truncate_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
+        run_vacuum(st, n->vacuum_stmt);
+        return true;
+    default:
+        return false;
+    }
+}

@@ -1,0 +1,175 @@
+/*
+ * test_session.c -- the statement loop through the public C API
+ * (api/tupledb.h): transaction blocks and their failure state, implicit
+ * transactions of multi-statement strings, warnings and command tags,
+ * syntax errors with positions, SET/RESET errors, DDL through SQL.
+ */
+#include "common/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "api/tupledb.h"
+#include "storage/storage_test.h"
+#include "test.h"
+
+/* Everything a tupledb_exec call reported, as one text. */
+typedef struct Transcript {
+    char text[4096];
+} Transcript;
+
+/* Append the strings (up to a NULL) to the transcript. */
+static void
+append(Transcript *t, const char *a, const char *b, const char *c)
+{
+    const char *parts[3] = {a, b, c};
+
+    for (int i = 0; i < 3 && parts[i] != NULL; i++)
+        strncat(t->text, parts[i], sizeof(t->text) - strlen(t->text) - 1);
+}
+
+static void
+on_complete(void *arg, const char *tag)
+{
+    append(arg, tag, ";", NULL);
+}
+
+static void
+on_notice(void *arg, const tupledb_error *e)
+{
+    append(arg, e->severity, ": ", e->message);
+    append(arg, ";", NULL, NULL);
+}
+
+static void
+on_error(void *arg, const tupledb_error *e)
+{
+    char buf[64];
+
+    snprintf(buf, sizeof(buf), "ERROR %s@%d ", e->sqlstate, e->position);
+    append(arg, buf, e->message, ";");
+}
+
+static const tupledb_callbacks callbacks = {NULL, NULL, on_complete,
+                                            on_notice, on_error};
+
+/* Run sql and return the transcript (in a static buffer). */
+static const char *
+run(tupledb *db, const char *sql)
+{
+    static Transcript t;
+
+    t.text[0] = '\0';
+    tupledb_exec(db, sql, &callbacks, &t);
+    return t.text;
+}
+
+static tupledb *
+open_test_db(void)
+{
+    tupledb *db;
+    char *msg = NULL;
+
+    expect_int_eq(tupledb_open(test_path(test_tmpdir(), "db"), &db, &msg),
+                  0);
+    return db;
+}
+
+TEST_BEGIN(test_transaction_blocks)
+{
+    tupledb *db = open_test_db();
+
+    expect_str_eq(run(db, "COMMIT"),
+                  "WARNING: there is no transaction in progress;COMMIT;");
+    expect_str_eq(run(db, "BEGIN"), "BEGIN;");
+    expect_int_eq(tupledb_transaction_status(db), 'T');
+    expect_str_eq(run(db, "BEGIN"),
+                  "WARNING: there is already a transaction in progress;"
+                  "BEGIN;");
+    expect_str_eq(run(db, "CREATE TABLE t (a int)"), "CREATE TABLE;");
+    expect_str_eq(run(db, "CREATE TABLE t (a int)"),
+                  "ERROR 42P07@0 relation \"t\" already exists;");
+    expect_int_eq(tupledb_transaction_status(db), 'E');
+    expect_str_eq(run(db, "CREATE TABLE u (a int)"),
+                  "ERROR 25P02@0 current transaction is aborted, commands "
+                  "ignored until end of transaction block;");
+    /* COMMIT of a failed block rolls back */
+    expect_str_eq(run(db, "COMMIT"), "ROLLBACK;");
+    expect_int_eq(tupledb_transaction_status(db), 'I');
+    /* t was rolled back with the block */
+    expect_str_eq(run(db, "DROP TABLE t"),
+                  "ERROR 42P01@0 table \"t\" does not exist;");
+    expect_str_eq(run(db, "BEGIN; CREATE TABLE t (a int); COMMIT"),
+                  "BEGIN;CREATE TABLE;COMMIT;");
+    expect_str_eq(run(db, "DROP TABLE t"), "DROP TABLE;");
+    tupledb_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_implicit_transaction)
+{
+    tupledb *db = open_test_db();
+
+    /* one string, one transaction: the failure undoes the first CREATE */
+    expect_str_eq(run(db, "CREATE TABLE a (x int); CREATE TABLE a (x int)"),
+                  "CREATE TABLE;ERROR 42P07@0 relation \"a\" already "
+                  "exists;");
+    expect_int_eq(tupledb_transaction_status(db), 'I');
+    expect_str_eq(run(db, "CREATE TABLE a (x int)"), "CREATE TABLE;");
+    /* a syntax error anywhere runs nothing */
+    expect_str_eq(run(db, "DROP TABLE a; SELEC 1"),
+                  "ERROR 42601@15 syntax error at or near \"SELEC\";");
+    expect_str_eq(run(db, "DROP TABLE a"), "DROP TABLE;");
+    expect_str_eq(run(db, ""), "");
+    expect_str_eq(run(db, "-- only a comment"), "");
+    tupledb_close(db);
+}
+TEST_END
+
+TEST_BEGIN(test_utility_statements)
+{
+    tupledb *db = open_test_db();
+
+    expect_str_eq(run(db, "SET work_mem = '64MB'"), "SET;");
+    expect_str_eq(run(db, "SET work_mem TO DEFAULT"), "SET;");
+    expect_str_eq(run(db, "RESET work_mem"), "RESET;");
+    expect_str_eq(run(db, "SET work_mem = 'lots'"),
+                  "ERROR 22023@0 invalid value for parameter \"work_mem\": "
+                  "\"lots\";");
+    expect_str_eq(run(db, "SET work_mem = 10"),
+                  "ERROR 22023@0 10 kB is outside the valid range for "
+                  "parameter \"work_mem\" (64 .. 2147483647);");
+    expect_str_eq(run(db, "SET enable_hashjoin = maybe"),
+                  "ERROR 22023@0 parameter \"enable_hashjoin\" requires a "
+                  "Boolean value;");
+    expect_str_eq(run(db, "SET no_such_thing = 1"),
+                  "ERROR 42704@0 unrecognized configuration parameter "
+                  "\"no_such_thing\";");
+    expect_str_eq(run(db, "CREATE TABLE t (a int, b varchar(0))"),
+                  "ERROR 22023@26 length for type varchar must be at least "
+                  "1;");
+    expect_str_eq(run(db, "CREATE TABLE t (a nosuchtype)"),
+                  "ERROR 42704@19 type \"nosuchtype\" does not exist;");
+    expect_str_eq(run(db, "CREATE TABLE t (a int NOT NULL DEFAULT 1 + 2, "
+                          "b text, c numeric(10, 2))"),
+                  "CREATE TABLE;");
+    expect_str_eq(run(db, "TRUNCATE t; VACUUM t; ANALYZE t; ANALYZE"),
+                  "TRUNCATE TABLE;VACUUM;ANALYZE;ANALYZE;");
+    expect_str_eq(run(db, "DROP TABLE IF EXISTS nope, t"),
+                  "NOTICE: table \"nope\" does not exist, skipping;"
+                  "DROP TABLE;");
+    expect_str_eq(run(db, "SAVEPOINT s"),
+                  "ERROR 0A000@1 savepoints and prepared transactions are "
+                  "not supported yet;");
+    tupledb_close(db);
+}
+TEST_END
+
+int
+main(int argc, char **argv)
+{
+    return test_main(argc, argv, "sql_session",
+                     TEST_CASE(test_transaction_blocks),
+                     TEST_CASE(test_implicit_transaction),
+                     TEST_CASE(test_utility_statements));
+}
