@@ -7,6 +7,7 @@
 #   make check-symbols   every global symbol carries the tdb_/tupledb_ prefix
 #   make bench-mmgr      memory-context benchmark vs glibc, jemalloc, mimalloc
 #   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
+#   make bench-heap      heap storage: bulk insert and sequential scan
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
@@ -69,7 +70,7 @@ SMALLSEG_TEST := $(B)/tests/storage_smgr_smallseg
 TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
-	bench-mmgr bench-tuple clean format
+	bench-mmgr bench-tuple bench-heap clean format
 .DEFAULT_GOAL := all
 
 all: deps $(B)/tupledb
@@ -163,6 +164,15 @@ bench-tuple: deps
 	$(Q)bench/tuple/run.sh build/release/bench/bench_tuple
 
 $(B)/bench/bench_tuple: $(B)/bench/tuple/bench_tuple.o $(B)/libtupledb.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+bench-heap: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_heap
+	$(Q)bench/heap/run.sh build/release/bench/bench_heap
+
+$(B)/bench/bench_heap: $(B)/bench/heap/bench_heap.o $(B)/libtupledb.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
