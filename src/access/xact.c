@@ -419,11 +419,48 @@ tdb_xact_note_relation_written(Transaction *xact, RelFileNumber rel)
     return true;
 }
 
-/* Run the callbacks for a COMMIT or ABORT event; errors become
- * WARNINGs.  Never raises. */
+/*
+ * Make *saved the thread's current error again.  elog.c keeps a single
+ * current error, which a callback's ERROR overwrites even when it is
+ * caught; there is no call to set it, so raise a copy and catch it (the
+ * copy reports this function as its location).
+ */
+static void
+restore_current_error(const ErrorData *saved)
+{
+    TDB_TRY();
+    {
+        ereport(ERROR, errcode(saved->sqlerrcode), errmsg("%s", saved->message),
+                errdetail("%s", saved->detail), errhint("%s", saved->hint),
+                errcontext_msg("%s", saved->context),
+                errposition(saved->cursorpos));
+    }
+    TDB_CATCH();
+    {
+        /* current again, as the caller expects */
+    }
+    TDB_END_TRY();
+}
+
+/*
+ * Run the callbacks for a COMMIT or ABORT event; errors become
+ * WARNINGs.  Never raises.  An error being handled when it is called
+ * (abort after a failed PRE_COMMIT or commit-log write, or error
+ * recovery aborting inside a TDB_CATCH block) is still the current error
+ * afterwards, even if a callback raised: the caller re-raises or reports
+ * it.
+ */
 static void
 run_callbacks_noerror(Transaction *xact, XactEvent event)
 {
+    bool handling_error = tdb_error_current() != NULL;
+    ErrorData saved; /* a copy: a callback's ERROR overwrites elog's */
+    volatile bool replaced = false;
+
+    if (xact->callbacks == NULL)
+        return;
+    if (handling_error)
+        saved = *tdb_error_current();
     for (XactCallbackItem *volatile item = xact->callbacks; item != NULL;
          item = item->next) {
         TDB_TRY();
@@ -436,9 +473,12 @@ run_callbacks_noerror(Transaction *xact, XactEvent event)
 
             ereport(WARNING, errcode(e->sqlerrcode), errmsg("%s", e->message));
             tdb_error_flush();
+            replaced = true;
         }
         TDB_END_TRY();
     }
+    if (replaced && handling_error)
+        restore_current_error(&saved);
 }
 
 /* Run the PRE_COMMIT callbacks; they may raise. */
@@ -525,7 +565,10 @@ tdb_xact_manager_of(const Transaction *xact)
 void
 tdb_xact_destroy(Transaction *xact)
 {
-    tdb_mcxt_delete(xact->cxt); /* transaction_release aborts */
+    /* a full abort first, so that ABORT callbacks run (the context's
+     * reset callback can do only what a crash would) */
+    tdb_xact_abort(xact);
+    tdb_mcxt_delete(xact->cxt);
 }
 
 void

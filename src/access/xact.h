@@ -152,7 +152,8 @@ DataDir *tdb_xact_manager_datadir(TransactionManager *tm);
 /* The manager a session's transactions belong to. */
 TransactionManager *tdb_xact_manager_of(const Transaction *xact);
 
-/* Abort whatever is in progress and free the state. */
+/* Abort whatever is in progress (as tdb_xact_abort does, ABORT callbacks
+ * included) and free the state. */
 void tdb_xact_destroy(Transaction *xact);
 
 /* How long tdb_xact_assign_xid waits for the writer lock, in ms (0, the
@@ -202,7 +203,9 @@ bool tdb_xact_commit(Transaction *xact);
  * implicit transaction): record ABORTED (cached; failing that, a WARNING
  * -- an id that is no longer running without a COMMITTED status is
  * aborted anyway), release the xid and the writer lock, reset the
- * TransactionContext.  Never raises; a no-op when IDLE.
+ * TransactionContext.  Never raises; a no-op when IDLE.  Called inside a
+ * TDB_CATCH block, it leaves the error being handled current, even if an
+ * ABORT callback raised (tdb_xact_fail too).
  */
 void tdb_xact_abort(Transaction *xact);
 
@@ -240,9 +243,10 @@ MemoryContext tdb_xact_context(Transaction *xact);
  *   XACT_EVENT_COMMIT      after COMMITTED is durable, while the writer
  *                          lock and relation locks are still held
  *                          (remove the files of dropped relations);
- *   XACT_EVENT_ABORT       on abort, failure or a failed commit, before
- *                          the locks are released (remove the files of
- *                          relations the transaction created).
+ *   XACT_EVENT_ABORT       on abort, failure, a failed commit or
+ *                          tdb_xact_destroy, before the locks are released
+ *                          (remove the files of relations the transaction
+ *                          created).
  * COMMIT and ABORT callbacks must not raise; if one does, the error is
  * reported as a WARNING and the rest still run.  Callbacks run in the
  * order they were registered.  Deleting the session's context (a crash)

@@ -7,15 +7,21 @@
  *   new_datadir()      a fresh data directory in a test_tmpdir()
  *   test_sprintf()     printf into the current memory context
  *   file_byte()        one byte of a file, read raw
+ *   begin_new()        a new session transaction, begun
+ *   join_within()      join a thread, ending the process if it hangs
  */
 #ifndef TDB_TESTS_ACCESS_TEST_H
 #define TDB_TESTS_ACCESS_TEST_H
 
 #include "common/base.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
+#include "access/xact.h"
 #include "storage/datadir.h"
 #include "storage/storage_test.h"
 
@@ -58,6 +64,35 @@ file_byte(const char *path, long offset)
     c = fgetc(f);
     fclose(f);
     return c == EOF ? -1 : c;
+}
+
+/* A new session transaction in the current context, begun. */
+static TDB_UNUSED Transaction *
+begin_new(TransactionManager *tm)
+{
+    Transaction *xact = tdb_xact_create(tm, NULL);
+
+    tdb_xact_begin(xact);
+    return xact;
+}
+
+/*
+ * Join a thread.  A thread still running after 120 s (valgrind is slow,
+ * but not that slow) is a hang: report it and end the process, because
+ * the thread still uses the test's memory.
+ */
+static TDB_UNUSED bool
+join_within(pthread_t thread)
+{
+    struct timespec deadline;
+
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 120;
+    if (pthread_timedjoin_np(thread, NULL, &deadline) == 0)
+        return true;
+    printf("    a thread did not finish within 120 s\n");
+    fflush(stdout);
+    abort();
 }
 
 #endif /* TDB_TESTS_ACCESS_TEST_H */

@@ -66,34 +66,6 @@ wait_for_waiters(TransactionManager *tm, uint32 n)
     return false;
 }
 
-/*
- * Join a thread.  A thread still running after 120 s (valgrind is slow,
- * but not that slow) is a hang: report it and end the process, because
- * the thread still uses the test's memory.
- */
-static bool
-join_within(pthread_t thread)
-{
-    struct timespec deadline;
-
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += 120;
-    if (pthread_timedjoin_np(thread, NULL, &deadline) == 0)
-        return true;
-    printf("    a thread did not finish within 120 s\n");
-    fflush(stdout);
-    abort();
-}
-
-static Transaction *
-begin_new(TransactionManager *tm)
-{
-    Transaction *xact = tdb_xact_create(tm, NULL);
-
-    tdb_xact_begin(xact);
-    return xact;
-}
-
 TEST_BEGIN(test_xid_comparison)
 {
     TransactionId xid;
