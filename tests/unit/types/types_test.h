@@ -82,6 +82,26 @@ tt_find_func(const char *name, const Oid *types, int nargs)
     return NULL;
 }
 
+/* The operator name(types) (prefix if one type; "any" accepts any). */
+static TDB_UNUSED const OperDesc *
+tt_find_oper(const char *name, const Oid *types, int nargs)
+{
+    const OperDesc *cands[TT_MAX_CANDIDATES];
+    int n = tdb_oper_candidates(name, cands, TT_MAX_CANDIDATES);
+    Oid left = nargs == 1 ? InvalidOid : types[0];
+    Oid right = nargs == 1 ? types[0] : types[1];
+    const OperDesc *exact = tdb_oper_lookup(name, left, right);
+
+    if (exact != NULL)
+        return exact;
+    for (int i = 0; i < n && i < TT_MAX_CANDIDATES; i++)
+        if ((cands[i]->left == left ||
+             (left != InvalidOid && cands[i]->left == ANYOID)) &&
+            (cands[i]->right == right || cands[i]->right == ANYOID))
+            return cands[i];
+    return NULL;
+}
+
 /*
  * Call fn with args as the executor does: a strict function with a NULL
  * argument is not called.  argtypes fill fn_expr_argtypes.
@@ -167,10 +187,7 @@ tt_eval(const TypeCase *c)
                            NULL, &isnull);
         rettype = f->rettype;
     } else {
-        bool prefix = nargs == 1;
-        const OperDesc *op =
-            tdb_oper_lookup(c->name, prefix ? InvalidOid : types[0],
-                            prefix ? types[0] : types[1]);
+        const OperDesc *op = tt_find_oper(c->name, types, nargs);
 
         if (op == NULL)
             return "no such operator";
