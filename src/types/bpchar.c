@@ -76,8 +76,7 @@ bpchar_fit(const char *s, Size len, int32 typmod, bool is_explicit)
         nchars = (Size)maxlen;
     }
     total = len + ((Size)maxlen - nchars);
-    result = tdb_palloc(VARHDRSZ + total);
-    SET_VARSIZE(result, VARHDRSZ + total);
+    result = tdb_text_new(total);
     memcpy(VARDATA(result), s, len);
     memset(VARDATA(result) + len, ' ', total - len);
     return result;

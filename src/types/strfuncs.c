@@ -287,7 +287,7 @@ tdb_repeat(PG_FUNCTION_ARGS)
     if (count < 0)
         count = 0;
     check_result_length(count * (int64)len);
-    result = tdb_text_from_bytes("", (Size)count * len);
+    result = tdb_text_new((Size)count * len);
     for (int64 i = 0; i < count; i++)
         memcpy(VARDATA(result) + i * (int64)len, s, len);
     PG_RETURN_POINTER(result);

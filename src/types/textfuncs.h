@@ -31,6 +31,17 @@ tdb_bytes_cmp(const char *a, Size alen, const char *b, Size blen)
     return alen < blen ? -1 : alen > blen ? 1 : 0;
 }
 
+/* A new text of len data bytes, header set, data uninitialized, in the
+ * current memory context. */
+static inline text *
+tdb_text_new(Size len)
+{
+    text *t = tdb_palloc(VARHDRSZ + len);
+
+    SET_VARSIZE(t, VARHDRSZ + len);
+    return t;
+}
+
 /*
  * The six comparison functions prefix##eq, ne, lt, le, gt, ge of one
  * pair of argument types, from an int expression over fcinfo that
