@@ -29,11 +29,9 @@ static const struct {
     Size min_len;
     bool value;
 } bool_words[] = {
-    {"true", 1, true}, {"false", 1, false}, {"yes", 1, true},
-    {"no", 1, false},  {"on", 2, true},     {"off", 2, false},
-    {"1", 1, true},    {"0", 1, false},
+    {"true", 1, true}, {"false", 1, false}, {"yes", 1, true}, {"no", 1, false},
+    {"on", 2, true},   {"off", 2, false},   {"1", 1, true},   {"0", 1, false},
 };
-
 
 /*
  * Parse a boolean: surrounding whitespace ignored, then one of
@@ -52,8 +50,7 @@ bool_input(const char *str, int32 typmod)
     while (len > 0 && tdb_c_isspace(start[len - 1]))
         len--;
     for (Size i = 0; i < lengthof(bool_words); i++)
-        if (len >= bool_words[i].min_len &&
-            len <= strlen(bool_words[i].word) &&
+        if (len >= bool_words[i].min_len && len <= strlen(bool_words[i].word) &&
             strncasecmp(start, bool_words[i].word, len) == 0)
             return BoolGetDatum(bool_words[i].value);
     ereport(ERROR, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
@@ -170,8 +167,8 @@ static const FuncDesc bool_funcs[] = {
 };
 
 static const OperDesc bool_opers[] = {
-    OPER_EQ(91, B, B, booleq),  OPER_NE(85, B, B, boolne),
-    OPER_LT(58, B, B, boollt),  OPER_GT(59, B, B, boolgt),
+    OPER_EQ(91, B, B, booleq),   OPER_NE(85, B, B, boolne),
+    OPER_LT(58, B, B, boollt),   OPER_GT(59, B, B, boolgt),
     OPER_LE(1694, B, B, boolle), OPER_GE(1695, B, B, boolge),
 };
 
@@ -186,17 +183,21 @@ static const CastDesc bool_casts[] = {
 };
 
 static const AggDesc bool_aggs[] = {
-    AGG(2517, "bool_and", 1, B, InvalidOid, B, B, booland_statefunc, true,
-        NULL, NULL),
-    AGG(2518, "bool_or", 1, B, InvalidOid, B, B, boolor_statefunc, true,
-        NULL, NULL),
+    AGG(2517, "bool_and", 1, B, InvalidOid, B, B, booland_statefunc, true, NULL,
+        NULL),
+    AGG(2518, "bool_or", 1, B, InvalidOid, B, B, boolor_statefunc, true, NULL,
+        NULL),
     AGG(2519, "every", 1, B, InvalidOid, B, B, booland_statefunc, true, NULL,
         NULL),
 };
 
 static const TypeSupport bool_types[] = {
-    {.typid = B, .input = bool_input, .output = bool_output,
-     .cmp = btboolcmp, .hash = hashbool, .eq = booleq},
+    {.typid = B,
+     .input = bool_input,
+     .output = bool_output,
+     .cmp = btboolcmp,
+     .hash = hashbool,
+     .eq = booleq},
 };
 
 const BuiltinSet tdb_builtins_bool = BUILTIN_SET(

@@ -166,10 +166,9 @@ bpchar_true_len(FunctionCallInfo fcinfo, int n)
 static int
 bpchar_cmp(FunctionCallInfo fcinfo)
 {
-    return tdb_bytes_cmp(VARDATA_ANY(PG_GETARG_VARLENA_P(0)),
-                         bpchar_true_len(fcinfo, 0),
-                         VARDATA_ANY(PG_GETARG_VARLENA_P(1)),
-                         bpchar_true_len(fcinfo, 1));
+    return tdb_bytes_cmp(
+        VARDATA_ANY(PG_GETARG_VARLENA_P(0)), bpchar_true_len(fcinfo, 0),
+        VARDATA_ANY(PG_GETARG_VARLENA_P(1)), bpchar_true_len(fcinfo, 1));
 }
 
 TDB_CMP_FUNCS(tdb_bpchar, bpchar_cmp(fcinfo))
@@ -203,6 +202,6 @@ tdb_bpchar_smaller(PG_FUNCTION_ARGS)
 Datum
 tdb_bpcharlen(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_INT32((int32)tdb_utf8_strlen(
-        VARDATA_ANY(PG_GETARG_VARLENA_P(0)), bpchar_true_len(fcinfo, 0)));
+    PG_RETURN_INT32((int32)tdb_utf8_strlen(VARDATA_ANY(PG_GETARG_VARLENA_P(0)),
+                                           bpchar_true_len(fcinfo, 0)));
 }

@@ -26,8 +26,7 @@ char_from_bytes(const char *s, Size len)
 {
     if (len == 4 && s[0] == '\\' && is_octal(s[1]) && is_octal(s[2]) &&
         is_octal(s[3]))
-        return (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
-                      (s[3] - '0'));
+        return (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
     return len > 0 ? s[0] : '\0';
 }
 

@@ -25,8 +25,7 @@ any_arg_type(FunctionCallInfo fcinfo, int n, const char *fname)
 
     if (typid == InvalidOid)
         ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                errmsg("could not determine data type of %s() input",
-                       fname));
+                errmsg("could not determine data type of %s() input", fname));
     return typid;
 }
 
@@ -170,6 +169,5 @@ tdb_string_agg_finalfn(PG_FUNCTION_ARGS)
     if (PG_ARGISNULL(0))
         PG_RETURN_NULL();
     tb = PG_GETARG_POINTER(0);
-    PG_RETURN_POINTER(
-        tdb_text_from_bytes(tb->buf + VARHDRSZ, tb->len));
+    PG_RETURN_POINTER(tdb_text_from_bytes(tb->buf + VARHDRSZ, tb->len));
 }

@@ -88,11 +88,11 @@ generate_series_int8(PG_FUNCTION_ARGS)
     PG_RETURN_INT64(value);
 }
 
-#define SRF(oid_, fn_, type_, nargs_, ...)                                  \
-    {                                                                       \
-        .oid = (oid_), .name = "generate_series", .rettype = (type_),       \
-        .nargs = (nargs_), .argtypes = {__VA_ARGS__}, .strict = true,       \
-        .retset = true, .volatility = PROVOLATILE_IMMUTABLE, .fn = (fn_)    \
+#define SRF(oid_, fn_, type_, nargs_, ...)                                     \
+    {                                                                          \
+        .oid = (oid_), .name = "generate_series", .rettype = (type_),          \
+        .nargs = (nargs_), .argtypes = {__VA_ARGS__}, .strict = true,          \
+        .retset = true, .volatility = PROVOLATILE_IMMUTABLE, .fn = (fn_)       \
     }
 
 static const FuncDesc misc_funcs[] = {
@@ -103,5 +103,7 @@ static const FuncDesc misc_funcs[] = {
 };
 
 const BuiltinSet tdb_builtins_misc = {
-    .name = "misc", .funcs = misc_funcs, .nfuncs = (int)lengthof(misc_funcs),
+    .name = "misc",
+    .funcs = misc_funcs,
+    .nfuncs = (int)lengthof(misc_funcs),
 };

@@ -53,8 +53,8 @@ name_text_cmp(FunctionCallInfo fcinfo, bool swapped)
 {
     const char *name = NAME_STR(swapped ? 1 : 0);
     const varlena *t = PG_GETARG_VARLENA_P(swapped ? 0 : 1);
-    int r = tdb_bytes_cmp(name, strlen(name), VARDATA_ANY(t),
-                          VARSIZE_ANY_EXHDR(t));
+    int r =
+        tdb_bytes_cmp(name, strlen(name), VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 
     return swapped ? -r : r;
 }

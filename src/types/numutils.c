@@ -14,13 +14,11 @@
 #include "types/numutils.h"
 #include "types/strutil.h"
 
-
 static TDB_NORETURN void
 invalid_syntax(const char *str, const char *typname)
 {
     ereport(ERROR, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-            errmsg("invalid input syntax for type %s: \"%s\"", typname,
-                   str));
+            errmsg("invalid input syntax for type %s: \"%s\"", typname, str));
     __builtin_unreachable();
 }
 

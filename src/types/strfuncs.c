@@ -124,10 +124,9 @@ char_range(const char *s, Size len, int64 start, int64 count)
     if (end <= start)
         return return_bytes(s, 0);
     from = tdb_utf8_char_offset(s, len, (Size)(start - 1));
-    to = end == INT64_MAX
-             ? len
-             : from + tdb_utf8_char_offset(s + from, len - from,
-                                           (Size)(end - start));
+    to = end == INT64_MAX ? len
+                          : from + tdb_utf8_char_offset(s + from, len - from,
+                                                        (Size)(end - start));
     return return_bytes(s + from, to - from);
 }
 
@@ -183,8 +182,7 @@ tdb_text_right(PG_FUNCTION_ARGS)
 /* Byte offset of the first occurrence of needle in s at or after from,
  * or -1.  (Valid UTF-8 matches only at character boundaries.) */
 static int64
-find_bytes(const char *s, Size len, Size from, const char *needle,
-           Size nlen)
+find_bytes(const char *s, Size len, Size from, const char *needle, Size nlen)
 {
     const char *hit;
 
@@ -341,8 +339,8 @@ pad(FunctionCallInfo fcinfo, bool left, const char *fill, Size fill_len)
     if (!left)
         tdb_textbuf_append(&tb, s, keep);
     while (fill_chars > 0) {
-        Size c = tdb_utf8_char_len_max(fill + fill_bytes,
-                                       fill_len - fill_bytes);
+        Size c =
+            tdb_utf8_char_len_max(fill + fill_bytes, fill_len - fill_bytes);
 
         tdb_textbuf_append(&tb, fill + fill_bytes, c);
         fill_bytes += c;

@@ -47,19 +47,37 @@ tdb_text_new(Size len)
  * pair of argument types, from an int expression over fcinfo that
  * compares argument 0 with argument 1.
  */
-#define TDB_CMP_FUNCS(prefix, cmp)                                          \
-    Datum prefix##eq(PG_FUNCTION_ARGS) { PG_RETURN_BOOL((cmp) == 0); }      \
-    Datum prefix##ne(PG_FUNCTION_ARGS) { PG_RETURN_BOOL((cmp) != 0); }      \
-    Datum prefix##lt(PG_FUNCTION_ARGS) { PG_RETURN_BOOL((cmp) < 0); }       \
-    Datum prefix##le(PG_FUNCTION_ARGS) { PG_RETURN_BOOL((cmp) <= 0); }      \
-    Datum prefix##gt(PG_FUNCTION_ARGS) { PG_RETURN_BOOL((cmp) > 0); }       \
-    Datum prefix##ge(PG_FUNCTION_ARGS) { PG_RETURN_BOOL((cmp) >= 0); }
-#define TDB_CMP_FUNCS_DECL(prefix)                                          \
-    Datum prefix##eq(PG_FUNCTION_ARGS);                                     \
-    Datum prefix##ne(PG_FUNCTION_ARGS);                                     \
-    Datum prefix##lt(PG_FUNCTION_ARGS);                                     \
-    Datum prefix##le(PG_FUNCTION_ARGS);                                     \
-    Datum prefix##gt(PG_FUNCTION_ARGS);                                     \
+#define TDB_CMP_FUNCS(prefix, cmp)                                             \
+    Datum prefix##eq(PG_FUNCTION_ARGS)                                         \
+    {                                                                          \
+        PG_RETURN_BOOL((cmp) == 0);                                            \
+    }                                                                          \
+    Datum prefix##ne(PG_FUNCTION_ARGS)                                         \
+    {                                                                          \
+        PG_RETURN_BOOL((cmp) != 0);                                            \
+    }                                                                          \
+    Datum prefix##lt(PG_FUNCTION_ARGS)                                         \
+    {                                                                          \
+        PG_RETURN_BOOL((cmp) < 0);                                             \
+    }                                                                          \
+    Datum prefix##le(PG_FUNCTION_ARGS)                                         \
+    {                                                                          \
+        PG_RETURN_BOOL((cmp) <= 0);                                            \
+    }                                                                          \
+    Datum prefix##gt(PG_FUNCTION_ARGS)                                         \
+    {                                                                          \
+        PG_RETURN_BOOL((cmp) > 0);                                             \
+    }                                                                          \
+    Datum prefix##ge(PG_FUNCTION_ARGS)                                         \
+    {                                                                          \
+        PG_RETURN_BOOL((cmp) >= 0);                                            \
+    }
+#define TDB_CMP_FUNCS_DECL(prefix)                                             \
+    Datum prefix##eq(PG_FUNCTION_ARGS);                                        \
+    Datum prefix##ne(PG_FUNCTION_ARGS);                                        \
+    Datum prefix##lt(PG_FUNCTION_ARGS);                                        \
+    Datum prefix##le(PG_FUNCTION_ARGS);                                        \
+    Datum prefix##gt(PG_FUNCTION_ARGS);                                        \
     Datum prefix##ge(PG_FUNCTION_ARGS)
 
 /*
