@@ -21,6 +21,19 @@
 #define ERRCODE_INVALID_PARAMETER_VALUE MAKE_SQLSTATE('2', '2', '0', '2', '3')
 #define ERRCODE_QUERY_CANCELED MAKE_SQLSTATE('5', '7', '0', '1', '4')
 
+/* Data exceptions (types/): input syntax, ranges, strings. */
+#define ERRCODE_STRING_DATA_RIGHT_TRUNCATION                                \
+    MAKE_SQLSTATE('2', '2', '0', '0', '1')
+#define ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE                                  \
+    MAKE_SQLSTATE('2', '2', '0', '0', '3')
+#define ERRCODE_SUBSTRING_ERROR MAKE_SQLSTATE('2', '2', '0', '1', '1')
+#define ERRCODE_DIVISION_BY_ZERO MAKE_SQLSTATE('2', '2', '0', '1', '2')
+#define ERRCODE_CHARACTER_NOT_IN_REPERTOIRE                                 \
+    MAKE_SQLSTATE('2', '2', '0', '2', '1')
+#define ERRCODE_INVALID_ESCAPE_SEQUENCE MAKE_SQLSTATE('2', '2', '0', '2', '5')
+#define ERRCODE_INVALID_TEXT_REPRESENTATION                                 \
+    MAKE_SQLSTATE('2', '2', 'P', '0', '2')
+
 /* Transactions (access/). */
 #define ERRCODE_IN_FAILED_SQL_TRANSACTION                                   \
     MAKE_SQLSTATE('2', '5', 'P', '0', '2')

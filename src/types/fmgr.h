@@ -50,7 +50,23 @@ typedef struct FmgrInfo {
     Oid fn_expr_rettype;            /* the call's result type (for
                                      * polymorphic functions) */
     int32 fn_expr_rettypmod;
+    /*
+     * The call's actual argument types, for functions declared with
+     * "any" arguments (concat, concat_ws, text || anynonarray), which
+     * must know how to print what they were given.  Filled by whoever
+     * sets up the call; InvalidOid where unknown.
+     */
+    Oid fn_expr_argtypes[FUNC_MAX_ARGS];
 } FmgrInfo;
+
+/* The actual type of argument argno of the call, or InvalidOid. */
+static inline Oid
+tdb_fn_expr_argtype(const FmgrInfo *flinfo, int argno)
+{
+    if (flinfo == NULL || argno < 0 || argno >= FUNC_MAX_ARGS)
+        return InvalidOid;
+    return flinfo->fn_expr_argtypes[argno];
+}
 
 typedef struct NullableDatum {
     Datum value;

@@ -1,10 +1,109 @@
 /*
- * misc.c -- built-in misc functions (placeholder: the tables are filled in
- * by the type-system work of issue 5/6).
+ * misc.c -- set-returning functions over integers: generate_series(start,
+ * stop [, step]) for int4 and int8.
+ *
+ * Protocol (builtins.h, SRFCallContext): the executor calls the function
+ * once per row; the first call (call_no 0) sets up the state in
+ * multi_call_mcxt; a call that has no row left sets is_done.  The
+ * series stops before a value would overflow instead of raising, as in
+ * PostgreSQL: generate_series(2147483646, 2147483647) is two rows.
+ *
+ * Entry point: tdb_builtins_misc (registry.c).
  */
 #include "common/base.h"
 
-#include "types/builtins.h"
+#include "common/elog.h"
+#include "types/builtin_rows.h"
 
-const BuiltinSet tdb_builtins_misc = {"misc", NULL, 0, NULL, 0, NULL, 0,
-                                   NULL, 0, NULL, 0};
+typedef struct SeriesState {
+    int64 current;
+    int64 stop;
+    int64 step;
+    int64 min, max; /* the result type's range */
+    bool exhausted; /* the next value would overflow */
+} SeriesState;
+
+/* Argument n of an int4 (is_int4) or int8 series, widened. */
+static int64
+series_arg(FunctionCallInfo fcinfo, int n, bool is_int4)
+{
+    return is_int4 ? PG_GETARG_INT32(n) : PG_GETARG_INT64(n);
+}
+
+/*
+ * The next row of generate_series(start, stop[, step]) over int4
+ * (is_int4) or int8 into *value; false (and is_done set) when the
+ * series is over.  Raises 22023 for a zero step.
+ */
+static bool
+series_next(FunctionCallInfo fcinfo, bool is_int4, int64 *value)
+{
+    SRFCallContext *srf = fcinfo->context;
+    SeriesState *st = srf->state;
+
+    if (srf->call_no == 0 || st == NULL) {
+        int64 step = PG_NARGS() == 3 ? series_arg(fcinfo, 2, is_int4) : 1;
+
+        if (step == 0)
+            ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("step size cannot equal zero"));
+        st = tdb_mcxt_alloc(srf->multi_call_mcxt, sizeof(SeriesState));
+        st->current = series_arg(fcinfo, 0, is_int4);
+        st->stop = series_arg(fcinfo, 1, is_int4);
+        st->step = step;
+        st->min = is_int4 ? INT32_MIN : INT64_MIN;
+        st->max = is_int4 ? INT32_MAX : INT64_MAX;
+        st->exhausted = false;
+        srf->state = st;
+    }
+    if (st->exhausted || (st->step > 0 && st->current > st->stop) ||
+        (st->step < 0 && st->current < st->stop)) {
+        srf->is_done = true;
+        return false;
+    }
+    *value = st->current;
+    if (__builtin_add_overflow(st->current, st->step, &st->current) ||
+        st->current < st->min || st->current > st->max)
+        st->exhausted = true;
+    return true;
+}
+
+static Datum
+generate_series_int4(PG_FUNCTION_ARGS)
+{
+    int64 value = 0;
+
+    if (!series_next(fcinfo, true, &value))
+        PG_RETURN_NULL();
+    PG_RETURN_INT32((int32)value);
+}
+
+static Datum
+generate_series_int8(PG_FUNCTION_ARGS)
+{
+    int64 value = 0;
+
+    if (!series_next(fcinfo, false, &value))
+        PG_RETURN_NULL();
+    PG_RETURN_INT64(value);
+}
+
+#define SRF(oid_, fn_, type_, nargs_, ...)                                     \
+    {                                                                          \
+        .oid = (oid_), .name = "generate_series", .rettype = (type_),          \
+        .nargs = (nargs_), .argtypes = {__VA_ARGS__}, .strict = true,          \
+        .retset = true, .volatility = PROVOLATILE_IMMUTABLE, .fn = (fn_)       \
+    }
+
+static const FuncDesc misc_funcs[] = {
+    SRF(1067, generate_series_int4, INT4OID, 2, INT4OID, INT4OID),
+    SRF(1066, generate_series_int4, INT4OID, 3, INT4OID, INT4OID, INT4OID),
+    SRF(1069, generate_series_int8, INT8OID, 2, INT8OID, INT8OID),
+    SRF(1068, generate_series_int8, INT8OID, 3, INT8OID, INT8OID, INT8OID),
+};
+
+const BuiltinSet tdb_builtins_misc = {
+    .name = "misc",
+    .funcs = misc_funcs,
+    .nfuncs = (int)lengthof(misc_funcs),
+};
