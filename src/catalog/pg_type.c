@@ -20,6 +20,7 @@ static const TypeInfo builtin_types[] = {
     {INT4OID, "int4", 4, true, 'i', 'p', 'N', false, 'b', 1007, true},
     {TEXTOID, "text", -1, false, 'i', 'x', 'S', true, 'b', 1009, true},
     {OIDOID, "oid", 4, true, 'i', 'p', 'N', false, 'b', 1028, true},
+    {TIDOID, "tid", 6, false, 's', 'p', 'U', false, 'b', 1010, false},
     {FLOAT4OID, "float4", 4, true, 'i', 'p', 'N', false, 'b', 1021, true},
     {FLOAT8OID, "float8", 8, true, 'd', 'p', 'N', true, 'b', 1022, true},
     {UNKNOWNOID, "unknown", -2, false, 'c', 'p', 'X', false, 'p', 0, false},

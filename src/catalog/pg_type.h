@@ -23,6 +23,7 @@
 #define INT4OID 23
 #define TEXTOID 25
 #define OIDOID 26
+#define TIDOID 27
 #define FLOAT4OID 700
 #define FLOAT8OID 701
 #define UNKNOWNOID 705

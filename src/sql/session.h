@@ -24,7 +24,7 @@
 #include "access/xact.h"
 #include "catalog/database.h"
 #include "common/elog.h"
-#include "sql/dest.h"
+#include "executor/dest.h"
 #include "sql/guc.h"
 
 typedef struct Session Session;

@@ -9,7 +9,7 @@
 
 #include <signal.h>
 
-#include "sql/dest.h"
+#include "executor/dest.h"
 #include "sql/guc.h"
 #include "sql/parser.h"
 #include "sql/session.h"

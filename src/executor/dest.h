@@ -13,8 +13,8 @@
  * and notice() for NOTICE/WARNING reports at any time.  Errors are not
  * sent here: tdb_session_exec reports them to its caller.
  */
-#ifndef TDB_SQL_DEST_H
-#define TDB_SQL_DEST_H
+#ifndef TDB_EXECUTOR_DEST_H
+#define TDB_EXECUTOR_DEST_H
 
 #include "common/base.h"
 #include "common/elog.h"
@@ -30,4 +30,4 @@ struct DestReceiver {
     void (*notice)(DestReceiver *self, const ErrorData *edata);
 };
 
-#endif /* TDB_SQL_DEST_H */
+#endif /* TDB_EXECUTOR_DEST_H */

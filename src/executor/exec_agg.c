@@ -1,0 +1,671 @@
+/*
+ * exec_agg.c -- Agg: aggregates over groups of input rows.
+ *
+ * Strategies: PLAIN (the whole input is one group; no input still gives
+ * one row), SORTED (input ordered by the group keys: a group ends where
+ * the keys change), HASHED (groups found through a hash table on the
+ * keys; output in table order).  The compact tuple hash table with
+ * spilling is issue 8; this one keeps all groups in memory.
+ *
+ * Each group has, per aggregate, a transition state (value + isnull)
+ * advanced with PostgreSQL's rules (builtins.h, AggDesc).  Aggregates
+ * with DISTINCT or ORDER BY buffer their inputs per group in a RowSorter
+ * and feed them to the transition function, sorted (and deduplicated),
+ * when the group is finished.
+ *
+ * Output: for each group, the aggregates' final values go to
+ * econtext->agg_values/agg_nulls, the group's first input row is the
+ * OUTER row (group-key columns in the target list read it), then HAVING
+ * (the node's qual) and the projection.
+ */
+#include "common/base.h"
+
+#include <string.h>
+
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "executor/exec_int.h"
+#include "executor/sortutil.h"
+
+/* Per aggregate: how to evaluate it. */
+typedef struct PerAgg {
+    Aggref *aggref;
+    const AggDesc *desc;
+    int nargs;
+    List *arg_states;   /* ExprState per argument, over the input row */
+    ExprState *filter;  /* FILTER (WHERE ...), or NULL */
+    FmgrInfo trans_flinfo;
+    FmgrInfo final_flinfo;
+    Datum init_value;
+    bool init_null;
+    int16 transtype_len;
+    bool transtype_byval;
+    /* DISTINCT / ORDER BY: inputs buffered per group */
+    bool buffered;
+    TupleDesc input_desc;       /* the buffered rows: the arguments, then
+                                 * the ORDER BY keys */
+    SortKey *sort_keys;
+    int nsort_keys;
+    SortKey *arg_keys;          /* per argument, for DISTINCT's equality */
+    RowSorter *sorter;          /* of the current group (plain/sorted) */
+    TupleTableSlot *input_slot; /* a virtual row being buffered */
+    List *order_states;         /* ExprState per ORDER BY key */
+} PerAgg;
+
+/* One group's transition states. */
+typedef struct GroupState {
+    Datum *values;
+    bool *nulls;
+    bool *no_input; /* strict transition with no input yet */
+    RowSorter **sorters; /* buffered aggregates (hashed: per group) */
+} GroupState;
+
+/* A hashed group. */
+typedef struct HashGroup {
+    uint32 hash;
+    int32 next;
+    MinimalTuple first_row;
+    GroupState state;
+} HashGroup;
+
+typedef struct AggState {
+    PlanState ps;
+    Agg *plan;
+    int naggs;
+    PerAgg *peraggs;
+    MemoryContext group_mcxt;  /* transition values of the current group
+                                * (plain/sorted) or of all groups (hash) */
+    AggCallContext call_context;
+    TupleTableSlot *first_row;  /* the group's first input row */
+    TupleTableSlot *pending;    /* sorted: the row that began the next group */
+    bool input_done;
+    bool done;
+    bool produced;              /* plain: the single row was returned */
+    GroupState current;
+    /* hashed */
+    HashGroup *groups;
+    int32 ngroups, groups_size;
+    int32 *buckets;
+    uint32 nbuckets;
+    int32 next_output;
+    bool table_built;
+    const TypeSupport **key_support;
+    TupleTableSlot *key_slot;   /* minimal slot over a stored row */
+} AggState;
+
+/* ----------------------------------------------------------------------
+ * Transition
+ * ---------------------------------------------------------------------- */
+
+static Datum
+copy_datum(Datum value, bool byval, int16 len)
+{
+    Size size;
+    void *copy;
+
+    if (byval)
+        return value;
+    size = len > 0 ? (Size)len : VARSIZE_ANY(DatumGetPointer(value));
+    copy = tdb_palloc(size);
+    memcpy(copy, DatumGetPointer(value), size);
+    return PointerGetDatum(copy);
+}
+
+static void
+init_group(AggState *as, GroupState *g)
+{
+    MemoryContext old = tdb_mcxt_switch_to(as->group_mcxt);
+
+    g->values = tdb_palloc(sizeof(Datum) * (Size)Max(1, as->naggs));
+    g->nulls = tdb_palloc(sizeof(bool) * (Size)Max(1, as->naggs));
+    g->no_input = tdb_palloc(sizeof(bool) * (Size)Max(1, as->naggs));
+    g->sorters = tdb_palloc0(sizeof(RowSorter *) * (Size)Max(1, as->naggs));
+    for (int i = 0; i < as->naggs; i++) {
+        PerAgg *pa = &as->peraggs[i];
+
+        g->nulls[i] = pa->init_null;
+        g->values[i] = pa->init_null
+                           ? (Datum)0
+                           : copy_datum(pa->init_value, pa->transtype_byval,
+                                        pa->transtype_len);
+        g->no_input[i] = true;
+        if (pa->buffered)
+            g->sorters[i] = tdb_sorter_create(pa->input_desc, pa->sort_keys,
+                                              pa->nsort_keys, as->group_mcxt);
+    }
+    tdb_mcxt_switch_to(old);
+}
+
+/* Advance one aggregate's state with already evaluated inputs. */
+static void
+advance(AggState *as, PerAgg *pa, GroupState *g, int i,
+        FunctionCallInfoData *fcinfo)
+{
+    const AggDesc *desc = pa->desc;
+    Datum newval;
+    MemoryContext old;
+
+    if (desc->strict_trans) {
+        for (int a = 1; a <= pa->nargs; a++)
+            if (fcinfo->args[a].isnull)
+                return;
+        if (g->nulls[i] && g->no_input[i] && pa->init_null) {
+            /* the first input becomes the state */
+            old = tdb_mcxt_switch_to(as->group_mcxt);
+            g->values[i] = copy_datum(fcinfo->args[1].value,
+                                      pa->transtype_byval,
+                                      pa->transtype_len);
+            tdb_mcxt_switch_to(old);
+            g->nulls[i] = false;
+            g->no_input[i] = false;
+            return;
+        }
+        if (g->nulls[i])
+            return; /* a strict transition that went NULL stays NULL */
+    }
+    fcinfo->args[0].value = g->values[i];
+    fcinfo->args[0].isnull = g->nulls[i];
+    fcinfo->isnull = false;
+    fcinfo->flinfo = &pa->trans_flinfo;
+    fcinfo->context = &as->call_context;
+    newval = desc->transfn(fcinfo);
+    g->no_input[i] = false;
+    if (!pa->transtype_byval && desc->transtype != INTERNALOID &&
+        !fcinfo->isnull && newval != g->values[i]) {
+        Datum old_value = g->values[i];
+        bool old_null = g->nulls[i];
+
+        old = tdb_mcxt_switch_to(as->group_mcxt);
+        newval = copy_datum(newval, false, pa->transtype_len);
+        tdb_mcxt_switch_to(old);
+        if (!old_null && tdb_mcxt_chunk_context(DatumGetPointer(old_value)) ==
+                             as->group_mcxt)
+            tdb_pfree(DatumGetPointer(old_value));
+    }
+    g->values[i] = newval;
+    g->nulls[i] = fcinfo->isnull;
+}
+
+/* Evaluate aggregate i's inputs for the current input row. */
+static bool
+eval_inputs(AggState *as, PerAgg *pa, FunctionCallInfoData *fcinfo)
+{
+    ExprContext *econtext = as->ps.econtext;
+
+    if (pa->filter != NULL && !tdb_exec_qual(pa->filter, econtext))
+        return false;
+    fcinfo->nargs = (int16)(pa->nargs + 1);
+    for (int a = 0; a < pa->nargs; a++)
+        fcinfo->args[a + 1].value = tdb_exec_eval_expr(
+            list_nth(pa->arg_states, a), econtext, &fcinfo->args[a + 1].isnull);
+    return true;
+}
+
+/* Buffer a DISTINCT / ORDER BY aggregate's inputs for the group. */
+static void
+buffer_inputs(AggState *as, PerAgg *pa, RowSorter *sorter,
+              FunctionCallInfoData *fcinfo)
+{
+    TupleTableSlot *slot = pa->input_slot;
+    ExprContext *econtext = as->ps.econtext;
+
+    tdb_slot_clear(slot);
+    for (int a = 0; a < pa->nargs; a++) {
+        slot->tts_values[a] = fcinfo->args[a + 1].value;
+        slot->tts_isnull[a] = fcinfo->args[a + 1].isnull;
+    }
+    for (int k = 0; k < list_length(pa->order_states); k++)
+        slot->tts_values[pa->nargs + k] =
+            tdb_exec_eval_expr(list_nth(pa->order_states, k), econtext,
+                               &slot->tts_isnull[pa->nargs + k]);
+    tdb_slot_store_virtual(slot);
+    tdb_sorter_put(sorter, slot);
+}
+
+/* Feed one input row (econtext->outer_slot) to every aggregate. */
+static void
+advance_all(AggState *as, GroupState *g)
+{
+    for (int i = 0; i < as->naggs; i++) {
+        PerAgg *pa = &as->peraggs[i];
+        FunctionCallInfoData fcinfo = {0};
+
+        if (!eval_inputs(as, pa, &fcinfo))
+            continue;
+        if (pa->buffered)
+            buffer_inputs(as, pa, g->sorters[i], &fcinfo);
+        else
+            advance(as, pa, g, i, &fcinfo);
+    }
+}
+
+/* Are the first n columns of two buffered rows equal (DISTINCT)? */
+static bool
+same_inputs(PerAgg *pa, TupleTableSlot *a, Datum *prev, bool *prev_null)
+{
+    for (int k = 0; k < pa->nargs; k++) {
+        bool isnull;
+        Datum v = tdb_slot_getattr(a, k + 1, &isnull);
+
+        if (isnull != prev_null[k] ||
+            (!isnull && tdb_sort_compare_datums(&pa->arg_keys[k], v, false,
+                                                prev[k], false) != 0))
+            return false;
+    }
+    return true;
+}
+
+/* Feed a buffered aggregate's sorted (and deduplicated) inputs. */
+static void
+drain_buffer(AggState *as, PerAgg *pa, GroupState *g, int i)
+{
+    RowSorter *sorter = g->sorters[i];
+    Datum prev[FUNC_MAX_ARGS];
+    bool prev_null[FUNC_MAX_ARGS];
+    bool have_prev = false;
+    TupleTableSlot *row;
+
+    tdb_sorter_sort(sorter);
+    while ((row = tdb_sorter_next(sorter)) != NULL) {
+        FunctionCallInfoData fcinfo = {0};
+
+        if (pa->aggref->distinct && have_prev &&
+            same_inputs(pa, row, prev, prev_null))
+            continue;
+        fcinfo.nargs = (int16)(pa->nargs + 1);
+        for (int a = 0; a < pa->nargs; a++) {
+            fcinfo.args[a + 1].value =
+                tdb_slot_getattr(row, a + 1, &fcinfo.args[a + 1].isnull);
+            prev[a] = fcinfo.args[a + 1].value;
+            prev_null[a] = fcinfo.args[a + 1].isnull;
+        }
+        have_prev = true;
+        advance(as, pa, g, i, &fcinfo);
+    }
+}
+
+/* Final values of a group into the econtext's aggregate arrays. */
+static void
+finalize(AggState *as, GroupState *g)
+{
+    ExprContext *econtext = as->ps.econtext;
+    MemoryContext old = tdb_mcxt_switch_to(econtext->per_row_mcxt);
+
+    for (int i = 0; i < as->naggs; i++) {
+        PerAgg *pa = &as->peraggs[i];
+        const AggDesc *desc = pa->desc;
+
+        if (pa->buffered)
+            drain_buffer(as, pa, g, i);
+        if (desc->finalfn == NULL) {
+            econtext->agg_values[i] = g->values[i];
+            econtext->agg_nulls[i] = g->nulls[i];
+        } else if (desc->strict_final && g->nulls[i]) {
+            econtext->agg_values[i] = (Datum)0;
+            econtext->agg_nulls[i] = true;
+        } else {
+            FunctionCallInfoData fcinfo = {0};
+
+            fcinfo.flinfo = &pa->final_flinfo;
+            fcinfo.context = &as->call_context;
+            fcinfo.nargs = 1;
+            fcinfo.args[0].value = g->values[i];
+            fcinfo.args[0].isnull = g->nulls[i];
+            econtext->agg_values[i] = desc->finalfn(&fcinfo);
+            econtext->agg_nulls[i] = fcinfo.isnull;
+        }
+    }
+    tdb_mcxt_switch_to(old);
+}
+
+/* HAVING and the projection for a finished group; NULL if filtered. */
+static TupleTableSlot *
+emit_group(AggState *as)
+{
+    ExprContext *econtext = as->ps.econtext;
+
+    if (tdb_exec_qual(as->ps.qual, econtext))
+        return tdb_exec_project(as->ps.projection, econtext);
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------
+ * Plain and sorted
+ * ---------------------------------------------------------------------- */
+
+/* Do rows a and b (input rows) have equal group keys? */
+static bool
+same_group(AggState *as, TupleTableSlot *a, TupleTableSlot *b)
+{
+    return tdb_exec_rows_equal(a, b, as->plan->num_cols,
+                               as->plan->grp_col_idx, as->plan->grp_eq);
+}
+
+static TupleTableSlot *
+exec_agg_sorted(PlanState *node)
+{
+    AggState *as = (AggState *)node;
+    ExprContext *econtext = node->econtext;
+
+    for (;;) {
+        TupleTableSlot *row, *out;
+        bool have_row = false;
+
+        if (as->done)
+            return NULL;
+        tdb_mcxt_reset(as->group_mcxt);
+        init_group(as, &as->current);
+        /* the group's first row: the pending one, or the next input */
+        if (as->pending != NULL && !tdb_slot_is_empty(as->pending)) {
+            tdb_slot_copy(as->first_row, as->pending);
+            tdb_slot_clear(as->pending);
+            have_row = true;
+        } else if (!as->input_done) {
+            row = tdb_exec_proc_node(node->lefttree);
+            if (row != NULL) {
+                tdb_slot_copy(as->first_row, row);
+                have_row = true;
+            } else
+                as->input_done = true;
+        }
+        if (!have_row) {
+            as->done = true;
+            if (as->plan->strategy != AGG_PLAIN || as->produced)
+                return NULL;
+            /* no input at all: one row of empty aggregates */
+            econtext->outer_slot = tdb_exec_null_slot(node->lefttree);
+        } else {
+            econtext->outer_slot = as->first_row;
+            tdb_exec_reset_row(econtext);
+            advance_all(as, &as->current);
+            while ((row = tdb_exec_proc_node(node->lefttree)) != NULL) {
+                tdb_exec_check_interrupts(node->estate);
+                if (as->plan->strategy == AGG_SORTED &&
+                    !same_group(as, as->first_row, row)) {
+                    tdb_slot_copy(as->pending, row);
+                    break;
+                }
+                econtext->outer_slot = row;
+                tdb_exec_reset_row(econtext);
+                advance_all(as, &as->current);
+            }
+            if (row == NULL)
+                as->input_done = true;
+            econtext->outer_slot = as->first_row;
+        }
+        as->produced = true;
+        tdb_exec_reset_row(econtext);
+        finalize(as, &as->current);
+        if ((out = emit_group(as)) != NULL)
+            return out;
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Hashed
+ * ---------------------------------------------------------------------- */
+
+static uint32
+hash_keys(AggState *as, TupleTableSlot *row)
+{
+    uint32 h = 0;
+
+    for (int k = 0; k < as->plan->num_cols; k++) {
+        bool isnull;
+        Datum v = tdb_slot_getattr(row, as->plan->grp_col_idx[k], &isnull);
+        uint32 kh = 0x5bd1e995U;
+
+        if (!isnull) {
+            FunctionCallInfoData fcinfo = {0};
+
+            fcinfo.nargs = 1;
+            fcinfo.args[0].value = v;
+            kh = DatumGetUInt32(as->key_support[k]->hash(&fcinfo));
+        }
+        h = h * 31 + kh;
+    }
+    return h;
+}
+
+static void
+grow_group_buckets(AggState *as)
+{
+    uint32 nbuckets = as->nbuckets * 2;
+    int32 *buckets =
+        tdb_mcxt_alloc(as->group_mcxt, sizeof(int32) * (Size)nbuckets);
+
+    memset(buckets, 0xff, sizeof(int32) * (Size)nbuckets);
+    for (int32 i = 0; i < as->ngroups; i++) {
+        uint32 b = as->groups[i].hash & (nbuckets - 1);
+
+        as->groups[i].next = buckets[b];
+        buckets[b] = i;
+    }
+    as->buckets = buckets;
+    as->nbuckets = nbuckets;
+}
+
+/* The group of row, created if new. */
+static GroupState *
+lookup_group(AggState *as, TupleTableSlot *row)
+{
+    uint32 hash = hash_keys(as, row);
+    HashGroup *g;
+    MemoryContext old;
+
+    for (int32 i = as->buckets[hash & (as->nbuckets - 1)]; i >= 0;
+         i = as->groups[i].next) {
+        if (as->groups[i].hash != hash)
+            continue;
+        tdb_slot_store_minimal_tuple(as->key_slot, as->groups[i].first_row,
+                                     false);
+        if (same_group(as, as->key_slot, row))
+            return &as->groups[i].state;
+    }
+    if (as->ngroups == as->groups_size) {
+        as->groups_size *= 2;
+        as->groups = tdb_repalloc(as->groups,
+                                  sizeof(HashGroup) * (Size)as->groups_size);
+    }
+    g = &as->groups[as->ngroups];
+    g->hash = hash;
+    old = tdb_mcxt_switch_to(as->group_mcxt);
+    g->first_row = tdb_slot_copy_minimal_tuple(row, 0);
+    tdb_mcxt_switch_to(old);
+    init_group(as, &g->state);
+    g->next = as->buckets[hash & (as->nbuckets - 1)];
+    as->buckets[hash & (as->nbuckets - 1)] = as->ngroups;
+    as->ngroups++;
+    if ((uint32)as->ngroups > as->nbuckets)
+        grow_group_buckets(as);
+    return &as->groups[as->ngroups - 1].state;
+}
+
+static void
+build_groups(AggState *as)
+{
+    ExprContext *econtext = as->ps.econtext;
+    TupleTableSlot *row;
+
+    while ((row = tdb_exec_proc_node(as->ps.lefttree)) != NULL) {
+        GroupState *g;
+
+        tdb_exec_check_interrupts(as->ps.estate);
+        g = lookup_group(as, row);
+        econtext->outer_slot = row;
+        tdb_exec_reset_row(econtext);
+        advance_all(as, g);
+    }
+    as->table_built = true;
+}
+
+static TupleTableSlot *
+exec_agg_hashed(PlanState *node)
+{
+    AggState *as = (AggState *)node;
+    ExprContext *econtext = node->econtext;
+
+    if (!as->table_built)
+        build_groups(as);
+    while (as->next_output < as->ngroups) {
+        HashGroup *g = &as->groups[as->next_output++];
+        TupleTableSlot *out;
+
+        tdb_slot_store_minimal_tuple(as->first_row, g->first_row, false);
+        econtext->outer_slot = as->first_row;
+        tdb_exec_reset_row(econtext);
+        finalize(as, &g->state);
+        if ((out = emit_group(as)) != NULL)
+            return out;
+    }
+    return NULL;
+}
+
+static void
+reset_hash_table(AggState *as)
+{
+    tdb_mcxt_reset(as->group_mcxt);
+    as->nbuckets = 256;
+    as->buckets = tdb_mcxt_alloc(as->group_mcxt, sizeof(int32) * 256);
+    memset(as->buckets, 0xff, sizeof(int32) * 256);
+    as->groups_size = 256;
+    as->groups = tdb_mcxt_alloc(as->group_mcxt, sizeof(HashGroup) * 256);
+    as->ngroups = 0;
+    as->next_output = 0;
+    as->table_built = false;
+}
+
+/* ----------------------------------------------------------------------
+ * Setup
+ * ---------------------------------------------------------------------- */
+
+static void
+init_buffered(PerAgg *pa, Aggref *aggref, EState *estate)
+{
+    List *tlist = NIL;
+    int nargs = list_length(aggref->args);
+    int norder = list_length(aggref->order_exprs);
+
+    for (int a = 0; a < nargs; a++)
+        tlist = tdb_lappend(
+            tlist, tdb_make_target_entry(list_nth(aggref->args, a), a + 1,
+                                         "arg", false));
+    for (int k = 0; k < norder; k++) {
+        Expr *e = list_nth(aggref->order_exprs, k);
+
+        tlist = tdb_lappend(tlist, tdb_make_target_entry(e, nargs + k + 1,
+                                                         "key", false));
+        pa->order_states =
+            tdb_lappend(pa->order_states, tdb_exec_init_expr(e, estate));
+    }
+    pa->input_desc = tdb_exec_type_from_tlist(tlist);
+    pa->input_slot = tdb_slot_create(pa->input_desc, &tdb_tts_ops_virtual);
+    pa->arg_keys = tdb_palloc0(sizeof(SortKey) * (Size)Max(1, nargs));
+    for (int k = 0; k < nargs; k++) {
+        pa->arg_keys[k].col = k + 1;
+        pa->arg_keys[k].support =
+            tdb_type_support(exprType(list_nth(aggref->args, k)));
+    }
+    /* ORDER BY sorts by its keys; DISTINCT (without ORDER BY) by the
+     * arguments, which deduplication needs adjacent */
+    if (norder > 0) {
+        pa->nsort_keys = norder;
+        pa->sort_keys = tdb_palloc(sizeof(SortKey) * (Size)norder);
+        for (int k = 0; k < norder; k++)
+            pa->sort_keys[k] = *(SortKey *)list_nth(aggref->order_keys, k);
+    } else {
+        pa->nsort_keys = nargs;
+        pa->sort_keys = pa->arg_keys;
+    }
+}
+
+static void
+init_peragg(AggState *as, PerAgg *pa, Aggref *aggref, EState *estate)
+{
+    const AggDesc *desc = aggref->agg;
+    const TypeInfo *transtype = tdb_type_lookup(desc->transtype);
+
+    pa->aggref = aggref;
+    pa->desc = desc;
+    pa->nargs = aggref->is_star ? 0 : list_length(aggref->args);
+    for (int a = 0; a < pa->nargs; a++)
+        pa->arg_states = tdb_lappend(
+            pa->arg_states,
+            tdb_exec_init_expr(list_nth(aggref->args, a), estate));
+    if (aggref->filter != NULL)
+        pa->filter = tdb_exec_init_qual(tdb_list_make1(aggref->filter),
+                                        estate);
+    pa->trans_flinfo.fn_mcxt = estate->query_mcxt;
+    pa->trans_flinfo.fn_addr = desc->transfn;
+    pa->final_flinfo.fn_mcxt = estate->query_mcxt;
+    pa->final_flinfo.fn_addr = desc->finalfn;
+    pa->final_flinfo.fn_expr_rettype = desc->rettype;
+    pa->transtype_len = transtype != NULL ? transtype->len : 8;
+    pa->transtype_byval = transtype != NULL ? transtype->byval : true;
+    pa->init_null = desc->initval == NULL;
+    if (!pa->init_null)
+        pa->init_value =
+            tdb_type_input(desc->transtype, desc->initval, -1);
+    pa->buffered = aggref->distinct || aggref->order_exprs != NIL;
+    if (pa->buffered)
+        init_buffered(pa, aggref, estate);
+    (void)as;
+}
+
+static void
+rescan_agg(PlanState *node)
+{
+    AggState *as = (AggState *)node;
+
+    as->done = false;
+    as->produced = false;
+    as->input_done = false;
+    tdb_slot_clear(as->pending);
+    if (as->plan->strategy == AGG_HASHED)
+        reset_hash_table(as);
+    tdb_exec_rescan(node->lefttree);
+}
+
+PlanState *
+tdb_exec_init_agg(Agg *plan, EState *estate)
+{
+    AggState *as = tdb_palloc0(sizeof(AggState));
+    TupleDesc input_desc;
+
+    as->ps.tag = T_PlanState;
+    tdb_exec_init_common(&as->ps, &plan->plan, estate, sizeof(AggState));
+    as->plan = plan;
+    as->ps.lefttree = tdb_exec_init_node(plan->plan.lefttree, estate);
+    input_desc = as->ps.lefttree->result_desc;
+    as->naggs = list_length(plan->aggs);
+    as->peraggs = tdb_palloc0(sizeof(PerAgg) * (Size)Max(1, as->naggs));
+    for (int i = 0; i < as->naggs; i++)
+        init_peragg(as, &as->peraggs[i], list_nth(plan->aggs, i), estate);
+    as->ps.econtext->agg_values =
+        tdb_palloc0(sizeof(Datum) * (Size)Max(1, as->naggs));
+    as->ps.econtext->agg_nulls =
+        tdb_palloc0(sizeof(bool) * (Size)Max(1, as->naggs));
+    as->group_mcxt = tdb_aset_create(estate->query_mcxt, "AggContext",
+                                     ALLOCSET_DEFAULT_SIZES);
+    as->call_context.group_mcxt = as->group_mcxt;
+    as->first_row = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
+    as->pending = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
+    as->key_slot = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
+    if (plan->strategy == AGG_HASHED) {
+        as->key_support = tdb_palloc(sizeof(TypeSupport *) *
+                                     (Size)Max(1, plan->num_cols));
+        for (int k = 0; k < plan->num_cols; k++) {
+            as->key_support[k] = tdb_type_support(
+                TupleDescAttr(input_desc, plan->grp_col_idx[k] - 1)
+                    ->atttypid);
+            if (as->key_support[k] == NULL || as->key_support[k]->hash == NULL)
+                elog(ERROR, "no hash function for a GROUP BY column");
+        }
+        reset_hash_table(as);
+        as->ps.exec = exec_agg_hashed;
+    } else
+        as->ps.exec = exec_agg_sorted;
+    as->ps.rescan = rescan_agg;
+    tdb_exec_assign_projection(&as->ps);
+    return &as->ps;
+}

@@ -1,0 +1,31 @@
+/*
+ * exec_int.h -- the executor's per-node entry points, for the dispatcher
+ * (exec_procnode.c).  Each plan node type has one file with
+ * tdb_exec_init_<node>, which creates its PlanState and sets its exec /
+ * end / rescan functions.
+ */
+#ifndef TDB_EXECUTOR_EXEC_INT_H
+#define TDB_EXECUTOR_EXEC_INT_H
+
+#include "common/base.h"
+#include "executor/executor.h"
+
+PlanState *tdb_exec_init_result(Result *plan, EState *estate);
+PlanState *tdb_exec_init_valuesscan(ValuesScan *plan, EState *estate);
+PlanState *tdb_exec_init_seqscan(SeqScan *plan, EState *estate);
+PlanState *tdb_exec_init_functionscan(FunctionScan *plan, EState *estate);
+PlanState *tdb_exec_init_subqueryscan(SubqueryScan *plan, EState *estate);
+PlanState *tdb_exec_init_nestloop(NestLoop *plan, EState *estate);
+PlanState *tdb_exec_init_hashjoin(HashJoin *plan, EState *estate);
+PlanState *tdb_exec_init_agg(Agg *plan, EState *estate);
+PlanState *tdb_exec_init_sort(Sort *plan, EState *estate);
+PlanState *tdb_exec_init_limit(Limit *plan, EState *estate);
+PlanState *tdb_exec_init_unique(Unique *plan, EState *estate);
+PlanState *tdb_exec_init_append(Append *plan, EState *estate);
+PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
+PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
+
+/* The children of an Append state (EXPLAIN). */
+int tdb_exec_append_children(PlanState *node, PlanState ***children);
+
+#endif /* TDB_EXECUTOR_EXEC_INT_H */

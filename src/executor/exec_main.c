@@ -1,0 +1,119 @@
+/*
+ * exec_main.c -- running a planned statement: create the EState, build
+ * the PlanState tree, register initplans, pull every row to the
+ * receiver, end the nodes.
+ */
+#include "common/base.h"
+
+#include "catalog/catalog.h"
+#include "common/elog.h"
+#include "executor/exec_int.h"
+
+EState *
+tdb_exec_create_estate(Transaction *xact, Snapshot snapshot,
+                       PlannedStmt *stmt)
+{
+    MemoryContext cxt = tdb_aset_create(tdb_current_mcxt, "ExecutorState",
+                                        ALLOCSET_DEFAULT_SIZES);
+    EState *estate = tdb_mcxt_alloc_zero(cxt, sizeof(EState));
+
+    estate->query_mcxt = cxt;
+    estate->xact = xact;
+    estate->snapshot = snapshot;
+    estate->subplans = stmt->subplans;
+    estate->nparams = stmt->nparams;
+    estate->params = tdb_mcxt_alloc_zero(
+        cxt, sizeof(ParamExecData) * (Size)Max(1, stmt->nparams));
+    estate->work_mem = 4096;
+    estate->hash_mem_multiplier = 2.0;
+    return estate;
+}
+
+void
+tdb_exec_free_estate(EState *estate)
+{
+    for (int i = 0; i < list_length(estate->relations); i++)
+        tdb_relation_close(list_nth(estate->relations, i));
+    tdb_mcxt_delete(estate->query_mcxt);
+}
+
+Relation
+tdb_exec_open_relation(EState *estate, Oid relid)
+{
+    MemoryContext old;
+    Relation rel;
+
+    for (int i = 0; i < list_length(estate->relations); i++) {
+        rel = list_nth(estate->relations, i);
+        if (rel->rd_id == relid)
+            return rel;
+    }
+    old = tdb_mcxt_switch_to(estate->query_mcxt);
+    rel = tdb_relation_open_by_oid(estate->xact, relid, REL_LOCK_SHARE);
+    estate->relations = tdb_lappend(estate->relations, rel);
+    tdb_mcxt_switch_to(old);
+    return rel;
+}
+
+/* Register the initplans of plan (and below) as pending parameters. */
+static void
+register_initplans(Plan *plan, EState *estate)
+{
+    if (plan == NULL)
+        return;
+    for (int i = 0; i < list_length(plan->initplans); i++) {
+        SubPlan *sub = list_nth(plan->initplans, i);
+        SubPlanState *ss = tdb_exec_init_subplan(sub, estate);
+
+        for (int p = 0; p < list_length(sub->set_param); p++)
+            estate->params[list_nth_int(sub->set_param, p)].pending = ss;
+    }
+    register_initplans(plan->lefttree, estate);
+    register_initplans(plan->righttree, estate);
+    if (IsA(plan, SubqueryScan))
+        register_initplans(((SubqueryScan *)plan)->subplan, estate);
+    if (IsA(plan, Append))
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            register_initplans(list_nth(((Append *)plan)->appendplans, i),
+                               estate);
+}
+
+/* The statement's visible columns: the top target list without junk. */
+static TupleDesc
+visible_desc(Plan *plan)
+{
+    List *visible = NIL;
+
+    for (int i = 0; i < list_length(plan->targetlist); i++) {
+        TargetEntry *te = list_nth(plan->targetlist, i);
+
+        if (!te->resjunk)
+            visible = tdb_lappend(visible, te);
+    }
+    return tdb_exec_type_from_tlist(visible);
+}
+
+PlanState *
+tdb_exec_run(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
+{
+    MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
+    PlanState *top;
+    TupleTableSlot *slot;
+    bool sends_rows = stmt->command == CMD_SELECT || stmt->has_returning;
+
+    for (int i = 0; i < list_length(stmt->subplans); i++)
+        register_initplans(list_nth(stmt->subplans, i), estate);
+    register_initplans(stmt->plan, estate);
+    top = tdb_exec_init_node(stmt->plan, estate);
+    if (sends_rows && dest != NULL && dest->startup != NULL)
+        dest->startup(dest, visible_desc(top->plan));
+    while ((slot = tdb_exec_proc_node(top)) != NULL) {
+        if (stmt->command == CMD_SELECT)
+            estate->processed++;
+        if (sends_rows && dest != NULL && dest->receive != NULL)
+            dest->receive(dest, slot);
+    }
+    tdb_exec_end_node(top);
+    tdb_mcxt_switch_to(old);
+    return top;
+}

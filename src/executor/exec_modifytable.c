@@ -1,0 +1,235 @@
+/*
+ * exec_modifytable.c -- ModifyTable: INSERT, UPDATE and DELETE of the
+ * rows its child produces, with RETURNING.
+ *
+ *   INSERT  the child's rows are the new rows, in table column order
+ *           (the planner added defaults and casts); NOT NULL is checked
+ *           (23502), then the row is formed and inserted -- through a
+ *           bulk-insert state, so INSERT ... SELECT fills pages a page
+ *           at a time.
+ *   UPDATE  the child's rows carry the new column values and, in
+ *           ctid_col, the TID of the row to replace.
+ *   DELETE  the child's rows carry the TID in ctid_col.
+ *
+ * A row the statement itself already changed (TM_SELF_MODIFIED: a join
+ * produced it twice) is skipped, as PostgreSQL does.  A row changed by a
+ * transaction that committed after the statement's snapshot raises
+ * 40001: tupledb does not re-evaluate the statement for the newer
+ * version yet (PostgreSQL's EvalPlanQual in READ COMMITTED).
+ *
+ * The node returns RETURNING rows (scan row = the new or deleted row);
+ * without RETURNING it consumes everything on its first call and
+ * returns NULL.  estate->processed counts the rows changed.
+ */
+#include "common/base.h"
+
+#include <string.h>
+
+#include "access/heapam.h"
+#include "common/elog.h"
+#include "executor/exec_int.h"
+#include "types/builtins.h"
+
+typedef struct ModifyTableState {
+    PlanState ps;
+    ModifyTable *plan;
+    Relation rel;
+    BulkInsertState bistate;
+    TupleTableSlot *row_slot;   /* the changed row, table-shaped */
+    TupleTableSlot *old_slot;   /* DELETE ... RETURNING: the old row */
+    bool done;
+} ModifyTableState;
+
+/* 23502 with PostgreSQL's message and "Failing row contains (...)". */
+static void
+check_not_null(ModifyTableState *mt, TupleTableSlot *row)
+{
+    TupleDesc desc = mt->rel->rd_att;
+
+    for (int i = 0; i < desc->natts; i++) {
+        const TupleAttr *att = TupleDescAttr(desc, i);
+        char detail[ERRMSG_MAX];
+        Size len = 0;
+
+        if (!att->attnotnull || !row->tts_isnull[i])
+            continue;
+        len += (Size)snprintf(detail, sizeof(detail), "Failing row contains (");
+        for (int c = 0; c < desc->natts && len < sizeof(detail); c++) {
+            const char *str =
+                row->tts_isnull[c]
+                    ? "null"
+                    : tdb_type_output(TupleDescAttr(desc, c)->atttypid,
+                                      row->tts_values[c]);
+
+            len += (Size)snprintf(detail + len, sizeof(detail) - len, "%s%s",
+                                  c > 0 ? ", " : "", str);
+        }
+        if (len < sizeof(detail))
+            snprintf(detail + len, sizeof(detail) - len, ").");
+        ereport(ERROR, errcode(ERRCODE_NOT_NULL_VIOLATION),
+                errmsg("null value in column \"%s\" of relation \"%s\" "
+                       "violates not-null constraint",
+                       att->attname, mt->rel->rd_name),
+                errdetail("%s", detail));
+    }
+}
+
+/* Copy the child's row (table columns first) into the table-shaped slot. */
+static void
+load_new_row(ModifyTableState *mt, TupleTableSlot *child_row)
+{
+    TupleDesc desc = mt->rel->rd_att;
+    TupleTableSlot *row = mt->row_slot;
+
+    tdb_slot_getallattrs(child_row);
+    tdb_slot_clear(row);
+    for (int i = 0; i < desc->natts; i++) {
+        int col = mt->plan->operation == CMD_UPDATE
+                      ? mt->plan->update_cols[i] - 1
+                      : i;
+
+        row->tts_values[i] = child_row->tts_values[col];
+        row->tts_isnull[i] = child_row->tts_isnull[col];
+    }
+    tdb_slot_store_virtual(row);
+}
+
+static ItemPointer
+child_tid(ModifyTableState *mt, TupleTableSlot *child_row)
+{
+    bool isnull;
+    Datum d = tdb_slot_getattr(child_row, mt->plan->ctid_col, &isnull);
+
+    if (isnull)
+        elog(ERROR, "ctid is NULL");
+    return (ItemPointer)DatumGetPointer(d);
+}
+
+static void
+raise_concurrent(TM_Result result, const char *what)
+{
+    (void)result;
+    ereport(ERROR, errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+            errmsg("could not serialize access due to concurrent %s", what));
+}
+
+/* Do one row's change.  false: skipped (already changed by us). */
+static bool
+apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
+{
+    EState *estate = mt->ps.estate;
+    TM_FailureData tmfd;
+    TM_Result result;
+
+    switch (mt->plan->operation) {
+    case CMD_INSERT: {
+        HeapTuple tup;
+
+        load_new_row(mt, child_row);
+        check_not_null(mt, mt->row_slot);
+        tup = tdb_heap_form_tuple(mt->rel->rd_att, mt->row_slot->tts_values,
+                                  mt->row_slot->tts_isnull);
+        tdb_heap_insert(mt->rel, tup, estate->xact, mt->bistate);
+        return true;
+    }
+    case CMD_UPDATE: {
+        ItemPointerData otid = *child_tid(mt, child_row);
+        HeapTuple tup;
+
+        load_new_row(mt, child_row);
+        check_not_null(mt, mt->row_slot);
+        tup = tdb_heap_form_tuple(mt->rel->rd_att, mt->row_slot->tts_values,
+                                  mt->row_slot->tts_isnull);
+        result = tdb_heap_update(mt->rel, &otid, tup, estate->xact, &tmfd);
+        if (result == TM_SELF_MODIFIED)
+            return false;
+        if (result != TM_OK)
+            raise_concurrent(result, "update");
+        return true;
+    }
+    case CMD_DELETE: {
+        ItemPointerData tid = *child_tid(mt, child_row);
+
+        if (mt->plan->returning != NIL) {
+            /* the old row, for RETURNING: the child's scan row */
+            tdb_slot_getallattrs(child_row);
+            tdb_slot_copy(mt->old_slot, child_row);
+        }
+        result = tdb_heap_delete(mt->rel, &tid, estate->xact, &tmfd);
+        if (result == TM_SELF_MODIFIED)
+            return false;
+        if (result != TM_OK)
+            raise_concurrent(result, "delete");
+        return true;
+    }
+    default:
+        elog(ERROR, "unexpected ModifyTable operation");
+    }
+}
+
+static TupleTableSlot *
+exec_modifytable(PlanState *node)
+{
+    ModifyTableState *mt = (ModifyTableState *)node;
+    ExprContext *econtext = node->econtext;
+
+    while (!mt->done) {
+        TupleTableSlot *child_row = tdb_exec_proc_node(node->lefttree);
+
+        if (child_row == NULL) {
+            mt->done = true;
+            break;
+        }
+        tdb_exec_check_interrupts(node->estate);
+        tdb_exec_reset_row(econtext);
+        if (!apply_row(mt, child_row))
+            continue;
+        node->estate->processed++;
+        if (mt->plan->returning != NIL) {
+            econtext->scan_slot = mt->plan->operation == CMD_DELETE
+                                      ? mt->old_slot
+                                      : mt->row_slot;
+            return tdb_exec_project(node->projection, econtext);
+        }
+    }
+    if (mt->bistate != NULL) {
+        tdb_heap_bulk_insert_end(mt->bistate);
+        mt->bistate = NULL;
+    }
+    return NULL;
+}
+
+static void
+end_modifytable(PlanState *node)
+{
+    ModifyTableState *mt = (ModifyTableState *)node;
+
+    if (mt->bistate != NULL)
+        tdb_heap_bulk_insert_end(mt->bistate);
+    mt->bistate = NULL;
+}
+
+PlanState *
+tdb_exec_init_modifytable(ModifyTable *plan, EState *estate)
+{
+    ModifyTableState *mt = tdb_palloc0(sizeof(ModifyTableState));
+
+    mt->ps.tag = T_PlanState;
+    /* the node's output is RETURNING's shape */
+    plan->plan.targetlist = plan->returning;
+    tdb_exec_init_common(&mt->ps, &plan->plan, estate,
+                         sizeof(ModifyTableState));
+    mt->plan = plan;
+    mt->rel = tdb_exec_open_relation(estate, plan->relid);
+    mt->ps.lefttree = tdb_exec_init_node(plan->plan.lefttree, estate);
+    mt->row_slot = tdb_slot_create(mt->rel->rd_att, &tdb_tts_ops_virtual);
+    mt->old_slot = tdb_slot_create(mt->ps.lefttree->result_desc,
+                                   &tdb_tts_ops_minimal);
+    if (plan->operation == CMD_INSERT)
+        mt->bistate = tdb_heap_bulk_insert_begin();
+    mt->ps.exec = exec_modifytable;
+    mt->ps.end = end_modifytable;
+    if (plan->returning != NIL)
+        tdb_exec_assign_projection(&mt->ps);
+    return &mt->ps;
+}

@@ -1,0 +1,174 @@
+/*
+ * exec_subplan.c -- subqueries inside expressions: SubPlans (run per
+ * evaluation, with correlated parameters) and initplans (uncorrelated:
+ * run once, on first use of the parameter they set).
+ *
+ * Kinds, with SQL's NULL rules:
+ *   EXISTS   true if the subquery returns a row;
+ *   EXPR     the single row's first column (NULL if no row; 21000 if
+ *            more than one);
+ *   ANY      (x IN / x op ANY (subquery)): testexpr compares x with the
+ *            row's columns (Params); true if it is true for some row,
+ *            else NULL if it was NULL for some row, else false;
+ *   ALL      false if testexpr is false for some row, else NULL if NULL
+ *            for some row, else true.
+ * A correlated subplan is rescanned with new parameter values each time;
+ * hashing the subquery's rows for IN is issue 8.
+ */
+#include "common/base.h"
+
+#include <string.h>
+
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "executor/exec_int.h"
+
+struct SubPlanState {
+    SubPlan *sub;
+    PlanState *planstate;
+    ExprState *testexpr;
+    List *arg_states;   /* ExprState per correlated argument */
+    bool started;       /* planstate has run once (rescan next time) */
+};
+
+SubPlanState *
+tdb_exec_init_subplan(SubPlan *sub, EState *estate)
+{
+    SubPlanState *ss = tdb_palloc0(sizeof(SubPlanState));
+    Plan *plan;
+
+    if (sub->plan_id < 1 || sub->plan_id > list_length(estate->subplans))
+        elog(ERROR, "subplan %d does not exist", sub->plan_id);
+    plan = list_nth(estate->subplans, sub->plan_id - 1);
+    ss->sub = sub;
+    ss->planstate = tdb_exec_init_node(plan, estate);
+    ss->testexpr = tdb_exec_init_expr(sub->testexpr, estate);
+    for (int i = 0; i < list_length(sub->args); i++)
+        ss->arg_states = tdb_lappend(
+            ss->arg_states, tdb_exec_init_expr(list_nth(sub->args, i), estate));
+    return ss;
+}
+
+/* Point the subquery's output Params at the row's columns. */
+static void
+set_output_params(SubPlanState *ss, EState *estate, TupleTableSlot *row)
+{
+    for (int i = 0; i < list_length(ss->sub->param_ids); i++) {
+        ParamExecData *p = &estate->params[list_nth_int(ss->sub->param_ids, i)];
+
+        p->value = tdb_slot_getattr(row, i + 1, &p->isnull);
+    }
+}
+
+/* Start (or restart) the subquery with the current correlation values. */
+static void
+start_subquery(SubPlanState *ss, ExprContext *econtext)
+{
+    EState *estate = econtext->estate;
+
+    for (int i = 0; i < list_length(ss->sub->par_param); i++) {
+        ParamExecData *p = &estate->params[list_nth_int(ss->sub->par_param, i)];
+
+        p->value = tdb_exec_eval_expr(list_nth(ss->arg_states, i), econtext,
+                                      &p->isnull);
+    }
+    if (ss->started)
+        tdb_exec_rescan(ss->planstate);
+    ss->started = true;
+}
+
+static Datum
+run_scalar(SubPlanState *ss, bool *isnull)
+{
+    TupleTableSlot *row = tdb_exec_proc_node(ss->planstate);
+    Datum value;
+
+    if (row == NULL) {
+        *isnull = true;
+        return (Datum)0;
+    }
+    value = tdb_slot_getattr(row, 1, isnull);
+    if (tdb_exec_proc_node(ss->planstate) != NULL)
+        ereport(ERROR, errcode(ERRCODE_CARDINALITY_VIOLATION),
+                errmsg("more than one row returned by a subquery used as "
+                       "an expression"));
+    return value;
+}
+
+static Datum
+run_any_all(SubPlanState *ss, ExprContext *econtext, bool *isnull)
+{
+    bool is_any = ss->sub->sublink_type == ANY_SUBLINK;
+    bool any_null = false;
+    TupleTableSlot *row;
+
+    while ((row = tdb_exec_proc_node(ss->planstate)) != NULL) {
+        bool rnull;
+        Datum r;
+
+        set_output_params(ss, econtext->estate, row);
+        r = tdb_exec_eval_expr(ss->testexpr, econtext, &rnull);
+        if (rnull)
+            any_null = true;
+        else if (DatumGetBool(r) == is_any) {
+            *isnull = false;
+            return BoolGetDatum(is_any);
+        }
+    }
+    *isnull = any_null;
+    return BoolGetDatum(!is_any);
+}
+
+Datum
+tdb_exec_subplan(SubPlanState *ss, ExprContext *econtext, bool *isnull)
+{
+    start_subquery(ss, econtext);
+    *isnull = false;
+    switch (ss->sub->sublink_type) {
+    case EXISTS_SUBLINK:
+        return BoolGetDatum(tdb_exec_proc_node(ss->planstate) != NULL);
+    case EXPR_SUBLINK:
+        return run_scalar(ss, isnull);
+    case ANY_SUBLINK:
+    case ALL_SUBLINK:
+        return run_any_all(ss, econtext, isnull);
+    }
+    elog(ERROR, "unknown sublink type");
+}
+
+void
+tdb_exec_eval_param(ExprContext *econtext, int paramid, Datum *value,
+                    bool *isnull)
+{
+    EState *estate = econtext->estate;
+    ParamExecData *p;
+
+    if (paramid < 0 || paramid >= estate->nparams)
+        elog(ERROR, "parameter %d does not exist", paramid);
+    p = &estate->params[paramid];
+    if (p->pending != NULL) {
+        /* an initplan: run it now, once */
+        SubPlanState *ss = p->pending;
+        MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
+        bool rnull;
+        Datum r;
+
+        p->pending = NULL;
+        r = tdb_exec_subplan(ss, econtext, &rnull);
+        if (!rnull && !tdb_type_lookup(exprType(&ss->sub->xpr))->byval) {
+            /* keep the value beyond the row that first asked for it */
+            const TypeInfo *t = tdb_type_lookup(exprType(&ss->sub->xpr));
+            Size size = t->len > 0 ? (Size)t->len
+                                   : VARSIZE_ANY(DatumGetPointer(r));
+            void *copy = tdb_palloc(size);
+
+            memcpy(copy, DatumGetPointer(r), size);
+            r = PointerGetDatum(copy);
+        }
+        tdb_mcxt_switch_to(old);
+        p->value = r;
+        p->isnull = rnull;
+    }
+    *value = p->value;
+    *isnull = p->isnull;
+}

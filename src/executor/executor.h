@@ -1,0 +1,164 @@
+/*
+ * executor.h -- running plans: the executor's state, the node
+ * interface, and the entry point that runs a planned statement.
+ *
+ * Execution is pull-based (Volcano): every plan node has a PlanState
+ * with an exec function that returns its next row in a slot, or NULL at
+ * the end.  A node's slot stays valid until its next call.  Nodes that
+ * compute values (projections, quals) do so in their ExprContext's
+ * per-row memory, reset at the start of each row.
+ *
+ * Memory: an EState owns the "ExecutorState" context, which holds every
+ * PlanState, compiled expression and slot; ending the executor deletes
+ * it.  Errors unwind to the statement boundary, which deletes the
+ * context and releases buffer pins; nodes hold nothing else that needs
+ * releasing (scans' pins are the thread's, temp files have callbacks).
+ */
+#ifndef TDB_EXECUTOR_EXECUTOR_H
+#define TDB_EXECUTOR_EXECUTOR_H
+
+#include "common/base.h"
+#include "access/snapshot.h"
+#include "access/xact.h"
+#include "executor/dest.h"
+#include "executor/expr.h"
+#include "executor/plannodes.h"
+
+/* EXPLAIN ANALYZE's per-node counters. */
+typedef struct Instrumentation {
+    bool running;        /* first row produced */
+    double startup_ms;   /* time to the first row, this loop */
+    double total_ms;     /* time in the node, all loops */
+    double ntuples;      /* rows returned, all loops */
+    double nloops;
+    double first_row_ms; /* accumulated startup over loops */
+    double loop_start;   /* clock at the current call */
+    double tuples_this_loop;
+} Instrumentation;
+
+/* Per-statement execution state. */
+typedef struct EState {
+    MemoryContext query_mcxt; /* "ExecutorState" */
+    Transaction *xact;
+    Snapshot snapshot;
+    CommandId cid;            /* the statement's command id */
+    List *subplans;           /* Plan, from the PlannedStmt */
+    List *subplan_states;     /* PlanState per subplan (lazily) */
+    ParamExecData *params;    /* PARAM_EXEC values */
+    int nparams;
+    uint64 processed;         /* rows returned / changed (command tag) */
+    int work_mem;             /* kB */
+    double hash_mem_multiplier;
+    bool instrument;          /* EXPLAIN ANALYZE: time every node */
+    /* Interrupt check (cancel): called once per row in scans. */
+    void (*check_interrupts)(void *arg);
+    void *check_interrupts_arg;
+    List *relations;          /* Relation, opened for the statement */
+} EState;
+
+struct PlanState;
+typedef TupleTableSlot *(*ExecProcFunc)(struct PlanState *node);
+
+typedef struct PlanState {
+    NodeTag tag;
+    Plan *plan;
+    EState *estate;
+    ExecProcFunc exec;
+    void (*end)(struct PlanState *node);
+    void (*rescan)(struct PlanState *node);
+    struct PlanState *lefttree;
+    struct PlanState *righttree;
+    ExprContext *econtext;
+    ExprState *qual;
+    ExprState *projection;
+    TupleTableSlot *result_slot; /* the projection's output */
+    TupleDesc result_desc;
+    Instrumentation *instr;      /* EXPLAIN ANALYZE, else NULL */
+} PlanState;
+
+/* ----- node interface (exec_procnode.c) ----- */
+
+/* Create the state of plan and (recursively) its children. */
+PlanState *tdb_exec_init_node(Plan *plan, EState *estate);
+
+/* The node's next row, or NULL at the end. */
+TupleTableSlot *tdb_exec_instrumented(PlanState *node);
+
+static inline TupleTableSlot *
+tdb_exec_proc_node(PlanState *node)
+{
+    if (unlikely(node->instr != NULL))
+        return tdb_exec_instrumented(node);
+    return node->exec(node);
+}
+
+void tdb_exec_end_node(PlanState *node);
+void tdb_exec_rescan(PlanState *node);
+
+/* ----- helpers for nodes (exec_util.c) ----- */
+
+/* Common initialization: econtext, result descriptor/slot from the
+ * target list, projection and qual over the given input slots. */
+void tdb_exec_init_common(PlanState *ps, Plan *plan, EState *estate,
+                          size_t size);
+/* A TupleDesc with the target list's shape (names, types). */
+TupleDesc tdb_exec_type_from_tlist(List *targetlist);
+/* Build the projection and qual after the node set its econtext slots. */
+void tdb_exec_assign_projection(PlanState *ps);
+/* Reset the per-row memory of a node's ExprContext. */
+static inline void
+tdb_exec_reset_row(ExprContext *econtext)
+{
+    tdb_mcxt_reset(econtext->per_row_mcxt);
+}
+/* Is the node's projection a no-op over slot (so slot can be returned)? */
+TupleTableSlot *tdb_exec_project_or_pass(PlanState *ps, TupleTableSlot *in);
+
+/*
+ * Are rows a and b equal on the given 1-based columns, by the given
+ * equality operators, NULL equal to NULL (DISTINCT, GROUP BY, set
+ * operations)?
+ */
+bool tdb_exec_rows_equal(TupleTableSlot *a, TupleTableSlot *b, int ncols,
+                         const int *cols, const OperDesc *const *eq_ops);
+
+/* An all-NULL row shaped like ps's result (outer joins). */
+TupleTableSlot *tdb_exec_null_slot(PlanState *ps);
+
+/* Check for cancel (the statement's interrupt hook). */
+static inline void
+tdb_exec_check_interrupts(EState *estate)
+{
+    if (estate->check_interrupts != NULL)
+        estate->check_interrupts(estate->check_interrupts_arg);
+}
+
+/* ----- subplans and params (exec_subplan.c) ----- */
+
+typedef struct SubPlanState SubPlanState;
+
+SubPlanState *tdb_exec_init_subplan(SubPlan *subplan, EState *estate);
+Datum tdb_exec_subplan(SubPlanState *sstate, ExprContext *econtext,
+                       bool *isnull);
+/* A PARAM_EXEC's value (running its initplan first if needed). */
+void tdb_exec_eval_param(ExprContext *econtext, int paramid, Datum *value,
+                         bool *isnull);
+
+/* ----- running a statement (exec_main.c) ----- */
+
+/*
+ * Run stmt to completion, sending rows to dest (SELECT, RETURNING),
+ * counting processed rows in estate.  estate must have been prepared by
+ * tdb_exec_create_estate.  Returns the top PlanState (for EXPLAIN
+ * ANALYZE), valid until the estate is freed.
+ */
+EState *tdb_exec_create_estate(Transaction *xact, Snapshot snapshot,
+                               PlannedStmt *stmt);
+PlanState *tdb_exec_run(PlannedStmt *stmt, EState *estate,
+                        DestReceiver *dest);
+void tdb_exec_free_estate(EState *estate);
+
+/* Open a relation for the statement (cached per relid in the estate). */
+Relation tdb_exec_open_relation(EState *estate, Oid relid);
+
+#endif /* TDB_EXECUTOR_EXECUTOR_H */

@@ -1,0 +1,146 @@
+/*
+ * expr_int.h -- the step format of compiled expressions, shared by the
+ * compiler (exec_expr.c) and the interpreter (exec_interp.c).
+ */
+#ifndef TDB_EXECUTOR_EXPR_INT_H
+#define TDB_EXECUTOR_EXPR_INT_H
+
+#include "common/base.h"
+#include "executor/expr.h"
+
+typedef enum ExprEvalOp {
+    EEOP_DONE,
+    /* deform an input slot up to a column */
+    EEOP_FETCH_SCAN,
+    EEOP_FETCH_OUTER,
+    EEOP_FETCH_INNER,
+    /* read a column of an input slot */
+    EEOP_SCAN_VAR,
+    EEOP_OUTER_VAR,
+    EEOP_INNER_VAR,
+    EEOP_SCAN_CTID, /* the scan row's TID, as a pointer into the slot */
+    /* projections: a column straight into the result slot */
+    EEOP_ASSIGN_SCAN_VAR,
+    EEOP_ASSIGN_OUTER_VAR,
+    EEOP_ASSIGN_INNER_VAR,
+    /* projections: the state's result into the result slot */
+    EEOP_ASSIGN_TMP,
+    EEOP_CONST,
+    EEOP_FUNC,
+    EEOP_FUNC_STRICT,
+    EEOP_BOOL_AND_STEP_FIRST, /* also resets anynull */
+    EEOP_BOOL_AND_STEP,
+    EEOP_BOOL_AND_LAST,
+    EEOP_BOOL_OR_STEP_FIRST,
+    EEOP_BOOL_OR_STEP,
+    EEOP_BOOL_OR_LAST,
+    EEOP_BOOL_NOT,
+    EEOP_QUAL,
+    EEOP_JUMP,
+    EEOP_JUMP_IF_NULL,
+    EEOP_JUMP_IF_NOT_NULL,
+    EEOP_JUMP_IF_NOT_TRUE,
+    EEOP_NULLTEST_ISNULL,
+    EEOP_NULLTEST_ISNOTNULL,
+    EEOP_BOOLTEST,
+    EEOP_CASE_TESTVAL,
+    EEOP_SET_CASEVAL,
+    EEOP_PARAM_EXEC,
+    EEOP_AGGREF,
+    EEOP_IOCOERCE,
+    EEOP_TYPMOD,
+    EEOP_DISTINCT,
+    EEOP_NULLIF,
+    EEOP_MINMAX,
+    EEOP_INLIST_ARG,
+    EEOP_SUBPLAN,
+    EEOP_LAST
+} ExprEvalOp;
+
+struct ExprEvalStep {
+    intptr_t opcode; /* label address once the state is ready, or an
+                      * ExprEvalOp before */
+    Datum *resvalue; /* where the step's result goes */
+    bool *resnull;
+    union {
+        struct {
+            int last_var; /* deform columns 1..last_var */
+        } fetch;
+        struct {
+            int attnum; /* 0-based column of the input slot */
+        } var;
+        struct {
+            int attnum;    /* 0-based input column */
+            int resultnum; /* 0-based result slot column */
+        } assign_var;
+        struct {
+            int resultnum;
+        } assign_tmp;
+        struct {
+            Datum value;
+            bool isnull;
+        } constval;
+        struct {
+            FunctionCallInfo fcinfo;
+            PGFunction fn;
+            int nargs;
+        } func;
+        struct {
+            bool *anynull; /* shared by the steps of one AND/OR */
+            int jumpdone;  /* step to go to when the result is known */
+        } boolexpr;
+        struct {
+            int jumpdone;
+        } qual;
+        struct {
+            int jumpdone;
+        } jump;
+        struct {
+            int test; /* BoolTestType */
+        } booltest;
+        struct {
+            Datum *value; /* the innermost CASE's test value */
+            bool *isnull;
+        } casetest;
+        struct {
+            int paramid;
+        } param;
+        struct {
+            int aggno;
+        } aggref;
+        struct {
+            const TypeSupport *out; /* source output */
+            const TypeSupport *in;  /* target input */
+            int32 typmod;
+        } iocoerce;
+        struct {
+            const TypeSupport *support;
+            int32 typmod;
+            bool is_explicit;
+        } typmod;
+        struct {
+            FunctionCallInfo fcinfo; /* equality, two args */
+            PGFunction fn;
+            bool is_not; /* IS NOT DISTINCT FROM */
+        } distinct;
+        struct {
+            Datum *values; /* the arguments, evaluated */
+            bool *nulls;
+            int nargs;
+            const TypeSupport *support;
+            bool is_greatest;
+        } minmax;
+        struct {
+            Datum *value; /* IN list: the tested value, evaluated once */
+            bool *isnull;
+        } inlist;
+        struct {
+            struct SubPlanState *sstate;
+        } subplan;
+    } d;
+};
+
+/* The interpreter's label table (exec_interp.c), for the compiler. */
+const void *const *tdb_exec_interp_labels(void);
+
+#endif /* TDB_EXECUTOR_EXPR_INT_H */

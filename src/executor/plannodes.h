@@ -1,0 +1,196 @@
+/*
+ * plannodes.h -- the plan tree the planner hands the executor
+ * (PostgreSQL's plannodes.h, trimmed to tupledb's nodes).
+ *
+ * Every node has a target list (what it outputs, in order) and a qual
+ * (rows failing it are dropped), both over its inputs: Vars with varno
+ * SCAN_VAR (the scanned row), OUTER_VAR (the left child's row) or
+ * INNER_VAR (the right child's).  Cost and row estimates are the
+ * planner's, shown by EXPLAIN.
+ */
+#ifndef TDB_EXECUTOR_PLANNODES_H
+#define TDB_EXECUTOR_PLANNODES_H
+
+#include "common/base.h"
+#include "access/relation.h"
+#include "executor/primnodes.h"
+
+typedef struct Plan {
+    NodeTag tag;
+    double startup_cost; /* EXPLAIN's cost=startup..total */
+    double total_cost;
+    double plan_rows;
+    int plan_width;
+    List *targetlist; /* TargetEntry */
+    List *qual;       /* Expr, ANDed */
+    struct Plan *lefttree;
+    struct Plan *righttree;
+    List *initplans;  /* SubPlans to run before this node (EXPLAIN) */
+} Plan;
+
+/* No input (or a constant qual gating one child): SELECT 1+1. */
+typedef struct Result {
+    Plan plan;
+    List *resconstantqual; /* evaluated once; false -> no rows */
+} Result;
+
+/* VALUES (...), (...): rows of expressions. */
+typedef struct ValuesScan {
+    Plan plan;
+    List *values_lists; /* List of List of Expr */
+} ValuesScan;
+
+/* A table scanned in full (the snapshot is the statement's). */
+typedef struct SeqScan {
+    Plan plan;
+    Oid relid;
+    const char *relname; /* EXPLAIN */
+    const char *alias;   /* EXPLAIN: the name used in the query */
+    int scanrelid;       /* range-table index (EXPLAIN) */
+} SeqScan;
+
+/* A set-returning function in FROM: generate_series(1, 10). */
+typedef struct FunctionScan {
+    Plan plan;
+    Expr *funcexpr; /* a FuncExpr with retset */
+    const char *alias;
+    bool ordinality;
+} FunctionScan;
+
+/* A subquery in FROM: its plan's rows, renamed. */
+typedef struct SubqueryScan {
+    Plan plan;
+    struct Plan *subplan;
+    const char *alias;
+} SubqueryScan;
+
+typedef enum JoinType {
+    JOIN_INNER,
+    JOIN_LEFT,
+    JOIN_FULL,
+    JOIN_RIGHT,
+    JOIN_SEMI,
+    JOIN_ANTI,
+} JoinType;
+
+typedef struct NestLoop {
+    Plan plan;
+    JoinType jointype;
+    List *joinqual; /* the join condition (plan.qual filters after) */
+} NestLoop;
+
+/* Hash join: the right child is a Hash node over the inner input. */
+typedef struct HashJoin {
+    Plan plan;
+    JoinType jointype;
+    List *joinqual;    /* non-hashable parts of the join condition */
+    List *hashclauses; /* OpExpr equalities: left arg outer, right inner */
+    List *outer_keys;  /* Exprs over the outer row */
+    List *inner_keys;  /* Exprs over the inner row (INNER_VAR) */
+} HashJoin;
+
+typedef struct Hash {
+    Plan plan;
+    List *hash_keys; /* Exprs over the hashed (outer of Hash) row */
+} Hash;
+
+typedef enum AggStrategy {
+    AGG_PLAIN,  /* one group: no GROUP BY */
+    AGG_SORTED, /* input sorted by the group keys */
+    AGG_HASHED, /* groups in a hash table */
+} AggStrategy;
+
+typedef struct Agg {
+    Plan plan;
+    AggStrategy strategy;
+    int num_cols;            /* group key columns */
+    int *grp_col_idx;        /* 1-based columns of the input */
+    const OperDesc **grp_eq; /* equality per key column */
+    List *aggs;              /* Aggref, aggno = index; args over the input */
+    double num_groups;       /* estimate (hash table sizing) */
+} Agg;
+
+/* One ORDER BY key. */
+typedef struct SortKey {
+    int col;                    /* 1-based column of the input */
+    const TypeSupport *support; /* cmp */
+    bool descending;
+    bool nulls_first;
+} SortKey;
+
+typedef struct Sort {
+    Plan plan;
+    int num_keys;
+    SortKey *keys;
+} Sort;
+
+typedef struct Limit {
+    Plan plan;
+    Expr *limit_offset; /* NULL: 0 */
+    Expr *limit_count;  /* NULL: all */
+} Limit;
+
+/* Drop adjacent duplicates of sorted input (DISTINCT by sorting). */
+typedef struct Unique {
+    Plan plan;
+    int num_cols;
+    int *col_idx;
+    const OperDesc **eq_ops;
+} Unique;
+
+/* UNION ALL: the children's rows one after the other. */
+typedef struct Append {
+    Plan plan;
+    List *appendplans;
+} Append;
+
+typedef enum SetOpCmd {
+    SETOPCMD_INTERSECT,
+    SETOPCMD_INTERSECT_ALL,
+    SETOPCMD_EXCEPT,
+    SETOPCMD_EXCEPT_ALL,
+} SetOpCmd;
+
+/* INTERSECT / EXCEPT over sorted input tagged with the side's flag. */
+typedef struct SetOp {
+    Plan plan;
+    SetOpCmd cmd;
+    int num_cols;
+    int *col_idx;
+    const OperDesc **eq_ops;
+    int flag_col; /* 1-based column holding 0 (left) / 1 (right) */
+} SetOp;
+
+typedef enum CmdType {
+    CMD_SELECT,
+    CMD_INSERT,
+    CMD_UPDATE,
+    CMD_DELETE,
+} CmdType;
+
+/* INSERT / UPDATE / DELETE of the rows the child produces. */
+typedef struct ModifyTable {
+    Plan plan;
+    CmdType operation;
+    Oid relid;
+    const char *relname;
+    List *returning; /* TargetEntry over the new (or deleted) row: SCAN_VAR */
+    int ctid_col;    /* UPDATE/DELETE: 1-based child column with the tid */
+    /* UPDATE: for each table column, the child column with its new value
+     * (1-based), in table order */
+    int *update_cols;
+    List *check_exprs; /* NOT NULL is checked from the descriptor */
+} ModifyTable;
+
+/* The statement as the executor runs it. */
+typedef struct PlannedStmt {
+    CmdType command;
+    Plan *plan;
+    List *subplans;    /* Plan, for SubPlan.plan_id (1-based) */
+    int nparams;       /* PARAM_EXEC slots */
+    List *result_names; /* column labels (const char *) */
+    bool has_returning;
+    List *relids_to_lock; /* Oids (as ints) read */
+} PlannedStmt;
+
+#endif /* TDB_EXECUTOR_PLANNODES_H */

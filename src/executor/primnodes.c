@@ -1,0 +1,345 @@
+/*
+ * primnodes.c -- building expression nodes and walking their children
+ * (primnodes.h).
+ *
+ * The walker and mutator know each node's child fields; everything else
+ * in the analyzer and planner that traverses expressions goes through
+ * them, so a new node type means one new case here.
+ */
+#include "common/base.h"
+
+#include <string.h>
+
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "executor/primnodes.h"
+
+static void
+init_expr(Expr *e, Oid type_oid, int32 typmod)
+{
+    e->type_oid = type_oid;
+    e->typmod = typmod;
+    e->location = -1;
+}
+
+Const *
+tdb_make_const(Oid type_oid, int32 typmod, Datum value, bool isnull)
+{
+    Const *c = makeNode(Const);
+    const TypeInfo *type = tdb_type_lookup(type_oid);
+
+    init_expr(&c->xpr, type_oid, typmod);
+    c->constlen = type != NULL ? type->len : -1;
+    c->constbyval = type != NULL ? type->byval : false;
+    c->constisnull = isnull;
+    c->constvalue = isnull ? (Datum)0 : value;
+    return c;
+}
+
+Const *
+tdb_make_null_const(Oid type_oid, int32 typmod)
+{
+    return tdb_make_const(type_oid, typmod, (Datum)0, true);
+}
+
+Const *
+tdb_make_bool_const(bool value, bool isnull)
+{
+    return tdb_make_const(BOOLOID, -1, BoolGetDatum(value), isnull);
+}
+
+Var *
+tdb_make_var(int varno, int varattno, Oid type_oid, int32 typmod,
+             int varlevelsup)
+{
+    Var *v = makeNode(Var);
+
+    init_expr(&v->xpr, type_oid, typmod);
+    v->varno = varno;
+    v->varattno = varattno;
+    v->varlevelsup = varlevelsup;
+    return v;
+}
+
+TargetEntry *
+tdb_make_target_entry(Expr *expr, int resno, const char *name, bool resjunk)
+{
+    TargetEntry *te = makeNode(TargetEntry);
+
+    init_expr(&te->xpr, exprType(expr), exprTypmod(expr));
+    te->expr = expr;
+    te->resno = resno;
+    te->resname = name;
+    te->resjunk = resjunk;
+    return te;
+}
+
+/* Size of each expression node struct, for shallow copies. */
+static Size
+node_size(NodeTag tag)
+{
+    switch (tag) {
+    case T_Var:
+        return sizeof(Var);
+    case T_Const:
+        return sizeof(Const);
+    case T_Param:
+        return sizeof(Param);
+    case T_FuncExpr:
+        return sizeof(FuncExpr);
+    case T_OpExpr:
+        return sizeof(OpExpr);
+    case T_BoolExpr:
+        return sizeof(BoolExpr);
+    case T_CaseExpr:
+        return sizeof(CaseExpr);
+    case T_CaseWhen:
+        return sizeof(CaseWhen);
+    case T_CaseTestExpr:
+        return sizeof(CaseTestExpr);
+    case T_NullTest:
+        return sizeof(NullTest);
+    case T_BooleanTest:
+        return sizeof(BooleanTest);
+    case T_CoalesceExpr:
+        return sizeof(CoalesceExpr);
+    case T_NullIfExpr:
+        return sizeof(NullIfExpr);
+    case T_DistinctExpr:
+        return sizeof(DistinctExpr);
+    case T_MinMaxExpr:
+        return sizeof(MinMaxExpr);
+    case T_RelabelType:
+        return sizeof(RelabelType);
+    case T_CoerceViaIO:
+        return sizeof(CoerceViaIO);
+    case T_CoerceToTypmod:
+        return sizeof(CoerceToTypmod);
+    case T_InListExpr:
+        return sizeof(InListExpr);
+    case T_Aggref:
+        return sizeof(Aggref);
+    case T_SubLink:
+        return sizeof(SubLink);
+    case T_SubPlan:
+        return sizeof(SubPlan);
+    case T_TargetEntry:
+        return sizeof(TargetEntry);
+    default:
+        elog(ERROR, "cannot copy node type %d", (int)tag);
+    }
+}
+
+Node *
+tdb_copy_node_shallow(const Node *node)
+{
+    Size size = node_size(nodeTag(node));
+    Node *copy = tdb_palloc(size);
+
+    memcpy(copy, node, size);
+    return copy;
+}
+
+/* ----------------------------------------------------------------------
+ * Walking
+ * ---------------------------------------------------------------------- */
+
+static bool
+walk_list(List *list, ExprWalker walker, void *context)
+{
+    for (int i = 0; i < list_length(list); i++)
+        if (walker(list_nth(list, i), context))
+            return true;
+    return false;
+}
+
+#define WALK(field) ((field) != NULL && walker((Node *)(field), context))
+
+bool
+tdb_expr_walk_children(Node *node, ExprWalker walker, void *context)
+{
+    if (node == NULL)
+        return false;
+    switch (nodeTag(node)) {
+    case T_Var:
+    case T_Const:
+    case T_Param:
+    case T_CaseTestExpr:
+        return false;
+    case T_FuncExpr:
+        return walk_list(((FuncExpr *)node)->args, walker, context);
+    case T_OpExpr:
+        return walk_list(((OpExpr *)node)->args, walker, context);
+    case T_BoolExpr:
+        return walk_list(((BoolExpr *)node)->args, walker, context);
+    case T_CaseExpr: {
+        CaseExpr *c = (CaseExpr *)node;
+
+        return WALK(c->arg) || walk_list(c->whens, walker, context) ||
+               WALK(c->defresult);
+    }
+    case T_CaseWhen:
+        return WALK(((CaseWhen *)node)->expr) ||
+               WALK(((CaseWhen *)node)->result);
+    case T_NullTest:
+        return WALK(((NullTest *)node)->arg);
+    case T_BooleanTest:
+        return WALK(((BooleanTest *)node)->arg);
+    case T_CoalesceExpr:
+        return walk_list(((CoalesceExpr *)node)->args, walker, context);
+    case T_NullIfExpr:
+        return walk_list(((NullIfExpr *)node)->args, walker, context);
+    case T_DistinctExpr:
+        return walk_list(((DistinctExpr *)node)->args, walker, context);
+    case T_MinMaxExpr:
+        return walk_list(((MinMaxExpr *)node)->args, walker, context);
+    case T_RelabelType:
+        return WALK(((RelabelType *)node)->arg);
+    case T_CoerceViaIO:
+        return WALK(((CoerceViaIO *)node)->arg);
+    case T_CoerceToTypmod:
+        return WALK(((CoerceToTypmod *)node)->arg);
+    case T_InListExpr:
+        return WALK(((InListExpr *)node)->arg) ||
+               walk_list(((InListExpr *)node)->items, walker, context);
+    case T_Aggref: {
+        Aggref *a = (Aggref *)node;
+
+        return walk_list(a->args, walker, context) ||
+               walk_list(a->order_exprs, walker, context) || WALK(a->filter);
+    }
+    case T_SubLink:
+        /* the subselect is a separate query: walkers that need it look */
+        return WALK(((SubLink *)node)->testexpr);
+    case T_SubPlan: {
+        SubPlan *sp = (SubPlan *)node;
+
+        return WALK(sp->testexpr) || walk_list(sp->args, walker, context);
+    }
+    case T_TargetEntry:
+        return WALK(((TargetEntry *)node)->expr);
+    case T_List:
+        return walk_list((List *)node, walker, context);
+    default:
+        elog(ERROR, "unrecognized expression node type %d",
+             (int)nodeTag(node));
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Mutating
+ * ---------------------------------------------------------------------- */
+
+static List *
+mutate_list(List *list, ExprMutator mutator, void *context)
+{
+    List *result = NIL;
+
+    for (int i = 0; i < list_length(list); i++)
+        result = tdb_lappend(result, mutator(list_nth(list, i), context));
+    return result;
+}
+
+#define MUTATE(field)                                                       \
+    ((field) != NULL ? (void *)mutator((Node *)(field), context) : NULL)
+
+Node *
+tdb_expr_mutate_children(Node *node, ExprMutator mutator, void *context)
+{
+    Node *copy;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, List))
+        return (Node *)mutate_list((List *)node, mutator, context);
+    copy = tdb_copy_node_shallow(node);
+    switch (nodeTag(node)) {
+    case T_Var:
+    case T_Const:
+    case T_Param:
+    case T_CaseTestExpr:
+        break;
+    case T_FuncExpr:
+        ((FuncExpr *)copy)->args =
+            mutate_list(((FuncExpr *)node)->args, mutator, context);
+        break;
+    case T_OpExpr:
+        ((OpExpr *)copy)->args =
+            mutate_list(((OpExpr *)node)->args, mutator, context);
+        break;
+    case T_BoolExpr:
+        ((BoolExpr *)copy)->args =
+            mutate_list(((BoolExpr *)node)->args, mutator, context);
+        break;
+    case T_CaseExpr: {
+        CaseExpr *c = (CaseExpr *)copy;
+
+        c->arg = MUTATE(c->arg);
+        c->whens = mutate_list(c->whens, mutator, context);
+        c->defresult = MUTATE(c->defresult);
+        break;
+    }
+    case T_CaseWhen:
+        ((CaseWhen *)copy)->expr = MUTATE(((CaseWhen *)node)->expr);
+        ((CaseWhen *)copy)->result = MUTATE(((CaseWhen *)node)->result);
+        break;
+    case T_NullTest:
+        ((NullTest *)copy)->arg = MUTATE(((NullTest *)node)->arg);
+        break;
+    case T_BooleanTest:
+        ((BooleanTest *)copy)->arg = MUTATE(((BooleanTest *)node)->arg);
+        break;
+    case T_CoalesceExpr:
+        ((CoalesceExpr *)copy)->args =
+            mutate_list(((CoalesceExpr *)node)->args, mutator, context);
+        break;
+    case T_NullIfExpr:
+        ((NullIfExpr *)copy)->args =
+            mutate_list(((NullIfExpr *)node)->args, mutator, context);
+        break;
+    case T_DistinctExpr:
+        ((DistinctExpr *)copy)->args =
+            mutate_list(((DistinctExpr *)node)->args, mutator, context);
+        break;
+    case T_MinMaxExpr:
+        ((MinMaxExpr *)copy)->args =
+            mutate_list(((MinMaxExpr *)node)->args, mutator, context);
+        break;
+    case T_RelabelType:
+        ((RelabelType *)copy)->arg = MUTATE(((RelabelType *)node)->arg);
+        break;
+    case T_CoerceViaIO:
+        ((CoerceViaIO *)copy)->arg = MUTATE(((CoerceViaIO *)node)->arg);
+        break;
+    case T_CoerceToTypmod:
+        ((CoerceToTypmod *)copy)->arg = MUTATE(((CoerceToTypmod *)node)->arg);
+        break;
+    case T_InListExpr:
+        ((InListExpr *)copy)->arg = MUTATE(((InListExpr *)node)->arg);
+        ((InListExpr *)copy)->items =
+            mutate_list(((InListExpr *)node)->items, mutator, context);
+        break;
+    case T_Aggref:
+        ((Aggref *)copy)->args =
+            mutate_list(((Aggref *)node)->args, mutator, context);
+        ((Aggref *)copy)->order_exprs =
+            mutate_list(((Aggref *)node)->order_exprs, mutator, context);
+        ((Aggref *)copy)->filter = MUTATE(((Aggref *)node)->filter);
+        break;
+    case T_SubLink:
+        ((SubLink *)copy)->testexpr = MUTATE(((SubLink *)node)->testexpr);
+        break;
+    case T_SubPlan:
+        ((SubPlan *)copy)->testexpr = MUTATE(((SubPlan *)node)->testexpr);
+        ((SubPlan *)copy)->args =
+            mutate_list(((SubPlan *)node)->args, mutator, context);
+        break;
+    case T_TargetEntry:
+        ((TargetEntry *)copy)->expr = MUTATE(((TargetEntry *)node)->expr);
+        break;
+    default:
+        elog(ERROR, "unrecognized expression node type %d",
+             (int)nodeTag(node));
+    }
+    return copy;
+}

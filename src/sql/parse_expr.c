@@ -1,0 +1,1047 @@
+/*
+ * parse_expr.c -- raw expression trees to typed expressions
+ * (PostgreSQL's transformExpr), one function per parse-node kind.
+ *
+ * Column references are resolved against the ParseState's namespace
+ * (then the outer levels, for correlated subqueries); constants become
+ * Consts (string literals stay "unknown" until something fixes their
+ * type); operators and functions are resolved in parse_oper.c; aggregate
+ * calls become Aggrefs after the checks PostgreSQL makes (no aggregates
+ * in WHERE, no nesting).
+ */
+#include "common/base.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "sql/analyze.h"
+#include "sql/typename.h"
+#include "tuple/varlena.h"
+
+static Expr *transform(ParseState *ps, PgQuery__Node *node);
+
+static const char *
+expr_kind_name(ExprKind kind)
+{
+    switch (kind) {
+    case EXPR_KIND_WHERE:
+        return "WHERE";
+    case EXPR_KIND_JOIN_ON:
+        return "JOIN conditions";
+    case EXPR_KIND_GROUP_BY:
+        return "GROUP BY";
+    case EXPR_KIND_LIMIT:
+        return "LIMIT";
+    case EXPR_KIND_OFFSET:
+        return "OFFSET";
+    case EXPR_KIND_VALUES:
+        return "VALUES";
+    case EXPR_KIND_FROM_FUNCTION:
+        return "functions in FROM";
+    case EXPR_KIND_FILTER:
+        return "FILTER";
+    case EXPR_KIND_COLUMN_DEFAULT:
+        return "DEFAULT expressions";
+    case EXPR_KIND_UPDATE_SOURCE:
+        return "UPDATE";
+    case EXPR_KIND_RETURNING:
+        return "RETURNING";
+    default:
+        return "this context";
+    }
+}
+
+static TDB_NORETURN void
+not_supported(ParseState *ps, const char *what, int location)
+{
+    ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+            errmsg("%s is not supported yet", what),
+            errposition(parse_errpos(ps, location)));
+}
+
+static const char *
+node_string(const PgQuery__Node *n)
+{
+    return n != NULL && n->node_case == PG_QUERY__NODE__NODE_STRING
+               ? n->string->sval
+               : NULL;
+}
+
+/* ----------------------------------------------------------------------
+ * Column references
+ * ---------------------------------------------------------------------- */
+
+/* Column `name` of rte, 1-based, or 0; -1 if it occurs twice. */
+static int
+rte_column(const RangeTblEntry *rte, const char *name)
+{
+    int found = 0;
+
+    for (int i = 0; i < list_length(rte->colnames); i++)
+        if (strcmp(list_nth(rte->colnames, i), name) == 0) {
+            if (found != 0)
+                return -1;
+            found = i + 1;
+        }
+    return found;
+}
+
+/* The expression for column attno of rte at a given level. */
+static Expr *
+column_expr(ParseState *ps, int rtindex, RangeTblEntry *rte, int attno,
+            int levelsup, int location)
+{
+    Expr *e;
+
+    if (rte->rtekind == RTE_JOIN) {
+        e = list_nth(rte->joinaliasvars, attno - 1);
+        e = (Expr *)tdb_copy_node_shallow((Node *)e);
+        if (levelsup > 0)
+            not_supported(ps, "a correlated reference to a JOIN column",
+                          location);
+        e->location = location;
+        return e;
+    }
+    e = (Expr *)tdb_make_var(rtindex, attno,
+                             (Oid)list_nth_int(rte->coltypes, attno - 1),
+                             list_nth_int(rte->coltypmods, attno - 1),
+                             levelsup);
+    e->location = location;
+    return e;
+}
+
+static RangeTblEntry *
+rt_fetch(ParseState *ps, int rtindex)
+{
+    return list_nth(ps->rtable, rtindex - 1);
+}
+
+/* An unqualified column name, at this level or outer ones. */
+static Expr *
+resolve_column(ParseState *ps, const char *name, int location)
+{
+    int levelsup = 0;
+
+    for (ParseState *level = ps; level != NULL;
+         level = level->parent, levelsup++) {
+        Expr *found = NULL;
+
+        for (int i = 0; i < list_length(level->namespace); i++) {
+            NamespaceItem *item = list_nth(level->namespace, i);
+            RangeTblEntry *rte;
+            int attno;
+
+            if (!item->cols_visible)
+                continue;
+            rte = rt_fetch(level, item->rtindex);
+            attno = rte_column(rte, name);
+            if (attno == 0)
+                continue;
+            if (attno < 0 || found != NULL)
+                ereport(ERROR, errcode(ERRCODE_AMBIGUOUS_COLUMN),
+                        errmsg("column reference \"%s\" is ambiguous", name),
+                        errposition(parse_errpos(ps, location)));
+            found = column_expr(level, item->rtindex, rte, attno, levelsup,
+                                location);
+        }
+        if (found != NULL)
+            return found;
+    }
+    ereport(ERROR, errcode(ERRCODE_UNDEFINED_COLUMN),
+            errmsg("column \"%s\" does not exist", name),
+            errposition(parse_errpos(ps, location)));
+}
+
+/* The RTE named refname (qualified references), with its level. */
+static int
+find_rte(ParseState *ps, const char *refname, int *levelsup_out,
+         ParseState **level_out)
+{
+    int levelsup = 0;
+
+    for (ParseState *level = ps; level != NULL;
+         level = level->parent, levelsup++) {
+        int found = 0;
+
+        for (int i = 0; i < list_length(level->namespace); i++) {
+            NamespaceItem *item = list_nth(level->namespace, i);
+
+            if (item->rel_visible &&
+                strcmp(rt_fetch(level, item->rtindex)->refname, refname) ==
+                    0) {
+                if (found != 0)
+                    ereport(ERROR, errcode(ERRCODE_DUPLICATE_ALIAS),
+                            errmsg("table reference \"%s\" is ambiguous",
+                                   refname));
+                found = item->rtindex;
+            }
+        }
+        if (found != 0) {
+            *levelsup_out = levelsup;
+            *level_out = level;
+            return found;
+        }
+    }
+    return 0;
+}
+
+static Expr *
+resolve_qualified(ParseState *ps, const char *refname, const char *colname,
+                  int location)
+{
+    ParseState *level;
+    int levelsup;
+    int rtindex = find_rte(ps, refname, &levelsup, &level);
+    RangeTblEntry *rte;
+    int attno;
+
+    if (rtindex == 0)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                errmsg("missing FROM-clause entry for table \"%s\"", refname),
+                errposition(parse_errpos(ps, location)));
+    rte = rt_fetch(level, rtindex);
+    attno = rte_column(rte, colname);
+    if (attno == 0)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_COLUMN),
+                errmsg("column %s.%s does not exist", refname, colname),
+                errposition(parse_errpos(ps, location)));
+    if (attno < 0)
+        ereport(ERROR, errcode(ERRCODE_AMBIGUOUS_COLUMN),
+                errmsg("column reference \"%s\" is ambiguous", colname),
+                errposition(parse_errpos(ps, location)));
+    return column_expr(level, rtindex, rte, attno, levelsup, location);
+}
+
+static Expr *
+transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
+{
+    const char *first = node_string(cr->fields[0]);
+
+    if (cr->n_fields == 1 && first != NULL)
+        return resolve_column(ps, first, cr->location);
+    if (cr->n_fields == 2 && first != NULL &&
+        node_string(cr->fields[1]) != NULL)
+        return resolve_qualified(ps, first, node_string(cr->fields[1]),
+                                 cr->location);
+    if (cr->n_fields == 3 && node_string(cr->fields[2]) != NULL &&
+        strcmp(first, "public") == 0)
+        return resolve_qualified(ps, node_string(cr->fields[1]),
+                                 node_string(cr->fields[2]), cr->location);
+    if (cr->fields[cr->n_fields - 1]->node_case ==
+        PG_QUERY__NODE__NODE_A_STAR)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("row expansion via \"*\" is not supported here"),
+                errposition(parse_errpos(ps, cr->location)));
+    ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+            errmsg("improper qualified name (too many dotted names)"),
+            errposition(parse_errpos(ps, cr->location)));
+}
+
+/* ----------------------------------------------------------------------
+ * Constants
+ * ---------------------------------------------------------------------- */
+
+static Expr *
+located(Expr *e, int location)
+{
+    e->location = location;
+    return e;
+}
+
+/* An unknown-typed literal: the C string, typed later. */
+static Expr *
+unknown_const(const char *str, int location)
+{
+    Const *c = tdb_make_const(UNKNOWNOID, -1,
+                              PointerGetDatum(
+                                  tdb_mcxt_strdup(tdb_current_mcxt, str)),
+                              false);
+
+    return located((Expr *)c, location);
+}
+
+/* A numeric literal that did not fit int4: int8 if it is an integer
+ * that fits, else numeric. */
+static Expr *
+float_const(ParseState *ps, const char *str, int location)
+{
+    char *end;
+    long long v;
+
+    errno = 0;
+    v = strtoll(str, &end, 10);
+    if (*end == '\0' && errno != ERANGE)
+        return located((Expr *)tdb_make_const(INT8OID, -1, Int64GetDatum(v),
+                                              false),
+                       location);
+    return tdb_coerce_or_error(ps, unknown_const(str, location), NUMERICOID,
+                               -1, CAST_EXPLICIT, location);
+}
+
+static Expr *
+transform_const(ParseState *ps, PgQuery__AConst *c)
+{
+    if (c->isnull)
+        return located((Expr *)tdb_make_null_const(UNKNOWNOID, -1),
+                       c->location);
+    switch (c->val_case) {
+    case PG_QUERY__A__CONST__VAL_IVAL:
+        return located((Expr *)tdb_make_const(INT4OID, -1,
+                                              Int32GetDatum(c->ival->ival),
+                                              false),
+                       c->location);
+    case PG_QUERY__A__CONST__VAL_FVAL:
+        return float_const(ps, c->fval->fval, c->location);
+    case PG_QUERY__A__CONST__VAL_BOOLVAL:
+        return located((Expr *)tdb_make_bool_const(c->boolval->boolval,
+                                                   false),
+                       c->location);
+    case PG_QUERY__A__CONST__VAL_SVAL:
+        return unknown_const(c->sval->sval, c->location);
+    default:
+        not_supported(ps, "this kind of constant", c->location);
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Operators and their special forms
+ * ---------------------------------------------------------------------- */
+
+static const char *
+op_name(PgQuery__AExpr *a)
+{
+    const char *name = node_string(a->name[a->n_name - 1]);
+
+    return name != NULL ? name : "?";
+}
+
+static List *
+transform_list(ParseState *ps, PgQuery__Node **nodes, size_t n)
+{
+    List *result = NIL;
+
+    for (size_t i = 0; i < n; i++)
+        result = tdb_lappend(result, transform(ps, nodes[i]));
+    return result;
+}
+
+static Expr *
+make_bool(BoolExprType op, List *args, int location)
+{
+    BoolExpr *b = makeNode(BoolExpr);
+
+    b->xpr.type_oid = BOOLOID;
+    b->xpr.typmod = -1;
+    b->xpr.location = location;
+    b->boolop = op;
+    b->args = args;
+    return (Expr *)b;
+}
+
+/* x IN (a, b, ...), x NOT IN (...) */
+static Expr *
+transform_in(ParseState *ps, PgQuery__AExpr *a)
+{
+    Expr *arg = transform(ps, a->lexpr);
+    List *items;
+    List *all;
+    Oid common;
+    InListExpr *in = makeNode(InListExpr);
+
+    if (a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+        not_supported(ps, "IN with this right-hand side", a->location);
+    items = transform_list(ps, a->rexpr->list->items, a->rexpr->list->n_items);
+    all = tdb_lprepend(tdb_list_copy(items), arg);
+    common = tdb_select_common_type(ps, all, "IN");
+    in->arg = tdb_coerce_or_error(ps, arg, common, -1, CAST_IMPLICIT,
+                                  a->location);
+    for (int i = 0; i < list_length(items); i++) {
+        Expr *item = list_nth(items, i);
+
+        in->items = tdb_lappend(in->items,
+                                tdb_coerce_or_error(ps, item, common, -1,
+                                                    CAST_IMPLICIT,
+                                                    exprLocation(item)));
+    }
+    in->op = tdb_equality_op(ps, common, a->location);
+    in->is_not = strcmp(op_name(a), "<>") == 0;
+    in->xpr.type_oid = BOOLOID;
+    in->xpr.typmod = -1;
+    in->xpr.location = a->location;
+    return (Expr *)in;
+}
+
+/* BETWEEN [SYMMETRIC], NOT BETWEEN [SYMMETRIC] */
+static Expr *
+transform_between(ParseState *ps, PgQuery__AExpr *a)
+{
+    PgQuery__List *bounds = a->rexpr->list;
+    bool negated = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN ||
+                   a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
+    bool symmetric = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM ||
+                     a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
+    Expr *x = transform(ps, a->lexpr);
+    Expr *lo = transform(ps, bounds->items[0]);
+    Expr *hi = transform(ps, bounds->items[1]);
+    Expr *forward, *backward;
+
+    if (!negated) {
+        forward = make_bool(AND_EXPR,
+                            tdb_list_make2(tdb_make_op(ps, ">=", x, lo,
+                                                       a->location),
+                                           tdb_make_op(ps, "<=", x, hi,
+                                                       a->location)),
+                            a->location);
+        if (!symmetric)
+            return forward;
+        backward = make_bool(AND_EXPR,
+                             tdb_list_make2(tdb_make_op(ps, ">=", x, hi,
+                                                        a->location),
+                                            tdb_make_op(ps, "<=", x, lo,
+                                                        a->location)),
+                             a->location);
+        return make_bool(OR_EXPR, tdb_list_make2(forward, backward),
+                         a->location);
+    }
+    forward = make_bool(OR_EXPR,
+                        tdb_list_make2(tdb_make_op(ps, "<", x, lo,
+                                                   a->location),
+                                       tdb_make_op(ps, ">", x, hi,
+                                                   a->location)),
+                        a->location);
+    if (!symmetric)
+        return forward;
+    backward = make_bool(OR_EXPR,
+                         tdb_list_make2(tdb_make_op(ps, "<", x, hi,
+                                                    a->location),
+                                        tdb_make_op(ps, ">", x, lo,
+                                                    a->location)),
+                         a->location);
+    return make_bool(AND_EXPR, tdb_list_make2(forward, backward),
+                     a->location);
+}
+
+/* NULLIF(a, b) and a IS [NOT] DISTINCT FROM b. */
+static Expr *
+transform_equality_form(ParseState *ps, PgQuery__AExpr *a, bool is_nullif)
+{
+    Expr *l = transform(ps, a->lexpr);
+    Expr *r = transform(ps, a->rexpr);
+    OpExpr *eq = (OpExpr *)tdb_make_op(ps, "=", l, r, a->location);
+
+    if (exprType(&eq->xpr) != BOOLOID)
+        ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                errmsg("operator for %s must return type boolean",
+                       is_nullif ? "NULLIF" : "IS DISTINCT FROM"),
+                errposition(parse_errpos(ps, a->location)));
+    if (is_nullif) {
+        NullIfExpr *n = makeNode(NullIfExpr);
+
+        n->op = eq->op;
+        n->args = eq->args;
+        n->xpr.type_oid = exprType(linitial(eq->args));
+        n->xpr.typmod = exprTypmod(linitial(eq->args));
+        n->xpr.location = a->location;
+        return (Expr *)n;
+    } else {
+        DistinctExpr *d = makeNode(DistinctExpr);
+
+        d->op = eq->op;
+        d->args = eq->args;
+        d->is_not = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT;
+        d->xpr.type_oid = BOOLOID;
+        d->xpr.typmod = -1;
+        d->xpr.location = a->location;
+        return (Expr *)d;
+    }
+}
+
+static Expr *
+transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
+{
+    switch (a->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+        return tdb_make_op(ps, op_name(a),
+                           a->lexpr != NULL ? transform(ps, a->lexpr) : NULL,
+                           transform(ps, a->rexpr), a->location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+        return tdb_make_op(ps, op_name(a), transform(ps, a->lexpr),
+                           transform(ps, a->rexpr), a->location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN:
+        return transform_in(ps, a);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM:
+        return transform_between(ps, a);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF:
+        return transform_equality_form(ps, a, true);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
+        return transform_equality_form(ps, a, false);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
+        not_supported(ps, "SIMILAR TO", a->location);
+    default:
+        not_supported(ps, "op ANY/ALL (array)", a->location);
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Boolean and conditional forms
+ * ---------------------------------------------------------------------- */
+
+static Expr *
+transform_bool(ParseState *ps, PgQuery__BoolExpr *b)
+{
+    static const char *const names[] = {"?", "AND", "OR", "NOT"};
+    List *args = NIL;
+
+    for (size_t i = 0; i < b->n_args; i++)
+        args = tdb_lappend(args,
+                           tdb_coerce_to_boolean(ps, transform(ps, b->args[i]),
+                                                 names[b->boolop]));
+    return make_bool(b->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR
+                         ? AND_EXPR
+                     : b->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR
+                         ? OR_EXPR
+                         : NOT_EXPR,
+                     args, b->location);
+}
+
+static Expr *
+transform_case(ParseState *ps, PgQuery__CaseExpr *c)
+{
+    CaseExpr *result = makeNode(CaseExpr);
+    Expr *arg = c->arg != NULL ? transform(ps, c->arg) : NULL;
+    List *results = NIL;
+    Expr *defresult;
+    Oid type;
+
+    if (arg != NULL) {
+        /* WHEN values compare against a placeholder for the test value */
+        if (exprType(arg) == UNKNOWNOID)
+            arg = tdb_coerce_or_error(ps, arg, TEXTOID, -1, CAST_IMPLICIT,
+                                      c->location);
+        result->arg = arg;
+    }
+    for (size_t i = 0; i < c->n_args; i++) {
+        PgQuery__CaseWhen *w = c->args[i]->case_when;
+        CaseWhen *cw = makeNode(CaseWhen);
+        Expr *cond = transform(ps, w->expr);
+
+        if (arg != NULL) {
+            CaseTestExpr *placeholder = makeNode(CaseTestExpr);
+
+            placeholder->xpr.type_oid = exprType(arg);
+            placeholder->xpr.typmod = exprTypmod(arg);
+            placeholder->xpr.location = -1;
+            cond = tdb_make_op(ps, "=", (Expr *)placeholder, cond,
+                               w->location);
+        }
+        cw->expr = tdb_coerce_to_boolean(ps, cond, "CASE/WHEN");
+        cw->result = transform(ps, w->result);
+        cw->xpr.location = w->location;
+        results = tdb_lappend(results, cw->result);
+        result->whens = tdb_lappend(result->whens, cw);
+    }
+    defresult = c->defresult != NULL
+                    ? transform(ps, c->defresult)
+                    : (Expr *)tdb_make_null_const(UNKNOWNOID, -1);
+    results = tdb_lappend(results, defresult);
+    type = tdb_select_common_type(ps, results, "CASE");
+    for (int i = 0; i < list_length(result->whens); i++) {
+        CaseWhen *cw = list_nth(result->whens, i);
+
+        cw->result = tdb_coerce_or_error(ps, cw->result, type, -1,
+                                         CAST_IMPLICIT,
+                                         exprLocation(cw->result));
+    }
+    result->defresult = tdb_coerce_or_error(ps, defresult, type, -1,
+                                            CAST_IMPLICIT, c->location);
+    result->xpr.type_oid = type;
+    result->xpr.typmod = -1;
+    result->xpr.location = c->location;
+    return (Expr *)result;
+}
+
+/* Coerce every expression of list to their common type. */
+static List *
+coerce_to_common(ParseState *ps, List *exprs, const char *what, Oid *type)
+{
+    List *result = NIL;
+
+    *type = tdb_select_common_type(ps, exprs, what);
+    for (int i = 0; i < list_length(exprs); i++) {
+        Expr *e = list_nth(exprs, i);
+
+        result = tdb_lappend(result,
+                             tdb_coerce_or_error(ps, e, *type, -1,
+                                                 CAST_IMPLICIT,
+                                                 exprLocation(e)));
+    }
+    return result;
+}
+
+static Expr *
+transform_coalesce(ParseState *ps, PgQuery__CoalesceExpr *c)
+{
+    CoalesceExpr *result = makeNode(CoalesceExpr);
+    Oid type;
+
+    result->args = coerce_to_common(
+        ps, transform_list(ps, c->args, c->n_args), "COALESCE", &type);
+    result->xpr.type_oid = type;
+    result->xpr.typmod = -1;
+    result->xpr.location = c->location;
+    return (Expr *)result;
+}
+
+static Expr *
+transform_minmax(ParseState *ps, PgQuery__MinMaxExpr *m)
+{
+    MinMaxExpr *result = makeNode(MinMaxExpr);
+    bool greatest = m->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST;
+    Oid type;
+
+    result->args = coerce_to_common(ps, transform_list(ps, m->args, m->n_args),
+                                    greatest ? "GREATEST" : "LEAST", &type);
+    result->is_greatest = greatest;
+    result->support = tdb_type_support(type);
+    if (result->support == NULL || result->support->cmp == NULL)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
+                errmsg("could not identify a comparison function for type %s",
+                       tdb_format_type(type, -1)),
+                errposition(parse_errpos(ps, m->location)));
+    result->xpr.type_oid = type;
+    result->xpr.typmod = -1;
+    result->xpr.location = m->location;
+    return (Expr *)result;
+}
+
+static Expr *
+transform_null_test(ParseState *ps, PgQuery__NullTest *n)
+{
+    NullTest *result = makeNode(NullTest);
+
+    result->arg = transform(ps, n->arg);
+    result->is_not_null =
+        n->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NOT_NULL;
+    result->xpr.type_oid = BOOLOID;
+    result->xpr.typmod = -1;
+    result->xpr.location = n->location;
+    return (Expr *)result;
+}
+
+static Expr *
+transform_boolean_test(ParseState *ps, PgQuery__BooleanTest *b)
+{
+    static const char *const names[] = {
+        "?", "IS TRUE", "IS NOT TRUE", "IS FALSE", "IS NOT FALSE",
+        "IS UNKNOWN", "IS NOT UNKNOWN"};
+    BooleanTest *result = makeNode(BooleanTest);
+
+    result->arg = tdb_coerce_to_boolean(ps, transform(ps, b->arg),
+                                        names[b->booltesttype]);
+    result->booltesttype = (BoolTestType)(b->booltesttype - 1);
+    result->xpr.type_oid = BOOLOID;
+    result->xpr.typmod = -1;
+    result->xpr.location = b->location;
+    return (Expr *)result;
+}
+
+static Expr *
+transform_type_cast(ParseState *ps, PgQuery__TypeCast *tc)
+{
+    Oid type;
+    int32 typmod;
+    Expr *arg = transform(ps, tc->arg);
+
+    tdb_sql_resolve_typename(ps->st, tc->type_name, &type, &typmod);
+    return tdb_coerce_or_error(ps, arg, type, typmod, CAST_EXPLICIT,
+                               tc->location);
+}
+
+/* ----------------------------------------------------------------------
+ * Function calls and aggregates
+ * ---------------------------------------------------------------------- */
+
+static const char *
+func_name(ParseState *ps, PgQuery__FuncCall *fc)
+{
+    const char *name = node_string(fc->funcname[fc->n_funcname - 1]);
+
+    if (fc->n_funcname > 2 ||
+        (fc->n_funcname == 2 &&
+         strcmp(node_string(fc->funcname[0]), "pg_catalog") != 0))
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
+                errmsg("function %s.%s does not exist",
+                       node_string(fc->funcname[0]), name),
+                errposition(parse_errpos(ps, fc->location)));
+    return name;
+}
+
+/* Is an aggregate allowed where we are? */
+static void
+check_agg_context(ParseState *ps, int location)
+{
+    if (ps->nested_agg > 0)
+        ereport(ERROR, errcode(ERRCODE_GROUPING_ERROR),
+                errmsg("aggregate function calls cannot be nested"),
+                errposition(parse_errpos(ps, location)));
+    switch (ps->expr_kind) {
+    case EXPR_KIND_SELECT_TARGET:
+    case EXPR_KIND_HAVING:
+    case EXPR_KIND_ORDER_BY:
+    case EXPR_KIND_DISTINCT_ON:
+    case EXPR_KIND_RETURNING:
+        if (ps->expr_kind != EXPR_KIND_RETURNING)
+            return;
+        /* FALLTHROUGH */
+    default:
+        ereport(ERROR, errcode(ERRCODE_GROUPING_ERROR),
+                errmsg("aggregate functions are not allowed in %s",
+                       expr_kind_name(ps->expr_kind)),
+                errposition(parse_errpos(ps, location)));
+    }
+}
+
+/* Pick the aggregate overload for the argument types. */
+static const AggDesc *
+select_agg(ParseState *ps, const char *name, List *args, bool star,
+           int location)
+{
+    const AggDesc *aggs[64];
+    int n = Min(tdb_agg_candidates(name, aggs, 64), 64);
+    int nargs = list_length(args);
+    const AggDesc *exact = NULL, *coercible = NULL;
+    int ncoercible = 0;
+
+    for (int i = 0; i < n; i++) {
+        bool ok = aggs[i]->nargs == (star ? 0 : nargs);
+        bool is_exact = ok;
+
+        for (int a = 0; ok && a < nargs; a++) {
+            Oid t = exprType(list_nth(args, a));
+            Oid want = aggs[i]->argtypes[a];
+
+            if (want != ANYOID && want != t)
+                is_exact = false;
+            ok = want == ANYOID || want == t ||
+                 tdb_can_coerce(t, want, CAST_IMPLICIT);
+        }
+        if (is_exact && exact == NULL)
+            exact = aggs[i];
+        if (ok) {
+            if (coercible == NULL || tdb_type_lookup(aggs[i]->argtypes[0]) ==
+                                         NULL ||
+                (nargs > 0 &&
+                 tdb_type_lookup(aggs[i]->argtypes[0])->preferred))
+                coercible = aggs[i];
+            ncoercible++;
+        }
+    }
+    if (exact != NULL)
+        return exact;
+    if (coercible != NULL && (ncoercible == 1 || nargs == 0 ||
+                              exprType(linitial(args)) == UNKNOWNOID ||
+                              tdb_type_lookup(coercible->argtypes[0])
+                                  ->preferred))
+        return coercible;
+    {
+        Oid types[FUNC_MAX_ARGS];
+        char sig[256];
+        Size len = (Size)snprintf(sig, sizeof(sig), "%s(", name);
+
+        for (int a = 0; a < nargs && a < FUNC_MAX_ARGS; a++) {
+            types[a] = exprType(list_nth(args, a));
+            len += (Size)snprintf(sig + len, sizeof(sig) - len, "%s%s",
+                                  a > 0 ? ", " : "",
+                                  tdb_format_type(types[a], -1));
+        }
+        snprintf(sig + len, sizeof(sig) - len, ")");
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
+                errmsg("function %s does not exist", sig),
+                errhint("No function matches the given name and argument "
+                        "types. You might need to add explicit type casts."),
+                errposition(parse_errpos(ps, location)));
+    }
+}
+
+static Expr *
+transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
+{
+    Aggref *agg = makeNode(Aggref);
+    ExprKind saved = ps->expr_kind;
+    List *args;
+
+    check_agg_context(ps, fc->location);
+    ps->nested_agg++;
+    ps->expr_kind = EXPR_KIND_AGG_ARGS;
+    args = transform_list(ps, fc->args, fc->n_args);
+    agg->agg = select_agg(ps, name, args, fc->agg_star, fc->location);
+    for (int a = 0; a < list_length(args); a++) {
+        Expr *arg = list_nth(args, a);
+        Oid want = agg->agg->argtypes[a];
+
+        agg->args = tdb_lappend(
+            agg->args,
+            want == ANYOID
+                ? (exprType(arg) == UNKNOWNOID
+                       ? tdb_coerce_or_error(ps, arg, TEXTOID, -1,
+                                             CAST_IMPLICIT, exprLocation(arg))
+                       : arg)
+                : tdb_coerce_or_error(ps, arg, want, -1, CAST_IMPLICIT,
+                                      exprLocation(arg)));
+    }
+    if (fc->agg_filter != NULL) {
+        ps->expr_kind = EXPR_KIND_FILTER;
+        agg->filter =
+            tdb_coerce_to_boolean(ps, transform(ps, fc->agg_filter), "FILTER");
+    }
+    for (size_t k = 0; k < fc->n_agg_order; k++) {
+        PgQuery__SortBy *sb = fc->agg_order[k]->sort_by;
+        Expr *key = transform(ps, sb->node);
+        SortKey *sk = tdb_palloc0(sizeof(SortKey));
+
+        if (exprType(key) == UNKNOWNOID)
+            key = tdb_coerce_or_error(ps, key, TEXTOID, -1, CAST_IMPLICIT,
+                                      sb->location);
+        sk->col = list_length(agg->args) + (int)k + 1;
+        sk->support = tdb_type_support(exprType(key));
+        sk->descending = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+        sk->nulls_first =
+            sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST ||
+            (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST &&
+             sk->descending);
+        agg->order_exprs = tdb_lappend(agg->order_exprs, key);
+        agg->order_keys = tdb_lappend(agg->order_keys, sk);
+    }
+    ps->nested_agg--;
+    ps->expr_kind = saved;
+    agg->is_star = fc->agg_star;
+    agg->distinct = fc->agg_distinct;
+    agg->xpr.type_oid = agg->agg->rettype;
+    agg->xpr.typmod = -1;
+    agg->xpr.location = fc->location;
+    ps->has_aggs = true;
+    return (Expr *)agg;
+}
+
+static Expr *
+transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
+{
+    const char *name = func_name(ps, fc);
+
+    if (fc->over != NULL)
+        not_supported(ps, "window functions", fc->location);
+    if (tdb_is_aggregate_name(name))
+        return transform_aggregate(ps, fc, name);
+    if (fc->agg_star || fc->agg_distinct || fc->n_agg_order > 0 ||
+        fc->agg_filter != NULL)
+        ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                errmsg("%s is not an aggregate function", name),
+                errposition(parse_errpos(ps, fc->location)));
+    return tdb_make_func_call(ps, name, transform_list(ps, fc->args, fc->n_args),
+                              fc->location);
+}
+
+/* ----------------------------------------------------------------------
+ * Subqueries
+ * ---------------------------------------------------------------------- */
+
+static Expr *
+transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
+{
+    SubLink *result = makeNode(SubLink);
+    Query *sub = tdb_analyze_subquery(ps, sl->subselect);
+    int nvisible = 0;
+    TargetEntry *first = NULL;
+
+    for (int i = 0; i < list_length(sub->target_list); i++) {
+        TargetEntry *te = list_nth(sub->target_list, i);
+
+        if (!te->resjunk) {
+            if (first == NULL)
+                first = te;
+            nvisible++;
+        }
+    }
+    result->subselect = (Node *)sub;
+    result->xpr.location = sl->location;
+    result->xpr.typmod = -1;
+    ps->has_sublinks = true;
+    switch (sl->sub_link_type) {
+    case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
+        result->sublink_type = EXISTS_SUBLINK;
+        result->xpr.type_oid = BOOLOID;
+        return (Expr *)result;
+    case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
+        if (nvisible != 1)
+            ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                    errmsg(nvisible > 1 ? "subquery must return only one "
+                                          "column"
+                                        : "subquery must return a column"),
+                    errposition(parse_errpos(ps, sl->location)));
+        result->sublink_type = EXPR_SUBLINK;
+        result->xpr.type_oid = exprType(first->expr);
+        result->xpr.typmod = exprTypmod(first->expr);
+        return (Expr *)result;
+    case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
+    case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
+        const char *opname = sl->n_oper_name > 0
+                                 ? node_string(sl->oper_name[sl->n_oper_name - 1])
+                                 : "=";
+        Expr *left = transform(ps, sl->testexpr);
+        Param *p = makeNode(Param);
+
+        if (nvisible != 1)
+            ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                    errmsg(nvisible > 1 ? "subquery has too many columns"
+                                        : "subquery has too few columns"),
+                    errposition(parse_errpos(ps, sl->location)));
+        /* the subquery's column enters the comparison as a Param */
+        p->paramkind = PARAM_SUBLINK;
+        p->paramid = 1;
+        p->xpr.type_oid = exprType(first->expr);
+        p->xpr.typmod = exprTypmod(first->expr);
+        p->xpr.location = -1;
+        result->testexpr = tdb_coerce_to_boolean(
+            ps, tdb_make_op(ps, opname, left, (Expr *)p, sl->location),
+            "ANY/ALL");
+        result->sublink_type =
+            sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK
+                ? ANY_SUBLINK
+                : ALL_SUBLINK;
+        result->xpr.type_oid = BOOLOID;
+        return (Expr *)result;
+    }
+    default:
+        not_supported(ps, "this kind of subquery", sl->location);
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Dispatch
+ * ---------------------------------------------------------------------- */
+
+static Expr *
+transform(ParseState *ps, PgQuery__Node *node)
+{
+    switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+        return transform_column_ref(ps, node->column_ref);
+    case PG_QUERY__NODE__NODE_A_CONST:
+        return transform_const(ps, node->a_const);
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return transform_aexpr(ps, node->a_expr);
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+        return transform_bool(ps, node->bool_expr);
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return transform_func_call(ps, node->func_call);
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+        return transform_type_cast(ps, node->type_cast);
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+        return transform_case(ps, node->case_expr);
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+        return transform_coalesce(ps, node->coalesce_expr);
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+        return transform_minmax(ps, node->min_max_expr);
+    case PG_QUERY__NODE__NODE_NULL_TEST:
+        return transform_null_test(ps, node->null_test);
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST:
+        return transform_boolean_test(ps, node->boolean_test);
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+        return transform_sublink(ps, node->sub_link);
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+        not_supported(ps, "parameters ($n)", node->param_ref->location);
+    default:
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("expression type %s is not supported yet",
+                       tdb_sql_node_name(node)));
+    }
+}
+
+Expr *
+tdb_transform_expr(ParseState *ps, PgQuery__Node *node, ExprKind kind)
+{
+    ExprKind saved = ps->expr_kind;
+    Expr *result;
+
+    ps->expr_kind = kind;
+    result = transform(ps, node);
+    ps->expr_kind = saved;
+    return result;
+}
+
+Expr *
+tdb_transform_where(ParseState *ps, PgQuery__Node *node, ExprKind kind,
+                    const char *clause)
+{
+    if (node == NULL)
+        return NULL;
+    return tdb_coerce_to_boolean(ps, tdb_transform_expr(ps, node, kind),
+                                 clause);
+}
+
+const char *
+tdb_figure_colname(PgQuery__Node *node)
+{
+    switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF: {
+        PgQuery__ColumnRef *cr = node->column_ref;
+        const char *last = node_string(cr->fields[cr->n_fields - 1]);
+
+        return last != NULL ? last : "?column?";
+    }
+    case PG_QUERY__NODE__NODE_FUNC_CALL: {
+        PgQuery__FuncCall *fc = node->func_call;
+
+        return node_string(fc->funcname[fc->n_funcname - 1]);
+    }
+    case PG_QUERY__NODE__NODE_TYPE_CAST: {
+        const char *inner = tdb_figure_colname(node->type_cast->arg);
+        PgQuery__TypeName *tn = node->type_cast->type_name;
+
+        if (strcmp(inner, "?column?") != 0)
+            return inner;
+        return node_string(tn->names[tn->n_names - 1]);
+    }
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+        return "case";
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+        return "coalesce";
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+        return node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST
+                   ? "greatest"
+                   : "least";
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        if (node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF)
+            return "nullif";
+        return "?column?";
+    case PG_QUERY__NODE__NODE_SUB_LINK: {
+        PgQuery__SubLink *sl = node->sub_link;
+
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+            return "exists";
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+            sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+            PgQuery__SelectStmt *sel = sl->subselect->select_stmt;
+
+            if (sel->n_target_list > 0) {
+                PgQuery__ResTarget *rt = sel->target_list[0]->res_target;
+
+                return rt->name != NULL && rt->name[0] != '\0'
+                           ? rt->name
+                           : tdb_figure_colname(rt->val);
+            }
+        }
+        return "?column?";
+    }
+    default:
+        return "?column?";
+    }
+}
