@@ -21,6 +21,15 @@
 #define ERRCODE_INVALID_PARAMETER_VALUE MAKE_SQLSTATE('2', '2', '0', '2', '3')
 #define ERRCODE_QUERY_CANCELED MAKE_SQLSTATE('5', '7', '0', '1', '4')
 
+/* Data exceptions (types/). */
+#define ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE MAKE_SQLSTATE('2', '2', '0', '0', '3')
+#define ERRCODE_DIVISION_BY_ZERO MAKE_SQLSTATE('2', '2', '0', '1', '2')
+#define ERRCODE_INVALID_ARGUMENT_FOR_LOG MAKE_SQLSTATE('2', '2', '0', '1', 'E')
+#define ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION                         \
+    MAKE_SQLSTATE('2', '2', '0', '1', 'F')
+#define ERRCODE_INVALID_TEXT_REPRESENTATION                                 \
+    MAKE_SQLSTATE('2', '2', 'P', '0', '2')
+
 /* Transactions (access/). */
 #define ERRCODE_IN_FAILED_SQL_TRANSACTION                                   \
     MAKE_SQLSTATE('2', '5', 'P', '0', '2')
