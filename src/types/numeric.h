@@ -167,6 +167,8 @@ uint16 tdb_numeric_sign_code(Datum value);
  * 22003 "value overflows numeric format" if weight or dscale do not fit.
  */
 Datum tdb_numeric_from_var(const NumericVar *var);
+/* tdb_numeric_from_var, then free var's digits. */
+Datum tdb_numeric_from_var_free(NumericVar *var);
 Datum tdb_numeric_from_int64(int64 val);
 /* A copy of a stored value (any header) with a 4-byte header. */
 Datum tdb_numeric_copy(Datum value);

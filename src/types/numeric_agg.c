@@ -401,13 +401,10 @@ static Datum
 sum_datum(const NumericSum *sum)
 {
     NumericVar var;
-    Datum result;
 
     numvar_init(&var);
     numeric_sum_value(sum, &var);
-    result = tdb_numeric_from_var(&var);
-    tdb_numvar_free(&var);
-    return result;
+    return tdb_numeric_from_var_free(&var);
 }
 
 Datum
@@ -499,22 +496,6 @@ stddev_result(const NumericAggState *state, bool variance, bool sample,
     return true;
 }
 
-#define STDDEV_FINAL(fname, variance, sample)                               \
-    Datum fname(PG_FUNCTION_ARGS)                                           \
-    {                                                                       \
-        Datum result;                                                       \
-                                                                            \
-        if (!stddev_result(numeric_final_state(fcinfo), variance, sample,   \
-                           &result))                                        \
-            PG_RETURN_NULL();                                               \
-        return result;                                                      \
-    }
-
-STDDEV_FINAL(tdb_numeric_var_samp_final, true, true)
-STDDEV_FINAL(tdb_numeric_var_pop_final, true, false)
-STDDEV_FINAL(tdb_numeric_stddev_samp_final, false, true)
-STDDEV_FINAL(tdb_numeric_stddev_pop_final, false, false)
-
 static IntAggState *
 int_final_state(FunctionCallInfo fcinfo)
 {
@@ -528,13 +509,10 @@ static Datum
 int128_datum(__int128 value)
 {
     NumericVar var;
-    Datum result;
 
     numvar_init(&var);
     tdb_numvar_from_int128(value, &var);
-    result = tdb_numeric_from_var(&var);
-    tdb_numvar_free(&var);
-    return result;
+    return tdb_numeric_from_var_free(&var);
 }
 
 Datum
@@ -556,6 +534,15 @@ tdb_int_avg_final(PG_FUNCTION_ARGS)
         PG_RETURN_NULL();
     return tdb_numeric_div_datums(int128_datum(state->sum),
                                   tdb_numeric_from_int64(state->n));
+}
+
+/* var/stddev over numeric or int8 input */
+static bool
+numeric_stddev_result(FunctionCallInfo fcinfo, bool variance, bool sample,
+                      Datum *result)
+{
+    return stddev_result(numeric_final_state(fcinfo), variance, sample,
+                         result);
 }
 
 /* var/stddev over int2/int4: the 128-bit sums as a numeric state */
@@ -582,17 +569,24 @@ int_stddev_result(FunctionCallInfo fcinfo, bool variance, bool sample,
     return stddev_result(&state, variance, sample, result);
 }
 
-#define INT_STDDEV_FINAL(fname, variance, sample)                           \
+/* The final functions: fname computes with result_fn(fcinfo, ...). */
+#define STDDEV_FINAL(fname, result_fn, variance, sample)                    \
     Datum fname(PG_FUNCTION_ARGS)                                           \
     {                                                                       \
         Datum result;                                                       \
                                                                             \
-        if (!int_stddev_result(fcinfo, variance, sample, &result))          \
+        if (!result_fn(fcinfo, variance, sample, &result))                  \
             PG_RETURN_NULL();                                               \
         return result;                                                      \
     }
 
-INT_STDDEV_FINAL(tdb_int_var_samp_final, true, true)
-INT_STDDEV_FINAL(tdb_int_var_pop_final, true, false)
-INT_STDDEV_FINAL(tdb_int_stddev_samp_final, false, true)
-INT_STDDEV_FINAL(tdb_int_stddev_pop_final, false, false)
+STDDEV_FINAL(tdb_numeric_var_samp_final, numeric_stddev_result, true, true)
+STDDEV_FINAL(tdb_numeric_var_pop_final, numeric_stddev_result, true, false)
+STDDEV_FINAL(tdb_numeric_stddev_samp_final, numeric_stddev_result, false,
+             true)
+STDDEV_FINAL(tdb_numeric_stddev_pop_final, numeric_stddev_result, false,
+             false)
+STDDEV_FINAL(tdb_int_var_samp_final, int_stddev_result, true, true)
+STDDEV_FINAL(tdb_int_var_pop_final, int_stddev_result, true, false)
+STDDEV_FINAL(tdb_int_stddev_samp_final, int_stddev_result, false, true)
+STDDEV_FINAL(tdb_int_stddev_pop_final, int_stddev_result, false, false)

@@ -627,23 +627,35 @@ finish_quotient(NumericVar *result, int rscale, bool round)
 }
 
 /*
- * The divisor of var2 if it has one or two digits, as a signed integer
- * and its weight; false otherwise.
+ * The cases every long division handles alike: a zero divisor (22012), a
+ * divisor of one or two digits (short division), a zero dividend.  True
+ * if result is done.
  */
 static bool
-small_divisor(const NumericVar *var2, int *ival, int *ival_weight)
+division_prologue(const NumericVar *var1, const NumericVar *var2,
+                  NumericVar *result, int rscale, bool round)
 {
-    if (var2->ndigits > 2)
-        return false;
-    *ival = var2->digits[0];
-    *ival_weight = var2->weight;
-    if (var2->ndigits == 2) {
-        *ival = *ival * NBASE + var2->digits[1];
-        (*ival_weight)--;
+    if (var2->ndigits == 0 || var2->digits[0] == 0)
+        raise_division_by_zero();
+    if (var2->ndigits <= 2) {
+        int ival = var2->digits[0];
+        int ival_weight = var2->weight;
+
+        if (var2->ndigits == 2) {
+            ival = ival * NBASE + var2->digits[1];
+            ival_weight--;
+        }
+        if (var2->sign == NUMERIC_NEG)
+            ival = -ival;
+        tdb_numvar_div_int(var1, ival, ival_weight, result, rscale, round);
+        return true;
     }
-    if (var2->sign == NUMERIC_NEG)
-        *ival = -*ival;
-    return true;
+    if (var1->ndigits == 0) {
+        tdb_numvar_zero_out(result);
+        result->dscale = rscale;
+        return true;
+    }
+    return false;
 }
 
 /*
@@ -700,8 +712,6 @@ tdb_numvar_div(const NumericVar *var1, const NumericVar *var2,
 {
     int n1 = var1->ndigits;
     int n2 = var2->ndigits;
-    int ival;
-    int ival_weight;
     int res_weight;
     int res_ndigits;
     int res_sign;
@@ -712,17 +722,8 @@ tdb_numvar_div(const NumericVar *var1, const NumericVar *var2,
     int d1;
     int d2;
 
-    if (n2 == 0 || var2->digits[0] == 0)
-        raise_division_by_zero();
-    if (small_divisor(var2, &ival, &ival_weight)) {
-        tdb_numvar_div_int(var1, ival, ival_weight, result, rscale, round);
+    if (division_prologue(var1, var2, result, rscale, round))
         return;
-    }
-    if (var1->ndigits == 0) {
-        tdb_numvar_zero_out(result);
-        result->dscale = rscale;
-        return;
-    }
     res_sign = var1->sign == var2->sign ? NUMERIC_POS : NUMERIC_NEG;
     res_weight = var1->weight - var2->weight;
     res_ndigits = quotient_ndigits(res_weight, rscale, round);
@@ -812,14 +813,17 @@ tdb_numvar_div(const NumericVar *var1, const NumericVar *var2,
     finish_quotient(result, rscale, round);
 }
 
-/* Normalize signed accumulator digits acc[lo+1 .. hi] into 0..NBASE-1,
- * pushing the final carry into acc[lo]. */
-static void
+/*
+ * Normalize signed accumulator digits acc[lo .. hi] into 0..NBASE-1 by
+ * propagating carries (floor division) from acc[hi]; returns the carry
+ * out of acc[lo].
+ */
+static int
 normalize_signed(int *acc, int lo, int hi)
 {
     int carry = 0;
 
-    for (int i = hi; i > lo; i--) {
+    for (int i = hi; i >= lo; i--) {
         int digit = acc[i] + carry;
 
         if (digit < 0) {
@@ -833,7 +837,7 @@ normalize_signed(int *acc, int lo, int hi)
         }
         acc[i] = digit;
     }
-    acc[lo] += carry;
+    return carry;
 }
 
 /* floor() of a quotient estimate, as an int */
@@ -869,8 +873,6 @@ tdb_numvar_div_fast(const NumericVar *var1, const NumericVar *var2,
                     NumericVar *result, int rscale, bool round)
 {
     int n2 = var2->ndigits;
-    int ival;
-    int ival_weight;
     int res_sign;
     int res_weight;
     int div_ndigits;
@@ -880,17 +882,8 @@ tdb_numvar_div_fast(const NumericVar *var1, const NumericVar *var2,
     int maxdiv;
     int qi;
 
-    if (n2 == 0 || var2->digits[0] == 0)
-        raise_division_by_zero();
-    if (small_divisor(var2, &ival, &ival_weight)) {
-        tdb_numvar_div_int(var1, ival, ival_weight, result, rscale, round);
+    if (division_prologue(var1, var2, result, rscale, round))
         return;
-    }
-    if (var1->ndigits == 0) {
-        tdb_numvar_zero_out(result);
-        result->dscale = rscale;
-        return;
-    }
     res_sign = var1->sign == var2->sign ? NUMERIC_POS : NUMERIC_NEG;
     res_weight = var1->weight - var2->weight + 1;
     div_ndigits = res_weight + 1 + (rscale + DEC_DIGITS - 1) / DEC_DIGITS +
@@ -923,7 +916,8 @@ tdb_numvar_div_fast(const NumericVar *var1, const NumericVar *var2,
         if (qdigit != 0) {
             maxdiv += abs(qdigit);
             if (maxdiv > (INT_MAX - INT_MAX / NBASE - 1) / (NBASE - 1)) {
-                normalize_signed(div, qi, Min(qi + n2 - 2, div_ndigits));
+                div[qi] += normalize_signed(div, qi + 1,
+                                            Min(qi + n2 - 2, div_ndigits));
                 maxdiv = 1;
                 qdigit = estimate_digit(
                     leading_value(div, qi, div_ndigits) * finverse);
@@ -955,26 +949,14 @@ tdb_numvar_div_fast(const NumericVar *var1, const NumericVar *var2,
     }
 
     /* final carry pass turns the off-by-one digits into proper ones */
-    tdb_numvar_alloc(result, div_ndigits + 1);
     {
-        int carry = 0;
+        int carry TDB_UNUSED = normalize_signed(div, 0, div_ndigits);
 
-        for (int i = div_ndigits; i >= 0; i--) {
-            int digit = div[i] + carry;
-
-            if (digit < 0) {
-                carry = -((-digit - 1) / NBASE) - 1;
-                digit -= carry * NBASE;
-            } else if (digit >= NBASE) {
-                carry = digit / NBASE;
-                digit -= carry * NBASE;
-            } else {
-                carry = 0;
-            }
-            result->digits[i] = (NumericDigit)digit;
-        }
         Assert(carry == 0);
     }
+    tdb_numvar_alloc(result, div_ndigits + 1);
+    for (int i = 0; i <= div_ndigits; i++)
+        result->digits[i] = (NumericDigit)div[i];
     tdb_pfree(div);
     result->weight = res_weight;
     result->sign = res_sign;

@@ -697,15 +697,6 @@ power_var(const NumericVar *base, const NumericVar *exp, NumericVar *result)
  * SQL functions
  * ---------------------------------------------------------------------- */
 
-static Datum
-stored(NumericVar *var)
-{
-    Datum result = tdb_numeric_from_var(var);
-
-    tdb_numvar_free(var);
-    return result;
-}
-
 /* 2201F / 2201E messages shared by several functions */
 static void
 raise_sqrt_negative(void)
@@ -741,7 +732,7 @@ tdb_numeric_sqrt(PG_FUNCTION_ARGS)
     rscale = clamp_display_scale(Max(rscale, arg.dscale));
     numvar_init(&result);
     tdb_numvar_sqrt(&arg, &result, rscale);
-    return stored(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 Datum
@@ -766,7 +757,7 @@ tdb_numeric_exp(PG_FUNCTION_ARGS)
     rscale = clamp_display_scale(Max(rscale, arg.dscale));
     numvar_init(&result);
     exp_var(&arg, &result, rscale);
-    return stored(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 Datum
@@ -786,7 +777,7 @@ tdb_numeric_ln(PG_FUNCTION_ARGS)
     rscale = clamp_display_scale(Max(rscale, arg.dscale));
     numvar_init(&result);
     ln_var(&arg, &result, rscale);
-    return stored(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 /* log(base, num) for stored values */
@@ -826,7 +817,7 @@ log_datums(Datum base_datum, Datum num_datum)
     }
     numvar_init(&result);
     log_var(&base, &num, &result);
-    return stored(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 Datum
@@ -941,5 +932,5 @@ tdb_numeric_power(PG_FUNCTION_ARGS)
     }
     numvar_init(&result);
     power_var(&base, &exp, &result);
-    return stored(&result);
+    return tdb_numeric_from_var_free(&result);
 }

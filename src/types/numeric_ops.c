@@ -47,16 +47,6 @@ raise_division_by_zero(void)
             errmsg("division by zero"));
 }
 
-/* Store var and free its digits. */
-static Datum
-result_from(NumericVar *var)
-{
-    Datum result = tdb_numeric_from_var(var);
-
-    tdb_numvar_free(var);
-    return result;
-}
-
 /* ----------------------------------------------------------------------
  * + - * / %
  * ---------------------------------------------------------------------- */
@@ -90,7 +80,7 @@ add_or_sub(Datum num1, Datum num2, bool negate2)
         tdb_numvar_sub(&arg1, &arg2, &result);
     else
         tdb_numvar_add(&arg1, &arg2, &result);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 Datum
@@ -128,7 +118,7 @@ tdb_numeric_mul(PG_FUNCTION_ARGS)
     tdb_numvar_mul(&arg1, &arg2, &result, arg1.dscale + arg2.dscale);
     if (result.dscale > NUMERIC_DSCALE_MAX)
         tdb_numvar_round(&result, NUMERIC_DSCALE_MAX);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 /*
@@ -172,7 +162,7 @@ tdb_numeric_div_datums(Datum num1, Datum num2)
     numvar_init(&result);
     tdb_numvar_div(&arg1, &arg2, &result,
                    tdb_numvar_select_div_scale(&arg1, &arg2), true);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 Datum
@@ -196,7 +186,7 @@ tdb_numeric_div_trunc(PG_FUNCTION_ARGS)
         return special;
     numvar_init(&result);
     tdb_numvar_div(&arg1, &arg2, &result, 0, false);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 Datum
@@ -220,7 +210,7 @@ tdb_numeric_mod(PG_FUNCTION_ARGS)
     }
     numvar_init(&result);
     tdb_numvar_mod(&arg1, &arg2, &result);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 /* ----------------------------------------------------------------------
@@ -242,7 +232,7 @@ with_sign(Datum value, bool negate)
         var.sign = var.sign == NUMERIC_POS ? NUMERIC_NEG : NUMERIC_POS;
     else
         var.sign = NUMERIC_POS;
-    return result_from(&var); /* a zero stays positive */
+    return tdb_numeric_from_var_free(&var); /* a zero stays positive */
 }
 
 Datum
@@ -309,7 +299,7 @@ round_or_trunc(Datum value, int32 scale, bool round)
         tdb_numvar_trunc(&arg, scale);
     if (scale < 0)
         arg.dscale = 0;
-    return result_from(&arg);
+    return tdb_numeric_from_var_free(&arg);
 }
 
 Datum
@@ -351,7 +341,7 @@ ceil_or_floor(Datum value, bool up)
         tdb_numvar_ceil(&var, &result);
     else
         tdb_numvar_floor(&var, &result);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 Datum
@@ -421,7 +411,7 @@ tdb_numeric_trim_scale(PG_FUNCTION_ARGS)
     if (numvar_is_special(&var))
         return tdb_numeric_copy(PG_GETARG_DATUM(0));
     var.dscale = minimal_scale(&var);
-    return result_from(&var);
+    return tdb_numeric_from_var_free(&var);
 }
 
 /* ----------------------------------------------------------------------
@@ -484,7 +474,7 @@ tdb_numeric_gcd(PG_FUNCTION_ARGS)
         return special_result(0);
     numvar_init(&result);
     gcd_var(&arg1, &arg2, &result);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
 
 /* lcm(x, y) = |x / gcd(x, y) * y|, zero if either is zero */
@@ -505,5 +495,5 @@ tdb_numeric_lcm(PG_FUNCTION_ARGS)
         result.sign = NUMERIC_POS;
     }
     result.dscale = Max(arg1.dscale, arg2.dscale);
-    return result_from(&result);
+    return tdb_numeric_from_var_free(&result);
 }
