@@ -80,33 +80,10 @@
  * The stored form
  * ---------------------------------------------------------------------- */
 
-/* The first header word of a stored value (any varlena header). */
-static uint16
-stored_header(Datum value)
-{
-    uint16 header;
-
-    memcpy(&header, VARDATA_ANY(DatumGetPointer(value)), sizeof(header));
-    return header;
-}
-
 static bool
 header_is_special(uint16 header)
 {
     return (header & NUMERIC_SIGN_MASK) == NUMERIC_SPECIAL;
-}
-
-/* NUMERIC_POS/NEG for a finite value, NUMERIC_NAN/PINF/NINF otherwise. */
-uint16
-tdb_numeric_sign_code(Datum value)
-{
-    uint16 header = stored_header(value);
-
-    if (header_is_special(header))
-        return (uint16)(header & NUMERIC_EXT_SIGN_MASK);
-    if ((header & NUMERIC_SIGN_MASK) == NUMERIC_SHORT)
-        return (header & NUMERIC_SHORT_SIGN_MASK) ? NUMERIC_NEG : NUMERIC_POS;
-    return (uint16)(header & NUMERIC_SIGN_MASK);
 }
 
 void
@@ -710,6 +687,7 @@ numeric_hash(PG_FUNCTION_ARGS)
     PG_RETURN_INT32((int32)hash);
 }
 
+/* The larger (smaller) argument; on a tie the second, as in PostgreSQL. */
 Datum
 tdb_numeric_larger(PG_FUNCTION_ARGS)
 {
@@ -829,6 +807,10 @@ static const FuncDesc numeric_funcs[] = {
      tdb_numeric_trim_scale},
     {5048, "gcd", N, 2, {N, N}, true, false, 'i', tdb_numeric_gcd},
     {5049, "lcm", N, 2, {N, N}, true, false, 'i', tdb_numeric_lcm},
+    {1766, "numeric_smaller", N, 2, {N, N}, true, false, 'i',
+     tdb_numeric_smaller},
+    {1767, "numeric_larger", N, 2, {N, N}, true, false, 'i',
+     tdb_numeric_larger},
     {1782, "numeric", N, 1, {INT2OID}, true, false, 'i', int2_numeric},
     {1740, "numeric", N, 1, {I4}, true, false, 'i', int4_numeric},
     {1781, "numeric", N, 1, {INT8OID}, true, false, 'i', int8_numeric},

@@ -159,8 +159,6 @@ void tdb_numvar_sqrt(const NumericVar *arg, NumericVar *result, int rscale);
  * the destination of a var-level function, which replaces the digits).
  */
 void tdb_numeric_to_var(Datum value, NumericVar *var);
-/* Is the stored value NaN / an infinity / special at all? */
-uint16 tdb_numeric_sign_code(Datum value);
 /*
  * The stored form of var (palloc'd, 4-byte header): leading and trailing
  * zero digits stripped, the short header when weight and dscale fit.

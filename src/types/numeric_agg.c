@@ -277,8 +277,9 @@ tdb_int8_accum(PG_FUNCTION_ARGS)
 }
 
 /*
- * The argument as an int64, whatever the integer type of the aggregate's
- * input (int2 and int4 Datums are sign-extended, see tuple/datum.h).
+ * The state of an integer aggregate, created on the first call.  Inputs
+ * are read with PG_GETARG_INT64 whatever the integer type: int2 and int4
+ * Datums are sign-extended (tuple/datum.h).
  */
 static IntAggState *
 int_state(FunctionCallInfo fcinfo)
