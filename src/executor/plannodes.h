@@ -17,6 +17,10 @@
 
 typedef struct Plan {
     NodeTag tag;
+    /* scan nodes, for EXPLAIN: the scanned columns' names and the name
+     * the query uses for the relation */
+    List *scan_colnames;
+    const char *scan_refname;
     double startup_cost; /* EXPLAIN's cost=startup..total */
     double total_cost;
     double plan_rows;

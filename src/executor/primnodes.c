@@ -13,6 +13,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "executor/primnodes.h"
+#include "tuple/varlena.h"
 
 static void
 init_expr(Expr *e, Oid type_oid, int32 typmod)
@@ -342,4 +343,125 @@ tdb_expr_mutate_children(Node *node, ExprMutator mutator, void *context)
              (int)nodeTag(node));
     }
     return copy;
+}
+
+/* ----------------------------------------------------------------------
+ * Equality
+ * ---------------------------------------------------------------------- */
+
+static bool
+list_equal(const List *a, const List *b)
+{
+    if (list_length(a) != list_length(b))
+        return false;
+    for (int i = 0; i < list_length(a); i++)
+        if (!tdb_expr_equal(list_nth(a, i), list_nth(b, i)))
+            return false;
+    return true;
+}
+
+static bool
+const_equal(const Const *a, const Const *b)
+{
+    Size len;
+
+    if (a->xpr.type_oid != b->xpr.type_oid ||
+        a->constisnull != b->constisnull)
+        return false;
+    if (a->constisnull)
+        return true;
+    if (a->constbyval)
+        return a->constvalue == b->constvalue;
+    len = a->constlen > 0 ? (Size)a->constlen
+          : a->constlen == -1
+              ? VARSIZE_ANY(DatumGetPointer(a->constvalue))
+              : strlen(DatumGetPointer(a->constvalue)) + 1;
+    if (a->constlen == -1 &&
+        len != VARSIZE_ANY(DatumGetPointer(b->constvalue)))
+        return false;
+    return memcmp(DatumGetPointer(a->constvalue),
+                  DatumGetPointer(b->constvalue), len) == 0;
+}
+
+bool
+tdb_expr_equal(const Node *a, const Node *b)
+{
+    if (a == b)
+        return true;
+    if (a == NULL || b == NULL || nodeTag(a) != nodeTag(b))
+        return false;
+    if (nodeTag(a) != T_List && nodeTag(a) != T_TargetEntry &&
+        (exprType(a) != exprType(b) || exprTypmod(a) != exprTypmod(b)))
+        return false;
+    switch (nodeTag(a)) {
+    case T_List:
+        return list_equal((const List *)a, (const List *)b);
+    case T_Var: {
+        const Var *va = (const Var *)a, *vb = (const Var *)b;
+
+        return va->varno == vb->varno && va->varattno == vb->varattno &&
+               va->varlevelsup == vb->varlevelsup;
+    }
+    case T_Const:
+        return const_equal((const Const *)a, (const Const *)b);
+    case T_Param:
+        return ((const Param *)a)->paramkind == ((const Param *)b)->paramkind &&
+               ((const Param *)a)->paramid == ((const Param *)b)->paramid;
+    case T_FuncExpr:
+        return ((const FuncExpr *)a)->func->fn ==
+                   ((const FuncExpr *)b)->func->fn &&
+               list_equal(((const FuncExpr *)a)->args,
+                          ((const FuncExpr *)b)->args);
+    case T_OpExpr:
+        return ((const OpExpr *)a)->op == ((const OpExpr *)b)->op &&
+               list_equal(((const OpExpr *)a)->args, ((const OpExpr *)b)->args);
+    case T_BoolExpr:
+        return ((const BoolExpr *)a)->boolop == ((const BoolExpr *)b)->boolop &&
+               list_equal(((const BoolExpr *)a)->args,
+                          ((const BoolExpr *)b)->args);
+    case T_NullTest:
+        return ((const NullTest *)a)->is_not_null ==
+                   ((const NullTest *)b)->is_not_null &&
+               tdb_expr_equal((Node *)((const NullTest *)a)->arg,
+                              (Node *)((const NullTest *)b)->arg);
+    case T_RelabelType:
+        return tdb_expr_equal((Node *)((const RelabelType *)a)->arg,
+                              (Node *)((const RelabelType *)b)->arg);
+    case T_CoerceViaIO:
+        return tdb_expr_equal((Node *)((const CoerceViaIO *)a)->arg,
+                              (Node *)((const CoerceViaIO *)b)->arg);
+    case T_CoerceToTypmod:
+        return tdb_expr_equal((Node *)((const CoerceToTypmod *)a)->arg,
+                              (Node *)((const CoerceToTypmod *)b)->arg);
+    case T_CoalesceExpr:
+        return list_equal(((const CoalesceExpr *)a)->args,
+                          ((const CoalesceExpr *)b)->args);
+    case T_Aggref: {
+        const Aggref *x = (const Aggref *)a, *y = (const Aggref *)b;
+
+        return x->agg == y->agg && x->distinct == y->distinct &&
+               x->is_star == y->is_star && list_equal(x->args, y->args) &&
+               tdb_expr_equal((Node *)x->filter, (Node *)y->filter) &&
+               list_equal(x->order_exprs, y->order_exprs);
+    }
+    case T_CaseExpr: {
+        const CaseExpr *x = (const CaseExpr *)a, *y = (const CaseExpr *)b;
+
+        return tdb_expr_equal((Node *)x->arg, (Node *)y->arg) &&
+               list_equal(x->whens, y->whens) &&
+               tdb_expr_equal((Node *)x->defresult, (Node *)y->defresult);
+    }
+    case T_CaseWhen:
+        return tdb_expr_equal((Node *)((const CaseWhen *)a)->expr,
+                              (Node *)((const CaseWhen *)b)->expr) &&
+               tdb_expr_equal((Node *)((const CaseWhen *)a)->result,
+                              (Node *)((const CaseWhen *)b)->result);
+    case T_CaseTestExpr:
+        return true;
+    case T_TargetEntry:
+        return tdb_expr_equal((Node *)((const TargetEntry *)a)->expr,
+                              (Node *)((const TargetEntry *)b)->expr);
+    default:
+        return false; /* conservative: not known equal */
+    }
 }

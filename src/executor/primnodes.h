@@ -259,6 +259,12 @@ Var *tdb_make_var(int varno, int varattno, Oid type_oid, int32 typmod,
 TargetEntry *tdb_make_target_entry(Expr *expr, int resno, const char *name,
                                    bool resjunk);
 
+/*
+ * Structural equality of two expression trees (locations ignored):
+ * GROUP BY matching, ORDER BY reuse of select-list entries.
+ */
+bool tdb_expr_equal(const Node *a, const Node *b);
+
 /* Shallow copy of an expression node (children shared). */
 Node *tdb_copy_node_shallow(const Node *node);
 

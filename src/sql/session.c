@@ -120,7 +120,7 @@ run_statement(Statement *st)
         tdb_xact_check_not_failed(s->xact); /* raises 25P02 */
     if (!tdb_sql_is_transaction_end(st->parsed->stmt))
         ensure_transaction(s);
-    if (!tdb_sql_run_utility(st))
+    if (!tdb_sql_run_utility(st) && !tdb_sql_run_query(st))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("%s is not supported yet",
                        tdb_sql_node_name(st->parsed->stmt)),

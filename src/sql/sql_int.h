@@ -44,6 +44,18 @@ stmt_errpos(const Statement *st, int location)
     return tdb_sql_char_position(st->text, location);
 }
 
+struct PlannedStmt;
+struct EState;
+
+/* execute.c: run st if it is a query (SELECT, INSERT, UPDATE, DELETE,
+ * EXPLAIN); false if it is not. */
+bool tdb_sql_run_query(Statement *st);
+/* Analyze and plan a query statement. */
+struct PlannedStmt *tdb_sql_plan_statement(Statement *st,
+                                           PgQuery__Node *node);
+/* An EState with the statement's snapshot and the session's settings. */
+struct EState *tdb_sql_create_estate(Statement *st, struct PlannedStmt *stmt);
+
 /* utility.c: run st if it is a utility statement; false if it is not. */
 bool tdb_sql_run_utility(Statement *st);
 

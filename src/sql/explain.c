@@ -1,0 +1,708 @@
+/*
+ * explain.c -- EXPLAIN [ANALYZE] in PostgreSQL's text format: one
+ * "QUERY PLAN" column, a line per node ("->  " for children, indented
+ * six more per level), node properties (Filter, Hash Cond, Sort Key,
+ * ...) under their node, costs "(cost=s..t rows=n width=w)" and, with
+ * ANALYZE, "(actual time=s..t rows=n loops=l)" and the node's runtime
+ * details (Sort Method, Rows Removed by Filter), then Planning and
+ * Execution Time.
+ *
+ * Expressions are printed back as SQL the way PostgreSQL's ruleutils
+ * does for the node kinds tupledb has: columns by name (qualified with
+ * the relation's name when the plan reads several), operators in
+ * parentheses, constants with a cast when their type would not be
+ * inferred.  A reference to a child's output (OUTER_VAR/INNER_VAR) is
+ * printed as the child's expression.
+ */
+#include "common/base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "executor/exec_int.h"
+#include "executor/executor.h"
+#include "executor/sortutil.h"
+#include "sql/explain.h"
+#include "sql/planner.h"
+#include "types/builtins.h"
+
+/* A growing text buffer in the current memory context. */
+typedef struct Buf {
+    char *data;
+    Size len, size;
+} Buf;
+
+static void
+buf_init(Buf *b)
+{
+    b->size = 256;
+    b->data = tdb_palloc(b->size);
+    b->len = 0;
+    b->data[0] = '\0';
+}
+
+static TDB_PRINTF(2, 3) void buf_printf(Buf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list args;
+        int n;
+
+        va_start(args, fmt);
+        n = vsnprintf(b->data + b->len, b->size - b->len, fmt, args);
+        va_end(args);
+        if (n >= 0 && (Size)n < b->size - b->len) {
+            b->len += (Size)n;
+            return;
+        }
+        b->size *= 2;
+        b->data = tdb_repalloc(b->data, b->size);
+    }
+}
+
+/* What expressions of a node are printed against. */
+typedef struct DeparseContext {
+    Plan *plan;          /* the node whose expressions these are */
+    bool use_prefix;     /* qualify column names */
+} DeparseContext;
+
+typedef struct ExplainState {
+    Statement *st;
+    PlannedStmt *stmt;
+    bool analyze;
+    bool costs;
+    bool verbose;
+    bool use_prefix;
+    List *lines; /* char * */
+} ExplainState;
+
+static void deparse(Buf *b, Expr *e, DeparseContext *ctx);
+
+/* ----------------------------------------------------------------------
+ * Expressions
+ * ---------------------------------------------------------------------- */
+
+static void
+deparse_var(Buf *b, Var *v, DeparseContext *ctx)
+{
+    Plan *plan = ctx->plan;
+    Plan *child = NULL;
+
+    if (v->varno == SCAN_VAR) {
+        if (v->varattno == SelfItemPointerAttributeNumber) {
+            buf_printf(b, "ctid");
+            return;
+        }
+        if (IsA(plan, SubqueryScan) && plan->scan_colnames == NIL) {
+            DeparseContext sub = {((SubqueryScan *)plan)->subplan,
+                                  ctx->use_prefix};
+            TargetEntry *te = list_nth(sub.plan->targetlist, v->varattno - 1);
+
+            deparse(b, te->expr, &sub);
+            return;
+        }
+        if (plan->scan_colnames != NIL &&
+            v->varattno <= list_length(plan->scan_colnames)) {
+            if (ctx->use_prefix && plan->scan_refname != NULL)
+                buf_printf(b, "%s.", plan->scan_refname);
+            buf_printf(b, "%s",
+                       (const char *)list_nth(plan->scan_colnames,
+                                              v->varattno - 1));
+            return;
+        }
+        buf_printf(b, "column%d", v->varattno);
+        return;
+    }
+    if (v->varno == OUTER_VAR)
+        child = plan->lefttree;
+    else if (v->varno == INNER_VAR)
+        child = plan->righttree;
+    if (child != NULL && IsA(child, Hash))
+        child = child->lefttree;
+    if (child == NULL && IsA(plan, Append))
+        child = linitial(((Append *)plan)->appendplans);
+    if (child != NULL && v->varattno >= 1 &&
+        v->varattno <= list_length(child->targetlist)) {
+        DeparseContext sub = {child, ctx->use_prefix};
+        TargetEntry *te = list_nth(child->targetlist, v->varattno - 1);
+
+        deparse(b, te->expr, &sub);
+        return;
+    }
+    buf_printf(b, "?%d.%d", v->varno, v->varattno);
+}
+
+static void
+deparse_const(Buf *b, Const *c)
+{
+    Oid type = exprType(c);
+    char *out;
+
+    if (c->constisnull) {
+        buf_printf(b, "NULL::%s", tdb_format_type(type, exprTypmod(c)));
+        return;
+    }
+    out = tdb_type_output(type, c->constvalue);
+    switch (type) {
+    case INT4OID:
+        if (out[0] == '-')
+            buf_printf(b, "'%s'::integer", out);
+        else
+            buf_printf(b, "%s", out);
+        return;
+    case NUMERICOID:
+        if (out[0] == '-' || strchr(out, 'N') != NULL ||
+            strchr(out, 'I') != NULL)
+            buf_printf(b, "'%s'::numeric", out);
+        else
+            buf_printf(b, "%s", out);
+        return;
+    case BOOLOID:
+        buf_printf(b, "%s", DatumGetBool(c->constvalue) ? "true" : "false");
+        return;
+    default:
+        buf_printf(b, "'");
+        for (const char *p = out; *p != '\0'; p++) {
+            if (*p == '\'')
+                buf_printf(b, "''");
+            else
+                buf_printf(b, "%c", *p);
+        }
+        buf_printf(b, "'::%s", tdb_format_type(type, exprTypmod(c)));
+    }
+}
+
+static void
+deparse_list(Buf *b, List *args, const char *sep, DeparseContext *ctx)
+{
+    for (int i = 0; i < list_length(args); i++) {
+        if (i > 0)
+            buf_printf(b, "%s", sep);
+        deparse(b, list_nth(args, i), ctx);
+    }
+}
+
+static void
+deparse(Buf *b, Expr *e, DeparseContext *ctx)
+{
+    switch (nodeTag(e)) {
+    case T_Var:
+        deparse_var(b, (Var *)e, ctx);
+        return;
+    case T_Const:
+        deparse_const(b, (Const *)e);
+        return;
+    case T_Param:
+        buf_printf(b, "$%d", ((Param *)e)->paramid);
+        return;
+    case T_OpExpr: {
+        OpExpr *o = (OpExpr *)e;
+
+        buf_printf(b, "(");
+        if (list_length(o->args) == 2) {
+            deparse(b, linitial(o->args), ctx);
+            buf_printf(b, " %s ", o->op->name);
+            deparse(b, list_nth(o->args, 1), ctx);
+        } else {
+            buf_printf(b, "%s ", o->op->name);
+            deparse(b, linitial(o->args), ctx);
+        }
+        buf_printf(b, ")");
+        return;
+    }
+    case T_FuncExpr: {
+        FuncExpr *f = (FuncExpr *)e;
+
+        if (f->is_cast) {
+            buf_printf(b, "(");
+            deparse(b, linitial(f->args), ctx);
+            buf_printf(b, ")::%s", tdb_format_type(exprType(e), -1));
+            return;
+        }
+        buf_printf(b, "%s(", f->func->name);
+        deparse_list(b, f->args, ", ", ctx);
+        buf_printf(b, ")");
+        return;
+    }
+    case T_BoolExpr: {
+        BoolExpr *be = (BoolExpr *)e;
+
+        if (be->boolop == NOT_EXPR) {
+            buf_printf(b, "(NOT ");
+            deparse(b, linitial(be->args), ctx);
+            buf_printf(b, ")");
+            return;
+        }
+        buf_printf(b, "(");
+        deparse_list(b, be->args, be->boolop == AND_EXPR ? " AND " : " OR ",
+                     ctx);
+        buf_printf(b, ")");
+        return;
+    }
+    case T_NullTest:
+        buf_printf(b, "(");
+        deparse(b, ((NullTest *)e)->arg, ctx);
+        buf_printf(b, ((NullTest *)e)->is_not_null ? " IS NOT NULL)"
+                                                   : " IS NULL)");
+        return;
+    case T_RelabelType:
+    case T_CoerceViaIO:
+    case T_CoerceToTypmod: {
+        Expr *arg = IsA(e, RelabelType)   ? ((RelabelType *)e)->arg
+                    : IsA(e, CoerceViaIO) ? ((CoerceViaIO *)e)->arg
+                                          : ((CoerceToTypmod *)e)->arg;
+
+        buf_printf(b, "(");
+        deparse(b, arg, ctx);
+        buf_printf(b, ")::%s", tdb_format_type(exprType(e), exprTypmod(e)));
+        return;
+    }
+    case T_Aggref: {
+        Aggref *a = (Aggref *)e;
+
+        buf_printf(b, "%s(%s", a->agg->name, a->distinct ? "DISTINCT " : "");
+        if (a->is_star)
+            buf_printf(b, "*");
+        else
+            deparse_list(b, a->args, ", ", ctx);
+        buf_printf(b, ")");
+        return;
+    }
+    case T_CoalesceExpr:
+        buf_printf(b, "COALESCE(");
+        deparse_list(b, ((CoalesceExpr *)e)->args, ", ", ctx);
+        buf_printf(b, ")");
+        return;
+    case T_CaseExpr: {
+        CaseExpr *c = (CaseExpr *)e;
+
+        buf_printf(b, "CASE");
+        for (int i = 0; i < list_length(c->whens); i++) {
+            CaseWhen *w = list_nth(c->whens, i);
+
+            buf_printf(b, " WHEN ");
+            deparse(b, w->expr, ctx);
+            buf_printf(b, " THEN ");
+            deparse(b, w->result, ctx);
+        }
+        buf_printf(b, " ELSE ");
+        deparse(b, c->defresult, ctx);
+        buf_printf(b, " END");
+        return;
+    }
+    case T_SubPlan:
+        buf_printf(b, "(SubPlan %d)", ((SubPlan *)e)->plan_id);
+        return;
+    case T_TargetEntry:
+        deparse(b, ((TargetEntry *)e)->expr, ctx);
+        return;
+    default:
+        buf_printf(b, "...");
+    }
+}
+
+/* Conditions ANDed, as PostgreSQL prints a qual list. */
+static char *
+deparse_qual(List *qual, DeparseContext *ctx)
+{
+    Buf b;
+
+    buf_init(&b);
+    if (list_length(qual) == 1)
+        deparse(&b, linitial(qual), ctx);
+    else {
+        buf_printf(&b, "(");
+        deparse_list(&b, qual, " AND ", ctx);
+        buf_printf(&b, ")");
+    }
+    return b.data;
+}
+
+/* ----------------------------------------------------------------------
+ * Nodes
+ * ---------------------------------------------------------------------- */
+
+static void
+add_line(ExplainState *es, int indent, const char *line)
+{
+    Buf b;
+
+    buf_init(&b);
+    buf_printf(&b, "%*s%s", indent, "", line);
+    es->lines = tdb_lappend(es->lines, b.data);
+}
+
+static const char *
+join_name(const char *kind, JoinType jt)
+{
+    static const char *const suffix[] = {"", " Left", " Full", " Right",
+                                         " Semi", " Anti"};
+    Buf b;
+
+    buf_init(&b);
+    buf_printf(&b, "%s%s Join", kind, suffix[jt]);
+    return b.data;
+}
+
+static const char *
+node_name(Plan *plan)
+{
+    Buf b;
+
+    buf_init(&b);
+    switch (nodeTag(plan)) {
+    case T_Result:
+        return "Result";
+    case T_SeqScan: {
+        SeqScan *s = (SeqScan *)plan;
+
+        buf_printf(&b, "Seq Scan on %s", s->relname);
+        if (s->alias != NULL && strcmp(s->alias, s->relname) != 0)
+            buf_printf(&b, " %s", s->alias);
+        return b.data;
+    }
+    case T_ValuesScan:
+        return "Values Scan on \"*VALUES*\"";
+    case T_FunctionScan:
+        buf_printf(&b, "Function Scan on %s",
+                   ((FuncExpr *)((FunctionScan *)plan)->funcexpr)->func->name);
+        if (strcmp(((FunctionScan *)plan)->alias,
+                   ((FuncExpr *)((FunctionScan *)plan)->funcexpr)
+                       ->func->name) != 0)
+            buf_printf(&b, " %s", ((FunctionScan *)plan)->alias);
+        return b.data;
+    case T_SubqueryScan:
+        buf_printf(&b, "Subquery Scan on %s", ((SubqueryScan *)plan)->alias);
+        return b.data;
+    case T_NestLoop: {
+        JoinType jt = ((NestLoop *)plan)->jointype;
+
+        return jt == JOIN_INNER ? "Nested Loop" : join_name("Nested Loop", jt);
+    }
+    case T_HashJoin:
+        return join_name("Hash", ((HashJoin *)plan)->jointype);
+    case T_Hash:
+        return "Hash";
+    case T_Agg:
+        switch (((Agg *)plan)->strategy) {
+        case AGG_PLAIN:
+            return "Aggregate";
+        case AGG_SORTED:
+            return "GroupAggregate";
+        case AGG_HASHED:
+            return "HashAggregate";
+        }
+        return "Aggregate";
+    case T_Sort:
+        return "Sort";
+    case T_Limit:
+        return "Limit";
+    case T_Unique:
+        return "Unique";
+    case T_Append:
+        return "Append";
+    case T_SetOp: {
+        static const char *const names[] = {"SetOp Intersect",
+                                            "SetOp Intersect All",
+                                            "SetOp Except", "SetOp Except All"};
+
+        return names[((SetOp *)plan)->cmd];
+    }
+    case T_ModifyTable: {
+        static const char *const verbs[] = {"?", "Insert", "Update", "Delete"};
+
+        buf_printf(&b, "%s on %s", verbs[((ModifyTable *)plan)->operation],
+                   ((ModifyTable *)plan)->relname);
+        return b.data;
+    }
+    default:
+        return "???";
+    }
+}
+
+static void explain_node(ExplainState *es, Plan *plan, PlanState *ps,
+                         int depth, int shift, const char *label);
+
+static void
+add_property(ExplainState *es, int indent, const char *label,
+             const char *value)
+{
+    Buf b;
+
+    buf_init(&b);
+    buf_printf(&b, "%*s%s: %s", indent, "", label, value);
+    es->lines = tdb_lappend(es->lines, b.data);
+}
+
+static void
+add_qual(ExplainState *es, Plan *plan, int indent, const char *label,
+         List *qual)
+{
+    DeparseContext ctx = {plan, es->use_prefix};
+
+    if (qual != NIL)
+        add_property(es, indent, label, deparse_qual(qual, &ctx));
+}
+
+/* "Sort Key: a, b DESC" / "Group Key: a" */
+static void
+add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
+         const int *cols, const SortKey *keys, int n)
+{
+    DeparseContext ctx = {plan, es->use_prefix};
+    Buf b;
+
+    if (n == 0)
+        return;
+    buf_init(&b);
+    for (int i = 0; i < n; i++) {
+        int col = keys != NULL ? keys[i].col : cols[i];
+        Var v = {{T_Var, 0, -1, -1}, OUTER_VAR, col, 0};
+
+        if (i > 0)
+            buf_printf(&b, ", ");
+        v.xpr.type_oid =
+            exprType(((TargetEntry *)list_nth(plan->lefttree->targetlist,
+                                              col - 1))
+                         ->expr);
+        deparse(&b, (Expr *)&v, &ctx);
+        if (keys != NULL && keys[i].descending)
+            buf_printf(&b, " DESC");
+        if (keys != NULL && keys[i].nulls_first != keys[i].descending)
+            buf_printf(&b, keys[i].nulls_first ? " NULLS FIRST"
+                                               : " NULLS LAST");
+    }
+    add_property(es, indent, label, b.data);
+}
+
+static void
+node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
+{
+    switch (nodeTag(plan)) {
+    case T_Result:
+        add_qual(es, plan, indent, "One-Time Filter",
+                 ((Result *)plan)->resconstantqual);
+        break;
+    case T_HashJoin:
+        add_qual(es, plan, indent, "Hash Cond",
+                 ((HashJoin *)plan)->hashclauses);
+        add_qual(es, plan, indent, "Join Filter",
+                 ((HashJoin *)plan)->joinqual);
+        break;
+    case T_NestLoop:
+        add_qual(es, plan, indent, "Join Filter",
+                 ((NestLoop *)plan)->joinqual);
+        break;
+    case T_Agg:
+        add_keys(es, plan, indent, "Group Key", ((Agg *)plan)->grp_col_idx,
+                 NULL, ((Agg *)plan)->num_cols);
+        break;
+    case T_Sort:
+        add_keys(es, plan, indent, "Sort Key", NULL, ((Sort *)plan)->keys,
+                 ((Sort *)plan)->num_keys);
+        if (es->analyze && ps != NULL) {
+            char buf[64];
+
+            snprintf(buf, sizeof(buf), "quicksort  Memory: %lldkB",
+                     (long long)tdb_exec_sort_memory_kb(ps));
+            add_property(es, indent, "Sort Method", buf);
+        }
+        break;
+    default:
+        break;
+    }
+    add_qual(es, plan, indent, "Filter", plan->qual);
+}
+
+static void
+explain_children(ExplainState *es, Plan *plan, PlanState *ps, int depth,
+                 int shift)
+{
+    if (IsA(plan, Append)) {
+        PlanState **children = NULL;
+        int n = ps != NULL ? tdb_exec_append_children(ps, &children) : 0;
+
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            explain_node(es, list_nth(((Append *)plan)->appendplans, i),
+                         i < n ? children[i] : NULL, depth + 1, shift, NULL);
+        return;
+    }
+    if (IsA(plan, SubqueryScan)) {
+        explain_node(es, ((SubqueryScan *)plan)->subplan,
+                     ps != NULL ? ps->lefttree : NULL, depth + 1, shift, NULL);
+        return;
+    }
+    if (plan->lefttree != NULL)
+        explain_node(es, plan->lefttree, ps != NULL ? ps->lefttree : NULL,
+                     depth + 1, shift, NULL);
+    if (plan->righttree != NULL)
+        explain_node(es, plan->righttree, ps != NULL ? ps->righttree : NULL,
+                     depth + 1, shift, NULL);
+}
+
+/*
+ * One node at nesting depth (0 = the top) and `shift` extra columns
+ * (initplans hang two columns to the right of their label).
+ */
+static void
+explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
+             const char *label)
+{
+    Buf b;
+    int indent = (depth == 0 ? 0 : 6 * (depth - 1) + 2) + shift;
+    int prop_indent = 2 + 6 * depth + shift;
+
+    buf_init(&b);
+    if (label != NULL) {
+        add_line(es, indent, label);
+        indent += 2;
+        prop_indent += 2;
+        shift += 2;
+    }
+    buf_printf(&b, "%s%s", depth > 0 ? "->  " : "", node_name(plan));
+    if (es->costs)
+        buf_printf(&b, "  (cost=%.2f..%.2f rows=%.0f width=%d)",
+                   plan->startup_cost, plan->total_cost, plan->plan_rows,
+                   plan->plan_width);
+    if (es->analyze) {
+        Instrumentation *in = ps != NULL ? ps->instr : NULL;
+
+        if (in == NULL || in->nloops == 0)
+            buf_printf(&b, " (never executed)");
+        else
+            buf_printf(&b, "%s(actual time=%.3f..%.3f rows=%.0f loops=%.0f)",
+                       es->costs ? " " : "  ",
+                       in->first_row_ms / in->nloops,
+                       in->total_ms / in->nloops, in->ntuples / in->nloops,
+                       in->nloops);
+    }
+    add_line(es, indent, b.data);
+    node_properties(es, plan, ps, prop_indent);
+    for (int i = 0; i < list_length(plan->initplans); i++) {
+        SubPlan *sp = list_nth(plan->initplans, i);
+        Buf l;
+
+        buf_init(&l);
+        buf_printf(&l, "InitPlan %d (returns $%d)", sp->plan_id,
+                   list_nth_int(sp->set_param, 0));
+        explain_node(es, list_nth(es->stmt->subplans, sp->plan_id - 1), NULL,
+                     depth + 1, shift, l.data);
+    }
+    explain_children(es, plan, ps, depth, shift);
+}
+
+/* ----------------------------------------------------------------------
+ * The statement
+ * ---------------------------------------------------------------------- */
+
+static bool
+option_value(PgQuery__DefElem *opt)
+{
+    const char *s;
+
+    if (opt->arg == NULL)
+        return true;
+    if (opt->arg->node_case == PG_QUERY__NODE__NODE_STRING)
+        s = opt->arg->string->sval;
+    else if (opt->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+             opt->arg->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+        s = opt->arg->a_const->sval->sval;
+    else if (opt->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+             opt->arg->a_const->val_case == PG_QUERY__A__CONST__VAL_BOOLVAL)
+        return opt->arg->a_const->boolval->boolval;
+    else if (opt->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+             opt->arg->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
+        return opt->arg->a_const->ival->ival != 0;
+    else
+        return true;
+    return strcmp(s, "true") == 0 || strcmp(s, "on") == 0 ||
+           strcmp(s, "1") == 0;
+}
+
+static double
+now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Does the plan read more than one relation (qualify column names)? */
+static int
+count_scans(Plan *plan)
+{
+    int n = 0;
+
+    if (plan == NULL)
+        return 0;
+    if (IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
+        IsA(plan, ValuesScan) || IsA(plan, SubqueryScan))
+        n = 1;
+    if (IsA(plan, Append))
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            n += count_scans(list_nth(((Append *)plan)->appendplans, i));
+    if (IsA(plan, SubqueryScan))
+        n += count_scans(((SubqueryScan *)plan)->subplan);
+    return n + count_scans(plan->lefttree) + count_scans(plan->righttree);
+}
+
+void
+tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
+{
+    ExplainState es = {st, NULL, false, true, false, false, NIL};
+    double start = now_ms(), planned;
+    PlannedStmt *stmt;
+    PlanState *top = NULL;
+    const char **values;
+    char buf[64];
+
+    for (size_t i = 0; i < ex->n_options; i++) {
+        PgQuery__DefElem *opt = ex->options[i]->def_elem;
+
+        if (strcmp(opt->defname, "analyze") == 0)
+            es.analyze = option_value(opt);
+        else if (strcmp(opt->defname, "costs") == 0)
+            es.costs = option_value(opt);
+        else if (strcmp(opt->defname, "verbose") == 0)
+            es.verbose = option_value(opt);
+        else if (strcmp(opt->defname, "timing") == 0 ||
+                 strcmp(opt->defname, "summary") == 0 ||
+                 strcmp(opt->defname, "buffers") == 0)
+            continue;
+        else
+            ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                    errmsg("unrecognized EXPLAIN option \"%s\"",
+                           opt->defname),
+                    errposition(stmt_errpos(st, opt->location)));
+    }
+    stmt = tdb_sql_plan_statement(st, ex->query);
+    es.stmt = stmt;
+    planned = now_ms();
+    es.use_prefix = count_scans(stmt->plan) > 1;
+    if (es.analyze) {
+        EState *estate = tdb_sql_create_estate(st, stmt);
+
+        estate->instrument = true;
+        top = tdb_exec_run(stmt, estate, NULL);
+    }
+    explain_node(&es, stmt->plan, top, 0, 0, NULL);
+    if (es.analyze) {
+        snprintf(buf, sizeof(buf), "Planning Time: %.3f ms", planned - start);
+        es.lines = tdb_lappend(es.lines,
+                               tdb_mcxt_strdup(tdb_current_mcxt, buf));
+        snprintf(buf, sizeof(buf), "Execution Time: %.3f ms",
+                 now_ms() - planned);
+        es.lines = tdb_lappend(es.lines,
+                               tdb_mcxt_strdup(tdb_current_mcxt, buf));
+    }
+    values = tdb_palloc(sizeof(char *) * (Size)Max(1, list_length(es.lines)));
+    for (int i = 0; i < list_length(es.lines); i++)
+        values[i] = list_nth(es.lines, i);
+    tdb_sql_send_text_result(st, "QUERY PLAN", values, list_length(es.lines));
+    if (st->dest->complete != NULL)
+        st->dest->complete(st->dest, "EXPLAIN");
+}

@@ -1,0 +1,44 @@
+/*
+ * parse_int.h -- what analyze.c, parse_clause.c and parse_expr.c share.
+ */
+#ifndef TDB_SQL_PARSE_INT_H
+#define TDB_SQL_PARSE_INT_H
+
+#include "common/base.h"
+#include "sql/analyze.h"
+
+/* A WITH query visible by name. */
+typedef struct CteItem {
+    const char *name;
+    Query *query;
+} CteItem;
+
+/* Append an RTE to the range table; its 1-based index. */
+int tdb_add_rte(ParseState *ps, RangeTblEntry *rte);
+RangeTblEntry *tdb_make_relation_rte(ParseState *ps, Relation rel,
+                                     const char *refname);
+Node *tdb_add_subquery_rte(ParseState *ps, Query *sub, const char *refname,
+                           PgQuery__Alias *alias, List **namespace);
+/* The WITH query named name visible from ps, or NULL. */
+Query *tdb_find_cte(ParseState *ps, const char *name);
+/* Analyze a SELECT with the given outer level and visible CTEs. */
+Query *tdb_analyze_subquery_in(Statement *st, ParseState *parent, List *ctes,
+                               PgQuery__Node *stmt);
+/* a AND b */
+Expr *tdb_make_bool_and(Expr *a, Expr *b);
+
+FromExpr *tdb_transform_from_clause(ParseState *ps, PgQuery__Node **items,
+                                    size_t n);
+List *tdb_transform_target_list(ParseState *ps, PgQuery__Node **items,
+                                size_t n, ExprKind kind);
+void tdb_resolve_unknown_targets(ParseState *ps, List *tlist);
+SortGroupClause *tdb_make_sortgroup(ParseState *ps, TargetEntry *te,
+                                    List *tlist, bool descending,
+                                    bool nulls_first, int location);
+List *tdb_transform_sort_clause(ParseState *ps, PgQuery__Node **items,
+                                size_t n, List **tlist);
+List *tdb_transform_group_clause(ParseState *ps, PgQuery__Node **items,
+                                 size_t n, List **tlist);
+void tdb_check_grouping(ParseState *ps, Query *q);
+
+#endif /* TDB_SQL_PARSE_INT_H */

@@ -1,0 +1,1598 @@
+/*
+ * planner.c -- Query to PlannedStmt (planner.h has the rules).
+ *
+ * Phases:
+ *   1. preprocess: sublinks become SubPlans (the subquery planned
+ *      recursively) or initplan Params; references to an outer query's
+ *      columns become PARAM_EXEC Params the enclosing SubPlan sets;
+ *   2. the join tree: a scan per base relation with the conditions that
+ *      need only it, then joins left to right with the conditions that
+ *      become computable there; every node outputs the columns (Vars)
+ *      needed above it;
+ *   3. the upper part: aggregation, HAVING, the select list, DISTINCT,
+ *      ORDER BY, LIMIT, and ModifyTable for INSERT/UPDATE/DELETE;
+ *   4. set references: expressions, written over range-table Vars until
+ *      now, are rewritten to read their node's input slots (SCAN_VAR,
+ *      OUTER_VAR, INNER_VAR): a whole subexpression that a child already
+ *      computed (a GROUP BY key, an aggregate's input) is read from the
+ *      child's output instead of recomputed.
+ */
+#include "common/base.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "sql/planner.h"
+#include "storage/bufmgr.h"
+
+typedef struct PlannerGlobal {
+    Statement *st;
+    List *subplans; /* Plan */
+    int nparams;
+} PlannerGlobal;
+
+/* An outer-query column a subquery reads, and the Param carrying it. */
+typedef struct PlanParam {
+    int paramid;
+    Var *var; /* the column, as the outer level sees it (levelsup 0) */
+} PlanParam;
+
+typedef struct PlannerInfo {
+    PlannerGlobal *glob;
+    Query *q;
+    struct PlannerInfo *parent; /* the query this one is a sublink of */
+    List *plan_params;          /* PlanParam: outer columns read here */
+    List *init_plans;           /* SubPlan: run once, set Params */
+} PlannerInfo;
+
+static Plan *plan_query(PlannerInfo *root);
+static double estimate_rows(PlannerInfo *root, int rtindex);
+
+/* ----------------------------------------------------------------------
+ * Small helpers
+ * ---------------------------------------------------------------------- */
+
+static RangeTblEntry *
+rt_fetch(Query *q, int rtindex)
+{
+    return list_nth(q->rtable, rtindex - 1);
+}
+
+static void *
+make_plan_node(Size size, NodeTag tag)
+{
+    return tdb_new_node(size, tag);
+}
+
+#define MAKE_PLAN(type) ((type *)make_plan_node(sizeof(type), T_##type))
+
+/* A target list of OUTER_VAR references to every column of child. */
+static List *
+passthrough_tlist(Plan *child)
+{
+    List *tlist = NIL;
+
+    for (int i = 0; i < list_length(child->targetlist); i++) {
+        TargetEntry *te = list_nth(child->targetlist, i);
+        Var *v = tdb_make_var(OUTER_VAR, i + 1, exprType(te->expr),
+                              exprTypmod(te->expr), 0);
+        TargetEntry *copy =
+            tdb_make_target_entry((Expr *)v, i + 1, te->resname, te->resjunk);
+
+        copy->ressortgroupref = te->ressortgroupref;
+        tlist = tdb_lappend(tlist, copy);
+    }
+    return tlist;
+}
+
+static void
+copy_estimates(Plan *dst, const Plan *src)
+{
+    dst->startup_cost = src->startup_cost;
+    dst->total_cost = src->total_cost;
+    dst->plan_rows = src->plan_rows;
+    dst->plan_width = src->plan_width;
+}
+
+/* Split a condition into its AND-ed parts. */
+static List *
+conjuncts(Expr *e, List *into)
+{
+    if (e == NULL)
+        return into;
+    if (IsA(e, BoolExpr) && ((BoolExpr *)e)->boolop == AND_EXPR) {
+        List *args = ((BoolExpr *)e)->args;
+
+        for (int i = 0; i < list_length(args); i++)
+            into = conjuncts(list_nth(args, i), into);
+        return into;
+    }
+    return tdb_lappend(into, e);
+}
+
+/* The rtindexes (varlevelsup 0) an expression reads. */
+static bool
+collect_relids(Node *node, void *arg)
+{
+    List **relids = arg;
+
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var)) {
+        Var *v = (Var *)node;
+
+        if (v->varlevelsup == 0 && !tdb_list_member_int(*relids, v->varno))
+            *relids = tdb_lappend_int(*relids, v->varno);
+        return false;
+    }
+    return tdb_expr_walk_children(node, collect_relids, arg);
+}
+
+static List *
+expr_relids(Expr *e)
+{
+    List *relids = NIL;
+
+    collect_relids((Node *)e, &relids);
+    return relids;
+}
+
+static bool
+relids_subset(List *a, List *b)
+{
+    for (int i = 0; i < list_length(a); i++)
+        if (!tdb_list_member_int(b, list_nth_int(a, i)))
+            return false;
+    return true;
+}
+
+/* ----------------------------------------------------------------------
+ * Phase 1: sublinks and outer references
+ * ---------------------------------------------------------------------- */
+
+static int
+new_param(PlannerGlobal *glob)
+{
+    return glob->nparams++;
+}
+
+static Param *
+make_param(int paramid, Oid type, int32 typmod)
+{
+    Param *p = makeNode(Param);
+
+    p->paramkind = PARAM_EXEC;
+    p->paramid = paramid;
+    p->xpr.type_oid = type;
+    p->xpr.typmod = typmod;
+    p->xpr.location = -1;
+    return p;
+}
+
+/* The Param for an outer column read by `root` (one per column). */
+static Param *
+outer_param(PlannerInfo *root, Var *var)
+{
+    PlanParam *pp;
+
+    if (root->parent == NULL || var->varlevelsup != 1)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("this reference to an outer query's column is not "
+                       "supported yet"));
+    for (int i = 0; i < list_length(root->plan_params); i++) {
+        pp = list_nth(root->plan_params, i);
+        if (pp->var->varno == var->varno &&
+            pp->var->varattno == var->varattno)
+            return make_param(pp->paramid, exprType(var), exprTypmod(var));
+    }
+    pp = tdb_palloc(sizeof(PlanParam));
+    pp->paramid = new_param(root->glob);
+    pp->var = tdb_make_var(var->varno, var->varattno, exprType(var),
+                           exprTypmod(var), 0);
+    root->plan_params = tdb_lappend(root->plan_params, pp);
+    return make_param(pp->paramid, exprType(var), exprTypmod(var));
+}
+
+typedef struct SublinkContext {
+    PlannerInfo *root;
+    List *param_ids; /* ANY/ALL: Param ids of the subquery's columns */
+} SublinkContext;
+
+static Node *preprocess_mutator(Node *node, void *arg);
+
+/* PARAM_SUBLINK placeholders of an ANY/ALL test -> PARAM_EXEC. */
+static Node *
+replace_sublink_params(Node *node, void *arg)
+{
+    SublinkContext *ctx = arg;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Param) && ((Param *)node)->paramkind == PARAM_SUBLINK) {
+        Param *p = (Param *)node;
+
+        return (Node *)make_param(
+            list_nth_int(ctx->param_ids, p->paramid - 1), exprType(p),
+            exprTypmod(p));
+    }
+    return tdb_expr_mutate_children(node, replace_sublink_params, arg);
+}
+
+static Node *
+plan_sublink(PlannerInfo *root, SubLink *sl)
+{
+    PlannerInfo *sub = tdb_palloc0(sizeof(PlannerInfo));
+    SubPlan *sp = makeNode(SubPlan);
+    Plan *plan;
+    SublinkContext ctx = {root, NIL};
+
+    sub->glob = root->glob;
+    sub->q = (Query *)sl->subselect;
+    sub->parent = root;
+    plan = plan_query(sub);
+    root->glob->subplans = tdb_lappend(root->glob->subplans, plan);
+    sp->plan_id = list_length(root->glob->subplans);
+    sp->sublink_type = sl->sublink_type;
+    sp->xpr = sl->xpr;
+    sp->xpr.tag = T_SubPlan;
+    if (sl->sublink_type == ANY_SUBLINK || sl->sublink_type == ALL_SUBLINK) {
+        ctx.param_ids = tdb_lappend_int(NIL, new_param(root->glob));
+        sp->param_ids = ctx.param_ids;
+        /* the left side may read this level's columns: preprocess too */
+        sp->testexpr = (Expr *)preprocess_mutator(
+            replace_sublink_params((Node *)sl->testexpr, &ctx), root);
+    }
+    for (int i = 0; i < list_length(sub->plan_params); i++) {
+        PlanParam *pp = list_nth(sub->plan_params, i);
+
+        sp->par_param = tdb_lappend_int(sp->par_param, pp->paramid);
+        sp->args = tdb_lappend(sp->args, pp->var);
+    }
+    if (sp->par_param == NIL &&
+        (sl->sublink_type == EXPR_SUBLINK ||
+         sl->sublink_type == EXISTS_SUBLINK)) {
+        /* uncorrelated: an initplan computing a Param once */
+        int paramid = new_param(root->glob);
+
+        sp->is_initplan = true;
+        sp->set_param = tdb_lappend_int(NIL, paramid);
+        root->init_plans = tdb_lappend(root->init_plans, sp);
+        return (Node *)make_param(paramid, exprType(&sl->xpr),
+                                  exprTypmod(&sl->xpr));
+    }
+    return (Node *)sp;
+}
+
+static Node *
+preprocess_mutator(Node *node, void *arg)
+{
+    PlannerInfo *root = arg;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Var) && ((Var *)node)->varlevelsup > 0)
+        return (Node *)outer_param(root, (Var *)node);
+    if (IsA(node, SubLink))
+        return plan_sublink(root, (SubLink *)node);
+    return tdb_expr_mutate_children(node, preprocess_mutator, arg);
+}
+
+static Expr *
+preprocess_expr(PlannerInfo *root, Expr *e)
+{
+    return (Expr *)preprocess_mutator((Node *)e, root);
+}
+
+static void
+preprocess_jointree(PlannerInfo *root, Node *node)
+{
+    if (node == NULL)
+        return;
+    if (IsA(node, FromExpr)) {
+        FromExpr *f = (FromExpr *)node;
+
+        f->quals = preprocess_expr(root, f->quals);
+        for (int i = 0; i < list_length(f->fromlist); i++)
+            preprocess_jointree(root, list_nth(f->fromlist, i));
+    } else if (IsA(node, JoinExpr)) {
+        JoinExpr *j = (JoinExpr *)node;
+
+        j->quals = preprocess_expr(root, j->quals);
+        preprocess_jointree(root, j->larg);
+        preprocess_jointree(root, j->rarg);
+    }
+}
+
+static List *
+preprocess_tlist(PlannerInfo *root, List *tlist)
+{
+    for (int i = 0; i < list_length(tlist); i++) {
+        TargetEntry *te = list_nth(tlist, i);
+
+        te->expr = preprocess_expr(root, te->expr);
+    }
+    return tlist;
+}
+
+static void
+preprocess_query(PlannerInfo *root)
+{
+    Query *q = root->q;
+
+    preprocess_tlist(root, q->target_list);
+    preprocess_tlist(root, q->returning);
+    preprocess_jointree(root, (Node *)q->jointree);
+    q->having = preprocess_expr(root, q->having);
+    q->limit_offset = preprocess_expr(root, q->limit_offset);
+    q->limit_count = preprocess_expr(root, q->limit_count);
+    for (int i = 0; i < list_length(q->rtable); i++) {
+        RangeTblEntry *rte = list_nth(q->rtable, i);
+
+        if (rte->rtekind == RTE_FUNCTION)
+            rte->funcexpr = preprocess_expr(root, rte->funcexpr);
+        if (rte->rtekind == RTE_VALUES)
+            for (int r = 0; r < list_length(rte->values_lists); r++) {
+                List *row = list_nth(rte->values_lists, r);
+
+                for (int c = 0; c < list_length(row); c++)
+                    row->elements[c].ptr =
+                        preprocess_expr(root, list_nth(row, c));
+            }
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Needed columns
+ * ---------------------------------------------------------------------- */
+
+/* Every Var (levelsup 0) the query reads, deduplicated. */
+static bool
+collect_vars(Node *node, void *arg)
+{
+    List **vars = arg;
+
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var)) {
+        Var *v = (Var *)node;
+
+        if (v->varlevelsup != 0)
+            return false;
+        for (int i = 0; i < list_length(*vars); i++)
+            if (tdb_expr_equal(list_nth(*vars, i), node))
+                return false;
+        *vars = tdb_lappend(*vars, v);
+        return false;
+    }
+    return tdb_expr_walk_children(node, collect_vars, arg);
+}
+
+static void
+collect_jointree_vars(Node *node, List **vars)
+{
+    if (IsA(node, FromExpr)) {
+        collect_vars((Node *)((FromExpr *)node)->quals, vars);
+        for (int i = 0; i < list_length(((FromExpr *)node)->fromlist); i++)
+            collect_jointree_vars(list_nth(((FromExpr *)node)->fromlist, i),
+                                  vars);
+    } else if (IsA(node, JoinExpr)) {
+        collect_vars((Node *)((JoinExpr *)node)->quals, vars);
+        collect_jointree_vars(((JoinExpr *)node)->larg, vars);
+        collect_jointree_vars(((JoinExpr *)node)->rarg, vars);
+    }
+}
+
+/* The needed Vars of one rtindex, as a target list for its scan. */
+static List *
+scan_tlist(List *needed, int rtindex)
+{
+    List *tlist = NIL;
+
+    for (int i = 0; i < list_length(needed); i++) {
+        Var *v = list_nth(needed, i);
+
+        if (v->varno == rtindex)
+            tlist = tdb_lappend(tlist,
+                                tdb_make_target_entry((Expr *)v,
+                                                      list_length(tlist) + 1,
+                                                      NULL, false));
+    }
+    return tlist;
+}
+
+/* ----------------------------------------------------------------------
+ * Phase 2: scans and joins
+ * ---------------------------------------------------------------------- */
+
+/* A planned part of the join tree. */
+typedef struct JoinPart {
+    Plan *plan;
+    List *relids;     /* base rtindexes below */
+    List *nullable;   /* ... whose columns an outer join may null */
+} JoinPart;
+
+typedef struct JoinPlanner {
+    PlannerInfo *root;
+    List *needed;   /* Var */
+    List *pending;  /* Expr: conditions not yet placed */
+} JoinPlanner;
+
+/* Take the pending conditions computable over relids (and, if
+ * pushable_into_nullable is false, not touching nullable rels). */
+static List *
+take_conditions(JoinPlanner *jp, List *relids, List *nullable)
+{
+    List *taken = NIL, *rest = NIL;
+
+    for (int i = 0; i < list_length(jp->pending); i++) {
+        Expr *cond = list_nth(jp->pending, i);
+        List *crel = expr_relids(cond);
+        bool blocked = false;
+
+        for (int n = 0; n < list_length(crel); n++)
+            if (tdb_list_member_int(nullable, list_nth_int(crel, n)))
+                blocked = true;
+        if (relids_subset(crel, relids) && !blocked)
+            taken = tdb_lappend(taken, cond);
+        else
+            rest = tdb_lappend(rest, cond);
+    }
+    jp->pending = rest;
+    return taken;
+}
+
+static double
+clause_selectivity(List *quals)
+{
+    double sel = 1.0;
+
+    for (int i = 0; i < list_length(quals); i++) {
+        Expr *q = list_nth(quals, i);
+
+        sel *= IsA(q, OpExpr) && ((OpExpr *)q)->op->is_equality ? 0.1
+                                                                  : 1.0 / 3;
+    }
+    return sel;
+}
+
+static void
+set_scan_estimates(Plan *plan, double rows)
+{
+    plan->plan_rows = Max(1.0, rint(rows * clause_selectivity(plan->qual)));
+    plan->startup_cost = 0;
+    plan->total_cost = rows * 0.01 + list_length(plan->qual) * rows * 0.0025;
+    plan->plan_width = 4 * Max(1, list_length(plan->targetlist));
+}
+
+static Plan *
+make_scan(JoinPlanner *jp, int rtindex)
+{
+    Query *q = jp->root->q;
+    RangeTblEntry *rte = rt_fetch(q, rtindex);
+    List *tlist = scan_tlist(jp->needed, rtindex);
+    List *relids = tdb_lappend_int(NIL, rtindex);
+    List *quals = take_conditions(jp, relids, NIL);
+    Plan *plan;
+
+    switch (rte->rtekind) {
+    case RTE_RELATION: {
+        SeqScan *scan = MAKE_PLAN(SeqScan);
+
+        scan->relid = rte->relid;
+        scan->relname = rte->relname;
+        scan->alias = rte->refname;
+        scan->scanrelid = rtindex;
+        plan = &scan->plan;
+        break;
+    }
+    case RTE_SUBQUERY: {
+        SubqueryScan *scan = MAKE_PLAN(SubqueryScan);
+        PlannerInfo *sub = tdb_palloc0(sizeof(PlannerInfo));
+
+        sub->glob = jp->root->glob;
+        sub->q = rte->subquery;
+        sub->parent = NULL; /* outer references here are not supported */
+        scan->subplan = plan_query(sub);
+        scan->alias = rte->refname;
+        plan = &scan->plan;
+        break;
+    }
+    case RTE_FUNCTION: {
+        FunctionScan *scan = MAKE_PLAN(FunctionScan);
+
+        scan->funcexpr = rte->funcexpr;
+        scan->alias = rte->refname;
+        scan->ordinality = rte->ordinality;
+        plan = &scan->plan;
+        break;
+    }
+    case RTE_VALUES: {
+        ValuesScan *scan = MAKE_PLAN(ValuesScan);
+
+        scan->values_lists = rte->values_lists;
+        plan = &scan->plan;
+        break;
+    }
+    default:
+        elog(ERROR, "unexpected range-table entry kind %d",
+             (int)rte->rtekind);
+    }
+    plan->targetlist = tlist;
+    plan->qual = quals;
+    plan->scan_colnames = rte->colnames;
+    plan->scan_refname = rte->refname;
+    set_scan_estimates(plan, estimate_rows(jp->root, rtindex));
+    return plan;
+}
+
+/* Is cond an equality between an expression of one side and one of the
+ * other (a hash clause)?  Sets *outer_key / *inner_key. */
+static bool
+hash_clause(Expr *cond, List *outer_relids, List *inner_relids,
+            Expr **outer_key, Expr **inner_key)
+{
+    OpExpr *op;
+    Expr *l, *r;
+    List *lrel, *rrel;
+    const TypeSupport *support;
+
+    if (!IsA(cond, OpExpr))
+        return false;
+    op = (OpExpr *)cond;
+    if (!op->op->is_equality || list_length(op->args) != 2)
+        return false;
+    l = linitial(op->args);
+    r = list_nth(op->args, 1);
+    lrel = expr_relids(l);
+    rrel = expr_relids(r);
+    if (lrel == NIL || rrel == NIL)
+        return false;
+    support = tdb_type_support(exprType(l));
+    if (support == NULL || support->hash == NULL ||
+        tdb_type_support(exprType(r)) == NULL ||
+        tdb_type_support(exprType(r))->hash == NULL)
+        return false;
+    if (relids_subset(lrel, outer_relids) && relids_subset(rrel, inner_relids)) {
+        *outer_key = l;
+        *inner_key = r;
+        return true;
+    }
+    if (relids_subset(rrel, outer_relids) && relids_subset(lrel, inner_relids)) {
+        /* commuted: only when both sides have the same type, so the
+         * operator works either way round */
+        if (exprType(l) != exprType(r))
+            return false;
+        *outer_key = r;
+        *inner_key = l;
+        return true;
+    }
+    return false;
+}
+
+static List *
+concat_tlists(Plan *outer, Plan *inner)
+{
+    List *tlist = NIL;
+
+    for (int i = 0; i < list_length(outer->targetlist); i++) {
+        TargetEntry *te = list_nth(outer->targetlist, i);
+
+        tlist = tdb_lappend(tlist,
+                            tdb_make_target_entry(te->expr,
+                                                  list_length(tlist) + 1, NULL,
+                                                  false));
+    }
+    for (int i = 0; inner != NULL && i < list_length(inner->targetlist);
+         i++) {
+        TargetEntry *te = list_nth(inner->targetlist, i);
+
+        tlist = tdb_lappend(tlist,
+                            tdb_make_target_entry(te->expr,
+                                                  list_length(tlist) + 1, NULL,
+                                                  false));
+    }
+    return tlist;
+}
+
+/*
+ * Join outer and inner with jointype.  join_conds: the join's own
+ * conditions (ON of an outer join: they decide matching); filter: the
+ * conditions to apply to the joined rows.
+ */
+static Plan *
+make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
+          JoinType jointype, List *join_conds, List *filter)
+{
+    Settings *settings = &jp->root->glob->st->session->settings;
+    List *hashclauses = NIL, *outer_keys = NIL, *inner_keys = NIL;
+    List *other = NIL;
+    Plan *plan;
+    double rows;
+
+    if (jointype == JOIN_INNER) {
+        join_conds = tdb_list_concat(join_conds, filter);
+        filter = NIL;
+    }
+    for (int i = 0; i < list_length(join_conds); i++) {
+        Expr *cond = list_nth(join_conds, i);
+        Expr *ok, *ik;
+
+        if (hash_clause(cond, outer->relids, inner->relids, &ok, &ik)) {
+            hashclauses = tdb_lappend(hashclauses, cond);
+            outer_keys = tdb_lappend(outer_keys, ok);
+            inner_keys = tdb_lappend(inner_keys, ik);
+        } else
+            other = tdb_lappend(other, cond);
+    }
+    rows = outer->plan->plan_rows * inner->plan->plan_rows *
+           clause_selectivity(join_conds);
+    if (jointype == JOIN_LEFT || jointype == JOIN_FULL)
+        rows = Max(rows, outer->plan->plan_rows);
+    if (hashclauses != NIL &&
+        (settings->enable_hashjoin || !settings->enable_nestloop ||
+         jointype == JOIN_FULL || jointype == JOIN_RIGHT)) {
+        HashJoin *hj = MAKE_PLAN(HashJoin);
+        Hash *hash = MAKE_PLAN(Hash);
+
+        hash->plan.lefttree = inner->plan;
+        hash->plan.targetlist = inner->plan->targetlist;
+        copy_estimates(&hash->plan, inner->plan);
+        hash->hash_keys = inner_keys;
+        hj->jointype = jointype;
+        hj->hashclauses = hashclauses;
+        hj->outer_keys = outer_keys;
+        hj->inner_keys = inner_keys;
+        hj->joinqual = other;
+        plan = &hj->plan;
+        plan->righttree = &hash->plan;
+    } else {
+        NestLoop *nl = MAKE_PLAN(NestLoop);
+
+        if (jointype == JOIN_FULL || jointype == JOIN_RIGHT)
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("FULL JOIN is only supported with merge-joinable "
+                           "or hash-joinable join conditions"));
+        nl->jointype = jointype;
+        nl->joinqual = join_conds;
+        plan = &nl->plan;
+        plan->righttree = inner->plan;
+    }
+    plan->lefttree = outer->plan;
+    plan->qual = filter;
+    plan->targetlist = concat_tlists(outer->plan, inner->plan);
+    plan->plan_rows = Max(1.0, rint(rows));
+    plan->startup_cost = outer->plan->startup_cost;
+    plan->total_cost = outer->plan->total_cost + inner->plan->total_cost +
+                       rows * 0.01;
+    plan->plan_width = outer->plan->plan_width + inner->plan->plan_width;
+    return plan;
+}
+
+static JoinPart *plan_jointree_node(JoinPlanner *jp, Node *node);
+
+/* Join parts left to right (inner joins; conditions as they become
+ * computable). */
+static JoinPart *
+join_in_order(JoinPlanner *jp, List *parts)
+{
+    JoinPart *acc = linitial(parts);
+
+    for (int i = 1; i < list_length(parts); i++) {
+        JoinPart *next = list_nth(parts, i);
+        JoinPart *joined = tdb_palloc0(sizeof(JoinPart));
+        List *relids = tdb_list_concat(tdb_list_copy(acc->relids),
+                                       next->relids);
+        List *nullable = tdb_list_concat(tdb_list_copy(acc->nullable),
+                                         next->nullable);
+        List *conds = take_conditions(jp, relids, nullable);
+        JoinPart *outer = acc, *inner = next;
+
+        /* hash the smaller side */
+        if (acc->plan->plan_rows < next->plan->plan_rows) {
+            outer = next;
+            inner = acc;
+        }
+        joined->plan = make_join(jp, outer, inner, JOIN_INNER, conds, NIL);
+        joined->relids = relids;
+        joined->nullable = nullable;
+        acc = joined;
+    }
+    return acc;
+}
+
+static JoinPart *
+plan_outer_join(JoinPlanner *jp, JoinExpr *j)
+{
+    JoinPart *left, *right, *result = tdb_palloc0(sizeof(JoinPart));
+    List *on = conjuncts(j->quals, NIL);
+    List *left_only = NIL, *right_only = NIL, *join_conds = NIL;
+    JoinType jt = j->jointype;
+    List *saved = jp->pending;
+
+    /* ON conditions touching one side only may filter that side early
+     * when it is the non-nullable ... side of the join: for LEFT, the
+     * right side (its rows only ever join); never the preserved side */
+    for (int i = 0; i < list_length(on); i++) {
+        Expr *cond = list_nth(on, i);
+
+        join_conds = tdb_lappend(join_conds, cond);
+    }
+    (void)left_only;
+    (void)right_only;
+    jp->pending = NIL;
+    left = plan_jointree_node(jp, j->larg);
+    right = plan_jointree_node(jp, j->rarg);
+    jp->pending = saved;
+    if (jt == JOIN_RIGHT) {
+        /* as a LEFT join with the sides swapped */
+        JoinPart *t = left;
+
+        left = right;
+        right = t;
+        jt = JOIN_LEFT;
+    }
+    result->relids = tdb_list_concat(tdb_list_copy(left->relids),
+                                     right->relids);
+    result->nullable = tdb_list_concat(tdb_list_copy(left->nullable),
+                                       right->nullable);
+    if (jt == JOIN_LEFT || jt == JOIN_FULL)
+        result->nullable = tdb_list_concat(result->nullable, right->relids);
+    if (jt == JOIN_FULL)
+        result->nullable = tdb_list_concat(result->nullable, left->relids);
+    result->plan = make_join(jp, left, right, jt, join_conds, NIL);
+    return result;
+}
+
+static JoinPart *
+plan_jointree_node(JoinPlanner *jp, Node *node)
+{
+    if (IsA(node, RangeTblRef)) {
+        JoinPart *part = tdb_palloc0(sizeof(JoinPart));
+        int rtindex = ((RangeTblRef *)node)->rtindex;
+
+        part->relids = tdb_lappend_int(NIL, rtindex);
+        part->plan = make_scan(jp, rtindex);
+        return part;
+    }
+    if (IsA(node, JoinExpr)) {
+        JoinExpr *j = (JoinExpr *)node;
+
+        if (j->jointype != JOIN_INNER)
+            return plan_outer_join(jp, j);
+        jp->pending = conjuncts(j->quals, jp->pending);
+        return join_in_order(jp,
+                             tdb_list_make2(plan_jointree_node(jp, j->larg),
+                                            plan_jointree_node(jp, j->rarg)));
+    }
+    elog(ERROR, "unexpected join tree node %d", (int)nodeTag(node));
+}
+
+/* The plan of the FROM clause with WHERE applied, outputting needed. */
+static Plan *
+plan_jointree(PlannerInfo *root, List *needed)
+{
+    JoinPlanner jp = {root, needed, NIL};
+    FromExpr *from = root->q->jointree;
+    List *parts = NIL;
+    JoinPart *top;
+
+    if (from->fromlist == NIL) {
+        Result *r = MAKE_PLAN(Result);
+
+        r->plan.plan_rows = 1;
+        r->resconstantqual = conjuncts(from->quals, NIL);
+        return &r->plan;
+    }
+    jp.pending = conjuncts(from->quals, NIL);
+    for (int i = 0; i < list_length(from->fromlist); i++)
+        parts = tdb_lappend(parts,
+                            plan_jointree_node(&jp, list_nth(from->fromlist, i)));
+    top = join_in_order(&jp, parts);
+    if (jp.pending != NIL) {
+        /* conditions over nullable columns: after the joins */
+        top->plan->qual = tdb_list_concat(top->plan->qual, jp.pending);
+    }
+    return top->plan;
+}
+
+/* ----------------------------------------------------------------------
+ * Estimates
+ * ---------------------------------------------------------------------- */
+
+static double
+estimate_rows(PlannerInfo *root, int rtindex)
+{
+    RangeTblEntry *rte = rt_fetch(root->q, rtindex);
+
+    switch (rte->rtekind) {
+    case RTE_RELATION: {
+        Relation rel = tdb_relation_open_by_oid(
+            root->glob->st->session->xact, rte->relid, REL_LOCK_SHARE);
+        BlockNumber pages = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+        int width = 8 * Max(1, rel->rd_att->natts) + 24;
+
+        tdb_relation_close(rel);
+        /* PostgreSQL assumes 10 pages for a table never vacuumed */
+        return (double)Max(pages, 10) * (8168.0 / (width + 4));
+    }
+    case RTE_VALUES:
+        return list_length(rte->values_lists);
+    case RTE_FUNCTION:
+        return 1000;
+    default:
+        return 1000;
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Phase 3: the upper part
+ * ---------------------------------------------------------------------- */
+
+/* Collect distinct Aggrefs (numbering them) from an expression. */
+static bool
+collect_aggs(Node *node, void *arg)
+{
+    List **aggs = arg;
+
+    if (node == NULL)
+        return false;
+    if (IsA(node, Aggref)) {
+        Aggref *a = (Aggref *)node;
+
+        for (int i = 0; i < list_length(*aggs); i++)
+            if (tdb_expr_equal(list_nth(*aggs, i), node)) {
+                a->aggno = ((Aggref *)list_nth(*aggs, i))->aggno;
+                return false;
+            }
+        a->aggno = list_length(*aggs);
+        *aggs = tdb_lappend(*aggs, a);
+        return false;
+    }
+    return tdb_expr_walk_children(node, collect_aggs, arg);
+}
+
+/* The target entry of tlist with ressortgroupref ref. */
+static TargetEntry *
+tle_for_ref(List *tlist, int ref)
+{
+    for (int i = 0; i < list_length(tlist); i++) {
+        TargetEntry *te = list_nth(tlist, i);
+
+        if (te->ressortgroupref == ref)
+            return te;
+    }
+    elog(ERROR, "ORDER/GROUP BY item %d not found in the target list", ref);
+}
+
+static SortKey *
+sort_keys_for(List *clauses, List *tlist)
+{
+    SortKey *keys = tdb_palloc0(sizeof(SortKey) *
+                                (Size)Max(1, list_length(clauses)));
+
+    for (int i = 0; i < list_length(clauses); i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+        TargetEntry *te = tle_for_ref(tlist, sgc->tle_ref);
+
+        keys[i].col = te->resno;
+        keys[i].support = sgc->support;
+        keys[i].descending = sgc->descending;
+        keys[i].nulls_first = sgc->nulls_first;
+    }
+    return keys;
+}
+
+static Plan *
+make_sort(Plan *child, List *clauses, List *tlist)
+{
+    Sort *sort = MAKE_PLAN(Sort);
+
+    sort->plan.lefttree = child;
+    sort->plan.targetlist = passthrough_tlist(child);
+    copy_estimates(&sort->plan, child);
+    sort->plan.startup_cost = child->total_cost + child->plan_rows * 0.02;
+    sort->plan.total_cost = sort->plan.startup_cost + child->plan_rows * 0.01;
+    sort->num_keys = list_length(clauses);
+    sort->keys = sort_keys_for(clauses, tlist);
+    return &sort->plan;
+}
+
+/* Unique over the columns of clauses (sorted input). */
+static Plan *
+make_unique(Plan *child, List *clauses, List *tlist)
+{
+    Unique *u = MAKE_PLAN(Unique);
+
+    u->plan.lefttree = child;
+    u->plan.targetlist = passthrough_tlist(child);
+    copy_estimates(&u->plan, child);
+    u->num_cols = list_length(clauses);
+    u->col_idx = tdb_palloc(sizeof(int) * (Size)Max(1, u->num_cols));
+    u->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)Max(1, u->num_cols));
+    for (int i = 0; i < u->num_cols; i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        u->col_idx[i] = tle_for_ref(tlist, sgc->tle_ref)->resno;
+        u->eq_ops[i] = sgc->eqop;
+    }
+    return &u->plan;
+}
+
+static Plan *
+make_limit(Plan *child, Expr *offset, Expr *count)
+{
+    Limit *l = MAKE_PLAN(Limit);
+
+    l->plan.lefttree = child;
+    l->plan.targetlist = passthrough_tlist(child);
+    copy_estimates(&l->plan, child);
+    l->limit_offset = offset;
+    l->limit_count = count;
+    if (count != NULL && IsA(count, Const) && !((Const *)count)->constisnull)
+        l->plan.plan_rows =
+            Min(child->plan_rows,
+                (double)DatumGetInt64(((Const *)count)->constvalue));
+    return &l->plan;
+}
+
+/* Does any group key lack a hash function? */
+static bool
+group_keys_hashable(Query *q)
+{
+    for (int i = 0; i < list_length(q->group_clause); i++) {
+        SortGroupClause *sgc = list_nth(q->group_clause, i);
+
+        if (sgc->support == NULL || sgc->support->hash == NULL)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * The aggregation step: the join tree's output is the group keys
+ * followed by every Var the rest needs; the Agg node computes the
+ * query's target list and HAVING over it.
+ */
+static Plan *
+plan_aggregation(PlannerInfo *root, Plan *input, List *needed)
+{
+    Query *q = root->q;
+    Settings *settings = &root->glob->st->session->settings;
+    Agg *agg = MAKE_PLAN(Agg);
+    List *input_tlist = NIL;
+    List *aggs = NIL;
+    int ngroup = list_length(q->group_clause);
+
+    for (int i = 0; i < ngroup; i++) {
+        SortGroupClause *sgc = list_nth(q->group_clause, i);
+        TargetEntry *te = tle_for_ref(q->target_list, sgc->tle_ref);
+
+        input_tlist = tdb_lappend(
+            input_tlist,
+            tdb_make_target_entry(te->expr, list_length(input_tlist) + 1,
+                                  NULL, false));
+    }
+    for (int i = 0; i < list_length(needed); i++)
+        input_tlist = tdb_lappend(
+            input_tlist,
+            tdb_make_target_entry(list_nth(needed, i),
+                                  list_length(input_tlist) + 1, NULL, false));
+    input->targetlist = input_tlist;
+
+    for (int i = 0; i < list_length(q->target_list); i++)
+        collect_aggs(list_nth(q->target_list, i), &aggs);
+    collect_aggs((Node *)q->having, &aggs);
+
+    agg->plan.lefttree = input;
+    agg->plan.targetlist = q->target_list;
+    agg->plan.qual = conjuncts(q->having, NIL);
+    agg->aggs = aggs;
+    agg->num_cols = ngroup;
+    agg->grp_col_idx = tdb_palloc(sizeof(int) * (Size)Max(1, ngroup));
+    agg->grp_eq = tdb_palloc(sizeof(OperDesc *) * (Size)Max(1, ngroup));
+    for (int i = 0; i < ngroup; i++) {
+        agg->grp_col_idx[i] = i + 1;
+        agg->grp_eq[i] = ((SortGroupClause *)list_nth(q->group_clause, i))->eqop;
+    }
+    if (ngroup == 0)
+        agg->strategy = AGG_PLAIN;
+    else if (settings->enable_hashagg && group_keys_hashable(q))
+        agg->strategy = AGG_HASHED;
+    else {
+        /* sort the input on the group keys (columns 1..ngroup) */
+        Sort *sort = MAKE_PLAN(Sort);
+
+        sort->plan.lefttree = input;
+        sort->plan.targetlist = passthrough_tlist(input);
+        copy_estimates(&sort->plan, input);
+        sort->num_keys = ngroup;
+        sort->keys = tdb_palloc0(sizeof(SortKey) * (Size)ngroup);
+        for (int i = 0; i < ngroup; i++) {
+            SortGroupClause *sgc = list_nth(q->group_clause, i);
+
+            sort->keys[i].col = i + 1;
+            sort->keys[i].support = sgc->support;
+        }
+        agg->plan.lefttree = &sort->plan;
+        agg->strategy = AGG_SORTED;
+    }
+    agg->num_groups = ngroup == 0 ? 1 : Max(1.0, rint(input->plan_rows / 10));
+    agg->plan.plan_rows = agg->num_groups;
+    agg->plan.startup_cost = input->total_cost;
+    agg->plan.total_cost = input->total_cost + input->plan_rows * 0.01;
+    agg->plan.plan_width = 8 * Max(1, list_length(q->target_list));
+    return &agg->plan;
+}
+
+/* Vars needed above the join tree, excluding those only inside
+ * aggregates' arguments when aggregating... (all are fine: the Agg's
+ * input keeps them). */
+static List *
+needed_vars(Query *q)
+{
+    List *vars = NIL;
+
+    for (int i = 0; i < list_length(q->target_list); i++)
+        collect_vars(list_nth(q->target_list, i), &vars);
+    for (int i = 0; i < list_length(q->returning); i++)
+        collect_vars(list_nth(q->returning, i), &vars);
+    collect_vars((Node *)q->having, &vars);
+    collect_jointree_vars((Node *)q->jointree, &vars);
+    return vars;
+}
+
+/* The SELECT part: join tree, aggregation, DISTINCT, ORDER BY, LIMIT. */
+static Plan *
+plan_select(PlannerInfo *root)
+{
+    Query *q = root->q;
+    List *needed = needed_vars(q);
+    Plan *plan = plan_jointree(root, needed);
+
+    if (q->has_aggs || q->group_clause != NIL || q->having != NULL)
+        plan = plan_aggregation(root, plan, needed);
+    else if (IsA(plan, Result) && plan->lefttree == NULL)
+        plan->targetlist = q->target_list;
+    else {
+        /* the top join/scan node computes the select list */
+        plan->targetlist = q->target_list;
+    }
+    if (q->distinct_clause != NIL) {
+        plan = make_sort(plan, q->distinct_clause, q->target_list);
+        plan = make_unique(plan, q->distinct_clause, q->target_list);
+    } else if (q->sort_clause != NIL)
+        plan = make_sort(plan, q->sort_clause, q->target_list);
+    if (q->limit_offset != NULL || q->limit_count != NULL)
+        plan = make_limit(plan, q->limit_offset, q->limit_count);
+    return plan;
+}
+
+/* ----------------------------------------------------------------------
+ * Set operations
+ * ---------------------------------------------------------------------- */
+
+/* The plan of a leaf subquery, narrowed to its visible columns, plus a
+ * flag column (0/1) when flag >= 0. */
+static Plan *
+plan_setop_leaf(PlannerInfo *root, RangeTblEntry *rte, int flag)
+{
+    PlannerInfo *sub = tdb_palloc0(sizeof(PlannerInfo));
+    Plan *child;
+    SubqueryScan *scan = MAKE_PLAN(SubqueryScan);
+    List *tlist = NIL;
+
+    sub->glob = root->glob;
+    sub->q = rte->subquery;
+    child = plan_query(sub);
+    for (int i = 0; i < list_length(child->targetlist); i++) {
+        TargetEntry *te = list_nth(child->targetlist, i);
+        Var *v;
+
+        if (te->resjunk)
+            continue;
+        v = tdb_make_var(OUTER_VAR, te->resno, exprType(te->expr),
+                         exprTypmod(te->expr), 0);
+        tlist = tdb_lappend(tlist, tdb_make_target_entry(
+                                       (Expr *)v, list_length(tlist) + 1,
+                                       te->resname, false));
+    }
+    if (flag >= 0)
+        tlist = tdb_lappend(
+            tlist, tdb_make_target_entry(
+                       (Expr *)tdb_make_const(INT4OID, -1, Int32GetDatum(flag),
+                                              false),
+                       list_length(tlist) + 1, "flag", false));
+    scan->subplan = child;
+    scan->alias = rte->refname;
+    scan->plan.targetlist = tlist;
+    copy_estimates(&scan->plan, child);
+    /* a SubqueryScan's scan tuple is the subplan's row: SCAN_VAR */
+    for (int i = 0; i < list_length(tlist); i++) {
+        TargetEntry *te = list_nth(tlist, i);
+
+        if (IsA(te->expr, Var))
+            ((Var *)te->expr)->varno = SCAN_VAR;
+    }
+    return &scan->plan;
+}
+
+/* Sort + Unique / SetOp over all data columns of an appended input. */
+static List *
+all_columns_clauses(PlannerInfo *root, Plan *input, int ncols, List **tlist)
+{
+    List *clauses = NIL;
+
+    *tlist = input->targetlist;
+    for (int i = 0; i < ncols; i++) {
+        TargetEntry *te = list_nth(*tlist, i);
+        SortGroupClause *sgc = makeNode(SortGroupClause);
+        Oid type = exprType(te->expr);
+
+        if (te->ressortgroupref == 0)
+            te->ressortgroupref = i + 1;
+        sgc->tle_ref = te->ressortgroupref;
+        sgc->support = tdb_type_support(type);
+        sgc->eqop = tdb_oper_lookup("=", type, type);
+        if (sgc->eqop == NULL)
+            sgc->eqop = tdb_oper_lookup("=", TEXTOID, TEXTOID);
+        if (sgc->support == NULL || sgc->eqop == NULL)
+            ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
+                    errmsg("could not identify an equality operator for "
+                           "type %s",
+                           tdb_format_type(type, -1)));
+        clauses = tdb_lappend(clauses, sgc);
+    }
+    (void)root;
+    return clauses;
+}
+
+static Plan *
+plan_setop_node(PlannerInfo *root, Node *node, int flag)
+{
+    SetOperationStmt *op;
+    Append *append;
+    Plan *plan;
+    int ncols;
+    List *tlist, *clauses;
+    bool tagged;
+
+    if (IsA(node, RangeTblRef))
+        return plan_setop_leaf(root,
+                               rt_fetch(root->q, ((RangeTblRef *)node)->rtindex),
+                               flag);
+    op = (SetOperationStmt *)node;
+    ncols = list_length(op->coltypes);
+    tagged = op->op != SETOP_UNION;
+    append = MAKE_PLAN(Append);
+    append->appendplans =
+        tdb_list_make2(plan_setop_node(root, op->larg, tagged ? 0 : -1),
+                       plan_setop_node(root, op->rarg, tagged ? 1 : -1));
+    append->plan.targetlist =
+        passthrough_tlist(linitial(append->appendplans));
+    append->plan.plan_rows =
+        ((Plan *)linitial(append->appendplans))->plan_rows +
+        ((Plan *)list_nth(append->appendplans, 1))->plan_rows;
+    plan = &append->plan;
+    if (op->op == SETOP_UNION && op->all)
+        ;
+    else {
+        clauses = all_columns_clauses(root, plan, ncols, &tlist);
+        plan = make_sort(plan, clauses, tlist);
+        if (op->op == SETOP_UNION)
+            plan = make_unique(plan, clauses, tlist);
+        else {
+            SetOp *so = MAKE_PLAN(SetOp);
+
+            so->plan.lefttree = plan;
+            so->cmd = op->op == SETOP_INTERSECT
+                          ? (op->all ? SETOPCMD_INTERSECT_ALL
+                                     : SETOPCMD_INTERSECT)
+                          : (op->all ? SETOPCMD_EXCEPT_ALL : SETOPCMD_EXCEPT);
+            so->num_cols = ncols;
+            so->col_idx = tdb_palloc(sizeof(int) * (Size)ncols);
+            so->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)ncols);
+            for (int i = 0; i < ncols; i++) {
+                so->col_idx[i] = i + 1;
+                so->eq_ops[i] =
+                    ((SortGroupClause *)list_nth(clauses, i))->eqop;
+            }
+            so->flag_col = ncols + 1;
+            so->plan.targetlist = NIL;
+            for (int i = 0; i < ncols; i++) {
+                TargetEntry *te = list_nth(plan->targetlist, i);
+
+                so->plan.targetlist = tdb_lappend(
+                    so->plan.targetlist,
+                    tdb_make_target_entry(
+                        (Expr *)tdb_make_var(OUTER_VAR, i + 1,
+                                             exprType(te->expr), -1, 0),
+                        i + 1, te->resname, false));
+            }
+            copy_estimates(&so->plan, plan);
+            plan = &so->plan;
+        }
+    }
+    if (flag >= 0) {
+        /* this result feeds an INTERSECT/EXCEPT above: add its flag */
+        SubqueryScan *scan = MAKE_PLAN(SubqueryScan);
+        List *t = NIL;
+
+        for (int i = 0; i < ncols; i++) {
+            TargetEntry *te = list_nth(plan->targetlist, i);
+
+            t = tdb_lappend(t, tdb_make_target_entry(
+                                   (Expr *)tdb_make_var(SCAN_VAR, i + 1,
+                                                        exprType(te->expr),
+                                                        -1, 0),
+                                   i + 1, te->resname, false));
+        }
+        t = tdb_lappend(t, tdb_make_target_entry(
+                               (Expr *)tdb_make_const(INT4OID, -1,
+                                                      Int32GetDatum(flag),
+                                                      false),
+                               ncols + 1, "flag", false));
+        scan->subplan = plan;
+        scan->alias = "*SELECT*";
+        scan->plan.targetlist = t;
+        copy_estimates(&scan->plan, plan);
+        plan = &scan->plan;
+    }
+    return plan;
+}
+
+static Plan *
+plan_set_operation(PlannerInfo *root)
+{
+    Query *q = root->q;
+    Plan *plan = plan_setop_node(root, (Node *)q->set_operations, -1);
+    List *tlist = NIL;
+
+    /* name the columns as the query does; keep sort refs */
+    for (int i = 0; i < list_length(q->target_list); i++) {
+        TargetEntry *qte = list_nth(q->target_list, i);
+        TargetEntry *te = list_nth(plan->targetlist, i);
+        TargetEntry *copy = tdb_make_target_entry(te->expr, i + 1,
+                                                  qte->resname, false);
+
+        copy->ressortgroupref = qte->ressortgroupref;
+        tlist = tdb_lappend(tlist, copy);
+    }
+    plan->targetlist = tlist;
+    if (q->sort_clause != NIL)
+        plan = make_sort(plan, q->sort_clause, tlist);
+    if (q->limit_offset != NULL || q->limit_count != NULL)
+        plan = make_limit(plan, q->limit_offset, q->limit_count);
+    return plan;
+}
+
+/* ----------------------------------------------------------------------
+ * INSERT / UPDATE / DELETE
+ * ---------------------------------------------------------------------- */
+
+static Plan *
+plan_modify(PlannerInfo *root)
+{
+    Query *q = root->q;
+    RangeTblEntry *target = rt_fetch(q, q->result_relation);
+    ModifyTable *mt = MAKE_PLAN(ModifyTable);
+    int natts = list_length(target->colnames);
+    Plan *child;
+
+    mt->operation = q->command;
+    mt->relid = target->relid;
+    mt->relname = target->relname;
+    if (q->command == CMD_INSERT) {
+        Query *sel = q;
+        List *needed = needed_vars(sel);
+
+        /* the target relation itself is not scanned */
+        for (int i = list_length(needed) - 1; i >= 0; i--)
+            if (((Var *)list_nth(needed, i))->varno == q->result_relation)
+                needed = tdb_list_delete_nth(needed, i);
+        if (q->jointree->fromlist == NIL) {
+            Result *r = MAKE_PLAN(Result);
+
+            r->plan.plan_rows = 1;
+            child = &r->plan;
+        } else
+            child = plan_jointree(root, needed);
+        child->targetlist = q->target_list;
+    } else {
+        List *needed = needed_vars(q);
+        List *tlist = NIL;
+        Var *ctid = tdb_make_var(q->result_relation,
+                                 SelfItemPointerAttributeNumber, TIDOID, -1,
+                                 0);
+
+        for (int a = 1; a <= natts; a++) {
+            Expr *e = NULL;
+
+            for (int t = 0; q->command == CMD_UPDATE &&
+                            t < list_length(q->target_list);
+                 t++)
+                if (((TargetEntry *)list_nth(q->target_list, t))->resno == a)
+                    e = ((TargetEntry *)list_nth(q->target_list, t))->expr;
+            if (e == NULL)
+                e = (Expr *)tdb_make_var(
+                    q->result_relation, a,
+                    (Oid)list_nth_int(target->coltypes, a - 1),
+                    list_nth_int(target->coltypmods, a - 1), 0);
+            tlist = tdb_lappend(tlist, tdb_make_target_entry(
+                                           e, a, list_nth(target->colnames,
+                                                          a - 1),
+                                           false));
+            if (IsA(e, Var))
+                collect_vars((Node *)e, &needed);
+        }
+        tlist = tdb_lappend(tlist, tdb_make_target_entry((Expr *)ctid,
+                                                         natts + 1, "ctid",
+                                                         true));
+        needed = tdb_lappend(needed, ctid);
+        child = plan_jointree(root, needed);
+        child->targetlist = tlist;
+        mt->ctid_col = natts + 1;
+        mt->update_cols = tdb_palloc(sizeof(int) * (Size)Max(1, natts));
+        for (int a = 0; a < natts; a++)
+            mt->update_cols[a] = a + 1;
+    }
+    mt->plan.lefttree = child;
+    mt->returning = q->returning;
+    mt->plan.targetlist = q->returning;
+    copy_estimates(&mt->plan, child);
+    return &mt->plan;
+}
+
+/* ----------------------------------------------------------------------
+ * Phase 4: set references
+ * ---------------------------------------------------------------------- */
+
+typedef struct FixContext {
+    List *outer_tlist; /* NIL: none */
+    List *inner_tlist;
+    int scanrelid;     /* > 0: Vars of this rtindex are SCAN_VARs */
+    bool keep_aggref_args; /* leave Aggref arguments alone */
+} FixContext;
+
+static Node *
+fix_mutator(Node *node, void *arg)
+{
+    FixContext *ctx = arg;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, TargetEntry) || IsA(node, List))
+        return tdb_expr_mutate_children(node, fix_mutator, arg);
+    /* a whole expression the input computed */
+    if (!IsA(node, Const) && !IsA(node, Param)) {
+        for (int i = 0; i < list_length(ctx->outer_tlist); i++) {
+            TargetEntry *te = list_nth(ctx->outer_tlist, i);
+
+            if (tdb_expr_equal((Node *)te->expr, node))
+                return (Node *)tdb_make_var(OUTER_VAR, i + 1, exprType(node),
+                                            exprTypmod(node), 0);
+        }
+        for (int i = 0; i < list_length(ctx->inner_tlist); i++) {
+            TargetEntry *te = list_nth(ctx->inner_tlist, i);
+
+            if (tdb_expr_equal((Node *)te->expr, node))
+                return (Node *)tdb_make_var(INNER_VAR, i + 1, exprType(node),
+                                            exprTypmod(node), 0);
+        }
+    }
+    if (IsA(node, Var)) {
+        Var *v = (Var *)node;
+
+        if (v->varno < 0)
+            return node; /* already fixed */
+        if (ctx->scanrelid > 0 && v->varno == ctx->scanrelid) {
+            Var *copy = (Var *)tdb_copy_node_shallow(node);
+
+            copy->varno = SCAN_VAR;
+            return (Node *)copy;
+        }
+        elog(ERROR, "variable %d.%d not found in the plan node's input",
+             v->varno, v->varattno);
+    }
+    if (IsA(node, Aggref) && ctx->keep_aggref_args)
+        return node;
+    return tdb_expr_mutate_children(node, fix_mutator, arg);
+}
+
+static void *
+fix_expr(void *expr, FixContext *ctx)
+{
+    return fix_mutator(expr, ctx);
+}
+
+static void fix_plan(Plan *plan);
+
+static void
+fix_scan(Plan *plan, int scanrelid)
+{
+    FixContext ctx = {NIL, NIL, scanrelid, false};
+
+    plan->targetlist = fix_expr(plan->targetlist, &ctx);
+    plan->qual = fix_expr(plan->qual, &ctx);
+}
+
+/* A child's target list before it is fixed: its parent matches its own
+ * expressions against these (range-table terms). */
+static List *
+orig_tlist(Plan *child)
+{
+    if (child == NULL)
+        return NIL;
+    if (IsA(child, Hash))
+        return child->lefttree->targetlist;
+    return child->targetlist;
+}
+
+static void
+fix_plan(Plan *plan)
+{
+    FixContext ctx = {NIL, NIL, 0, false};
+    List *outer = orig_tlist(plan->lefttree);
+    List *inner = orig_tlist(plan->righttree);
+
+    switch (nodeTag(plan)) {
+    case T_SeqScan:
+        fix_scan(plan, ((SeqScan *)plan)->scanrelid);
+        return;
+    case T_Result:
+        if (plan->lefttree != NULL)
+            fix_plan(plan->lefttree);
+        ctx.outer_tlist = outer;
+        plan->targetlist = fix_expr(plan->targetlist, &ctx);
+        plan->qual = fix_expr(plan->qual, &ctx);
+        ((Result *)plan)->resconstantqual =
+            fix_expr(((Result *)plan)->resconstantqual, &ctx);
+        return;
+    case T_NestLoop:
+    case T_HashJoin:
+        fix_plan(plan->lefttree);
+        fix_plan(plan->righttree);
+        ctx.outer_tlist = outer;
+        ctx.inner_tlist = inner;
+        plan->targetlist = fix_expr(plan->targetlist, &ctx);
+        plan->qual = fix_expr(plan->qual, &ctx);
+        if (IsA(plan, NestLoop))
+            ((NestLoop *)plan)->joinqual =
+                fix_expr(((NestLoop *)plan)->joinqual, &ctx);
+        else {
+            HashJoin *hj = (HashJoin *)plan;
+            FixContext inner_only = {NIL, inner, 0, false};
+            FixContext outer_only = {outer, NIL, 0, false};
+
+            hj->joinqual = fix_expr(hj->joinqual, &ctx);
+            hj->hashclauses = fix_expr(hj->hashclauses, &ctx);
+            hj->outer_keys = fix_expr(hj->outer_keys, &outer_only);
+            hj->inner_keys = fix_expr(hj->inner_keys, &inner_only);
+        }
+        return;
+    case T_Hash:
+        fix_plan(plan->lefttree);
+        plan->targetlist = plan->lefttree->targetlist;
+        return;
+    case T_Agg: {
+        Agg *agg = (Agg *)plan;
+        /* a Sort between Agg and its input passes the input through */
+        List *input = IsA(plan->lefttree, Sort)
+                          ? orig_tlist(plan->lefttree->lefttree)
+                          : outer;
+        FixContext args_ctx = {input, NIL, 0, false};
+
+        fix_plan(plan->lefttree);
+        ctx.outer_tlist = input;
+        ctx.keep_aggref_args = true;
+        plan->targetlist = fix_expr(plan->targetlist, &ctx);
+        plan->qual = fix_expr(plan->qual, &ctx);
+        for (int i = 0; i < list_length(agg->aggs); i++) {
+            Aggref *a = list_nth(agg->aggs, i);
+
+            a->args = fix_expr(a->args, &args_ctx);
+            a->filter = fix_expr(a->filter, &args_ctx);
+            a->order_exprs = fix_expr(a->order_exprs, &args_ctx);
+        }
+        return;
+    }
+    case T_Sort:
+    case T_Unique:
+    case T_Limit:
+    case T_SetOp:
+        fix_plan(plan->lefttree);
+        if (IsA(plan, Limit)) {
+            Limit *l = (Limit *)plan;
+
+            l->limit_offset = fix_expr(l->limit_offset, &ctx);
+            l->limit_count = fix_expr(l->limit_count, &ctx);
+        }
+        return;
+    case T_Append:
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            fix_plan(list_nth(((Append *)plan)->appendplans, i));
+        return;
+    case T_SubqueryScan:
+        fix_plan(((SubqueryScan *)plan)->subplan);
+        /* FALLTHROUGH */
+    case T_FunctionScan:
+    case T_ValuesScan: {
+        /* scan tuple = the RTE's columns: the Vars here all belong to
+         * this scan's rtindex */
+        FixContext sctx = {NIL, NIL, 0, false};
+        List *relids = NIL;
+
+        collect_relids((Node *)plan->targetlist, &relids);
+        collect_relids((Node *)plan->qual, &relids);
+        if (list_length(relids) > 1)
+            elog(ERROR, "scan node reads several relations");
+        sctx.scanrelid = relids != NIL ? list_nth_int(relids, 0) : 0;
+        plan->targetlist = fix_expr(plan->targetlist, &sctx);
+        plan->qual = fix_expr(plan->qual, &sctx);
+        return;
+    }
+    default:
+        elog(ERROR, "set references: unexpected plan node %d",
+             (int)nodeTag(plan));
+    }
+}
+
+/* RETURNING's Vars name the target rtindex: make them SCAN_VARs. */
+static void
+fix_returning(ModifyTable *mt, int result_relation)
+{
+    FixContext ctx = {NIL, NIL, result_relation, false};
+
+    mt->returning = fix_expr(mt->returning, &ctx);
+    mt->plan.targetlist = mt->returning;
+}
+
+/* ----------------------------------------------------------------------
+ * Entry points
+ * ---------------------------------------------------------------------- */
+
+static Plan *
+plan_query(PlannerInfo *root)
+{
+    Query *q = root->q;
+    Plan *plan;
+
+    preprocess_query(root);
+    if (q->command != CMD_SELECT) {
+        ModifyTable *mt = (ModifyTable *)plan_modify(root);
+
+        fix_returning(mt, q->result_relation);
+        mt->plan.targetlist = NIL;
+        fix_plan(mt->plan.lefttree);
+        mt->plan.targetlist = mt->returning;
+        plan = &mt->plan;
+    } else if (q->set_operations != NULL) {
+        plan = plan_set_operation(root);
+        fix_plan(plan);
+    } else {
+        plan = plan_select(root);
+        fix_plan(plan);
+    }
+    plan->initplans = tdb_list_concat(plan->initplans, root->init_plans);
+    return plan;
+}
+
+PlannedStmt *
+tdb_plan_query(Statement *st, Query *q)
+{
+    PlannerGlobal *glob = tdb_palloc0(sizeof(PlannerGlobal));
+    PlannerInfo *root = tdb_palloc0(sizeof(PlannerInfo));
+    PlannedStmt *stmt = tdb_palloc0(sizeof(PlannedStmt));
+
+    glob->st = st;
+    root->glob = glob;
+    root->q = q;
+    stmt->plan = plan_query(root);
+    stmt->command = q->command;
+    stmt->subplans = glob->subplans;
+    stmt->nparams = glob->nparams;
+    stmt->has_returning = q->returning != NIL;
+    return stmt;
+}

@@ -1,0 +1,33 @@
+/*
+ * planner.h -- Query trees to executable plans.
+ *
+ * The planner's rules (simple and documented, not a cost search yet):
+ *   - every base relation is scanned once; WHERE/ON conditions that
+ *     mention only one relation are evaluated in its scan, conditions
+ *     over several at the lowest join that has them all (never below
+ *     the nullable side of an outer join);
+ *   - FROM items are joined left to right in the order written; a join
+ *     with at least one equality between the two sides is a hash join
+ *     (the smaller estimated side of an inner join is hashed), otherwise
+ *     a nested loop;
+ *   - GROUP BY uses hash aggregation when every key type can be hashed
+ *     and enable_hashagg is on, otherwise sort + sorted aggregation;
+ *   - DISTINCT and set operations without ALL sort and drop duplicates;
+ *     ORDER BY sorts; LIMIT/OFFSET stop early;
+ *   - uncorrelated scalar / EXISTS subqueries run once (initplans),
+ *     correlated ones are re-run per outer row with parameters.
+ * Row estimates (for EXPLAIN and for choosing the hashed side) come from
+ * relation sizes: pages times rows per page, selectivity 1/3 per
+ * condition, 1/10 for equalities.
+ */
+#ifndef TDB_SQL_PLANNER_H
+#define TDB_SQL_PLANNER_H
+
+#include "common/base.h"
+#include "executor/plannodes.h"
+#include "sql/query.h"
+#include "sql/sql_int.h"
+
+PlannedStmt *tdb_plan_query(Statement *st, Query *q);
+
+#endif /* TDB_SQL_PLANNER_H */
