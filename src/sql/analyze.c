@@ -762,6 +762,12 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         RangeTblEntry *rte = makeNode(RangeTblEntry);
         RangeTblRef *ref = makeNode(RangeTblRef);
 
+        for (size_t r = 1; r < src->n_values_lists; r++)
+            if (src->values_lists[r]->list->n_items !=
+                src->values_lists[0]->list->n_items)
+                ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                        errmsg("VALUES lists must all be the same length"));
+
         for (size_t r = 0; r < src->n_values_lists; r++)
             rte->values_lists = tdb_lappend(
                 rte->values_lists,
