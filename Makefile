@@ -56,6 +56,9 @@ LIB_SRCS := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 CLI_SRCS := $(sort $(wildcard src/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(B)/%.o)
+# The shell without its main(), for the shell's unit tests (tests/unit/cli).
+CLI_LIB_OBJS := $(filter-out $(B)/src/cli/main.o,$(CLI_OBJS))
+CLI_LIBS := -lreadline
 TEST_LIB_SRCS := tests/unit/test.c
 TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(B)/%.o)
 # tests/unit/<layer>/test_<name>.c -> build/<flavour>/tests/<layer>_<name>
@@ -88,19 +91,20 @@ $(B)/libtupledb.a: $(LIB_OBJS)
 
 $(B)/tupledb: $(CLI_OBJS) $(B)/libtupledb.a
 	@echo "  LD      $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS) $(CLI_LIBS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< ($(BUILD))"
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
-# Test binaries: one per test file.
+# Test binaries: one per test file.  Tests of the shell (tests/unit/cli)
+# also link the shell's objects and readline.
 define TEST_RULE
-$(B)/tests/$(word 3,$(subst /, ,$(1)))_$(patsubst test_%.c,%,$(notdir $(1))): $(B)/$(1:%.c=%.o) $(TEST_LIB_OBJS) $(B)/libtupledb.a
+$(B)/tests/$(word 3,$(subst /, ,$(1)))_$(patsubst test_%.c,%,$(notdir $(1))): $(B)/$(1:%.c=%.o) $(if $(filter cli,$(word 3,$(subst /, ,$(1)))),$(CLI_LIB_OBJS)) $(TEST_LIB_OBJS) $(B)/libtupledb.a
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $$@ $$^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $$@ $$^ $(LIBS) $(if $(filter cli,$(word 3,$(subst /, ,$(1)))),$(CLI_LIBS))
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
 
