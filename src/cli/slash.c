@@ -18,7 +18,7 @@
  *     meaning " (CLI_ARG_SQLID, where unquoted text is also lowercased);
  *   - :name, :'name' and :"name" in unquoted text are replaced by the
  *     variable's value (as is, as a literal, as an identifier) when it is
- *     set, and left alone otherwise.
+ *     set, and left as written otherwise.
  *
  * Backquotes (shell command substitution) are not implemented: they are
  * taken literally.
@@ -144,8 +144,14 @@ variable(const char *p, CliBuf *arg, const Shell *sh)
     var = tdb_cli_strndup(name, n);
     value = tdb_cli_var_get(sh, var);
     free(var);
-    if (value == NULL)
+    if (value == NULL && !quote)
         return p;
+    if (value == NULL) { /* an unset :'name' stays as written */
+        size_t len = (size_t)(name + n + 1 - p);
+
+        tdb_cli_buf_append(arg, p, len);
+        return p + len;
+    }
     if (quote)
         tdb_cli_buf_putc(arg, quote);
     for (const char *v = value; *v != '\0'; v++) {
