@@ -206,6 +206,13 @@ void tdb_cli_var_free_all(Shell *sh);
 /* psql's ParseVariableBool; logs an error naming `name` if invalid. */
 bool tdb_cli_parse_bool(const char *value, const char *name, bool *result);
 
+/* psql's {space}: the whitespace of SQL and of backslash commands. */
+static inline bool
+cli_is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
 /* ----------------------------------------------------------------------
  * scan.c -- statement splitting
  * ---------------------------------------------------------------------- */

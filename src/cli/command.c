@@ -64,18 +64,42 @@ cmd_echo(Shell *sh, CliScanState *st, const char *cmd)
     return CLI_CMD_OK;
 }
 
+/* Set *setting from value (a boolean), or flip it when value is NULL. */
+static bool
+set_or_flip(const char *value, const char *name, bool *setting)
+{
+    if (value == NULL) {
+        *setting = !*setting;
+        return true;
+    }
+    return tdb_cli_parse_bool(value, name, setting);
+}
+
+static void
+print_format(const Shell *sh)
+{
+    if (!sh->quiet)
+        printf("Output format is %s.\n",
+               sh->popt.format == CLI_FORMAT_ALIGNED ? "aligned"
+                                                     : "unaligned");
+}
+
+static void
+print_tuples_only(const Shell *sh)
+{
+    if (!sh->quiet)
+        puts(sh->popt.tuples_only ? "Tuples only is on."
+                                  : "Tuples only is off.");
+}
+
 static CliCmdResult
 cmd_timing(Shell *sh, CliScanState *st, const char *cmd)
 {
     char *opt = tdb_cli_slash_option(st, sh, CLI_ARG_NORMAL);
-    bool ok = true;
+    bool ok = set_or_flip(opt, "\\timing", &sh->timing);
 
     (void)cmd;
-    if (opt != NULL)
-        ok = tdb_cli_parse_bool(opt, "\\timing", &sh->timing);
-    else
-        sh->timing = !sh->timing;
-    if (!sh->quiet)
+    if (!sh->quiet) /* psql shows the state even after a bad value */
         puts(sh->timing ? "Timing is on." : "Timing is off.");
     free(opt);
     return ok ? CLI_CMD_OK : CLI_CMD_ERROR;
@@ -106,16 +130,25 @@ cmd_set(Shell *sh, CliScanState *st, const char *cmd)
     return ok ? CLI_CMD_OK : CLI_CMD_ERROR;
 }
 
+/* The argument a command cannot do without (NULL after logging why). */
+static char *
+required_option(Shell *sh, CliScanState *st, const char *cmd)
+{
+    char *arg = tdb_cli_slash_option(st, sh, CLI_ARG_NORMAL);
+
+    if (arg == NULL)
+        tdb_cli_log(CLI_LOG_ERROR, "\\%s: missing required argument", cmd);
+    return arg;
+}
+
 static CliCmdResult
 cmd_unset(Shell *sh, CliScanState *st, const char *cmd)
 {
-    char *name = tdb_cli_slash_option(st, sh, CLI_ARG_NORMAL);
+    char *name = required_option(sh, st, cmd);
     bool ok;
 
-    if (name == NULL) {
-        tdb_cli_log(CLI_LOG_ERROR, "\\%s: missing required argument", cmd);
+    if (name == NULL)
         return CLI_CMD_ERROR;
-    }
     ok = tdb_cli_var_set(sh, name, NULL);
     free(name);
     return ok ? CLI_CMD_OK : CLI_CMD_ERROR;
@@ -124,13 +157,11 @@ cmd_unset(Shell *sh, CliScanState *st, const char *cmd)
 static CliCmdResult
 cmd_include(Shell *sh, CliScanState *st, const char *cmd)
 {
-    char *file = tdb_cli_slash_option(st, sh, CLI_ARG_NORMAL);
+    char *file = required_option(sh, st, cmd);
     int rc;
 
-    if (file == NULL) {
-        tdb_cli_log(CLI_LOG_ERROR, "\\%s: missing required argument", cmd);
+    if (file == NULL)
         return CLI_CMD_ERROR;
-    }
     rc = tdb_cli_process_file(sh, file);
     free(file);
     return rc == CLI_EXIT_SUCCESS ? CLI_CMD_OK : CLI_CMD_ERROR;
@@ -160,9 +191,8 @@ cmd_pset(Shell *sh, CliScanState *st, const char *cmd)
     CliPrintOptions *p = &sh->popt;
     bool ok = true;
 
-    (void)cmd;
     if (opt == NULL) {
-        tdb_cli_log(CLI_LOG_ERROR, "\\pset: missing required argument");
+        tdb_cli_log(CLI_LOG_ERROR, "\\%s: missing required argument", cmd);
         ok = false;
     } else if (strcmp(opt, "format") == 0) {
         if (value == NULL)
@@ -176,17 +206,12 @@ cmd_pset(Shell *sh, CliScanState *st, const char *cmd)
                                        "unaligned");
             ok = false;
         }
-        if (ok && !sh->quiet)
-            printf("Output format is %s.\n",
-                   p->format == CLI_FORMAT_ALIGNED ? "aligned" : "unaligned");
+        if (ok)
+            print_format(sh);
     } else if (strcmp(opt, "tuples_only") == 0) {
-        if (value == NULL)
-            p->tuples_only = !p->tuples_only;
-        else
-            ok = tdb_cli_parse_bool(value, "\\pset tuples_only",
-                                    &p->tuples_only);
-        if (ok && !sh->quiet)
-            puts(p->tuples_only ? "Tuples only is on." : "Tuples only is off.");
+        ok = set_or_flip(value, opt, &p->tuples_only);
+        if (ok)
+            print_tuples_only(sh);
     } else if (strcmp(opt, "fieldsep") == 0 || strcmp(opt, "null") == 0) {
         bool is_null = opt[0] == 'n';
         const char **target = is_null ? &p->null_print : &p->field_sep;
@@ -216,10 +241,7 @@ cmd_toggle_align(Shell *sh, CliScanState *st, const char *cmd)
     sh->popt.format = sh->popt.format == CLI_FORMAT_ALIGNED
                           ? CLI_FORMAT_UNALIGNED
                           : CLI_FORMAT_ALIGNED;
-    if (!sh->quiet)
-        printf("Output format is %s.\n",
-               sh->popt.format == CLI_FORMAT_ALIGNED ? "aligned"
-                                                     : "unaligned");
+    print_format(sh);
     return CLI_CMD_OK;
 }
 
@@ -228,16 +250,11 @@ static CliCmdResult
 cmd_toggle_tuples(Shell *sh, CliScanState *st, const char *cmd)
 {
     char *value = tdb_cli_slash_option(st, sh, CLI_ARG_NORMAL);
-    bool ok = true;
+    bool ok = set_or_flip(value, "tuples_only", &sh->popt.tuples_only);
 
     (void)cmd;
-    if (value == NULL)
-        sh->popt.tuples_only = !sh->popt.tuples_only;
-    else
-        ok = tdb_cli_parse_bool(value, "\\t", &sh->popt.tuples_only);
-    if (ok && !sh->quiet)
-        puts(sh->popt.tuples_only ? "Tuples only is on."
-                                  : "Tuples only is off.");
+    if (ok)
+        print_tuples_only(sh);
     free(value);
     return ok ? CLI_CMD_OK : CLI_CMD_ERROR;
 }

@@ -7,17 +7,20 @@
  * statement typed over several lines is one entry, lines joined by
  * newlines, as in psql.
  *
- * Ctrl-C at the prompt: readline is told not to catch signals; exec.c's
- * SIGINT handler (installed without SA_RESTART) interrupts readline's
- * read, readline calls our signal event hook, which empties the line and
- * ends readline.  tdb_cli_read_line then reports the interruption so the
- * main loop can drop the statement being typed and prompt again, as psql
- * does.
+ * Ctrl-C at the prompt: readline runs through its callback interface, fed
+ * one key at a time from a select() loop here, and is told not to catch
+ * signals.  exec.c's SIGINT handler (installed without SA_RESTART) makes
+ * select() fail with EINTR; the loop then throws away the line being
+ * edited, restores the terminal and reports the interruption, so that the
+ * main loop drops the statement being typed and prompts again, as psql
+ * does.  (Ending readline from inside its blocking read would lose the
+ * next key typed.)
  */
 #include "common/base.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/select.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,18 +33,53 @@
 
 static char *history_file;
 static bool history_loaded;
-static volatile bool readline_interrupted;
 
-/* Readline's hook after a signal interrupted its read: Ctrl-C ends it. */
-static int
-on_signal_event(void)
+/* The line readline's callback interface handed back. */
+static char *finished_line;
+static bool line_finished;
+
+static void
+on_line(char *line)
 {
-    if (tdb_cli_cancel_pressed()) {
-        readline_interrupted = true;
-        rl_replace_line("", 0);
-        rl_done = 1;
+    finished_line = line; /* NULL at end of input (Ctrl-D) */
+    line_finished = true;
+    rl_callback_handler_remove();
+}
+
+/*
+ * readline(prompt), but through the callback interface so that Ctrl-C can
+ * abandon the line cleanly (see the header).  *interrupted says it did.
+ */
+static char *
+read_with_readline(const char *prompt, bool *interrupted)
+{
+    int fd = fileno(rl_instream != NULL ? rl_instream : stdin);
+
+    finished_line = NULL;
+    line_finished = false;
+    rl_callback_handler_install(prompt, on_line);
+    while (!line_finished) {
+        fd_set fds;
+
+        FD_ZERO(&fds);
+        FD_SET(fd, &fds);
+        if (select(fd + 1, &fds, NULL, NULL, NULL) < 0) {
+            if (errno == EINTR && tdb_cli_cancel_pressed()) {
+                rl_free_line_state();
+                rl_callback_sigcleanup();
+                rl_callback_handler_remove();
+                *interrupted = true;
+                return NULL;
+            }
+            if (errno != EINTR) {
+                rl_callback_handler_remove();
+                return NULL;
+            }
+            continue;
+        }
+        rl_callback_read_char();
     }
-    return 0;
+    return finished_line;
 }
 
 void
@@ -54,7 +92,6 @@ tdb_cli_input_init(Shell *sh)
         return;
     rl_readline_name = "tupledb";
     rl_catch_signals = 0;
-    rl_signal_event_hook = on_signal_event;
     using_history();
     if (env != NULL && env[0] != '\0')
         history_file = tdb_cli_strdup(env);
@@ -132,10 +169,8 @@ tdb_cli_read_line(Shell *sh, FILE *source, const char *prompt,
         }
         return line;
     }
-    readline_interrupted = false;
-    line = readline(prompt);
-    if (readline_interrupted) {
-        *interrupted = true;
+    line = read_with_readline(prompt, interrupted);
+    if (*interrupted) {
         free(line);
         return tdb_cli_strdup("");
     }

@@ -156,12 +156,6 @@ tdb_cli_scan_skip(CliScanState *st, size_t n)
  * ---------------------------------------------------------------------- */
 
 static bool
-is_space(int c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-static bool
 is_ident_start(int c)
 {
     return isalpha(c) || c >= 0x80 || c == '_';
@@ -451,8 +445,8 @@ lex_initial(CliScanState *st, CliBuf *query, CliScanResult *result)
     int c = peek(st, 0);
     size_t n;
 
-    if (is_space(c)) {
-        for (n = 1; is_space(peek(st, n)); n++)
+    if (cli_is_space(c)) {
+        for (n = 1; cli_is_space(peek(st, n)); n++)
             ;
         if (query->len > 0)
             echo(st, query, n);
@@ -521,6 +515,22 @@ lex_initial(CliScanState *st, CliBuf *query, CliScanResult *result)
     return false;
 }
 
+/*
+ * At a quote character inside a string or identifier quoted with it: a
+ * doubled quote stays inside, a single one ends the quoted text.
+ */
+static void
+lex_quote_char(CliScanState *st, CliBuf *query, int quote)
+{
+    if (peek(st, 0) == quote && peek(st, 1) == quote)
+        echo(st, query, 2);
+    else {
+        if (peek(st, 0) == quote)
+            st->state = LEX_INITIAL;
+        echo(st, query, 1);
+    }
+}
+
 /* One step inside a quoted string, identifier or comment. */
 static void
 lex_quoted(CliScanState *st, CliBuf *query)
@@ -549,13 +559,7 @@ lex_quoted(CliScanState *st, CliBuf *query)
         TDB_FALLTHROUGH;
     case LEX_XQ:
     case LEX_XUS:
-        if (c == '\'' && peek(st, 1) == '\'')
-            echo(st, query, 2);
-        else {
-            if (c == '\'')
-                st->state = LEX_INITIAL;
-            echo(st, query, 1);
-        }
+        lex_quote_char(st, query, '\'');
         break;
     case LEX_XB:
         if (c == '\'')
@@ -564,13 +568,7 @@ lex_quoted(CliScanState *st, CliBuf *query)
         break;
     case LEX_XD:
     case LEX_XUI:
-        if (c == '"' && peek(st, 1) == '"')
-            echo(st, query, 2);
-        else {
-            if (c == '"')
-                st->state = LEX_INITIAL;
-            echo(st, query, 1);
-        }
+        lex_quote_char(st, query, '"');
         break;
     case LEX_XDOLQ:
         if (c == '$' && looking_at(st, st->dolqstart)) {

@@ -32,12 +32,6 @@
 #include "cli/cli.h"
 
 static bool
-is_space(int c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-static bool
 is_var_char(int c)
 {
     return isalnum(c) || c >= 0x80 || c == '_';
@@ -49,7 +43,7 @@ tdb_cli_slash_command(CliScanState *st)
     const char *p = tdb_cli_scan_rest(st);
     size_t n = 0;
 
-    while (p[n] != '\0' && !is_space((unsigned char)p[n]) && p[n] != '\\')
+    while (p[n] != '\0' && !cli_is_space((unsigned char)p[n]) && p[n] != '\\')
         n++;
     tdb_cli_scan_skip(st, n);
     return tdb_cli_strndup(p, n);
@@ -171,7 +165,7 @@ tdb_cli_slash_option(CliScanState *st, const Shell *sh, CliSlashArg type)
     const char *p = start;
     CliBuf arg;
 
-    while (is_space((unsigned char)*p))
+    while (cli_is_space((unsigned char)*p))
         p++;
     if (type == CLI_ARG_WHOLE_LINE) {
         tdb_cli_scan_skip(st, strlen(start));
@@ -183,7 +177,7 @@ tdb_cli_slash_option(CliScanState *st, const Shell *sh, CliSlashArg type)
     }
     tdb_cli_buf_init(&arg);
     tdb_cli_buf_puts(&arg, ""); /* an empty '' argument is "" not NULL */
-    while (*p != '\0' && *p != '\\' && !is_space((unsigned char)*p)) {
+    while (*p != '\0' && *p != '\\' && !cli_is_space((unsigned char)*p)) {
         if (*p == '\'')
             p = single_quoted(p + 1, &arg);
         else if (*p == '"')
@@ -213,7 +207,7 @@ tdb_cli_slash_end(CliScanState *st)
     const char *start = tdb_cli_scan_rest(st);
     const char *p = start;
 
-    while (is_space((unsigned char)*p))
+    while (cli_is_space((unsigned char)*p))
         p++;
     if (p[0] == '\\' && p[1] == '\\')
         tdb_cli_scan_skip(st, (size_t)(p - start) + 2);

@@ -184,25 +184,18 @@ check_case(const char *name)
     expect_same_as_psql(name, "unaligned", &opt);
 }
 
-TEST_BEGIN(test_nulls) { check_case("nulls"); }
-TEST_END
-TEST_BEGIN(test_utf8_wide) { check_case("utf8_wide"); }
-TEST_END
-TEST_BEGIN(test_multiline) { check_case("multiline"); }
-TEST_END
-TEST_BEGIN(test_empty) { check_case("empty"); }
-TEST_END
-TEST_BEGIN(test_numeric_text) { check_case("numeric_text"); }
-TEST_END
-TEST_BEGIN(test_single_row) { check_case("single_row"); }
-TEST_END
-TEST_BEGIN(test_many_rows) { check_case("many_rows"); }
-TEST_END
-TEST_BEGIN(test_zero_columns) { check_case("zero_columns"); }
-TEST_END
-TEST_BEGIN(test_controls) { check_case("controls"); }
-TEST_END
-TEST_BEGIN(test_headers) { check_case("headers"); }
+/* Every captured case (tests/fixtures/psql/print/NAME.sql). */
+TEST_BEGIN(test_psql_cases)
+{
+    static const char *const cases[] = {
+        "nulls",        "utf8_wide", "multiline",    "empty",
+        "numeric_text", "single_row", "many_rows",   "zero_columns",
+        "controls",     "headers",
+    };
+
+    for (size_t i = 0; i < lengthof(cases); i++)
+        check_case(cases[i]);
+}
 TEST_END
 
 /* Widths psql uses, spot-checked (the tables come from psql itself). */
@@ -236,11 +229,6 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "cli_print", TEST_CASE(test_nulls),
-                     TEST_CASE(test_utf8_wide), TEST_CASE(test_multiline),
-                     TEST_CASE(test_empty), TEST_CASE(test_numeric_text),
-                     TEST_CASE(test_single_row), TEST_CASE(test_many_rows),
-                     TEST_CASE(test_zero_columns), TEST_CASE(test_controls),
-                     TEST_CASE(test_headers), TEST_CASE(test_display_width),
-                     TEST_CASE(test_validate));
+    return test_main(argc, argv, "cli_print", TEST_CASE(test_psql_cases),
+                     TEST_CASE(test_display_width), TEST_CASE(test_validate));
 }
