@@ -73,7 +73,8 @@ const char *tdb_cli_buf_str(const CliBuf *b);
 typedef enum CliLogLevel {
     CLI_LOG_INFO,    /* no level word (server messages, plain notes) */
     CLI_LOG_WARNING, /* "warning: " unless terse */
-    CLI_LOG_ERROR    /* "error: " unless terse */
+    CLI_LOG_ERROR,   /* "error: " unless terse */
+    CLI_LOG_HINT     /* "hint: " unless terse (follows an error) */
 } CliLogLevel;
 
 /*

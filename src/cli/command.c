@@ -309,7 +309,7 @@ tdb_cli_slash_cmd(Shell *sh, CliScanState *st)
     if (!found) {
         tdb_cli_log(CLI_LOG_ERROR, "invalid command \\%s", cmd);
         if (sh->interactive)
-            tdb_cli_log(CLI_LOG_INFO, "Try \\? for help.");
+            tdb_cli_log(CLI_LOG_HINT, "Try \\? for help.");
     }
     if (result != CLI_CMD_ERROR) {
         while ((arg = tdb_cli_slash_option(st, sh, CLI_ARG_NORMAL)) != NULL) {

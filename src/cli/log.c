@@ -9,7 +9,7 @@
  *   before any input (bad option, -f of a missing file)
  *                                             PROG: error: msg
  *
- * "error: " / "warning: " appear only in the non-terse forms; server
+ * "error: " / "warning: " / "hint: " appear only in the non-terse forms; server
  * messages (ERROR:, NOTICE: ...) are logged at INFO level, which has no
  * level word, so they read "PROG:FILE:LINE: ERROR:  ...".  PROG is the
  * program's name as invoked (psql's get_progname of argv[0]): "tupledb",
@@ -51,6 +51,8 @@ tdb_cli_log(CliLogLevel level, const char *fmt, ...)
             fputs("error: ", stderr);
         else if (level == CLI_LOG_WARNING)
             fputs("warning: ", stderr);
+        else if (level == CLI_LOG_HINT)
+            fputs("hint: ", stderr);
     }
 
     /* Format, then strip one trailing newline (server messages have one). */

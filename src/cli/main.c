@@ -169,8 +169,8 @@ parse_options(int argc, char **argv, Options *o, Shell *sh)
                 usage(progname);
                 exit(CLI_EXIT_SUCCESS);
             }
-            fprintf(stderr, "Try \"%s --help\" for more information.\n",
-                    progname);
+            tdb_cli_log(CLI_LOG_HINT, "Try \"%s --help\" for more information.",
+                        progname);
             exit(CLI_EXIT_FAILURE);
         case 1:
             usage(progname);
