@@ -183,7 +183,9 @@ typedef struct ModifyTable {
     /* UPDATE: for each table column, the child column with its new value
      * (1-based), in table order */
     int *update_cols;
-    List *check_exprs; /* NOT NULL is checked from the descriptor */
+    List *check_exprs; /* CHECK constraints over the new row (SCAN_VAR);
+                        * NOT NULL is checked from the descriptor */
+    List *check_names; /* const char *, for the 23514 message */
 } ModifyTable;
 
 /* The statement as the executor runs it. */

@@ -45,6 +45,8 @@ expr_kind_name(ExprKind kind)
         return "FILTER";
     case EXPR_KIND_COLUMN_DEFAULT:
         return "DEFAULT expressions";
+    case EXPR_KIND_CHECK_CONSTRAINT:
+        return "check constraints";
     case EXPR_KIND_UPDATE_SOURCE:
         return "UPDATE";
     case EXPR_KIND_RETURNING:
@@ -879,7 +881,17 @@ static Expr *
 transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 {
     SubLink *result = makeNode(SubLink);
-    Query *sub = tdb_analyze_subquery(ps, sl->subselect);
+    Query *sub;
+
+    if (ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT ||
+        ps->expr_kind == EXPR_KIND_COLUMN_DEFAULT)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("cannot use subquery in %s",
+                       ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT
+                           ? "check constraint"
+                           : "DEFAULT expression"),
+                errposition(parse_errpos(ps, sl->location)));
+    sub = tdb_analyze_subquery(ps, sl->subselect);
     int nvisible = 0;
     TargetEntry *first = NULL;
 

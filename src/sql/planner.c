@@ -1339,6 +1339,8 @@ plan_modify(PlannerInfo *root)
             mt->update_cols[a] = a + 1;
     }
     mt->plan.lefttree = child;
+    mt->check_exprs = q->check_exprs;
+    mt->check_names = q->check_names;
     mt->returning = q->returning;
     mt->plan.targetlist = q->returning;
     copy_estimates(&mt->plan, child);
@@ -1546,6 +1548,7 @@ fix_returning(ModifyTable *mt, int result_relation)
     FixContext ctx = {NIL, NIL, result_relation, false};
 
     mt->returning = fix_expr(mt->returning, &ctx);
+    mt->check_exprs = fix_expr(mt->check_exprs, &ctx);
     mt->plan.targetlist = mt->returning;
 }
 
