@@ -142,6 +142,15 @@ typedef struct Unique {
     const OperDesc **eq_ops;
 } Unique;
 
+/*
+ * Set-returning functions in the select list: for each input row, the
+ * target list's top-level SRFs are run in lockstep (the shorter ones
+ * padded with NULLs, as PostgreSQL 10+ does) until all are exhausted.
+ */
+typedef struct ProjectSet {
+    Plan plan;
+} ProjectSet;
+
 /* UNION ALL: the children's rows one after the other. */
 typedef struct Append {
     Plan plan;

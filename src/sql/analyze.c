@@ -254,6 +254,7 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
     q->rtable = ps->rtable;
     q->has_aggs = ps->has_aggs;
     q->has_sublinks = ps->has_sublinks;
+    q->has_target_srfs = ps->has_srfs;
     if (q->has_aggs || q->group_clause != NIL || q->having != NULL)
         tdb_check_grouping(ps, q);
     return q;

@@ -54,6 +54,7 @@ typedef struct ParseState {
     ExprKind expr_kind;
     bool has_aggs;
     bool has_sublinks;
+    bool has_srfs;       /* a set-returning function in the select list */
     int nested_agg;      /* > 0 while analyzing an aggregate's arguments */
     List *ctes;          /* CommonTableExprs visible here (WITH) */
     Relation target_rel; /* INSERT/UPDATE/DELETE */

@@ -869,8 +869,21 @@ transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
         ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
                 errmsg("%s is not an aggregate function", name),
                 errposition(parse_errpos(ps, fc->location)));
-    return tdb_make_func_call(ps, name, transform_list(ps, fc->args, fc->n_args),
-                              fc->location);
+    {
+        Expr *call = tdb_make_func_call(
+            ps, name, transform_list(ps, fc->args, fc->n_args), fc->location);
+
+        if (IsA(call, FuncExpr) && ((FuncExpr *)call)->func->retset) {
+            if (ps->expr_kind != EXPR_KIND_SELECT_TARGET &&
+                ps->expr_kind != EXPR_KIND_FROM_FUNCTION)
+                ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("set-returning functions are not allowed in %s",
+                               expr_kind_name(ps->expr_kind)),
+                        errposition(parse_errpos(ps, fc->location)));
+            ps->has_srfs = true;
+        }
+        return call;
+    }
 }
 
 /* ----------------------------------------------------------------------

@@ -113,6 +113,7 @@ typedef struct Query {
     Expr *limit_count;
     bool has_aggs;
     bool has_sublinks;
+    bool has_target_srfs;
     SetOperationStmt *set_operations; /* non-NULL: a set operation */
     /* INSERT: target column numbers (1-based) of target_list entries;
      * UPDATE: target_list entries' resno are the table columns */
