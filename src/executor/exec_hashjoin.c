@@ -358,10 +358,26 @@ exec_hash(PlanState *node)
     return tdb_exec_proc_node(node->lefttree);
 }
 
+/* The Hash node's state: a pass-through with a way back to its join. */
+typedef struct HashState {
+    PlanState ps;
+    HashJoinState *join;
+} HashState;
+
+void
+tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes)
+{
+    HashJoinState *hj = ((HashState *)hash)->join;
+
+    *nbuckets = hj->nbuckets;
+    *bytes = (int64)tdb_mcxt_mem_allocated(hj->table_mcxt, true);
+}
+
 static PlanState *
 init_hash(Hash *plan, EState *estate)
 {
-    PlanState *ps = tdb_palloc0(sizeof(PlanState));
+    HashState *hs = tdb_palloc0(sizeof(HashState));
+    PlanState *ps = &hs->ps;
 
     ps->tag = T_PlanState;
     tdb_exec_init_common(ps, &plan->plan, estate, sizeof(PlanState));
@@ -394,6 +410,7 @@ tdb_exec_init_hashjoin(HashJoin *plan, EState *estate)
         elog(ERROR, "the inner input of a hash join must be a Hash node");
     hj->ps.lefttree = tdb_exec_init_node(plan->plan.lefttree, estate);
     hj->ps.righttree = init_hash((Hash *)plan->plan.righttree, estate);
+    ((HashState *)hj->ps.righttree)->join = hj;
     hj->jointype = plan->jointype;
     hj->joinqual = tdb_exec_init_qual(plan->joinqual, estate);
     hj->outer_keys = init_exprs(plan->outer_keys, estate);

@@ -29,6 +29,9 @@ PlanState *tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 
+/* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
+void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
+
 /* The children of an Append state (EXPLAIN). */
 int tdb_exec_append_children(PlanState *node, PlanState ***children);
 

@@ -507,6 +507,19 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         add_keys(es, plan, indent, "Group Key", ((Agg *)plan)->grp_col_idx,
                  NULL, ((Agg *)plan)->num_cols);
         break;
+    case T_Hash:
+        if (es->analyze && ps != NULL) {
+            int64 nbuckets, bytes;
+            Buf b;
+
+            tdb_exec_hash_stats(ps, &nbuckets, &bytes);
+            buf_init(&b);
+            buf_printf(&b, "%*sBuckets: %lld  Batches: 1  Memory Usage: %lldkB",
+                       indent, "", (long long)nbuckets,
+                       (long long)((bytes + 1023) / 1024));
+            es->lines = tdb_lappend(es->lines, b.data);
+        }
+        break;
     case T_Sort:
         add_keys(es, plan, indent, "Sort Key", NULL, ((Sort *)plan)->keys,
                  ((Sort *)plan)->num_keys);

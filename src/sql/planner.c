@@ -638,8 +638,14 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
         } else
             other = tdb_lappend(other, cond);
     }
-    rows = outer->plan->plan_rows * inner->plan->plan_rows *
-           clause_selectivity(join_conds);
+    /* an equijoin is assumed to match each row of the larger side once
+     * (a foreign-key-like join); other conditions filter the product */
+    if (hashclauses != NIL)
+        rows = Max(outer->plan->plan_rows, inner->plan->plan_rows) *
+               clause_selectivity(other);
+    else
+        rows = outer->plan->plan_rows * inner->plan->plan_rows *
+               clause_selectivity(join_conds);
     if (jointype == JOIN_LEFT || jointype == JOIN_FULL)
         rows = Max(rows, outer->plan->plan_rows);
     if (hashclauses != NIL &&
@@ -872,8 +878,9 @@ estimate_rows(PlannerInfo *root, int rtindex)
         int width = 8 * Max(1, rel->rd_att->natts) + 24;
 
         tdb_relation_close(rel);
-        /* PostgreSQL assumes 10 pages for a table never vacuumed */
-        return (double)Max(pages, 10) * (8168.0 / (width + 4));
+        /* the file's length is exact here (no VACUUM statistics yet);
+         * rows per page from the row width */
+        return (double)Max(pages, 1) * (8168.0 / (width + 4));
     }
     case RTE_VALUES:
         return list_length(rte->values_lists);
