@@ -11,6 +11,12 @@
 #include "storage/block.h"
 #include "tuple/tupdesc.h"
 
+/* A CHECK constraint: its name and expression (SQL text). */
+typedef struct RelationCheck {
+    const char *name;
+    const char *expr;
+} RelationCheck;
+
 typedef struct RelationData {
     Oid rd_id;                      /* pg_class OID: the tableoid column */
     RelFileNumber rd_relfilenumber; /* the file holding the rows */
@@ -32,6 +38,9 @@ typedef struct RelationData {
     /* Column i's DEFAULT expression as SQL text, or NULL; the array is
      * NULL when no column has one. */
     char **rd_defaults;
+    /* CHECK constraints (catalog order), or NULL / 0 */
+    RelationCheck *rd_checks;
+    int rd_nchecks;
 } RelationData;
 
 typedef RelationData *Relation;

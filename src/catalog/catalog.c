@@ -134,6 +134,22 @@ static const CatalogColumn pg_attrdef_columns[] = {
     {"adbin", TEXTOID},
 };
 
+enum {
+    Anum_pg_constraint_oid = 1,
+    Anum_pg_constraint_conname,
+    Anum_pg_constraint_contype,
+    Anum_pg_constraint_conrelid,
+    Anum_pg_constraint_conbin,
+    Natts_pg_constraint = Anum_pg_constraint_conbin
+};
+static const CatalogColumn pg_constraint_columns[] = {
+    {"oid", OIDOID},
+    {"conname", NAMEOID},
+    {"contype", CHAROID},
+    {"conrelid", OIDOID},
+    {"conbin", TEXTOID},
+};
+
 #define LENGTHOF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* In bootstrap order: pg_class must exist before rows describe tables. */
@@ -147,6 +163,8 @@ static const CatalogDef catalogs[] = {
      LENGTHOF(pg_attribute_columns)},
     {AttrDefaultRelationId, "pg_attrdef", pg_attrdef_columns,
      LENGTHOF(pg_attrdef_columns)},
+    {ConstraintRelationId, "pg_constraint", pg_constraint_columns,
+     LENGTHOF(pg_constraint_columns)},
 };
 
 #define MAX_CATALOG_COLUMNS 12
@@ -720,6 +738,8 @@ tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
 
     delete_rows_of(xact, AttrDefaultRelationId, Anum_pg_attrdef_adrelid,
                    relid);
+    delete_rows_of(xact, ConstraintRelationId, Anum_pg_constraint_conrelid,
+                   relid);
     delete_rows_of(xact, AttributeRelationId, Anum_pg_attribute_attrelid,
                    relid);
     delete_rows_of(xact, RelationRelationId, Anum_pg_class_oid, relid);
@@ -804,6 +824,60 @@ tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
     set_relpages_in_place(catalog_relation(RelationRelationId), &row.tid,
                           nblocks);
     tdb_buf_flush_relation(RelationRelationId);
+}
+
+/* ----------------------------------------------------------------------
+ * CHECK constraints
+ * ---------------------------------------------------------------------- */
+
+void
+tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
+                      const char *expr)
+{
+    Datum values[Natts_pg_constraint];
+
+    check_name_length(name);
+    (void)tdb_xact_assign_xid(xact);
+    values[Anum_pg_constraint_oid - 1] =
+        ObjectIdGetDatum(tdb_datadir_alloc_relfilenumber(
+            tdb_xact_manager_datadir(tdb_xact_manager_of(xact))));
+    values[Anum_pg_constraint_conname - 1] = name_datum(name);
+    values[Anum_pg_constraint_contype - 1] = CharGetDatum('c');
+    values[Anum_pg_constraint_conrelid - 1] = ObjectIdGetDatum(relid);
+    values[Anum_pg_constraint_conbin - 1] =
+        PointerGetDatum(tdb_text_from_cstring(expr));
+    catalog_insert(xact, ConstraintRelationId, values);
+    tdb_xact_command_counter_increment(xact);
+}
+
+/* Fill rel->rd_checks from pg_constraint. */
+static void
+load_checks(Transaction *xact, Relation rel)
+{
+    CatalogScan cs;
+
+    rel->rd_checks = NULL;
+    rel->rd_nchecks = 0;
+    catscan_begin(&cs, xact, ConstraintRelationId);
+    while (catscan_next(&cs)) {
+        RelationCheck *check;
+
+        if (DatumGetObjectId(cs.values[Anum_pg_constraint_conrelid - 1]) !=
+            rel->rd_id)
+            continue;
+        rel->rd_checks = rel->rd_nchecks == 0
+                             ? tdb_palloc(sizeof(RelationCheck))
+                             : tdb_repalloc(rel->rd_checks,
+                                            sizeof(RelationCheck) *
+                                                (Size)(rel->rd_nchecks + 1));
+        check = &rel->rd_checks[rel->rd_nchecks++];
+        check->name = tdb_mcxt_strdup(
+            tdb_current_mcxt,
+            datum_name(cs.values[Anum_pg_constraint_conname - 1]));
+        check->expr = tdb_text_to_cstring(
+            DatumGetPointer(cs.values[Anum_pg_constraint_conbin - 1]));
+    }
+    catscan_end(&cs);
 }
 
 /* ----------------------------------------------------------------------
@@ -897,6 +971,7 @@ open_locked(Transaction *xact, Oid relid)
     rel->rd_target_block = InvalidBlockNumber;
     rel->rd_committed_blocks = row.relpages;
     load_columns(xact, rel, row.relnatts);
+    load_checks(xact, rel);
     return rel;
 }
 
@@ -933,6 +1008,12 @@ tdb_relation_open_by_oid(Transaction *xact, Oid relid, RelLockMode mode)
 void
 tdb_relation_close(Relation rel)
 {
+    for (int i = 0; i < rel->rd_nchecks; i++) {
+        tdb_pfree((void *)rel->rd_checks[i].name);
+        tdb_pfree((void *)rel->rd_checks[i].expr);
+    }
+    if (rel->rd_checks != NULL)
+        tdb_pfree(rel->rd_checks);
     if (rel->rd_defaults != NULL) {
         for (int i = 0; i < rel->rd_att->natts; i++)
             if (rel->rd_defaults[i] != NULL)

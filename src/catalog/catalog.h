@@ -21,6 +21,8 @@
  *                        attnotnull, atthasdef, attisdropped
  *   pg_attrdef   (2604)  oid, adrelid, adnum, adbin (the default
  *                        expression as SQL text; the SQL layer parses it)
+ *   pg_constraint (2606) oid, conname, contype ('c' = CHECK), conrelid,
+ *                        conbin (the CHECK expression as SQL text)
  * A catalog's relation file number is its OID.  User tables get OIDs and
  * file numbers from the control file's counter, from 16384 up
  * (FirstNormalObjectId); a table's OID is its first file number, and
@@ -54,6 +56,7 @@
 #define AttributeRelationId 1249
 #define RelationRelationId 1259
 #define AttrDefaultRelationId 2604
+#define ConstraintRelationId 2606
 #define NamespaceRelationId 2615
 
 /* The first OID handed to user objects (PostgreSQL's FirstNormalObjectId). */
@@ -140,6 +143,13 @@ void tdb_relation_close(Relation rel);
  */
 void tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
                                BlockNumber nblocks);
+
+/*
+ * Add CHECK constraint `name` (expression as SQL text) to table relid,
+ * in xact's transaction.
+ */
+void tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
+                           const char *expr);
 
 /* Column attnum's (1-based) DEFAULT expression text, or NULL. */
 const char *tdb_relation_column_default(Relation rel, int attnum);

@@ -50,6 +50,9 @@ typedef struct PerAgg {
     RowSorter *sorter;          /* of the current group (plain/sorted) */
     TupleTableSlot *input_slot; /* a virtual row being buffered */
     List *order_states;         /* ExprState per ORDER BY key */
+    FunctionCallInfoData fcinfo; /* the transition call, reused per row
+                                  * (zeroing one per row cost ~10% of a
+                                  * sum() scan) */
 } PerAgg;
 
 /* One group's transition states. */
@@ -228,14 +231,13 @@ advance_all(AggState *as, GroupState *g)
 {
     for (int i = 0; i < as->naggs; i++) {
         PerAgg *pa = &as->peraggs[i];
-        FunctionCallInfoData fcinfo = {0};
 
-        if (!eval_inputs(as, pa, &fcinfo))
+        if (!eval_inputs(as, pa, &pa->fcinfo))
             continue;
         if (pa->buffered)
-            buffer_inputs(as, pa, g->sorters[i], &fcinfo);
+            buffer_inputs(as, pa, g->sorters[i], &pa->fcinfo);
         else
-            advance(as, pa, g, i, &fcinfo);
+            advance(as, pa, g, i, &pa->fcinfo);
     }
 }
 

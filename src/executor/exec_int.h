@@ -22,6 +22,7 @@ PlanState *tdb_exec_init_sort(Sort *plan, EState *estate);
 PlanState *tdb_exec_init_limit(Limit *plan, EState *estate);
 PlanState *tdb_exec_init_unique(Unique *plan, EState *estate);
 PlanState *tdb_exec_init_append(Append *plan, EState *estate);
+PlanState *tdb_exec_init_projectset(ProjectSet *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 

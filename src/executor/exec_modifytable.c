@@ -37,39 +37,66 @@ typedef struct ModifyTableState {
     BulkInsertState bistate;
     TupleTableSlot *row_slot;   /* the changed row, table-shaped */
     TupleTableSlot *old_slot;   /* DELETE ... RETURNING: the old row */
+    List *checks;               /* ExprState per CHECK constraint */
     bool done;
 } ModifyTableState;
 
-/* 23502 with PostgreSQL's message and "Failing row contains (...)". */
+/* "Failing row contains (...)." for constraint violations. */
 static void
-check_not_null(ModifyTableState *mt, TupleTableSlot *row)
+failing_row(ModifyTableState *mt, TupleTableSlot *row, char *detail,
+            Size size)
 {
     TupleDesc desc = mt->rel->rd_att;
+    Size len = (Size)snprintf(detail, size, "Failing row contains (");
+
+    for (int c = 0; c < desc->natts && len < size; c++) {
+        const char *str =
+            row->tts_isnull[c]
+                ? "null"
+                : tdb_type_output(TupleDescAttr(desc, c)->atttypid,
+                                  row->tts_values[c]);
+
+        len += (Size)snprintf(detail + len, size - len, "%s%s",
+                              c > 0 ? ", " : "", str);
+    }
+    if (len < size)
+        snprintf(detail + len, size - len, ").");
+}
+
+/* NOT NULL (23502) and CHECK (23514), with PostgreSQL's messages. */
+static void
+check_constraints(ModifyTableState *mt, TupleTableSlot *row)
+{
+    TupleDesc desc = mt->rel->rd_att;
+    ExprContext *econtext = mt->ps.econtext;
+    char detail[ERRMSG_MAX];
 
     for (int i = 0; i < desc->natts; i++) {
         const TupleAttr *att = TupleDescAttr(desc, i);
-        char detail[ERRMSG_MAX];
-        Size len = 0;
 
         if (!att->attnotnull || !row->tts_isnull[i])
             continue;
-        len += (Size)snprintf(detail, sizeof(detail), "Failing row contains (");
-        for (int c = 0; c < desc->natts && len < sizeof(detail); c++) {
-            const char *str =
-                row->tts_isnull[c]
-                    ? "null"
-                    : tdb_type_output(TupleDescAttr(desc, c)->atttypid,
-                                      row->tts_values[c]);
-
-            len += (Size)snprintf(detail + len, sizeof(detail) - len, "%s%s",
-                                  c > 0 ? ", " : "", str);
-        }
-        if (len < sizeof(detail))
-            snprintf(detail + len, sizeof(detail) - len, ").");
+        failing_row(mt, row, detail, sizeof(detail));
         ereport(ERROR, errcode(ERRCODE_NOT_NULL_VIOLATION),
                 errmsg("null value in column \"%s\" of relation \"%s\" "
                        "violates not-null constraint",
                        att->attname, mt->rel->rd_name),
+                errdetail("%s", detail));
+    }
+    econtext->scan_slot = row;
+    for (int i = 0; i < list_length(mt->checks); i++) {
+        bool isnull;
+        Datum ok = tdb_exec_eval_expr(list_nth(mt->checks, i), econtext,
+                                      &isnull);
+
+        if (isnull || DatumGetBool(ok))
+            continue; /* NULL passes a CHECK */
+        failing_row(mt, row, detail, sizeof(detail));
+        ereport(ERROR, errcode(ERRCODE_CHECK_VIOLATION),
+                errmsg("new row for relation \"%s\" violates check "
+                       "constraint \"%s\"",
+                       mt->rel->rd_name,
+                       (const char *)list_nth(mt->plan->check_names, i)),
                 errdetail("%s", detail));
     }
 }
@@ -126,7 +153,7 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
         HeapTuple tup;
 
         load_new_row(mt, child_row);
-        check_not_null(mt, mt->row_slot);
+        check_constraints(mt, mt->row_slot);
         tup = tdb_heap_form_tuple(mt->rel->rd_att, mt->row_slot->tts_values,
                                   mt->row_slot->tts_isnull);
         tdb_heap_insert(mt->rel, tup, estate->xact, mt->bistate);
@@ -137,7 +164,7 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
         HeapTuple tup;
 
         load_new_row(mt, child_row);
-        check_not_null(mt, mt->row_slot);
+        check_constraints(mt, mt->row_slot);
         tup = tdb_heap_form_tuple(mt->rel->rd_att, mt->row_slot->tts_values,
                                   mt->row_slot->tts_isnull);
         result = tdb_heap_update(mt->rel, &otid, tup, estate->xact, &tmfd);
@@ -227,6 +254,10 @@ tdb_exec_init_modifytable(ModifyTable *plan, EState *estate)
                                    &tdb_tts_ops_minimal);
     if (plan->operation == CMD_INSERT)
         mt->bistate = tdb_heap_bulk_insert_begin();
+    for (int i = 0; i < list_length(plan->check_exprs); i++)
+        mt->checks = tdb_lappend(
+            mt->checks, tdb_exec_init_expr(list_nth(plan->check_exprs, i),
+                                           estate));
     mt->ps.exec = exec_modifytable;
     mt->ps.end = end_modifytable;
     if (plan->returning != NIL)

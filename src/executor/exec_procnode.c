@@ -53,6 +53,9 @@ tdb_exec_init_node(Plan *plan, EState *estate)
     case T_Append:
         ps = tdb_exec_init_append((Append *)plan, estate);
         break;
+    case T_ProjectSet:
+        ps = tdb_exec_init_projectset((ProjectSet *)plan, estate);
+        break;
     case T_SetOp:
         ps = tdb_exec_init_setop((SetOp *)plan, estate);
         break;

@@ -142,6 +142,15 @@ typedef struct Unique {
     const OperDesc **eq_ops;
 } Unique;
 
+/*
+ * Set-returning functions in the select list: for each input row, the
+ * target list's top-level SRFs are run in lockstep (the shorter ones
+ * padded with NULLs, as PostgreSQL 10+ does) until all are exhausted.
+ */
+typedef struct ProjectSet {
+    Plan plan;
+} ProjectSet;
+
 /* UNION ALL: the children's rows one after the other. */
 typedef struct Append {
     Plan plan;
@@ -183,7 +192,9 @@ typedef struct ModifyTable {
     /* UPDATE: for each table column, the child column with its new value
      * (1-based), in table order */
     int *update_cols;
-    List *check_exprs; /* NOT NULL is checked from the descriptor */
+    List *check_exprs; /* CHECK constraints over the new row (SCAN_VAR);
+                        * NOT NULL is checked from the descriptor */
+    List *check_names; /* const char *, for the 23514 message */
 } ModifyTable;
 
 /* The statement as the executor runs it. */

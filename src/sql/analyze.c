@@ -254,6 +254,7 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
     q->rtable = ps->rtable;
     q->has_aggs = ps->has_aggs;
     q->has_sublinks = ps->has_sublinks;
+    q->has_target_srfs = ps->has_srfs;
     if (q->has_aggs || q->group_clause != NIL || q->having != NULL)
         tdb_check_grouping(ps, q);
     return q;
@@ -572,32 +573,114 @@ add_target_to_namespace(ParseState *ps, Query *q)
     ps->namespace = tdb_lappend(ps->namespace, item);
 }
 
+/* Parse "SELECT <sql>" and return the expression's parse tree; the
+ * statement copy in *st points its text at the new string (positions). */
+static PgQuery__Node *
+parse_expression_text(Statement *st, const char *sql)
+{
+    Size len = strlen(sql) + 8;
+    char *select = tdb_palloc(len);
+    ParsedScript *script;
+
+    snprintf(select, len, "SELECT %s", sql);
+    script = tdb_sql_parse(select);
+    st->text = select;
+    return script->statements[0].stmt->select_stmt->target_list[0]
+        ->res_target->val;
+}
+
+static bool
+count_vars(Node *node, void *arg)
+{
+    List **attnos = arg;
+
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var)) {
+        if (!tdb_list_member_int(*attnos, ((Var *)node)->varattno))
+            *attnos = tdb_lappend_int(*attnos, ((Var *)node)->varattno);
+        return false;
+    }
+    return tdb_expr_walk_children(node, count_vars, arg);
+}
+
+/* Analyze a CHECK expression with rel as range-table entry `rtindex` of
+ * ps (already added). */
+static Expr *
+analyze_check_in(ParseState *ps, const char *sql)
+{
+    Statement st = *ps->st;
+    ParseState *cps = new_parse_state(&st, NULL, NIL);
+    PgQuery__Node *raw = parse_expression_text(&st, sql);
+    Expr *e;
+
+    cps->rtable = ps->rtable;
+    cps->namespace = ps->namespace;
+    e = tdb_transform_expr(cps, raw, EXPR_KIND_CHECK_CONSTRAINT);
+    if (exprType(e) != BOOLOID) {
+        Expr *b = tdb_coerce_to(cps, e, BOOLOID, -1, CAST_IMPLICIT, -1);
+
+        if (b == NULL)
+            ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                    errmsg("argument of CHECK must be type "
+                           "boolean, not type %s",
+                           tdb_format_type(exprType(e), -1)));
+        e = b;
+    }
+    if (cps->has_aggs)
+        ereport(ERROR, errcode(ERRCODE_GROUPING_ERROR),
+                errmsg("aggregate functions are not allowed in check "
+                       "constraints"));
+    return e;
+}
+
+Expr *
+tdb_analyze_check(Statement *st, Relation rel, const char *sql, int *nvars,
+                  int *attno)
+{
+    ParseState *ps = new_parse_state(st, NULL, NIL);
+    NamespaceItem *item = tdb_palloc(sizeof(NamespaceItem));
+    List *attnos = NIL;
+    Expr *e;
+
+    item->rtindex = tdb_add_rte(ps, tdb_make_relation_rte(ps, rel, NULL));
+    item->cols_visible = item->rel_visible = true;
+    ps->namespace = tdb_list_make1(item);
+    e = analyze_check_in(ps, sql);
+    count_vars((Node *)e, &attnos);
+    *nvars = list_length(attnos);
+    *attno = attnos != NIL ? list_nth_int(attnos, 0) : 0;
+    return e;
+}
+
+/* The target's CHECK constraints, for INSERT / UPDATE. */
+static void
+add_checks(ParseState *ps, Query *q, Relation rel)
+{
+    for (int i = 0; i < rel->rd_nchecks; i++) {
+        q->check_exprs = tdb_lappend(q->check_exprs,
+                                     analyze_check_in(ps, rel->rd_checks[i].expr));
+        q->check_names =
+            tdb_lappend(q->check_names, (void *)rel->rd_checks[i].name);
+    }
+}
+
 /* The column's DEFAULT (parsed from the catalog's text) or NULL. */
 static Expr *
 column_default(ParseState *ps, Relation rel, int attnum)
 {
     const char *source = tdb_relation_column_default(rel, attnum);
     const TupleAttr *att = TupleDescAttr(rel->rd_att, attnum - 1);
-    ParsedScript *script;
-    char *sql;
-    Size len;
+    Statement st;
     ParseState *dps;
     Expr *e;
-    Statement st;
 
     if (source == NULL)
         return (Expr *)tdb_make_null_const(att->atttypid, att->atttypmod);
-    len = strlen(source) + 8;
-    sql = tdb_palloc(len);
-    snprintf(sql, len, "SELECT %s", source);
-    script = tdb_sql_parse(sql);
     st = *ps->st;
-    st.text = sql;
     dps = new_parse_state(&st, NULL, NIL);
-    e = tdb_transform_expr(
-        dps,
-        script->statements[0].stmt->select_stmt->target_list[0]->res_target->val,
-        EXPR_KIND_COLUMN_DEFAULT);
+    e = tdb_transform_expr(dps, parse_expression_text(&st, source),
+                           EXPR_KIND_COLUMN_DEFAULT);
     return tdb_coerce_or_error(dps, e, att->atttypid, att->atttypmod,
                                CAST_ASSIGNMENT, -1);
 }
@@ -762,6 +845,12 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         RangeTblEntry *rte = makeNode(RangeTblEntry);
         RangeTblRef *ref = makeNode(RangeTblRef);
 
+        for (size_t r = 1; r < src->n_values_lists; r++)
+            if (src->values_lists[r]->list->n_items !=
+                src->values_lists[0]->list->n_items)
+                ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                        errmsg("VALUES lists must all be the same length"));
+
         for (size_t r = 0; r < src->n_values_lists; r++)
             rte->values_lists = tdb_lappend(
                 rte->values_lists,
@@ -827,6 +916,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
     }
     ps->namespace = NIL;
     add_target_to_namespace(ps, q);
+    add_checks(ps, q, rel);
     q->returning =
         transform_returning(ps, ins->returning_list, ins->n_returning_list);
     q->rtable = ps->rtable;
@@ -877,6 +967,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
     }
     q->jointree->quals = tdb_transform_where(ps, upd->where_clause,
                                              EXPR_KIND_WHERE, "WHERE");
+    add_checks(ps, q, rel);
     q->returning =
         transform_returning(ps, upd->returning_list, upd->n_returning_list);
     q->rtable = ps->rtable;

@@ -36,6 +36,7 @@ typedef enum ExprKind {
     EXPR_KIND_FILTER,
     EXPR_KIND_AGG_ARGS,
     EXPR_KIND_COLUMN_DEFAULT,
+    EXPR_KIND_CHECK_CONSTRAINT,
 } ExprKind;
 
 /* An RTE visible to column references. */
@@ -53,6 +54,7 @@ typedef struct ParseState {
     ExprKind expr_kind;
     bool has_aggs;
     bool has_sublinks;
+    bool has_srfs;       /* a set-returning function in the select list */
     int nested_agg;      /* > 0 while analyzing an aggregate's arguments */
     List *ctes;          /* CommonTableExprs visible here (WITH) */
     Relation target_rel; /* INSERT/UPDATE/DELETE */
@@ -72,6 +74,14 @@ Query *tdb_analyze_statement(Statement *st, PgQuery__Node *stmt);
 
 /* Analyze a sub-SELECT at a nested level. */
 Query *tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt);
+
+/*
+ * Analyze a CHECK constraint's SQL text against rel's columns (as range
+ * table entry 1).  *nvars receives the number of distinct columns it
+ * reads and *attno the first (for naming it).
+ */
+Expr *tdb_analyze_check(Statement *st, Relation rel, const char *sql,
+                        int *nvars, int *attno);
 
 /* ----- expressions (parse_expr.c) ----- */
 

@@ -404,6 +404,8 @@ node_name(Plan *plan)
         return "Unique";
     case T_Append:
         return "Append";
+    case T_ProjectSet:
+        return "ProjectSet";
     case T_SetOp: {
         static const char *const names[] = {"SetOp Intersect",
                                             "SetOp Intersect All",

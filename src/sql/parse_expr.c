@@ -45,6 +45,8 @@ expr_kind_name(ExprKind kind)
         return "FILTER";
     case EXPR_KIND_COLUMN_DEFAULT:
         return "DEFAULT expressions";
+    case EXPR_KIND_CHECK_CONSTRAINT:
+        return "check constraints";
     case EXPR_KIND_UPDATE_SOURCE:
         return "UPDATE";
     case EXPR_KIND_RETURNING:
@@ -198,10 +200,27 @@ resolve_qualified(ParseState *ps, const char *refname, const char *colname,
     RangeTblEntry *rte;
     int attno;
 
-    if (rtindex == 0)
+    if (rtindex == 0) {
+        /* a table named so but hidden behind an alias? */
+        for (int i = 0; i < list_length(ps->namespace); i++) {
+            NamespaceItem *item = list_nth(ps->namespace, i);
+            RangeTblEntry *aliased = rt_fetch(ps, item->rtindex);
+
+            if (aliased->rtekind == RTE_RELATION && aliased->has_alias &&
+                strcmp(aliased->relname, refname) == 0)
+                ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                        errmsg("invalid reference to FROM-clause entry for "
+                               "table \"%s\"",
+                               refname),
+                        errhint("Perhaps you meant to reference the table "
+                                "alias \"%s\".",
+                                aliased->refname),
+                        errposition(parse_errpos(ps, location)));
+        }
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
                 errmsg("missing FROM-clause entry for table \"%s\"", refname),
                 errposition(parse_errpos(ps, location)));
+    }
     rte = rt_fetch(level, rtindex);
     attno = rte_column(rte, colname);
     if (attno == 0)
@@ -273,6 +292,11 @@ float_const(ParseState *ps, const char *str, int location)
 
     errno = 0;
     v = strtoll(str, &end, 10);
+    /* (a negated literal can still fit int4: -2147483648) */
+    if (*end == '\0' && errno != ERANGE && v == (int32)v)
+        return located((Expr *)tdb_make_const(INT4OID, -1,
+                                              Int32GetDatum((int32)v), false),
+                       location);
     if (*end == '\0' && errno != ERANGE)
         return located((Expr *)tdb_make_const(INT8OID, -1, Int64GetDatum(v),
                                               false),
@@ -486,7 +510,7 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
         not_supported(ps, "SIMILAR TO", a->location);
     default:
-        not_supported(ps, "op ANY/ALL (array)", a->location);
+        not_supported(ps, "op ANY/ALL (array) syntax", a->location);
     }
 }
 
@@ -837,7 +861,7 @@ transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
     const char *name = func_name(ps, fc);
 
     if (fc->over != NULL)
-        not_supported(ps, "window functions", fc->location);
+        not_supported(ps, "a window function", fc->location);
     if (tdb_is_aggregate_name(name))
         return transform_aggregate(ps, fc, name);
     if (fc->agg_star || fc->agg_distinct || fc->n_agg_order > 0 ||
@@ -845,8 +869,21 @@ transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
         ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
                 errmsg("%s is not an aggregate function", name),
                 errposition(parse_errpos(ps, fc->location)));
-    return tdb_make_func_call(ps, name, transform_list(ps, fc->args, fc->n_args),
-                              fc->location);
+    {
+        Expr *call = tdb_make_func_call(
+            ps, name, transform_list(ps, fc->args, fc->n_args), fc->location);
+
+        if (IsA(call, FuncExpr) && ((FuncExpr *)call)->func->retset) {
+            if (ps->expr_kind != EXPR_KIND_SELECT_TARGET &&
+                ps->expr_kind != EXPR_KIND_FROM_FUNCTION)
+                ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("set-returning functions are not allowed in %s",
+                               expr_kind_name(ps->expr_kind)),
+                        errposition(parse_errpos(ps, fc->location)));
+            ps->has_srfs = true;
+        }
+        return call;
+    }
 }
 
 /* ----------------------------------------------------------------------
@@ -857,7 +894,17 @@ static Expr *
 transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 {
     SubLink *result = makeNode(SubLink);
-    Query *sub = tdb_analyze_subquery(ps, sl->subselect);
+    Query *sub;
+
+    if (ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT ||
+        ps->expr_kind == EXPR_KIND_COLUMN_DEFAULT)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("cannot use subquery in %s",
+                       ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT
+                           ? "check constraint"
+                           : "DEFAULT expression"),
+                errposition(parse_errpos(ps, sl->location)));
+    sub = tdb_analyze_subquery(ps, sl->subselect);
     int nvisible = 0;
     TargetEntry *first = NULL;
 
@@ -957,7 +1004,7 @@ transform(ParseState *ps, PgQuery__Node *node)
     case PG_QUERY__NODE__NODE_SUB_LINK:
         return transform_sublink(ps, node->sub_link);
     case PG_QUERY__NODE__NODE_PARAM_REF:
-        not_supported(ps, "parameters ($n)", node->param_ref->location);
+        not_supported(ps, "a parameter ($n)", node->param_ref->location);
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("expression type %s is not supported yet",

@@ -1044,6 +1044,42 @@ needed_vars(Query *q)
     return vars;
 }
 
+static bool
+contains_srf(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, FuncExpr) && ((FuncExpr *)node)->func->retset)
+        return true;
+    return tdb_expr_walk_children(node, contains_srf, arg);
+}
+
+/* Set-returning functions are run only at the top of a select-list
+ * entry and without aggregation (for now). */
+static void
+check_srf_placement(Query *q)
+{
+    if (q->has_aggs || q->group_clause != NIL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("set-returning functions together with aggregation "
+                       "are not supported yet"));
+    for (int i = 0; i < list_length(q->target_list); i++) {
+        TargetEntry *te = list_nth(q->target_list, i);
+
+        if (IsA(te->expr, FuncExpr) && ((FuncExpr *)te->expr)->func->retset) {
+            if (tdb_expr_walk_children((Node *)te->expr, contains_srf, NULL))
+                ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("nested set-returning functions are not "
+                               "supported yet"));
+            continue;
+        }
+        if (contains_srf((Node *)te->expr, NULL))
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("a set-returning function inside an expression "
+                           "is not supported yet"));
+    }
+}
+
 /* The SELECT part: join tree, aggregation, DISTINCT, ORDER BY, LIMIT. */
 static Plan *
 plan_select(PlannerInfo *root)
@@ -1052,12 +1088,25 @@ plan_select(PlannerInfo *root)
     List *needed = needed_vars(q);
     Plan *plan = plan_jointree(root, needed);
 
-    if (q->has_aggs || q->group_clause != NIL || q->having != NULL)
+    if (q->has_target_srfs) {
+        ProjectSet *ps = MAKE_PLAN(ProjectSet);
+
+        check_srf_placement(q);
+        plan->targetlist = NIL;
+        for (int i = 0; i < list_length(needed); i++)
+            plan->targetlist = tdb_lappend(
+                plan->targetlist,
+                tdb_make_target_entry(list_nth(needed, i), i + 1, NULL,
+                                      false));
+        ps->plan.lefttree = plan;
+        ps->plan.targetlist = q->target_list;
+        copy_estimates(&ps->plan, plan);
+        ps->plan.plan_rows = plan->plan_rows * 10;
+        plan = &ps->plan;
+    } else if (q->has_aggs || q->group_clause != NIL || q->having != NULL)
         plan = plan_aggregation(root, plan, needed);
-    else if (IsA(plan, Result) && plan->lefttree == NULL)
-        plan->targetlist = q->target_list;
     else {
-        /* the top join/scan node computes the select list */
+        /* the top join/scan node (or a Result) computes the select list */
         plan->targetlist = q->target_list;
     }
     if (q->distinct_clause != NIL) {
@@ -1339,6 +1388,8 @@ plan_modify(PlannerInfo *root)
             mt->update_cols[a] = a + 1;
     }
     mt->plan.lefttree = child;
+    mt->check_exprs = q->check_exprs;
+    mt->check_names = q->check_names;
     mt->returning = q->returning;
     mt->plan.targetlist = q->returning;
     copy_estimates(&mt->plan, child);
@@ -1441,14 +1492,16 @@ fix_plan(Plan *plan)
     case T_SeqScan:
         fix_scan(plan, ((SeqScan *)plan)->scanrelid);
         return;
+    case T_ProjectSet:
     case T_Result:
         if (plan->lefttree != NULL)
             fix_plan(plan->lefttree);
         ctx.outer_tlist = outer;
         plan->targetlist = fix_expr(plan->targetlist, &ctx);
         plan->qual = fix_expr(plan->qual, &ctx);
-        ((Result *)plan)->resconstantqual =
-            fix_expr(((Result *)plan)->resconstantqual, &ctx);
+        if (IsA(plan, Result))
+            ((Result *)plan)->resconstantqual =
+                fix_expr(((Result *)plan)->resconstantqual, &ctx);
         return;
     case T_NestLoop:
     case T_HashJoin:
@@ -1546,6 +1599,7 @@ fix_returning(ModifyTable *mt, int result_relation)
     FixContext ctx = {NIL, NIL, result_relation, false};
 
     mt->returning = fix_expr(mt->returning, &ctx);
+    mt->check_exprs = fix_expr(mt->check_exprs, &ctx);
     mt->plan.targetlist = mt->returning;
 }
 

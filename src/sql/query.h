@@ -113,10 +113,14 @@ typedef struct Query {
     Expr *limit_count;
     bool has_aggs;
     bool has_sublinks;
+    bool has_target_srfs;
     SetOperationStmt *set_operations; /* non-NULL: a set operation */
     /* INSERT: target column numbers (1-based) of target_list entries;
      * UPDATE: target_list entries' resno are the table columns */
     List *insert_columns;
+    /* INSERT/UPDATE: the target's CHECK constraints, analyzed */
+    List *check_exprs; /* Expr over the result relation's Vars */
+    List *check_names; /* const char * */
 } Query;
 
 #endif /* TDB_SQL_QUERY_H */

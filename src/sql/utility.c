@@ -17,6 +17,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "sql/sql_int.h"
+#include "sql/analyze.h"
 #include "sql/typename.h"
 #include "tuple/heaptuple.h"
 #include "tuple/varlena.h"
@@ -291,10 +292,17 @@ deparse_expression(PgQuery__Node *expr)
     return sql;
 }
 
+/* A CHECK constraint of CREATE TABLE, added after the table exists. */
+typedef struct PendingCheck {
+    const char *name;   /* given, or NULL: chosen as PostgreSQL does */
+    const char *column; /* a column constraint's column, or NULL */
+    char *expr;         /* deparsed SQL */
+} PendingCheck;
+
 /* Apply a column constraint of CREATE TABLE to col. */
 static void
 apply_column_constraint(const Statement *st, ColumnDef *col,
-                        const PgQuery__Constraint *c)
+                        const PgQuery__Constraint *c, List **checks)
 {
     switch (c->contype) {
     case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
@@ -306,11 +314,16 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
         col->default_expr = deparse_expression(c->raw_expr);
         return;
-    case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("CHECK constraints are not supported yet"),
-                errposition(stmt_errpos(st, c->location)));
-        break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {
+        PendingCheck *pc = tdb_palloc0(sizeof(PendingCheck));
+
+        pc->name = c->conname != NULL && c->conname[0] != '\0' ? c->conname
+                                                              : NULL;
+        pc->column = col != NULL ? col->name : NULL;
+        pc->expr = deparse_expression(c->raw_expr);
+        *checks = tdb_lappend(*checks, pc);
+        return;
+    }
     case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -327,7 +340,7 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
 
 static void
 column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
-                  ColumnDef *col)
+                  ColumnDef *col, List **checks)
 {
     memset(col, 0, sizeof(*col));
     col->name = def->colname;
@@ -343,7 +356,70 @@ column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
     for (size_t i = 0; i < def->n_constraints; i++)
         if (def->constraints[i]->node_case ==
             PG_QUERY__NODE__NODE_CONSTRAINT)
-            apply_column_constraint(st, col, def->constraints[i]->constraint);
+            apply_column_constraint(st, col, def->constraints[i]->constraint,
+                                    checks);
+}
+
+/* Is name among the constraint names chosen so far? */
+static bool
+name_taken(List *names, const char *name)
+{
+    for (int i = 0; i < list_length(names); i++)
+        if (strcmp(list_nth(names, i), name) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * PostgreSQL's choice of a CHECK constraint name: table_column_check
+ * when it reads one column, table_check otherwise, with a number added
+ * until it is unique.
+ */
+static const char *
+choose_check_name(const char *table, const char *column, List *taken)
+{
+    char base[NAMEDATALEN * 3];
+    char name[NAMEDATALEN * 3 + 16];
+
+    if (column != NULL)
+        snprintf(base, sizeof(base), "%s_%s_check", table, column);
+    else
+        snprintf(base, sizeof(base), "%s_check", table);
+    snprintf(name, sizeof(name), "%s", base);
+    for (int n = 1; name_taken(taken, name); n++)
+        snprintf(name, sizeof(name), "%s%d", base, n);
+    return tdb_mcxt_strdup(tdb_current_mcxt, name);
+}
+
+/* Analyze, name and store the CHECK constraints of a new table. */
+static void
+add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
+{
+    Transaction *xact = st->session->xact;
+    Relation rel = tdb_relation_open_by_oid(xact, relid, REL_LOCK_SHARE);
+    List *taken = NIL;
+
+    for (int i = 0; i < list_length(checks); i++) {
+        PendingCheck *pc = list_nth(checks, i);
+        int nvars, attno;
+
+        (void)tdb_analyze_check(st, rel, pc->expr, &nvars, &attno);
+        if (pc->name == NULL)
+            pc->name = choose_check_name(
+                table,
+                pc->column != NULL ? pc->column
+                : nvars == 1 ? TupleDescAttr(rel->rd_att, attno - 1)->attname
+                             : NULL,
+                taken);
+        else if (name_taken(taken, pc->name))
+            ereport(ERROR, errcode(ERRCODE_DUPLICATE_OBJECT),
+                    errmsg("constraint \"%s\" for relation \"%s\" already "
+                           "exists",
+                           pc->name, table));
+        taken = tdb_lappend(taken, (void *)pc->name);
+        tdb_catalog_add_check(xact, relid, pc->name, pc->expr);
+    }
+    tdb_relation_close(rel);
 }
 
 static void
@@ -353,6 +429,8 @@ run_create_table(Statement *st, const PgQuery__CreateStmt *cs)
     ColumnDef *cols = tdb_palloc0(sizeof(ColumnDef) *
                                   (Size)Max(1, cs->n_table_elts));
     int ncols = 0;
+    Oid relid;
+    List *checks = NIL;
 
     if (cs->n_inh_relations > 0 || cs->partspec != NULL ||
         cs->of_typename != NULL || cs->n_constraints > 0)
@@ -368,16 +446,18 @@ run_create_table(Statement *st, const PgQuery__CreateStmt *cs)
         const PgQuery__Node *elt = cs->table_elts[i];
 
         if (elt->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF)
-            column_from_parse(st, elt->column_def, &cols[ncols++]);
+            column_from_parse(st, elt->column_def, &cols[ncols++], &checks);
         else if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT)
-            apply_column_constraint(st, &cols[0], elt->constraint);
+            apply_column_constraint(st, NULL, elt->constraint, &checks);
         else
             ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("LIKE in CREATE TABLE is not supported yet"),
                     errposition(stmt_errpos(st, st->parsed->location)));
     }
-    tdb_catalog_create_table(st->session->xact, name, cols, ncols,
-                             cs->if_not_exists);
+    relid = tdb_catalog_create_table(st->session->xact, name, cols, ncols,
+                                     cs->if_not_exists);
+    if (relid != InvalidOid)
+        add_pending_checks(st, name, relid, checks);
     complete(st, "CREATE TABLE");
 }
 

@@ -1,0 +1,2 @@
+# not quiet, no echo: command tags on stdout, messages on stderr
+tupledb -X < ddl.sql

@@ -1,0 +1,3 @@
+CREATE TABLE from_include (a int);
+DROP TABLE nope;
+\echo in the included file
