@@ -55,10 +55,11 @@ CREATE TABLE ddl_c (a int, a text);
 CREATE TABLE ddl_c (a nosuchtype);
 CREATE TABLE ddl_c (a int NOT NULL DEFAULT 'abc');
 CREATE TABLE ddl_c (a varchar(0));
-CREATE TABLE ddl_c (a numeric(3,4));
-INSERT INTO ddl_c VALUES (0.00123), (-0.00049);
-SELECT * FROM ddl_c ORDER BY a;
-INSERT INTO ddl_c VALUES (0.1);
+-- scale greater than precision is allowed (PostgreSQL 15)
+CREATE TABLE ddl_n (a numeric(3,4));
+INSERT INTO ddl_n VALUES (0.00123), (-0.00049);
+SELECT * FROM ddl_n ORDER BY a;
+INSERT INTO ddl_n VALUES (0.1);
 -- NOT NULL is enforced
 INSERT INTO ddl_b (id) VALUES (NULL);
 INSERT INTO ddl_b (name) VALUES ('noid');
@@ -88,4 +89,4 @@ SELECT count(*) FROM ddl_a;
 SELECT count(*) FROM ddl_b;
 TRUNCATE nosuchtable;
 DROP TABLE nosuchtable;
-DROP TABLE ddl_a, ddl_b, ddl_c, ddl_types;
+DROP TABLE ddl_a, ddl_b, ddl_n, ddl_types;

@@ -65,7 +65,7 @@ SELECT 'idle again' AS state;
 -- statement atomicity outside a block: a failing INSERT leaves nothing
 INSERT INTO tx VALUES (10, 'a'), (11, 'b'), (NULL, 'c');
 SELECT count(*) FROM tx WHERE id >= 10;
-INSERT INTO tx SELECT id + 100, v FROM tx UNION ALL SELECT NULL, 'x';
+INSERT INTO tx SELECT id + 100, v FROM tx UNION ALL SELECT NULL::int, 'x';
 SELECT count(*) FROM tx WHERE id >= 100;
 INSERT INTO tx VALUES (12, 'ok'), (1 / 0, 'fails');
 SELECT count(*) FROM tx WHERE id >= 10;

@@ -74,7 +74,7 @@ UPDATE ud_r SET v = v * 10 WHERE id > 1 RETURNING id, v;
 DELETE FROM ud_r WHERE id = 1 OR v = 20 RETURNING *;
 DROP TABLE ud_r;
 -- updating a row more than once in a transaction, and deleting it
-INSERT INTO ud VALUES (7, 'g', 1);
+INSERT INTO ud (id, grp, val) VALUES (7, 'g', 1);
 BEGIN;
 UPDATE ud SET val = val + 1 WHERE id = 7;
 UPDATE ud SET val = val + 1 WHERE id = 7;
