@@ -23,6 +23,9 @@ PlanState *tdb_exec_init_limit(Limit *plan, EState *estate);
 PlanState *tdb_exec_init_unique(Unique *plan, EState *estate);
 PlanState *tdb_exec_init_append(Append *plan, EState *estate);
 PlanState *tdb_exec_init_projectset(ProjectSet *plan, EState *estate);
+PlanState *tdb_exec_init_recursiveunion(RecursiveUnion *plan,
+                                        EState *estate);
+PlanState *tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 

@@ -56,6 +56,12 @@ tdb_exec_init_node(Plan *plan, EState *estate)
     case T_ProjectSet:
         ps = tdb_exec_init_projectset((ProjectSet *)plan, estate);
         break;
+    case T_RecursiveUnion:
+        ps = tdb_exec_init_recursiveunion((RecursiveUnion *)plan, estate);
+        break;
+    case T_WorkTableScan:
+        ps = tdb_exec_init_worktablescan((WorkTableScan *)plan, estate);
+        break;
     case T_SetOp:
         ps = tdb_exec_init_setop((SetOp *)plan, estate);
         break;

@@ -151,6 +151,27 @@ typedef struct ProjectSet {
     Plan plan;
 } ProjectSet;
 
+/*
+ * WITH RECURSIVE: the non-recursive term's rows (lefttree), then the
+ * recursive term (righttree) run again and again over the rows the
+ * previous round produced (its WorkTableScan reads them) until a round
+ * produces none.  Without ALL, rows seen before are dropped.
+ */
+typedef struct RecursiveUnion {
+    Plan plan;
+    int wt_param;  /* the PARAM_EXEC slot linking the WorkTableScans */
+    bool all;
+    int num_cols;
+    const OperDesc **eq_ops;     /* per column (UNION without ALL) */
+    const TypeSupport **support; /* per column: hash */
+} RecursiveUnion;
+
+/* The working table of the enclosing RecursiveUnion. */
+typedef struct WorkTableScan {
+    Plan plan;
+    int wt_param;
+} WorkTableScan;
+
 /* UNION ALL: the children's rows one after the other. */
 typedef struct Append {
     Plan plan;

@@ -55,7 +55,7 @@ tdb_make_bool_and(Expr *a, Expr *b)
     return (Expr *)and;
 }
 
-Query *
+CteItem *
 tdb_find_cte(ParseState *ps, const char *name)
 {
     for (ParseState *level = ps; level != NULL; level = level->parent)
@@ -63,7 +63,7 @@ tdb_find_cte(ParseState *ps, const char *name)
             CteItem *cte = list_nth(level->ctes, i);
 
             if (strcmp(cte->name, name) == 0)
-                return cte->query;
+                return cte;
         }
     return NULL;
 }
@@ -91,15 +91,99 @@ tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt)
  * WITH
  * ---------------------------------------------------------------------- */
 
+static List *visible_targets(Query *q);
+
+/* A SelectStmt node wrapping sel (to analyze one arm of a UNION). */
+static PgQuery__Node *
+select_node(PgQuery__SelectStmt *sel)
+{
+    PgQuery__Node *node = tdb_palloc(sizeof(PgQuery__Node));
+
+    pg_query__node__init(node);
+    node->node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+    node->select_stmt = sel;
+    return node;
+}
+
+/*
+ * WITH RECURSIVE name AS (A UNION [ALL] B) where B reads name: the
+ * non-recursive term A fixes the columns; B is analyzed with name
+ * standing for the working table.  NULL if B does not read name (the
+ * caller analyzes the CTE as an ordinary one).
+ */
+static Query *
+analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
+{
+    PgQuery__SelectStmt *sel = cte->ctequery->select_stmt;
+    CteItem *self = tdb_palloc0(sizeof(CteItem));
+    Query *nonrec, *rec, *q;
+    List *vis, *rvis;
+
+    if (sel->op != PG_QUERY__SET_OPERATION__SETOP_UNION)
+        return NULL;
+    nonrec = tdb_analyze_subquery_in(ps->st, ps->parent, ps->ctes,
+                                     select_node(sel->larg));
+    vis = visible_targets(nonrec);
+    self->name = cte->ctename;
+    for (int c = 0; c < list_length(vis); c++) {
+        TargetEntry *te = list_nth(vis, c);
+        const char *name = (size_t)c < cte->n_aliascolnames
+                               ? cte->aliascolnames[c]->string->sval
+                               : te->resname;
+
+        self->colnames = tdb_lappend(self->colnames, (void *)name);
+        self->coltypes = tdb_lappend_int(self->coltypes,
+                                         (int)exprType(te->expr));
+        self->coltypmods = tdb_lappend_int(self->coltypmods,
+                                           exprTypmod(te->expr));
+    }
+    rec = tdb_analyze_subquery_in(ps->st, ps->parent,
+                                  tdb_lappend(tdb_list_copy(ps->ctes), self),
+                                  select_node(sel->rarg));
+    if (!self->referenced)
+        return NULL;
+    rvis = visible_targets(rec);
+    if (list_length(rvis) != list_length(vis))
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("each UNION query must have the same number of "
+                       "columns"));
+    q = new_query(CMD_SELECT);
+    for (int c = 0; c < list_length(vis); c++) {
+        TargetEntry *rte = list_nth(rvis, c);
+        Oid type = (Oid)list_nth_int(self->coltypes, c);
+
+        if (exprType(rte->expr) != type) {
+            Expr *e = tdb_coerce_to(ps, rte->expr, type, -1, CAST_IMPLICIT,
+                                    -1);
+
+            if (e == NULL)
+                ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("recursive query \"%s\" column %d has type "
+                               "%s in non-recursive term but type %s "
+                               "overall",
+                               cte->ctename, c + 1,
+                               tdb_format_type(type, -1),
+                               tdb_format_type(exprType(rte->expr), -1)),
+                        errhint("Cast the output of the non-recursive term "
+                                "to the correct type."));
+            rte->expr = e;
+        }
+        q->target_list = tdb_lappend(
+            q->target_list,
+            tdb_make_target_entry((Expr *)tdb_make_var(0, c + 1, type, -1, 0),
+                                  c + 1, list_nth(self->colnames, c), false));
+    }
+    q->rec_nonrecursive = nonrec;
+    q->rec_recursive = rec;
+    q->rec_all = sel->all;
+    return q;
+}
+
 static void
 analyze_with(ParseState *ps, PgQuery__WithClause *with)
 {
     if (with == NULL)
         return;
-    if (with->recursive)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("WITH RECURSIVE is not supported yet"),
-                errposition(parse_errpos(ps, with->location)));
     for (size_t i = 0; i < with->n_ctes; i++) {
         PgQuery__CommonTableExpr *cte = with->ctes[i]->common_table_expr;
         CteItem *item = tdb_palloc(sizeof(CteItem));
@@ -113,8 +197,13 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
                                "once",
                                cte->ctename),
                         errposition(parse_errpos(ps, cte->location)));
-        q = tdb_analyze_subquery_in(ps->st, ps->parent, ps->ctes,
-                                    cte->ctequery);
+        q = NULL;
+        if (with->recursive &&
+            cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
+            q = analyze_recursive_cte(ps, cte);
+        if (q == NULL)
+            q = tdb_analyze_subquery_in(ps->st, ps->parent, ps->ctes,
+                                        cte->ctequery);
         for (size_t c = 0; c < cte->n_aliascolnames; c++) {
             int seen = 0;
 

@@ -406,6 +406,11 @@ node_name(Plan *plan)
         return "Append";
     case T_ProjectSet:
         return "ProjectSet";
+    case T_RecursiveUnion:
+        return "Recursive Union";
+    case T_WorkTableScan:
+        buf_printf(&b, "WorkTable Scan on %s", plan->scan_refname);
+        return b.data;
     case T_SetOp: {
         static const char *const names[] = {"SetOp Intersect",
                                             "SetOp Intersect All",

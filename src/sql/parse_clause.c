@@ -95,6 +95,8 @@ tdb_make_relation_rte(ParseState *ps, Relation rel, const char *refname)
 
 static Node *transform_from_item(ParseState *ps, PgQuery__Node *item,
                                  List **namespace);
+static Node *add_worktable_rte(ParseState *ps, CteItem *cte,
+                               PgQuery__RangeVar *rv, List **namespace);
 
 static Node *
 make_rtref(int rtindex)
@@ -120,12 +122,15 @@ transform_range_var(ParseState *ps, PgQuery__RangeVar *rv, List **namespace)
                        rv->relname),
                 errposition(parse_errpos(ps, rv->location)));
     {
-        Query *cte = tdb_find_cte(ps, rv->relname);
+        CteItem *cte = tdb_find_cte(ps, rv->relname);
 
-        if (cte != NULL && (rv->schemaname == NULL ||
-                            rv->schemaname[0] == '\0'))
-            return tdb_add_subquery_rte(ps, cte, rv->relname, rv->alias,
-                                        namespace);
+        if (cte != NULL &&
+            (rv->schemaname == NULL || rv->schemaname[0] == '\0')) {
+            if (cte->query != NULL)
+                return tdb_add_subquery_rte(ps, cte->query, rv->relname,
+                                            rv->alias, namespace);
+            return add_worktable_rte(ps, cte, rv, namespace);
+        }
     }
     TDB_TRY();
     {
@@ -168,6 +173,27 @@ tdb_add_subquery_rte(ParseState *ps, Query *sub, const char *refname,
     }
     apply_alias(ps, rte, alias);
     rte->in_from_clause = true;
+    rtindex = tdb_add_rte(ps, rte);
+    *namespace = tdb_list_make1(ns_item(rtindex, true, true));
+    return make_rtref(rtindex);
+}
+
+/* A recursive CTE's self-reference: its working table. */
+static Node *
+add_worktable_rte(ParseState *ps, CteItem *cte, PgQuery__RangeVar *rv,
+                  List **namespace)
+{
+    RangeTblEntry *rte = makeNode(RangeTblEntry);
+    int rtindex;
+
+    rte->rtekind = RTE_WORKTABLE;
+    rte->refname = rv->relname;
+    rte->colnames = tdb_list_copy(cte->colnames);
+    rte->coltypes = tdb_list_copy(cte->coltypes);
+    rte->coltypmods = tdb_list_copy(cte->coltypmods);
+    apply_alias(ps, rte, rv->alias);
+    rte->in_from_clause = true;
+    cte->referenced = true;
     rtindex = tdb_add_rte(ps, rte);
     *namespace = tdb_list_make1(ns_item(rtindex, true, true));
     return make_rtref(rtindex);

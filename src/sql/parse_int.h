@@ -10,7 +10,12 @@
 /* A WITH query visible by name. */
 typedef struct CteItem {
     const char *name;
-    Query *query;
+    Query *query;      /* NULL: a recursive CTE being analyzed */
+    /* recursive placeholder: the columns its self-references see */
+    List *colnames;
+    List *coltypes;
+    List *coltypmods;
+    bool referenced;   /* the recursive term read it */
 } CteItem;
 
 /* Append an RTE to the range table; its 1-based index. */
@@ -20,7 +25,7 @@ RangeTblEntry *tdb_make_relation_rte(ParseState *ps, Relation rel,
 Node *tdb_add_subquery_rte(ParseState *ps, Query *sub, const char *refname,
                            PgQuery__Alias *alias, List **namespace);
 /* The WITH query named name visible from ps, or NULL. */
-Query *tdb_find_cte(ParseState *ps, const char *name);
+CteItem *tdb_find_cte(ParseState *ps, const char *name);
 /* Analyze a SELECT with the given outer level and visible CTEs. */
 Query *tdb_analyze_subquery_in(Statement *st, ParseState *parent, List *ctes,
                                PgQuery__Node *stmt);

@@ -32,6 +32,8 @@ typedef struct PlannerGlobal {
     Statement *st;
     List *subplans; /* Plan */
     int nparams;
+    int wt_param;   /* the working table of the recursive term being
+                     * planned, or -1 */
 } PlannerGlobal;
 
 /* An outer-query column a subquery reads, and the Param carrying it. */
@@ -513,6 +515,15 @@ make_scan(JoinPlanner *jp, int rtindex)
         ValuesScan *scan = MAKE_PLAN(ValuesScan);
 
         scan->values_lists = rte->values_lists;
+        plan = &scan->plan;
+        break;
+    }
+    case RTE_WORKTABLE: {
+        WorkTableScan *scan = MAKE_PLAN(WorkTableScan);
+
+        if (jp->root->glob->wt_param < 0)
+            elog(ERROR, "working table reference outside its recursive term");
+        scan->wt_param = jp->root->glob->wt_param;
         plan = &scan->plan;
         break;
     }
@@ -1551,6 +1562,9 @@ fix_plan(Plan *plan)
         }
         return;
     }
+    case T_RecursiveUnion:
+        /* the terms were planned (and fixed) as queries of their own */
+        return;
     case T_Sort:
     case T_Unique:
     case T_Limit:
@@ -1571,6 +1585,7 @@ fix_plan(Plan *plan)
         fix_plan(((SubqueryScan *)plan)->subplan);
         /* FALLTHROUGH */
     case T_FunctionScan:
+    case T_WorkTableScan:
     case T_ValuesScan: {
         /* scan tuple = the RTE's columns: the Vars here all belong to
          * this scan's rtindex */
@@ -1607,12 +1622,65 @@ fix_returning(ModifyTable *mt, int result_relation)
  * Entry points
  * ---------------------------------------------------------------------- */
 
+/* A sub-query planned with the same globals (its own level). */
+static Plan *
+plan_subquery(PlannerInfo *root, Query *q)
+{
+    PlannerInfo *sub = tdb_palloc0(sizeof(PlannerInfo));
+
+    sub->glob = root->glob;
+    sub->q = q;
+    return plan_query(sub);
+}
+
+/* WITH RECURSIVE's union of the two terms. */
+static Plan *
+plan_recursive_union(PlannerInfo *root)
+{
+    Query *q = root->q;
+    RecursiveUnion *ru = MAKE_PLAN(RecursiveUnion);
+    int saved = root->glob->wt_param;
+    int ncols = list_length(q->target_list);
+
+    ru->wt_param = new_param(root->glob);
+    ru->plan.lefttree = plan_subquery(root, q->rec_nonrecursive);
+    root->glob->wt_param = ru->wt_param;
+    ru->plan.righttree = plan_subquery(root, q->rec_recursive);
+    root->glob->wt_param = saved;
+    ru->all = q->rec_all;
+    ru->num_cols = ncols;
+    ru->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)Max(1, ncols));
+    ru->support = tdb_palloc(sizeof(TypeSupport *) * (Size)Max(1, ncols));
+    for (int c = 0; c < ncols; c++) {
+        Oid type = exprType(((TargetEntry *)list_nth(q->target_list, c))->expr);
+
+        ru->eq_ops[c] = tdb_oper_lookup("=", type, type);
+        if (ru->eq_ops[c] == NULL)
+            ru->eq_ops[c] = tdb_oper_lookup("=", TEXTOID, TEXTOID);
+        ru->support[c] = tdb_type_support(type);
+        if (!ru->all && (ru->eq_ops[c] == NULL || ru->support[c] == NULL ||
+                         ru->support[c]->hash == NULL))
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("could not implement recursive UNION"),
+                    errdetail("All column datatypes must be hashable."));
+    }
+    ru->plan.targetlist = passthrough_tlist(ru->plan.lefttree);
+    for (int c = 0; c < ncols; c++)
+        ((TargetEntry *)list_nth(ru->plan.targetlist, c))->resname =
+            ((TargetEntry *)list_nth(q->target_list, c))->resname;
+    copy_estimates(&ru->plan, ru->plan.lefttree);
+    ru->plan.plan_rows *= 10;
+    return &ru->plan;
+}
+
 static Plan *
 plan_query(PlannerInfo *root)
 {
     Query *q = root->q;
     Plan *plan;
 
+    if (q->rec_nonrecursive != NULL)
+        return plan_recursive_union(root);
     preprocess_query(root);
     if (q->command != CMD_SELECT) {
         ModifyTable *mt = (ModifyTable *)plan_modify(root);
@@ -1641,6 +1709,7 @@ tdb_plan_query(Statement *st, Query *q)
     PlannedStmt *stmt = tdb_palloc0(sizeof(PlannedStmt));
 
     glob->st = st;
+    glob->wt_param = -1;
     root->glob = glob;
     root->q = q;
     stmt->plan = plan_query(root);

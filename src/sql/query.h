@@ -18,6 +18,7 @@ typedef enum RTEKind {
     RTE_JOIN,     /* a JOIN's output columns */
     RTE_FUNCTION, /* a set-returning function in FROM */
     RTE_VALUES,   /* VALUES lists */
+    RTE_WORKTABLE, /* a recursive CTE's reference to itself */
 } RTEKind;
 
 typedef struct RangeTblEntry {
@@ -114,7 +115,12 @@ typedef struct Query {
     bool has_aggs;
     bool has_sublinks;
     bool has_target_srfs;
-    SetOperationStmt *set_operations; /* non-NULL: a set operation */
+    SetOperationStmt *set_operations;
+    /* WITH RECURSIVE: non-recursive term UNION [ALL] recursive term; the
+     * target list names the columns (Vars with varno 0) */
+    struct Query *rec_nonrecursive;
+    struct Query *rec_recursive;
+    bool rec_all; /* non-NULL: a set operation */
     /* INSERT: target column numbers (1-based) of target_list entries;
      * UPDATE: target_list entries' resno are the table columns */
     List *insert_columns;
