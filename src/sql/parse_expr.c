@@ -880,7 +880,8 @@ transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
                         errmsg("set-returning functions are not allowed in %s",
                                expr_kind_name(ps->expr_kind)),
                         errposition(parse_errpos(ps, fc->location)));
-            ps->has_srfs = true;
+            if (ps->expr_kind == EXPR_KIND_SELECT_TARGET)
+                ps->has_srfs = true;
         }
         return call;
     }

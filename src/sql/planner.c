@@ -684,28 +684,74 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
 
 static JoinPart *plan_jointree_node(JoinPlanner *jp, Node *node);
 
-/* Join parts left to right (inner joins; conditions as they become
- * computable). */
+/* Is some pending condition computable over a + b and reading both? */
+static bool
+connected(JoinPlanner *jp, List *a, List *b)
+{
+    for (int i = 0; i < list_length(jp->pending); i++) {
+        List *crel = expr_relids(list_nth(jp->pending, i));
+        bool reads_a = false, reads_b = false, inside = true;
+
+        for (int r = 0; r < list_length(crel); r++) {
+            int rel = list_nth_int(crel, r);
+
+            reads_a |= tdb_list_member_int(a, rel);
+            reads_b |= tdb_list_member_int(b, rel);
+            inside &= tdb_list_member_int(a, rel) ||
+                      tdb_list_member_int(b, rel);
+        }
+        if (inside && reads_a && reads_b)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Join inner-joined parts greedily: start from the smallest, then add
+ * the smallest part connected to what is joined so far by a condition
+ * (a cross join only when nothing is connected), so joins that filter
+ * come first and the hashed sides stay small.
+ */
 static JoinPart *
 join_in_order(JoinPlanner *jp, List *parts)
 {
-    JoinPart *acc = linitial(parts);
+    List *remaining = tdb_list_copy(parts);
+    JoinPart *acc;
+    int first = 0;
 
-    for (int i = 1; i < list_length(parts); i++) {
-        JoinPart *next = list_nth(parts, i);
-        JoinPart *joined = tdb_palloc0(sizeof(JoinPart));
-        List *relids = tdb_list_concat(tdb_list_copy(acc->relids),
-                                       next->relids);
-        List *nullable = tdb_list_concat(tdb_list_copy(acc->nullable),
-                                         next->nullable);
-        List *conds = take_conditions(jp, relids, nullable);
-        JoinPart *outer = acc, *inner = next;
+    for (int i = 1; i < list_length(remaining); i++)
+        if (((JoinPart *)list_nth(remaining, i))->plan->plan_rows <
+            ((JoinPart *)list_nth(remaining, first))->plan->plan_rows)
+            first = i;
+    acc = list_nth(remaining, first);
+    remaining = tdb_list_delete_nth(remaining, first);
+    while (list_length(remaining) > 0) {
+        int pick = -1;
+        JoinPart *next, *joined = tdb_palloc0(sizeof(JoinPart));
+        JoinPart *outer, *inner;
+        List *relids, *nullable, *conds;
 
-        /* hash the smaller side */
-        if (acc->plan->plan_rows < next->plan->plan_rows) {
-            outer = next;
-            inner = acc;
-        }
+        for (int pass = 0; pass < 2 && pick < 0; pass++)
+            for (int i = 0; i < list_length(remaining); i++) {
+                JoinPart *cand = list_nth(remaining, i);
+
+                if (pass == 0 && !connected(jp, acc->relids, cand->relids))
+                    continue;
+                if (pick < 0 ||
+                    cand->plan->plan_rows <
+                        ((JoinPart *)list_nth(remaining, pick))
+                            ->plan->plan_rows)
+                    pick = i;
+            }
+        next = list_nth(remaining, pick);
+        remaining = tdb_list_delete_nth(remaining, pick);
+        relids = tdb_list_concat(tdb_list_copy(acc->relids), next->relids);
+        nullable = tdb_list_concat(tdb_list_copy(acc->nullable),
+                                   next->nullable);
+        conds = take_conditions(jp, relids, nullable);
+        /* the larger side probes, the smaller side is hashed */
+        outer = acc->plan->plan_rows >= next->plan->plan_rows ? acc : next;
+        inner = outer == acc ? next : acc;
         joined->plan = make_join(jp, outer, inner, JOIN_INNER, conds, NIL);
         joined->relids = relids;
         joined->nullable = nullable;

@@ -6,10 +6,12 @@
  *     mention only one relation are evaluated in its scan, conditions
  *     over several at the lowest join that has them all (never below
  *     the nullable side of an outer join);
- *   - FROM items are joined left to right in the order written; a join
- *     with at least one equality between the two sides is a hash join
- *     (the smaller estimated side of an inner join is hashed), otherwise
- *     a nested loop;
+ *   - inner-joined FROM items are joined greedily: the smallest first,
+ *     then each time the smallest item connected to the joined set by a
+ *     condition (a cross join only when none is); outer joins keep their
+ *     written order; a join with at least one equality between the two
+ *     sides is a hash join (the smaller estimated side of an inner join
+ *     is hashed), otherwise a nested loop;
  *   - GROUP BY uses hash aggregation when every key type can be hashed
  *     and enable_hashagg is on, otherwise sort + sorted aggregation;
  *   - DISTINCT and set operations without ALL sort and drop duplicates;

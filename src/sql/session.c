@@ -160,6 +160,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
         tdb_error_set_notice_hook(forward_notice, dest, &old_arg);
     volatile bool ok = true;
 
+    s->cancel_pending = 0; /* a cancel that came while idle is stale */
     TDB_TRY();
     {
         ParsedScript *script = tdb_sql_parse(text);

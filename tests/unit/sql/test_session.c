@@ -6,7 +6,9 @@
  */
 #include "common/base.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "api/tupledb.h"
@@ -165,11 +167,54 @@ TEST_BEGIN(test_utility_statements)
 }
 TEST_END
 
+/* Cancel a running statement from another thread (the shell's Ctrl-C). */
+typedef struct CancelArg {
+    tupledb *db;
+} CancelArg;
+
+static void *
+canceller(void *arg)
+{
+    CancelArg *ca = arg;
+
+    usleep(100 * 1000);
+    tupledb_cancel(ca->db);
+    return NULL;
+}
+
+TEST_BEGIN(test_cancel)
+{
+    tupledb *db = open_test_db();
+    CancelArg ca = {db};
+    pthread_t thread;
+
+    expect_str_eq(run(db, "CREATE TABLE t (a int)"), "CREATE TABLE;");
+    expect_str_eq(run(db, "BEGIN"), "BEGIN;");
+    expect_str_eq(run(db, "INSERT INTO t VALUES (1)"), "INSERT 0 1;");
+    pthread_create(&thread, NULL, canceller, &ca);
+    expect_str_eq(run(db, "SELECT count(*) FROM generate_series(1, "
+                          "2000000000)"),
+                  "ERROR 57014@0 canceling statement due to user request;");
+    pthread_join(thread, NULL);
+    /* the block failed; its insert is gone after ROLLBACK */
+    expect_int_eq(tupledb_transaction_status(db), 'E');
+    expect_str_eq(run(db, "ROLLBACK"), "ROLLBACK;");
+    expect_str_eq(run(db, "SELECT count(*) FROM t"), "SELECT 1;");
+    expect_str_eq(run(db, "DROP TABLE t"), "DROP TABLE;");
+    /* a cancel while idle does not hit the next statement */
+    tupledb_cancel(db);
+    expect_str_eq(run(db, "SELECT count(*) FROM generate_series(1, 10)"),
+                  "SELECT 1;");
+    tupledb_close(db);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
     return test_main(argc, argv, "sql_session",
                      TEST_CASE(test_transaction_blocks),
                      TEST_CASE(test_implicit_transaction),
-                     TEST_CASE(test_utility_statements));
+                     TEST_CASE(test_utility_statements),
+                     TEST_CASE(test_cancel));
 }
