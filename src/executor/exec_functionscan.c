@@ -78,7 +78,7 @@ exec_functionscan(PlanState *node)
             fs->scan_slot->tts_isnull[1] = false;
         }
         tdb_slot_store_virtual(fs->scan_slot);
-        if (tdb_exec_qual(node->qual, econtext))
+        if (tdb_exec_filter(node))
             return tdb_exec_project(node->projection, econtext);
     }
 }

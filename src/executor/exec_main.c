@@ -114,6 +114,8 @@ tdb_exec_run(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
             dest->receive(dest, slot);
     }
     tdb_exec_end_node(top);
+    for (int i = 0; i < list_length(estate->subplan_states); i++)
+        tdb_exec_end_node(list_nth(estate->subplan_states, i));
     tdb_mcxt_switch_to(old);
     return top;
 }

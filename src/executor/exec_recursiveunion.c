@@ -250,7 +250,7 @@ exec_worktablescan(PlanState *node)
         tdb_slot_store_minimal_tuple(ws->scan_slot, ws->ru->work[ws->next++],
                                      false);
         tdb_exec_reset_row(econtext);
-        if (tdb_exec_qual(node->qual, econtext))
+        if (tdb_exec_filter(node))
             return tdb_exec_project(node->projection, econtext);
     }
     return NULL;

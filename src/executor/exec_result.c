@@ -39,7 +39,7 @@ exec_result(PlanState *node)
             return NULL;
         else
             rs->done = true;
-        if (tdb_exec_qual(node->qual, econtext))
+        if (tdb_exec_filter(node))
             return tdb_exec_project(node->projection, econtext);
     }
 }

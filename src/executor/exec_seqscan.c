@@ -28,7 +28,7 @@ exec_seqscan(PlanState *node)
         if (!tdb_heap_getnextslot(ss->scan, ss->scan_slot))
             return NULL;
         tdb_exec_reset_row(econtext);
-        if (tdb_exec_qual(node->qual, econtext))
+        if (tdb_exec_filter(node))
             return tdb_exec_project(node->projection, econtext);
     }
 }

@@ -42,6 +42,9 @@ tdb_exec_init_subplan(SubPlan *sub, EState *estate)
     plan = list_nth(estate->subplans, sub->plan_id - 1);
     ss->sub = sub;
     ss->planstate = tdb_exec_init_node(plan, estate);
+    /* ended with the statement (a subplan stopped early holds pins) */
+    estate->subplan_states = tdb_lappend(estate->subplan_states,
+                                         ss->planstate);
     ss->testexpr = tdb_exec_init_expr(sub->testexpr, estate);
     for (int i = 0; i < list_length(sub->args); i++)
         ss->arg_states = tdb_lappend(
@@ -77,17 +80,43 @@ start_subquery(SubPlanState *ss, ExprContext *econtext)
     ss->started = true;
 }
 
+/* A copy of value (of type typid) in the current memory context. */
 static Datum
-run_scalar(SubPlanState *ss, bool *isnull)
+copy_value(Datum value, Oid typid)
+{
+    const TypeInfo *t = tdb_type_lookup(typid);
+    Size size;
+    void *copy;
+
+    if (t == NULL || t->byval)
+        return value;
+    size = t->len > 0    ? (Size)t->len
+           : t->len == -1 ? VARSIZE_ANY(DatumGetPointer(value))
+                          : strlen(DatumGetPointer(value)) + 1;
+    copy = tdb_palloc(size);
+    memcpy(copy, DatumGetPointer(value), size);
+    return PointerGetDatum(copy);
+}
+
+static Datum
+run_scalar(SubPlanState *ss, MemoryContext caller, bool *isnull)
 {
     TupleTableSlot *row = tdb_exec_proc_node(ss->planstate);
     Datum value;
+    MemoryContext old;
 
     if (row == NULL) {
         *isnull = true;
         return (Datum)0;
     }
     value = tdb_slot_getattr(row, 1, isnull);
+    /* the row goes away with the next call: keep a copy in the caller's
+     * per-row memory */
+    if (!*isnull) {
+        old = tdb_mcxt_switch_to(caller);
+        value = copy_value(value, exprType(&ss->sub->xpr));
+        tdb_mcxt_switch_to(old);
+    }
     if (tdb_exec_proc_node(ss->planstate) != NULL)
         ereport(ERROR, errcode(ERRCODE_CARDINALITY_VIOLATION),
                 errmsg("more than one row returned by a subquery used as "
@@ -119,21 +148,35 @@ run_any_all(SubPlanState *ss, ExprContext *econtext, bool *isnull)
     return BoolGetDatum(!is_any);
 }
 
+/*
+ * Run the subquery.  Called from expression evaluation, i.e. in some
+ * node's per-row memory; the subquery's nodes allocate what they keep
+ * across rows (scan state, ...) in whatever is current when they run, so
+ * they run in the statement's memory instead.
+ */
 Datum
 tdb_exec_subplan(SubPlanState *ss, ExprContext *econtext, bool *isnull)
 {
+    MemoryContext caller = tdb_current_mcxt;
+    MemoryContext old = tdb_mcxt_switch_to(econtext->estate->query_mcxt);
+    Datum result = (Datum)0;
+
     start_subquery(ss, econtext);
     *isnull = false;
     switch (ss->sub->sublink_type) {
     case EXISTS_SUBLINK:
-        return BoolGetDatum(tdb_exec_proc_node(ss->planstate) != NULL);
+        result = BoolGetDatum(tdb_exec_proc_node(ss->planstate) != NULL);
+        break;
     case EXPR_SUBLINK:
-        return run_scalar(ss, isnull);
+        result = run_scalar(ss, caller, isnull);
+        break;
     case ANY_SUBLINK:
     case ALL_SUBLINK:
-        return run_any_all(ss, econtext, isnull);
+        result = run_any_all(ss, econtext, isnull);
+        break;
     }
-    elog(ERROR, "unknown sublink type");
+    tdb_mcxt_switch_to(old);
+    return result;
 }
 
 void

@@ -18,7 +18,7 @@ exec_subqueryscan(PlanState *node)
             return NULL;
         econtext->scan_slot = row;
         tdb_exec_reset_row(econtext);
-        if (tdb_exec_qual(node->qual, econtext))
+        if (tdb_exec_filter(node))
             return tdb_exec_project(node->projection, econtext);
     }
 }

@@ -29,7 +29,7 @@ exec_valuesscan(PlanState *node)
                 tdb_exec_eval_expr(list_nth(exprs, i), econtext,
                                    &vs->scan_slot->tts_isnull[i]);
         tdb_slot_store_virtual(vs->scan_slot);
-        if (tdb_exec_qual(node->qual, econtext))
+        if (tdb_exec_filter(node))
             return tdb_exec_project(node->projection, econtext);
     }
     return NULL;

@@ -34,6 +34,7 @@ typedef struct Instrumentation {
     double first_row_ms; /* accumulated startup over loops */
     double loop_start;   /* clock at the current call */
     double tuples_this_loop;
+    double nfiltered;    /* rows the node's qual removed, all loops */
 } Instrumentation;
 
 /* Per-statement execution state. */
@@ -124,6 +125,18 @@ bool tdb_exec_rows_equal(TupleTableSlot *a, TupleTableSlot *b, int ncols,
 
 /* An all-NULL row shaped like ps's result (outer joins). */
 TupleTableSlot *tdb_exec_null_slot(PlanState *ps);
+
+/* The node's qual over its econtext; a removed row is counted for
+ * EXPLAIN ANALYZE's "Rows Removed by Filter". */
+static inline bool
+tdb_exec_filter(PlanState *node)
+{
+    if (tdb_exec_qual(node->qual, node->econtext))
+        return true;
+    if (unlikely(node->instr != NULL))
+        node->instr->nfiltered += 1;
+    return false;
+}
 
 /* Check for cancel (the statement's interrupt hook). */
 static inline void

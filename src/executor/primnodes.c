@@ -12,6 +12,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "executor/plannodes.h"
 #include "executor/primnodes.h"
 #include "tuple/varlena.h"
 
@@ -439,6 +440,16 @@ tdb_expr_equal(const Node *a, const Node *b)
     case T_Aggref: {
         const Aggref *x = (const Aggref *)a, *y = (const Aggref *)b;
 
+        if (list_length(x->order_keys) != list_length(y->order_keys))
+            return false;
+        for (int i = 0; i < list_length(x->order_keys); i++) {
+            const SortKey *kx = list_nth(x->order_keys, i);
+            const SortKey *ky = list_nth(y->order_keys, i);
+
+            if (kx->descending != ky->descending ||
+                kx->nulls_first != ky->nulls_first)
+                return false;
+        }
         return x->agg == y->agg && x->distinct == y->distinct &&
                x->is_star == y->is_star && list_equal(x->args, y->args) &&
                tdb_expr_equal((Node *)x->filter, (Node *)y->filter) &&

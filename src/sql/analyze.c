@@ -28,7 +28,9 @@ new_parse_state(Statement *st, ParseState *parent, List *ctes)
 
     ps->st = st;
     ps->parent = parent;
-    ps->ctes = ctes;
+    /* a copy: this level's WITH items must not leak into the caller's */
+    ps->ctes = tdb_list_copy(ctes);
+    ps->resolve_unknowns = true;
     return ps;
 }
 
@@ -93,6 +95,21 @@ tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt)
 
 static List *visible_targets(Query *q);
 
+/* A WITH item's query: its own level, seeing the earlier WITH items (and
+ * the names of the later ones, for the forward-reference error). */
+static Query *
+analyze_cte_body(ParseState *ps, List *ctes, PgQuery__Node *stmt)
+{
+    ParseState *cps = new_parse_state(ps->st, ps->parent, ctes);
+
+    if (stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("%s in WITH is not supported yet",
+                       tdb_sql_node_name(stmt)));
+    cps->with_names = ps->with_names;
+    return analyze_select(cps, stmt->select_stmt);
+}
+
 /* A SelectStmt node wrapping sel (to analyze one arm of a UNION). */
 static PgQuery__Node *
 select_node(PgQuery__SelectStmt *sel)
@@ -121,8 +138,7 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
 
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_UNION)
         return NULL;
-    nonrec = tdb_analyze_subquery_in(ps->st, ps->parent, ps->ctes,
-                                     select_node(sel->larg));
+    nonrec = analyze_cte_body(ps, ps->ctes, select_node(sel->larg));
     vis = visible_targets(nonrec);
     self->name = cte->ctename;
     for (int c = 0; c < list_length(vis); c++) {
@@ -137,9 +153,8 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
         self->coltypmods = tdb_lappend_int(self->coltypmods,
                                            exprTypmod(te->expr));
     }
-    rec = tdb_analyze_subquery_in(ps->st, ps->parent,
-                                  tdb_lappend(tdb_list_copy(ps->ctes), self),
-                                  select_node(sel->rarg));
+    rec = analyze_cte_body(ps, tdb_lappend(tdb_list_copy(ps->ctes), self),
+                           select_node(sel->rarg));
     if (!self->referenced)
         return NULL;
     rvis = visible_targets(rec);
@@ -184,13 +199,16 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
 {
     if (with == NULL)
         return;
+    for (size_t i = 0; i < with->n_ctes; i++)
+        ps->with_names = tdb_lappend(ps->with_names,
+                                     with->ctes[i]->common_table_expr->ctename);
     for (size_t i = 0; i < with->n_ctes; i++) {
         PgQuery__CommonTableExpr *cte = with->ctes[i]->common_table_expr;
         CteItem *item = tdb_palloc(sizeof(CteItem));
         Query *q;
 
-        for (int j = 0; j < list_length(ps->ctes); j++)
-            if (strcmp(((CteItem *)list_nth(ps->ctes, j))->name,
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(with->ctes[j]->common_table_expr->ctename,
                        cte->ctename) == 0)
                 ereport(ERROR, errcode(ERRCODE_DUPLICATE_ALIAS),
                         errmsg("WITH query name \"%s\" specified more than "
@@ -202,8 +220,14 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
             cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
             q = analyze_recursive_cte(ps, cte);
         if (q == NULL)
-            q = tdb_analyze_subquery_in(ps->st, ps->parent, ps->ctes,
-                                        cte->ctequery);
+            q = analyze_cte_body(ps, ps->ctes, cte->ctequery);
+        if (cte->n_aliascolnames > (size_t)list_length(visible_targets(q)))
+            ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+                    errmsg("WITH query \"%s\" has %d columns available but "
+                           "%d columns specified",
+                           cte->ctename, list_length(visible_targets(q)),
+                           (int)cte->n_aliascolnames),
+                    errposition(parse_errpos(ps, cte->location)));
         for (size_t c = 0; c < cte->n_aliascolnames; c++) {
             int seen = 0;
 
@@ -218,21 +242,40 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
         item->query = q;
         ps->ctes = tdb_lappend(ps->ctes, item);
     }
+    ps->with_names = NIL;
 }
 
 /* ----------------------------------------------------------------------
  * SELECT
  * ---------------------------------------------------------------------- */
 
+/* The first Var of this query level in an expression, or NULL. */
+static bool
+find_local_var(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var) && ((Var *)node)->varlevelsup == 0) {
+        *(Var **)arg = (Var *)node;
+        return true;
+    }
+    return tdb_expr_walk_children(node, find_local_var, arg);
+}
+
 static Expr *
 transform_limit(ParseState *ps, PgQuery__Node *node, ExprKind kind,
                 const char *clause)
 {
     Expr *e;
+    Var *var = NULL;
 
     if (node == NULL)
         return NULL;
     e = tdb_transform_expr(ps, node, kind);
+    if (find_local_var((Node *)e, &var))
+        ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+                errmsg("argument of %s must not contain variables", clause),
+                errposition(parse_errpos(ps, var->xpr.location)));
     if (exprType(e) != INT8OID) {
         Expr *c = tdb_coerce_to(ps, e, INT8OID, -1, CAST_IMPLICIT,
                                 exprLocation(e));
@@ -318,7 +361,8 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
                                              EXPR_KIND_WHERE, "WHERE");
     q->target_list = tdb_transform_target_list(
         ps, sel->target_list, sel->n_target_list, EXPR_KIND_SELECT_TARGET);
-    tdb_resolve_unknown_targets(ps, q->target_list);
+    if (ps->resolve_unknowns)
+        tdb_resolve_unknown_targets(ps, q->target_list);
     q->sort_clause = tdb_transform_sort_clause(ps, sel->sort_clause,
                                                sel->n_sort_clause,
                                                &q->target_list);
@@ -470,84 +514,77 @@ coerce_leaves(ParseState *ps, Node *node, int c, Oid type)
     }
 }
 
-/* Column types of node's result (leaf: its visible targets). */
+/* Per column of node's result, a representative expression: a leaf's
+ * visible target, or a set operation's recorded one. */
 static List *
-result_types(ParseState *ps, Node *node)
+result_exprs(ParseState *ps, Node *node)
 {
-    List *types = NIL;
+    List *exprs = NIL;
+    RangeTblEntry *rte;
+    List *vis;
 
     if (IsA(node, SetOperationStmt))
-        return ((SetOperationStmt *)node)->coltypes;
-    {
-        RangeTblEntry *rte =
-            list_nth(ps->rtable, ((RangeTblRef *)node)->rtindex - 1);
-        List *vis = visible_targets(rte->subquery);
-
-        for (int i = 0; i < list_length(vis); i++)
-            types = tdb_lappend_int(
-                types, (int)exprType(((TargetEntry *)list_nth(vis, i))->expr));
-    }
-    return types;
+        return ((SetOperationStmt *)node)->colexprs;
+    rte = list_nth(ps->rtable, ((RangeTblRef *)node)->rtindex - 1);
+    vis = visible_targets(rte->subquery);
+    for (int i = 0; i < list_length(vis); i++)
+        exprs = tdb_lappend(exprs, ((TargetEntry *)list_nth(vis, i))->expr);
+    return exprs;
 }
 
 static Node *
-transform_setop_tree(ParseState *ps, PgQuery__SelectStmt *sel, bool top)
+transform_setop_tree(ParseState *ps, PgQuery__SelectStmt *sel)
 {
     SetOperationStmt *op;
-    List *ltypes, *rtypes;
+    List *lexprs, *rexprs;
 
     if (sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE ||
         sel->op == PG_QUERY__SET_OPERATION__SET_OPERATION_UNDEFINED) {
-        PgQuery__Node node = PG_QUERY__NODE__INIT;
+        ParseState *lps = new_parse_state(ps->st, ps->parent, ps->ctes);
         Query *leaf;
         List *ns = NIL;
         char name[32];
 
-        node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
-        node.select_stmt = sel;
-        leaf = tdb_analyze_subquery_in(ps->st, ps->parent, ps->ctes, &node);
+        /* unknown literals stay unknown: the set operation types them */
+        lps->resolve_unknowns = false;
+        leaf = analyze_select(lps, sel);
         snprintf(name, sizeof(name), "*SELECT* %d",
                  list_length(ps->rtable) + 1);
         return tdb_add_subquery_rte(ps, leaf,
                                     tdb_mcxt_strdup(tdb_current_mcxt, name),
                                     NULL, &ns);
     }
-    (void)top;
     op = makeNode(SetOperationStmt);
     op->op = sel->op == PG_QUERY__SET_OPERATION__SETOP_UNION ? SETOP_UNION
              : sel->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT
                  ? SETOP_INTERSECT
                  : SETOP_EXCEPT;
     op->all = sel->all;
-    op->larg = transform_setop_tree(ps, sel->larg, false);
-    op->rarg = transform_setop_tree(ps, sel->rarg, false);
-    ltypes = result_types(ps, op->larg);
-    rtypes = result_types(ps, op->rarg);
-    if (list_length(ltypes) != list_length(rtypes))
+    op->larg = transform_setop_tree(ps, sel->larg);
+    op->rarg = transform_setop_tree(ps, sel->rarg);
+    lexprs = result_exprs(ps, op->larg);
+    rexprs = result_exprs(ps, op->rarg);
+    if (list_length(lexprs) != list_length(rexprs))
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
                 errmsg("each %s query must have the same number of columns",
-                       setop_name(sel->op)));
-    for (int c = 0; c < list_length(ltypes); c++) {
-        Oid lt = (Oid)list_nth_int(ltypes, c), rt = (Oid)list_nth_int(rtypes, c);
-        Oid type;
-
-        if (lt == rt && lt != UNKNOWNOID)
-            type = lt;
-        else {
-            Const *l = tdb_make_null_const(lt, -1), *r =
-                                                        tdb_make_null_const(
-                                                            rt, -1);
-
-            type = tdb_select_common_type(ps, tdb_list_make2(l, r),
+                       setop_name(sel->op)),
+                errposition(parse_errpos(
+                    ps, rexprs != NIL ? exprLocation(linitial(rexprs))
+                                      : -1)));
+    for (int c = 0; c < list_length(lexprs); c++) {
+        Expr *l = list_nth(lexprs, c), *r = list_nth(rexprs, c);
+        Oid type = tdb_select_common_type(ps, tdb_list_make2(l, r),
                                           setop_name(sel->op));
-        }
-        if (lt != type)
+
+        if (exprType(l) != type)
             coerce_leaves(ps, op->larg, c, type);
-        if (rt != type)
+        if (exprType(r) != type)
             coerce_leaves(ps, op->rarg, c, type);
         op->coltypes = tdb_lappend_int(op->coltypes, (int)type);
         op->coltypmods = tdb_lappend_int(op->coltypmods, -1);
     }
+    /* representatives, after coercion: the leftmost branch's */
+    op->colexprs = result_exprs(ps, op->larg);
     return (Node *)op;
 }
 
@@ -574,7 +611,7 @@ analyze_set_operation(ParseState *ps, PgQuery__SelectStmt *sel)
     PgQuery__Node *limit_count = sel->limit_count;
     PgQuery__Node *limit_offset = sel->limit_offset;
 
-    top = (SetOperationStmt *)transform_setop_tree(ps, sel, true);
+    top = (SetOperationStmt *)transform_setop_tree(ps, sel);
     first = leftmost_leaf(ps, (Node *)top);
     for (int c = 0; c < list_length(top->coltypes); c++) {
         Var *v = tdb_make_var(0, c + 1, (Oid)list_nth_int(top->coltypes, c),
@@ -742,6 +779,17 @@ tdb_analyze_check(Statement *st, Relation rel, const char *sql, int *nvars,
     return e;
 }
 
+void
+tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
+                    int32 typmod)
+{
+    ParseState *ps = new_parse_state(st, NULL, NIL);
+    Expr *e = tdb_transform_expr(ps, raw, EXPR_KIND_COLUMN_DEFAULT);
+
+    (void)tdb_coerce_or_error(ps, e, typid, typmod, CAST_ASSIGNMENT,
+                              exprLocation(e));
+}
+
 /* The target's CHECK constraints, for INSERT / UPDATE. */
 static void
 add_checks(ParseState *ps, Query *q, Relation rel)
@@ -856,30 +904,64 @@ insert_columns(ParseState *ps, PgQuery__InsertStmt *ins, Relation rel,
     return cols;
 }
 
-static void
-check_count(ParseState *ps, int nexprs, int ncols, int location)
+/* The location of a raw expression (for the column-count errors). */
+static int
+raw_location(const PgQuery__Node *n)
+{
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST:
+        return n->a_const->location;
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+        return n->column_ref->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return n->func_call->location;
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return n->a_expr->location;
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+        return n->type_cast->location;
+    case PG_QUERY__NODE__NODE_RES_TARGET:
+        return n->res_target->location;
+    default:
+        return -1;
+    }
+}
+
+/*
+ * Match nexprs source columns to the target columns: with a column list
+ * the counts must agree; without one, fewer values than columns leave
+ * the rest to their defaults.  exprs/cols locate the first extra item.
+ */
+static int
+match_count(ParseState *ps, PgQuery__InsertStmt *ins, int nexprs, int ncols,
+            PgQuery__Node *const *exprs, List *targets)
 {
     if (nexprs > ncols)
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
                 errmsg("INSERT has more expressions than target columns"),
-                errposition(parse_errpos(ps, location)));
-    if (nexprs < ncols)
+                errposition(parse_errpos(
+                    ps, exprs != NULL ? raw_location(exprs[ncols])
+                        : targets != NIL
+                            ? ((TargetEntry *)list_nth(targets, ncols))
+                                  ->xpr.location
+                            : -1)));
+    if (nexprs < ncols && ins->n_cols > 0)
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
                 errmsg("INSERT has more target columns than expressions"),
-                errposition(parse_errpos(ps, location)));
+                errposition(parse_errpos(
+                    ps, raw_location(ins->cols[nexprs]))));
+    return nexprs;
 }
 
 /* One VALUES row of an INSERT: expressions per table column. */
 static List *
-insert_values_row(ParseState *ps, Relation rel, PgQuery__List *row,
-                  const int *cols, int ncols)
+insert_values_row(ParseState *ps, PgQuery__InsertStmt *ins, Relation rel,
+                  PgQuery__List *row, const int *cols, int ncols)
 {
     Expr **by_column =
         tdb_palloc0(sizeof(Expr *) * (Size)Max(1, rel->rd_att->natts));
     List *result = NIL;
 
-    check_count(ps, (int)row->n_items, ncols,
-                row->n_items > 0 ? -1 : -1);
+    ncols = match_count(ps, ins, (int)row->n_items, ncols, row->items, NIL);
     for (int i = 0; i < ncols; i++) {
         PgQuery__Node *item = row->items[i];
         int attnum = cols[i];
@@ -927,6 +1009,20 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
                 tdb_make_target_entry(list_nth(row, a), a + 1,
                                       TupleDescAttr(rel->rd_att, a)->attname,
                                       false));
+    } else if (src->n_values_lists == 1 &&
+               src->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
+               src->n_sort_clause == 0 && src->limit_count == NULL) {
+        /* one row: its expressions are the target list (a Result) */
+        List *row = insert_values_row(ps, ins, rel,
+                                      src->values_lists[0]->list, cols,
+                                      ncols);
+
+        for (int a = 0; a < list_length(row); a++)
+            q->target_list = tdb_lappend(
+                q->target_list,
+                tdb_make_target_entry(list_nth(row, a), a + 1,
+                                      TupleDescAttr(rel->rd_att, a)->attname,
+                                      false));
     } else if (src->n_values_lists > 0 &&
                src->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
                src->n_sort_clause == 0 && src->limit_count == NULL) {
@@ -943,8 +1039,8 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         for (size_t r = 0; r < src->n_values_lists; r++)
             rte->values_lists = tdb_lappend(
                 rte->values_lists,
-                insert_values_row(ps, rel, src->values_lists[r]->list, cols,
-                                  ncols));
+                insert_values_row(ps, ins, rel, src->values_lists[r]->list,
+                                  cols, ncols));
         rte->rtekind = RTE_VALUES;
         rte->refname = "*VALUES*";
         for (int a = 0; a < rel->rd_att->natts; a++) {
@@ -977,7 +1073,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         Expr **by_column =
             tdb_palloc0(sizeof(Expr *) * (Size)Max(1, rel->rd_att->natts));
 
-        check_count(ps, list_length(vis), ncols, -1);
+        ncols = match_count(ps, ins, list_length(vis), ncols, NULL, vis);
         ref = (RangeTblRef *)tdb_add_subquery_rte(ps, sub, "*SELECT*", NULL,
                                                   &ns);
         rte = list_nth(ps->rtable, ref->rtindex - 1);

@@ -57,6 +57,10 @@ typedef struct ParseState {
     bool has_srfs;       /* a set-returning function in the select list */
     int nested_agg;      /* > 0 while analyzing an aggregate's arguments */
     List *ctes;          /* CommonTableExprs visible here (WITH) */
+    List *with_names;    /* every name of the WITH being analyzed, for
+                          * the forward-reference error */
+    bool resolve_unknowns; /* unknown-typed output columns become text
+                            * (not in set-operation branches) */
     Relation target_rel; /* INSERT/UPDATE/DELETE */
 } ParseState;
 
@@ -82,6 +86,11 @@ Query *tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt);
  */
 Expr *tdb_analyze_check(Statement *st, Relation rel, const char *sql,
                         int *nvars, int *attno);
+
+/* Check a column DEFAULT at CREATE TABLE (type, no column references),
+ * raising errors with positions in the statement. */
+void tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
+                         int32 typmod);
 
 /* ----- expressions (parse_expr.c) ----- */
 

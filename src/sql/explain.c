@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "catalog/pg_type.h"
@@ -74,6 +75,9 @@ typedef struct ExplainState {
     PlannedStmt *stmt;
     bool analyze;
     bool costs;
+    bool timing;
+    bool summary;
+    bool summary_set;
     bool verbose;
     bool use_prefix;
     List *lines; /* char * */
@@ -154,11 +158,13 @@ deparse_const(Buf *b, Const *c)
             buf_printf(b, "%s", out);
         return;
     case NUMERICOID:
-        if (out[0] == '-' || strchr(out, 'N') != NULL ||
-            strchr(out, 'I') != NULL)
-            buf_printf(b, "'%s'::numeric", out);
-        else
+        /* plain only when it reads back as numeric (has a point or an
+         * exponent and no sign), as PostgreSQL's ruleutils decides */
+        if (out[0] != '-' && strpbrk(out, ".eE") != NULL &&
+            strchr(out, 'N') == NULL && strchr(out, 'I') == NULL)
             buf_printf(b, "%s", out);
+        else
+            buf_printf(b, "'%s'::numeric", out);
         return;
     case BOOLOID:
         buf_printf(b, "%s", DatumGetBool(c->constvalue) ? "true" : "false");
@@ -173,6 +179,76 @@ deparse_const(Buf *b, Const *c)
         }
         buf_printf(b, "'::%s", tdb_format_type(type, exprTypmod(c)));
     }
+}
+
+/* An array element as array_out quotes it. */
+static void
+array_element(Buf *b, const char *v)
+{
+    bool quote = v[0] == '\0' || strcasecmp(v, "NULL") == 0 ||
+                 strpbrk(v, "{},\"\\ \t\n") != NULL;
+
+    if (!quote) {
+        buf_printf(b, "%s", v);
+        return;
+    }
+    buf_printf(b, "\"");
+    for (const char *p = v; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            buf_printf(b, "\\");
+        buf_printf(b, "%c", *p);
+    }
+    buf_printf(b, "\"");
+}
+
+static void deparse_list(Buf *b, List *args, const char *sep,
+                         DeparseContext *ctx);
+
+/*
+ * x IN (1, 2) the way PostgreSQL shows the ScalarArrayOpExpr it plans:
+ * (x = ANY ('{1,2}'::integer[])), or with ARRAY[...] when the items are
+ * not all constants; NOT IN is <> ALL.
+ */
+static void
+deparse_in_list(Buf *b, InListExpr *in, DeparseContext *ctx)
+{
+    bool all_consts = true;
+    Oid type = exprType(linitial(in->items));
+
+    for (int i = 0; i < list_length(in->items); i++)
+        if (!IsA(list_nth(in->items, i), Const))
+            all_consts = false;
+    buf_printf(b, "(");
+    deparse(b, in->arg, ctx);
+    buf_printf(b, in->is_not ? " <> ALL (" : " = ANY (");
+    if (all_consts) {
+        Buf elems;
+
+        buf_init(&elems);
+        for (int i = 0; i < list_length(in->items); i++) {
+            Const *c = list_nth(in->items, i);
+
+            if (i > 0)
+                buf_printf(&elems, ",");
+            if (c->constisnull)
+                buf_printf(&elems, "NULL");
+            else
+                array_element(&elems, tdb_type_output(type, c->constvalue));
+        }
+        buf_printf(b, "'{");
+        for (const char *p = elems.data; *p != '\0'; p++) {
+            if (*p == '\'')
+                buf_printf(b, "''");
+            else
+                buf_printf(b, "%c", *p);
+        }
+        buf_printf(b, "}'::%s[]", tdb_format_type(type, -1));
+    } else {
+        buf_printf(b, "ARRAY[");
+        deparse_list(b, in->items, ", ", ctx);
+        buf_printf(b, "]");
+    }
+    buf_printf(b, "))");
 }
 
 static void
@@ -293,6 +369,9 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
         buf_printf(b, " END");
         return;
     }
+    case T_InListExpr:
+        deparse_in_list(b, (InListExpr *)e, ctx);
+        return;
     case T_SubPlan:
         buf_printf(b, "(SubPlan %d)", ((SubPlan *)e)->plan_id);
         return;
@@ -535,6 +614,14 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         break;
     }
     add_qual(es, plan, indent, "Filter", plan->qual);
+    if (es->analyze && ps != NULL && ps->instr != NULL &&
+        ps->instr->nfiltered > 0 && plan->qual != NIL) {
+        char buf[64];
+
+        snprintf(buf, sizeof(buf), "%.0f",
+                 ps->instr->nfiltered / Max(1.0, ps->instr->nloops));
+        add_property(es, indent, "Rows Removed by Filter", buf);
+    }
 }
 
 static void
@@ -592,12 +679,14 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
 
         if (in == NULL || in->nloops == 0)
             buf_printf(&b, " (never executed)");
-        else
-            buf_printf(&b, "%s(actual time=%.3f..%.3f rows=%.0f loops=%.0f)",
-                       es->costs ? " " : "  ",
+        else if (es->timing)
+            buf_printf(&b, " (actual time=%.3f..%.3f rows=%.0f loops=%.0f)",
                        in->first_row_ms / in->nloops,
                        in->total_ms / in->nloops, in->ntuples / in->nloops,
                        in->nloops);
+        else
+            buf_printf(&b, " (actual rows=%.0f loops=%.0f)",
+                       in->ntuples / in->nloops, in->nloops);
     }
     add_line(es, indent, b.data);
     node_properties(es, plan, ps, prop_indent);
@@ -673,7 +762,8 @@ count_scans(Plan *plan)
 void
 tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
 {
-    ExplainState es = {st, NULL, false, true, false, false, NIL};
+    ExplainState es = {st, NULL, false, true, true, false, false,
+                       false, false, NIL};
     double start = now_ms(), planned;
     PlannedStmt *stmt;
     PlanState *top = NULL;
@@ -689,9 +779,12 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
             es.costs = option_value(opt);
         else if (strcmp(opt->defname, "verbose") == 0)
             es.verbose = option_value(opt);
-        else if (strcmp(opt->defname, "timing") == 0 ||
-                 strcmp(opt->defname, "summary") == 0 ||
-                 strcmp(opt->defname, "buffers") == 0)
+        else if (strcmp(opt->defname, "timing") == 0)
+            es.timing = option_value(opt);
+        else if (strcmp(opt->defname, "summary") == 0) {
+            es.summary = option_value(opt);
+            es.summary_set = true;
+        } else if (strcmp(opt->defname, "buffers") == 0)
             continue;
         else
             ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
@@ -710,7 +803,9 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
         top = tdb_exec_run(stmt, estate, NULL);
     }
     explain_node(&es, stmt->plan, top, 0, 0, NULL);
-    if (es.analyze) {
+    if (!es.summary_set)
+        es.summary = es.analyze;
+    if (es.summary) {
         snprintf(buf, sizeof(buf), "Planning Time: %.3f ms", planned - start);
         es.lines = tdb_lappend(es.lines,
                                tdb_mcxt_strdup(tdb_current_mcxt, buf));

@@ -223,6 +223,19 @@ set_string(const GucDef *def, Settings *s, const char *value)
         for (int i = 0; def->allowed[i] != NULL; i++)
             if (strcasecmp(value, def->allowed[i]) == 0)
                 ok = true;
+        if (!ok && (def->allowed == message_levels ||
+                    def->allowed == interval_styles)) {
+            /* PostgreSQL's enum settings list what they accept */
+            char hint[256] = "Available values: ";
+
+            for (int i = 0; def->allowed[i] != NULL; i++) {
+                strncat(hint, def->allowed[i],
+                        sizeof(hint) - strlen(hint) - 1);
+                strncat(hint, def->allowed[i + 1] != NULL ? ", " : ".",
+                        sizeof(hint) - strlen(hint) - 1);
+            }
+            invalid_value(def, value, hint);
+        }
         if (!ok)
             invalid_value(def, value, NULL);
     }

@@ -140,8 +140,29 @@ transform_range_var(ParseState *ps, PgQuery__RangeVar *rv, List **namespace)
     TDB_CATCH();
     {
         ErrorData e = *tdb_error_current();
+        bool schema = rv->schemaname != NULL && rv->schemaname[0] != '\0';
+        bool forward = false;
 
         tdb_error_flush();
+        for (ParseState *level = ps; level != NULL; level = level->parent)
+            for (int i = 0; i < list_length(level->with_names); i++)
+                if (strcmp(list_nth(level->with_names, i), rv->relname) == 0)
+                    forward = true;
+        if (e.sqlerrcode == ERRCODE_UNDEFINED_TABLE && (schema || forward))
+            ereport(ERROR, errcode(e.sqlerrcode),
+                    schema ? errmsg("relation \"%s.%s\" does not exist",
+                                    rv->schemaname, rv->relname)
+                           : errmsg("%s", e.message),
+                    forward ? errdetail("There is a WITH item named \"%s\", "
+                                        "but it cannot be referenced from "
+                                        "this part of the query.",
+                                        rv->relname)
+                            : 0,
+                    forward ? errhint("Use WITH RECURSIVE, or re-order the "
+                                      "WITH items to remove forward "
+                                      "references.")
+                            : 0,
+                    errposition(parse_errpos(ps, rv->location)));
         ereport(ERROR, errcode(e.sqlerrcode), errmsg("%s", e.message),
                 errposition(parse_errpos(ps, rv->location)));
     }

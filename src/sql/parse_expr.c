@@ -239,6 +239,11 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 {
     const char *first = node_string(cr->fields[0]);
 
+    if (ps->expr_kind == EXPR_KIND_COLUMN_DEFAULT)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("cannot use column reference in DEFAULT expression"),
+                errposition(parse_errpos(ps, cr->location)));
+
     if (cr->n_fields == 1 && first != NULL)
         return resolve_column(ps, first, cr->location);
     if (cr->n_fields == 2 && first != NULL &&
@@ -575,7 +580,9 @@ transform_case(ParseState *ps, PgQuery__CaseExpr *c)
     defresult = c->defresult != NULL
                     ? transform(ps, c->defresult)
                     : (Expr *)tdb_make_null_const(UNKNOWNOID, -1);
-    results = tdb_lappend(results, defresult);
+    /* PostgreSQL puts ELSE first when choosing the common type (it
+     * decides the message's order and position) */
+    results = tdb_lprepend(results, defresult);
     type = tdb_select_common_type(ps, results, "CASE");
     for (int i = 0; i < list_length(result->whens); i++) {
         CaseWhen *cw = list_nth(result->whens, i);
@@ -1035,46 +1042,73 @@ tdb_transform_where(ParseState *ps, PgQuery__Node *node, ExprKind kind,
                                  clause);
 }
 
-const char *
-tdb_figure_colname(PgQuery__Node *node)
+/*
+ * PostgreSQL's FigureColnameInternal: a column name and its strength --
+ * 2 for a real name (a column, a function), 1 for a fallback (a type
+ * name of a cast, "case"), 0 for none.  Casts and CASE pass a strong
+ * name of their argument through.
+ */
+static int
+figure_colname(PgQuery__Node *node, const char **name)
 {
+    int strength;
+
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
         PgQuery__ColumnRef *cr = node->column_ref;
         const char *last = node_string(cr->fields[cr->n_fields - 1]);
 
-        return last != NULL ? last : "?column?";
+        if (last == NULL)
+            return 0;
+        *name = last;
+        return 2;
     }
     case PG_QUERY__NODE__NODE_FUNC_CALL: {
         PgQuery__FuncCall *fc = node->func_call;
 
-        return node_string(fc->funcname[fc->n_funcname - 1]);
+        *name = node_string(fc->funcname[fc->n_funcname - 1]);
+        return 2;
     }
     case PG_QUERY__NODE__NODE_TYPE_CAST: {
-        const char *inner = tdb_figure_colname(node->type_cast->arg);
         PgQuery__TypeName *tn = node->type_cast->type_name;
 
-        if (strcmp(inner, "?column?") != 0)
-            return inner;
-        return node_string(tn->names[tn->n_names - 1]);
+        strength = figure_colname(node->type_cast->arg, name);
+        if (strength <= 1) {
+            *name = node_string(tn->names[tn->n_names - 1]);
+            return 1;
+        }
+        return strength;
     }
     case PG_QUERY__NODE__NODE_CASE_EXPR:
-        return "case";
+        strength = node->case_expr->defresult != NULL
+                       ? figure_colname(node->case_expr->defresult, name)
+                       : 0;
+        if (strength <= 1) {
+            *name = "case";
+            return 1;
+        }
+        return strength;
     case PG_QUERY__NODE__NODE_COALESCE_EXPR:
-        return "coalesce";
+        *name = "coalesce";
+        return 2;
     case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
-        return node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST
-                   ? "greatest"
-                   : "least";
+        *name = node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST
+                    ? "greatest"
+                    : "least";
+        return 2;
     case PG_QUERY__NODE__NODE_A_EXPR:
-        if (node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF)
-            return "nullif";
-        return "?column?";
+        if (node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF) {
+            *name = "nullif";
+            return 2;
+        }
+        return 0;
     case PG_QUERY__NODE__NODE_SUB_LINK: {
         PgQuery__SubLink *sl = node->sub_link;
 
-        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
-            return "exists";
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+            *name = "exists";
+            return 2;
+        }
         if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
             sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
             PgQuery__SelectStmt *sel = sl->subselect->select_stmt;
@@ -1082,14 +1116,26 @@ tdb_figure_colname(PgQuery__Node *node)
             if (sel->n_target_list > 0) {
                 PgQuery__ResTarget *rt = sel->target_list[0]->res_target;
 
-                return rt->name != NULL && rt->name[0] != '\0'
-                           ? rt->name
-                           : tdb_figure_colname(rt->val);
+                if (rt->name != NULL && rt->name[0] != '\0') {
+                    *name = rt->name;
+                    return 2;
+                }
+                return figure_colname(rt->val, name);
             }
         }
-        return "?column?";
+        return 0;
     }
     default:
-        return "?column?";
+        return 0;
     }
+}
+
+const char *
+tdb_figure_colname(PgQuery__Node *node)
+{
+    const char *name = NULL;
+
+    if (figure_colname(node, &name) > 0 && name != NULL)
+        return name;
+    return "?column?";
 }

@@ -119,12 +119,7 @@ coerce_unknown_const(ParseState *ps, Const *c, Oid target, int32 typmod,
     literal = DatumGetPointer(c->constvalue);
     TDB_TRY();
     {
-        const TypeSupport *support = tdb_type_support(to);
-
         value = tdb_type_input(to, literal, -1);
-        if (typmod >= 0 && support != NULL && support->apply_typmod != NULL)
-            value = support->apply_typmod(value, typmod,
-                                          context == CAST_EXPLICIT);
     }
     TDB_CATCH();
     {
@@ -137,6 +132,15 @@ coerce_unknown_const(ParseState *ps, Const *c, Oid target, int32 typmod,
                 errposition(parse_errpos(ps, pos)));
     }
     TDB_END_TRY();
+    {
+        /* the length/precision check is a step of its own in
+         * PostgreSQL, and reports no position */
+        const TypeSupport *support = tdb_type_support(to);
+
+        if (typmod >= 0 && support != NULL && support->apply_typmod != NULL)
+            value = support->apply_typmod(value, typmod,
+                                          context == CAST_EXPLICIT);
+    }
     result = tdb_make_const(to, typmod, value, false);
     result->xpr.location = c->xpr.location;
     return (Expr *)result;
@@ -175,6 +179,21 @@ tdb_coerce_to(ParseState *ps, Expr *expr, Oid to, int32 typmod, char context,
     if (!tdb_can_coerce(from, to, context))
         return NULL;
     cast = tdb_cast_lookup(from, to);
+    if (cast != NULL && cast->method == CAST_METHOD_FUNCTION &&
+        IsA(expr, Const)) {
+        /* a constant is cast now (PostgreSQL folds it when planning) */
+        Const *c = (Const *)expr;
+        Const *folded;
+
+        if (c->constisnull)
+            folded = tdb_make_null_const(to, -1);
+        else
+            folded = tdb_make_const(to, -1,
+                                    tdb_direct_call1(cast->fn, c->constvalue),
+                                    false);
+        folded->xpr.location = c->xpr.location;
+        return apply_typmod((Expr *)folded, to, typmod, context);
+    }
     if (cast != NULL && cast->method == CAST_METHOD_FUNCTION) {
         FuncExpr *f = makeNode(FuncExpr);
 
@@ -521,8 +540,13 @@ tdb_make_op(ParseState *ps, const char *name, Expr *left, Expr *right,
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
                 errmsg("operator does not exist: %s",
                        signature(name, args, nargs, true)),
-                errhint("No operator matches the given name and argument "
-                        "types. You might need to add explicit type casts."),
+                nargs == 1
+                    ? errhint("No operator matches the given name and "
+                              "argument type. You might need to add an "
+                              "explicit type cast.")
+                    : errhint("No operator matches the given name and "
+                              "argument types. You might need to add "
+                              "explicit type casts."),
                 errposition(parse_errpos(ps, location)));
     op = makeNode(OpExpr);
     op->op = cands[chosen].desc;

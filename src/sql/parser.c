@@ -44,6 +44,29 @@ tdb_sql_char_position(const char *text, int offset)
     return chars + 1;
 }
 
+/*
+ * libpg_query reports the grammar's message but not its HINT; the few
+ * grammar errors PostgreSQL gives a hint are listed here.
+ */
+static const char *
+grammar_hint(const char *message)
+{
+    static const struct {
+        const char *message;
+        const char *hint;
+    } hints[] = {
+        {"subquery in FROM must have an alias",
+         "For example, FROM (SELECT ...) [AS] foo."},
+        {"VALUES in FROM must have an alias",
+         "For example, FROM (VALUES ...) [AS] foo."},
+    };
+
+    for (Size i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+        if (strcmp(message, hints[i].message) == 0)
+            return hints[i].hint;
+    return NULL;
+}
+
 ParsedScript *
 tdb_sql_parse(const char *text)
 {
@@ -55,12 +78,13 @@ tdb_sql_parse(const char *text)
     if (parsed.error != NULL) {
         char message[ERRMSG_MAX];
         int cursor = parsed.error->cursorpos;
+        const char *hint = grammar_hint(parsed.error->message);
 
         /* copy what we report: the result is freed before raising */
         snprintf(message, sizeof(message), "%s", parsed.error->message);
         pg_query_free_protobuf_parse_result(parsed);
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", message),
-                errposition(cursor));
+                hint != NULL ? errhint("%s", hint) : 0, errposition(cursor));
     }
     result = pg_query__parse_result__unpack(
         NULL, parsed.parse_tree.len, (const uint8_t *)parsed.parse_tree.data);

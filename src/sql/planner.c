@@ -180,20 +180,24 @@ outer_param(PlannerInfo *root, Var *var)
 {
     PlanParam *pp;
 
-    if (root->parent == NULL || var->varlevelsup != 1)
+    if (root->parent == NULL)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("this reference to an outer query's column is not "
                        "supported yet"));
+    /* the SubPlan one level up passes the value in; a column further out
+     * reaches that level as an outer reference of its own (levelsup - 1),
+     * which the level above turns into a Param in turn */
     for (int i = 0; i < list_length(root->plan_params); i++) {
         pp = list_nth(root->plan_params, i);
         if (pp->var->varno == var->varno &&
-            pp->var->varattno == var->varattno)
+            pp->var->varattno == var->varattno &&
+            pp->var->varlevelsup == var->varlevelsup - 1)
             return make_param(pp->paramid, exprType(var), exprTypmod(var));
     }
     pp = tdb_palloc(sizeof(PlanParam));
     pp->paramid = new_param(root->glob);
     pp->var = tdb_make_var(var->varno, var->varattno, exprType(var),
-                           exprTypmod(var), 0);
+                           exprTypmod(var), var->varlevelsup - 1);
     root->plan_params = tdb_lappend(root->plan_params, pp);
     return make_param(pp->paramid, exprType(var), exprTypmod(var));
 }
@@ -204,6 +208,7 @@ typedef struct SublinkContext {
 } SublinkContext;
 
 static Node *preprocess_mutator(Node *node, void *arg);
+static Expr *preprocess_expr(PlannerInfo *root, Expr *e);
 
 /* PARAM_SUBLINK placeholders of an ANY/ALL test -> PARAM_EXEC. */
 static Node *
@@ -251,7 +256,9 @@ plan_sublink(PlannerInfo *root, SubLink *sl)
         PlanParam *pp = list_nth(sub->plan_params, i);
 
         sp->par_param = tdb_lappend_int(sp->par_param, pp->paramid);
-        sp->args = tdb_lappend(sp->args, pp->var);
+        /* a column of a level further out is a Param here too */
+        sp->args = tdb_lappend(sp->args,
+                               preprocess_expr(root, (Expr *)pp->var));
     }
     if (sp->par_param == NIL &&
         (sl->sublink_type == EXPR_SUBLINK ||

@@ -96,6 +96,8 @@ typedef struct SetOperationStmt {
     Node *rarg;
     List *coltypes;   /* the result's column types (Oid) */
     List *coltypmods;
+    List *colexprs;   /* per column, an expression of the leftmost
+                       * branch (positions of type errors) */
 } SetOperationStmt;
 
 typedef struct Query {

@@ -110,6 +110,19 @@ ensure_transaction(Session *s)
     }
 }
 
+/* A statement must give back every buffer pin it took; one that does
+ * not is a bug worth a warning (and the pins are released). */
+static void
+check_pins_released(void)
+{
+    int leaked = tdb_buf_pins_held();
+
+    if (leaked > 0) {
+        (void)tdb_buf_release_all_pins_of_thread();
+        elog(WARNING, "a statement left %d buffers pinned", leaked);
+    }
+}
+
 static void
 run_statement(Statement *st)
 {
@@ -125,6 +138,7 @@ run_statement(Statement *st)
                 errmsg("%s is not supported yet",
                        tdb_sql_node_name(st->parsed->stmt)),
                 errposition(stmt_errpos(st, st->parsed->location)));
+    check_pins_released();
     if (tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS)
         tdb_xact_command_counter_increment(s->xact);
 }

@@ -21,6 +21,13 @@ struct Session {
     MemoryContext exec_cxt;  /* one tdb_session_exec call: the parse tree */
     MemoryContext stmt_cxt;  /* one statement */
     Settings settings;
+    /* SET is transactional (guc.h): the values at the transaction's
+     * start (restored at abort) and the values without this
+     * transaction's SET LOCALs (kept at commit), valid while
+     * settings_saved */
+    Settings xact_start_settings;
+    Settings session_settings;
+    bool settings_saved;
     bool explicit_block;     /* inside BEGIN ... COMMIT/ROLLBACK */
     volatile sig_atomic_t cancel_pending;
 };

@@ -188,11 +188,58 @@ append_set_arg(const Statement *st, const PgQuery__Node *arg, char *buf,
     }
 }
 
+/* End of the transaction: SET LOCALs end (commit), or every SET of the
+ * transaction is undone (abort). */
+static void
+settings_at_xact_end(XactEvent event, void *arg)
+{
+    Session *s = arg;
+
+    if (event == XACT_EVENT_COMMIT)
+        s->settings = s->session_settings;
+    else if (event == XACT_EVENT_ABORT)
+        s->settings = s->xact_start_settings;
+    else
+        return;
+    s->settings_saved = false;
+}
+
+/* Before the transaction's first SET: remember how to undo it. */
+static void
+save_settings(Session *s)
+{
+    if (s->settings_saved)
+        return;
+    s->xact_start_settings = s->settings;
+    s->session_settings = s->settings;
+    s->settings_saved = true;
+    tdb_xact_register_callback(s->xact, settings_at_xact_end, s);
+}
+
+/* Apply one SET/RESET to the current values and, unless it is LOCAL, to
+ * the values that survive the transaction. */
+static void
+apply_set(Session *s, const char *name, const char *value, bool is_local)
+{
+    tdb_guc_set(&s->settings, name, value);
+    if (!is_local)
+        tdb_guc_set(&s->session_settings, name, value);
+}
+
 static void
 run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
 {
-    Settings *settings = &st->session->settings;
+    Session *s = st->session;
+    Settings *settings = &s->settings;
     char value[256] = "";
+
+    if (vs->is_local && !s->explicit_block) {
+        ereport(WARNING, errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+                errmsg("SET LOCAL can only be used in transaction blocks"));
+        complete(st, "SET");
+        return;
+    }
+    save_settings(s);
 
     switch (vs->kind) {
     case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE:
@@ -201,14 +248,15 @@ run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
                 strncat(value, ", ", sizeof(value) - strlen(value) - 1);
             append_set_arg(st, vs->args[i], value, sizeof(value));
         }
-        tdb_guc_set(settings, vs->name, value);
+        apply_set(s, vs->name, value, vs->is_local);
         break;
     case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT:
     case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET:
-        tdb_guc_set(settings, vs->name, NULL);
+        apply_set(s, vs->name, NULL, vs->is_local);
         break;
     case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL:
         tdb_guc_init(settings);
+        tdb_guc_init(&s->session_settings);
         break;
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -312,6 +360,8 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
         col->not_null = false;
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        tdb_analyze_default((Statement *)st, c->raw_expr, col->typid,
+                            col->typmod);
         col->default_expr = deparse_expression(c->raw_expr);
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {
@@ -351,8 +401,11 @@ column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
                        tdb_type_lookup(col->typid)->name),
                 errposition(stmt_errpos(st, def->location)));
     col->not_null = def->is_not_null;
-    if (def->raw_default != NULL)
+    if (def->raw_default != NULL) {
+        tdb_analyze_default((Statement *)st, def->raw_default, col->typid,
+                            col->typmod);
         col->default_expr = deparse_expression(def->raw_default);
+    }
     for (size_t i = 0; i < def->n_constraints; i++)
         if (def->constraints[i]->node_case ==
             PG_QUERY__NODE__NODE_CONSTRAINT)
@@ -521,6 +574,9 @@ run_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
 static void
 run_vacuum(Statement *st, const PgQuery__VacuumStmt *vs)
 {
+    if (vs->is_vacuumcmd && st->session->explicit_block)
+        ereport(ERROR, errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+                errmsg("VACUUM cannot run inside a transaction block"));
     for (size_t i = 0; i < vs->n_rels; i++) {
         const PgQuery__Node *n = vs->rels[i];
 
