@@ -3,7 +3,8 @@
 #   make run [DATA=dir]  build tupledb and start it on a local data directory
 #   make check           build and run every test (release + assertion builds)
 #   make check-regress   the SQL regression suite (tests/regress) on the release build
-#   make check-asan      the unit tests under AddressSanitizer + UBSan
+#   make check-asan      the unit tests and the SQL regression suite under
+#                        AddressSanitizer + UBSan
 #   make check-valgrind  the unit tests (assertion build) under valgrind
 #   make check-symbols   every global symbol carries the tdb_/tupledb_ prefix
 #   make bench-mmgr      memory-context benchmark vs glibc, jemalloc, mimalloc
@@ -144,10 +145,12 @@ check: deps
 	$(Q)tests/run_unit.sh build/release build/debug
 
 check-asan: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=asan tests
+	$(Q)$(MAKE) --no-print-directory BUILD=asan tests build/asan/tupledb
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  tests/run_unit.sh build/asan
+	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  tests/regress/run.sh build/asan/tupledb
 
 check-valgrind: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=debug tests
