@@ -375,10 +375,13 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
         if (sel->n_distinct_clause > 1 ||
             (sel->distinct_clause[0] != NULL &&
              sel->distinct_clause[0]->node_case !=
-                 PG_QUERY__NODE__NODE__NOT_SET))
-            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("SELECT DISTINCT ON is not supported yet"));
-        q->distinct_clause = transform_distinct(ps, q);
+                 PG_QUERY__NODE__NODE__NOT_SET)) {
+            q->distinct_clause = tdb_transform_distinct_on(
+                ps, sel->distinct_clause, sel->n_distinct_clause,
+                &q->target_list, q->sort_clause);
+            q->has_distinct_on = true;
+        } else
+            q->distinct_clause = transform_distinct(ps, q);
     }
     q->limit_offset = transform_limit(ps, sel->limit_offset, EXPR_KIND_OFFSET,
                                       "OFFSET");

@@ -644,6 +644,24 @@ tdb_resolve_unknown_targets(ParseState *ps, List *tlist)
 
 static int next_sortgroupref(List *tlist);
 
+/* A raw expression's location, for errors about a whole clause. */
+static int
+raw_item_location(const PgQuery__Node *n)
+{
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+        return n->column_ref->location;
+    case PG_QUERY__NODE__NODE_A_CONST:
+        return n->a_const->location;
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return n->a_expr->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return n->func_call->location;
+    default:
+        return -1;
+    }
+}
+
 /* The target entry an ORDER BY / GROUP BY item names or computes. */
 static TargetEntry *
 find_target(ParseState *ps, PgQuery__Node *node, List **tlist, ExprKind kind)
@@ -778,6 +796,49 @@ tdb_transform_sort_clause(ParseState *ps, PgQuery__Node **items, size_t n,
         result = tdb_lappend(result,
                              tdb_make_sortgroup(ps, te, *tlist, desc,
                                                 nulls_first, sb->location));
+    }
+    return result;
+}
+
+List *
+tdb_transform_distinct_on(ParseState *ps, PgQuery__Node **items, size_t n,
+                          List **tlist, List *sort_clause)
+{
+    List *result = NIL;
+    int covered = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        TargetEntry *te = find_target(ps, items[i], tlist,
+                                      EXPR_KIND_DISTINCT_ON);
+        bool duplicate = false;
+
+        for (int d = 0; d < list_length(result); d++)
+            if (((SortGroupClause *)list_nth(result, d))->tle_ref ==
+                    te->ressortgroupref &&
+                te->ressortgroupref != 0)
+                duplicate = true;
+        if (!duplicate)
+            result = tdb_lappend(result,
+                                 tdb_make_sortgroup(ps, te, *tlist, false,
+                                                    false, -1));
+    }
+    /* ORDER BY must begin with the DISTINCT ON expressions (any order) */
+    for (int i = 0; i < list_length(sort_clause) &&
+                    covered < list_length(result);
+         i++) {
+        SortGroupClause *sgc = list_nth(sort_clause, i);
+        bool member = false;
+
+        for (int d = 0; d < list_length(result); d++)
+            if (((SortGroupClause *)list_nth(result, d))->tle_ref ==
+                sgc->tle_ref)
+                member = true;
+        if (!member)
+            ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+                    errmsg("SELECT DISTINCT ON expressions must match "
+                           "initial ORDER BY expressions"),
+                    errposition(parse_errpos(ps, raw_item_location(items[0]))));
+        covered++;
     }
     return result;
 }

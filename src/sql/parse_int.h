@@ -42,6 +42,9 @@ SortGroupClause *tdb_make_sortgroup(ParseState *ps, TargetEntry *te,
                                     bool nulls_first, int location);
 List *tdb_transform_sort_clause(ParseState *ps, PgQuery__Node **items,
                                 size_t n, List **tlist);
+/* DISTINCT ON (...): its clauses; checks ORDER BY starts with them. */
+List *tdb_transform_distinct_on(ParseState *ps, PgQuery__Node **items,
+                                size_t n, List **tlist, List *sort_clause);
 List *tdb_transform_group_clause(ParseState *ps, PgQuery__Node **items,
                                  size_t n, List **tlist);
 void tdb_check_grouping(ParseState *ps, Query *q);

@@ -1180,7 +1180,25 @@ plan_select(PlannerInfo *root)
         /* the top join/scan node (or a Result) computes the select list */
         plan->targetlist = q->target_list;
     }
-    if (q->distinct_clause != NIL) {
+    if (q->has_distinct_on) {
+        /* sort by ORDER BY (which begins with the DISTINCT ON keys), then
+         * the DISTINCT ON keys ORDER BY left out; keep each group's first */
+        List *keys = tdb_list_copy(q->sort_clause);
+
+        for (int i = 0; i < list_length(q->distinct_clause); i++) {
+            SortGroupClause *d = list_nth(q->distinct_clause, i);
+            bool present = false;
+
+            for (int k = 0; k < list_length(keys); k++)
+                if (((SortGroupClause *)list_nth(keys, k))->tle_ref ==
+                    d->tle_ref)
+                    present = true;
+            if (!present)
+                keys = tdb_lappend(keys, d);
+        }
+        plan = make_sort(plan, keys, q->target_list);
+        plan = make_unique(plan, q->distinct_clause, q->target_list);
+    } else if (q->distinct_clause != NIL) {
         plan = make_sort(plan, q->distinct_clause, q->target_list);
         plan = make_unique(plan, q->distinct_clause, q->target_list);
     } else if (q->sort_clause != NIL)

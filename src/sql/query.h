@@ -112,6 +112,7 @@ typedef struct Query {
     Expr *having;
     List *sort_clause;   /* SortGroupClause */
     List *distinct_clause;
+    bool has_distinct_on;  /* distinct_clause is DISTINCT ON's */
     Expr *limit_offset;
     Expr *limit_count;
     bool has_aggs;
