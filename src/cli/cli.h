@@ -153,6 +153,14 @@ char tdb_cli_type_alignment(unsigned int type_oid);
  * errors.c
  * ---------------------------------------------------------------------- */
 
+/* psql's VERBOSITY: how much of an error report is printed. */
+typedef enum CliVerbosity {
+    CLI_VERBOSITY_DEFAULT,
+    CLI_VERBOSITY_VERBOSE, /* SQLSTATE before the message; no LOCATION */
+    CLI_VERBOSITY_TERSE,   /* severity, message and position only */
+    CLI_VERBOSITY_SQLSTATE /* severity and SQLSTATE only */
+} CliVerbosity;
+
 /*
  * Append the text libpq builds for an error or notice ("ERROR:  msg\n",
  * "LINE n: ...\n" and the caret line when there is a position into query,
@@ -160,7 +168,8 @@ char tdb_cli_type_alignment(unsigned int type_oid);
  * query may be NULL.
  */
 void tdb_cli_format_error(CliBuf *out, const tupledb_error *e,
-                          const char *query, bool is_error);
+                          const char *query, bool is_error,
+                          CliVerbosity verbosity);
 
 /* ----------------------------------------------------------------------
  * vars.c -- \set variables
@@ -188,6 +197,7 @@ typedef struct Shell {
     bool timing;
     bool on_error_stop;
     CliEcho echo;
+    CliVerbosity verbosity;
     bool notty;       /* stdin or stdout is not a terminal */
     bool interactive; /* reading stdin from a terminal right now */
     bool use_readline;

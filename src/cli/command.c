@@ -360,8 +360,8 @@ tdb_cli_print_help(FILE *out)
           "Variables\n"
           "  \\set [NAME [VALUE]]    set internal variable, or list all if no "
           "parameters\n"
-          "                         (ON_ERROR_STOP, QUIET, ECHO, and any "
-          "name for :NAME)\n"
+          "                         (ON_ERROR_STOP, QUIET, ECHO, VERBOSITY, "
+          "and any name for :NAME)\n"
           "  \\unset NAME            unset (delete) internal variable\n",
           out);
 }

@@ -122,12 +122,33 @@ append_position(CliBuf *out, const char *query, int loc)
 
 void
 tdb_cli_format_error(CliBuf *out, const tupledb_error *e, const char *query,
-                     bool is_error)
+                     bool is_error, CliVerbosity verbosity)
 {
-    tdb_cli_buf_printf(out, "%s:  %s\n",
-                       e->severity != NULL ? e->severity : "ERROR",
-                       e->message != NULL ? e->message
-                                          : "no error text available");
+    const char *severity = e->severity != NULL ? e->severity : "ERROR";
+    const char *message = e->message != NULL ? e->message
+                                             : "no error text available";
+
+    /* libpq falls back to terse when a report has no SQLSTATE. */
+    if (verbosity == CLI_VERBOSITY_SQLSTATE) {
+        if (e->sqlstate[0] != '\0') {
+            tdb_cli_buf_printf(out, "%s:  %.5s\n", severity, e->sqlstate);
+            return;
+        }
+        verbosity = CLI_VERBOSITY_TERSE;
+    }
+    /* Terse reports put the position after the message, no LINE text. */
+    if (verbosity == CLI_VERBOSITY_TERSE) {
+        tdb_cli_buf_printf(out, "%s:  %s", severity, message);
+        if (e->position > 0)
+            tdb_cli_buf_printf(out, " at character %d", e->position);
+        tdb_cli_buf_putc(out, '\n');
+        return;
+    }
+    if (verbosity == CLI_VERBOSITY_VERBOSE && e->sqlstate[0] != '\0')
+        tdb_cli_buf_printf(out, "%s:  %.5s: %s\n", severity, e->sqlstate,
+                           message);
+    else
+        tdb_cli_buf_printf(out, "%s:  %s\n", severity, message);
     if (query != NULL && e->position > 0)
         append_position(out, query, e->position);
     if (e->detail != NULL)

@@ -208,7 +208,8 @@ on_notice(void *arg, const tupledb_error *notice)
     CliBuf msg;
 
     tdb_cli_buf_init(&msg);
-    tdb_cli_format_error(&msg, notice, es->query, false);
+    tdb_cli_format_error(&msg, notice, es->query, false,
+                         es->sh->verbosity);
     tdb_cli_log(CLI_LOG_INFO, "%s", tdb_cli_buf_str(&msg));
     tdb_cli_buf_free(&msg);
 }
@@ -228,7 +229,8 @@ on_error(void *arg, const tupledb_error *error)
     es->error_message = tdb_cli_strdup(error->message != NULL ? error->message
                                                               : "");
     tdb_cli_buf_init(&msg);
-    tdb_cli_format_error(&msg, error, es->query, true);
+    tdb_cli_format_error(&msg, error, es->query, true,
+                         es->sh->verbosity);
     tdb_cli_log(CLI_LOG_INFO, "%s", tdb_cli_buf_str(&msg));
     tdb_cli_buf_free(&msg);
 }

@@ -5,7 +5,9 @@
  * A few names are hooked to settings, as in psql: ON_ERROR_STOP and QUIET
  * take psql's booleans (on/off, true/false, yes/no, 1/0 and unique
  * prefixes; a bare "\set NAME" means on, \unset means off), ECHO takes
- * none / errors / queries / all.  A bad value is refused with psql's
+ * none / errors / queries / all, and VERBOSITY default / verbose / terse /
+ * sqlstate (how errors are printed; verbose adds the SQLSTATE but has no
+ * LOCATION line, tupledb reports no source locations).  A bad value is refused with psql's
  * message and leaves the variable as it was.  Other names are plain
  * variables for :name substitution and \echo.
  */
@@ -66,25 +68,58 @@ bool_hook(const char *name, const char *value, bool *setting)
     return tdb_cli_parse_bool(value, name, setting);
 }
 
+/*
+ * A variable whose value is one of names (case-insensitive), stored as
+ * its index in *setting; unsetting it selects names[0], as psql does.
+ */
+static bool
+enum_hook(const char *name, const char *value, const char *const *names,
+          int nnames, int *setting)
+{
+    char allowed[128] = "";
+
+    if (value == NULL) {
+        *setting = 0;
+        return true;
+    }
+    for (int i = 0; i < nnames; i++)
+        if (strcasecmp(value, names[i]) == 0) {
+            *setting = i;
+            return true;
+        }
+    for (int i = 0; i < nnames; i++) {
+        strncat(allowed, i == 0 ? "" : ", ", sizeof(allowed) - strlen(allowed) - 1);
+        strncat(allowed, names[i], sizeof(allowed) - strlen(allowed) - 1);
+    }
+    tdb_cli_log(CLI_LOG_ERROR, "unrecognized value \"%s\" for \"%s\"",
+                value, name);
+    tdb_cli_log(CLI_LOG_INFO, "Available values are: %s.", allowed);
+    return false;
+}
+
 static bool
 echo_hook(Shell *sh, const char *value)
 {
     static const char *const names[] = {"none", "errors", "queries", "all"};
+    int echo = (int)sh->echo;
+    bool ok = enum_hook("ECHO", value, names, (int)lengthof(names), &echo);
 
-    if (value == NULL) {
-        sh->echo = CLI_ECHO_NONE;
-        return true;
-    }
-    for (int i = 0; i < (int)lengthof(names); i++)
-        if (strcasecmp(value, names[i]) == 0) {
-            sh->echo = (CliEcho)i;
-            return true;
-        }
-    tdb_cli_log(CLI_LOG_ERROR, "unrecognized value \"%s\" for \"%s\"",
-                value, "ECHO");
-    tdb_cli_log(CLI_LOG_INFO, "Available values are: none, errors, queries, "
-                              "all.");
-    return false;
+    sh->echo = (CliEcho)echo;
+    return ok;
+}
+
+/* The order matches CliVerbosity. */
+static bool
+verbosity_hook(Shell *sh, const char *value)
+{
+    static const char *const names[] = {"default", "verbose", "terse",
+                                        "sqlstate"};
+    int verbosity = (int)sh->verbosity;
+    bool ok = enum_hook("VERBOSITY", value, names, (int)lengthof(names),
+                        &verbosity);
+
+    sh->verbosity = (CliVerbosity)verbosity;
+    return ok;
 }
 
 /* Run the setting hook of name, if it has one. */
@@ -97,6 +132,8 @@ run_hook(Shell *sh, const char *name, const char *value)
         return bool_hook(name, value, &sh->quiet);
     if (strcmp(name, "ECHO") == 0)
         return echo_hook(sh, value);
+    if (strcmp(name, "VERBOSITY") == 0)
+        return verbosity_hook(sh, value);
     return true;
 }
 
