@@ -126,7 +126,7 @@ Expr *tdb_coerce_to_boolean(ParseState *ps, Expr *expr, const char *clause);
 
 /* The common type of exprs (CASE, COALESCE, UNION...): PostgreSQL's
  * select_common_type; raises 42804 "CASE types x and y cannot be
- * matched" with what = "CASE". */
+ * matched" with what = "CASE", or returns InvalidOid if what is NULL. */
 Oid tdb_select_common_type(ParseState *ps, List *exprs, const char *what);
 
 /* Resolve an operator call (name, operands; left NULL for prefix). */

@@ -370,23 +370,47 @@ make_bool(BoolExprType op, List *args, int location)
     return (Expr *)b;
 }
 
-/* x IN (a, b, ...), x NOT IN (...) */
-static Expr *
-transform_in(ParseState *ps, PgQuery__AExpr *a)
+static bool
+contains_local_var(Node *node, void *arg)
 {
-    Expr *arg = transform(ps, a->lexpr);
-    List *items;
-    List *all;
-    Oid common;
-    InListExpr *in = makeNode(InListExpr);
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var) && ((Var *)node)->varlevelsup == 0)
+        return true;
+    return tdb_expr_walk_children(node, contains_local_var, arg);
+}
 
-    if (a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
-        not_supported(ps, "IN with this right-hand side", a->location);
-    items = transform_list(ps, a->rexpr->list->items, a->rexpr->list->n_items);
-    all = tdb_lprepend(tdb_list_copy(items), arg);
-    common = tdb_select_common_type(ps, all, "IN");
-    in->arg = tdb_coerce_or_error(ps, arg, common, -1, CAST_IMPLICIT,
-                                  a->location);
+/*
+ * The items of an IN list without columns of this query, compared at
+ * once (x = ANY / x <> ALL), or NULL if they and x have no common type
+ * that x's equality operator accepts.
+ */
+static Expr *
+make_in_list(ParseState *ps, Expr *arg, List *items, bool is_not,
+             int location)
+{
+    Oid common = tdb_select_common_type(
+        ps, tdb_lprepend(tdb_list_copy(items), arg), NULL);
+    InListExpr *in;
+    OpExpr *eq;
+
+    if (common == InvalidOid)
+        return NULL;
+    for (int i = 0; i < list_length(items); i++)
+        if (!tdb_can_coerce(exprType(list_nth(items, i)), common,
+                            CAST_IMPLICIT))
+            return NULL;
+    if (!tdb_can_coerce(exprType(arg), common, CAST_IMPLICIT))
+        return NULL;
+    /* x = element: a cross-type operator if x's type has one */
+    eq = (OpExpr *)tdb_make_op(ps, "=", arg,
+                               (Expr *)tdb_make_null_const(common, -1),
+                               location);
+    if (!IsA(eq, OpExpr) || exprType(&eq->xpr) != BOOLOID)
+        return NULL;
+    in = makeNode(InListExpr);
+    in->arg = linitial(eq->args);
+    in->op = eq->op;
     for (int i = 0; i < list_length(items); i++) {
         Expr *item = list_nth(items, i);
 
@@ -395,12 +419,59 @@ transform_in(ParseState *ps, PgQuery__AExpr *a)
                                                     CAST_IMPLICIT,
                                                     exprLocation(item)));
     }
-    in->op = tdb_equality_op(ps, common, a->location);
-    in->is_not = strcmp(op_name(a), "<>") == 0;
+    in->is_not = is_not;
     in->xpr.type_oid = BOOLOID;
     in->xpr.typmod = -1;
-    in->xpr.location = a->location;
+    in->xpr.location = location;
     return (Expr *)in;
+}
+
+/*
+ * x IN (a, b, ...), x NOT IN (...), as PostgreSQL builds them: items
+ * without columns of this query, if there are two or more, become one
+ * x = ANY (...) (x <> ALL for NOT IN); every other item is its own
+ * x = item, ORed (x <> item, ANDed for NOT IN).
+ */
+static Expr *
+transform_in(ParseState *ps, PgQuery__AExpr *a)
+{
+    bool is_not = strcmp(op_name(a), "<>") == 0;
+    Expr *arg = transform(ps, a->lexpr);
+    List *items;
+    List *with_vars = NIL;
+    List *without_vars = NIL;
+    List *separate;
+    Expr *result = NULL;
+
+    if (a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
+        not_supported(ps, "IN with this right-hand side", a->location);
+    items = transform_list(ps, a->rexpr->list->items, a->rexpr->list->n_items);
+    for (int i = 0; i < list_length(items); i++) {
+        Node *item = list_nth(items, i);
+
+        if (contains_local_var(item, NULL))
+            with_vars = tdb_lappend(with_vars, item);
+        else
+            without_vars = tdb_lappend(without_vars, item);
+    }
+    separate = items;
+    if (list_length(without_vars) > 1) {
+        result = make_in_list(ps, arg, without_vars, is_not, a->location);
+        if (result != NULL)
+            separate = with_vars;
+    }
+    for (int i = 0; i < list_length(separate); i++) {
+        Expr *cmp = tdb_coerce_to_boolean(
+            ps, tdb_make_op(ps, op_name(a), arg, list_nth(separate, i),
+                            a->location),
+            "IN");
+
+        result = result == NULL
+                     ? cmp
+                     : make_bool(is_not ? AND_EXPR : OR_EXPR,
+                                 tdb_list_make2(result, cmp), a->location);
+    }
+    return result;
 }
 
 /* BETWEEN [SYMMETRIC], NOT BETWEEN [SYMMETRIC] */
@@ -491,15 +562,16 @@ transform_equality_form(ParseState *ps, PgQuery__AExpr *a, bool is_nullif)
 static Expr *
 transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 {
+    Expr *left;
+
     switch (a->kind) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
-        return tdb_make_op(ps, op_name(a),
-                           a->lexpr != NULL ? transform(ps, a->lexpr) : NULL,
-                           transform(ps, a->rexpr), a->location);
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
     case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
-        return tdb_make_op(ps, op_name(a), transform(ps, a->lexpr),
-                           transform(ps, a->rexpr), a->location);
+        /* left first: its errors are reported before the right's */
+        left = a->lexpr != NULL ? transform(ps, a->lexpr) : NULL;
+        return tdb_make_op(ps, op_name(a), left, transform(ps, a->rexpr),
+                           a->location);
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN:
         return transform_in(ps, a);
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:

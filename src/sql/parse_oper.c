@@ -179,21 +179,6 @@ tdb_coerce_to(ParseState *ps, Expr *expr, Oid to, int32 typmod, char context,
     if (!tdb_can_coerce(from, to, context))
         return NULL;
     cast = tdb_cast_lookup(from, to);
-    if (cast != NULL && cast->method == CAST_METHOD_FUNCTION &&
-        IsA(expr, Const)) {
-        /* a constant is cast now (PostgreSQL folds it when planning) */
-        Const *c = (Const *)expr;
-        Const *folded;
-
-        if (c->constisnull)
-            folded = tdb_make_null_const(to, -1);
-        else
-            folded = tdb_make_const(to, -1,
-                                    tdb_direct_call1(cast->fn, c->constvalue),
-                                    false);
-        folded->xpr.location = c->xpr.location;
-        return apply_typmod((Expr *)folded, to, typmod, context);
-    }
     if (cast != NULL && cast->method == CAST_METHOD_FUNCTION) {
         FuncExpr *f = makeNode(FuncExpr);
 
@@ -279,6 +264,8 @@ tdb_select_common_type(ParseState *ps, List *exprs, const char *what)
             plocation = exprLocation(e);
             continue;
         }
+        if (type_category(ntype) != type_category(ptype) && what == NULL)
+            return InvalidOid;
         if (type_category(ntype) != type_category(ptype))
             ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
                     errmsg("%s types %s and %s cannot be matched", what,

@@ -289,10 +289,20 @@ preprocess_mutator(Node *node, void *arg)
     return tdb_expr_mutate_children(node, preprocess_mutator, arg);
 }
 
+/* Fold constants (clauses.c), then plan sublinks and outer references. */
 static Expr *
 preprocess_expr(PlannerInfo *root, Expr *e)
 {
-    return (Expr *)preprocess_mutator((Node *)e, root);
+    return (Expr *)preprocess_mutator(
+        (Node *)tdb_eval_const_expressions(e), root);
+}
+
+/* A condition: folded and canonicalized, then as preprocess_expr. */
+static Expr *
+preprocess_qual(PlannerInfo *root, Expr *e)
+{
+    return (Expr *)preprocess_mutator(
+        (Node *)tdb_canonicalize_qual(tdb_eval_const_expressions(e)), root);
 }
 
 static void
@@ -303,13 +313,13 @@ preprocess_jointree(PlannerInfo *root, Node *node)
     if (IsA(node, FromExpr)) {
         FromExpr *f = (FromExpr *)node;
 
-        f->quals = preprocess_expr(root, f->quals);
+        f->quals = preprocess_qual(root, f->quals);
         for (int i = 0; i < list_length(f->fromlist); i++)
             preprocess_jointree(root, list_nth(f->fromlist, i));
     } else if (IsA(node, JoinExpr)) {
         JoinExpr *j = (JoinExpr *)node;
 
-        j->quals = preprocess_expr(root, j->quals);
+        j->quals = preprocess_qual(root, j->quals);
         preprocess_jointree(root, j->larg);
         preprocess_jointree(root, j->rarg);
     }
@@ -334,7 +344,7 @@ preprocess_query(PlannerInfo *root)
     preprocess_tlist(root, q->target_list);
     preprocess_tlist(root, q->returning);
     preprocess_jointree(root, (Node *)q->jointree);
-    q->having = preprocess_expr(root, q->having);
+    q->having = preprocess_qual(root, q->having);
     q->limit_offset = preprocess_expr(root, q->limit_offset);
     q->limit_count = preprocess_expr(root, q->limit_count);
     for (int i = 0; i < list_length(q->rtable); i++) {
@@ -427,6 +437,7 @@ typedef struct JoinPlanner {
     PlannerInfo *root;
     List *needed;   /* Var */
     List *pending;  /* Expr: conditions not yet placed */
+    List *gating;   /* Expr: pseudoconstant conditions of inner joins */
 } JoinPlanner;
 
 /* Take the pending conditions computable over relids (and, if
@@ -451,6 +462,108 @@ take_conditions(JoinPlanner *jp, List *relids, List *nullable)
     }
     jp->pending = rest;
     return taken;
+}
+
+/*
+ * Qual order.  PostgreSQL absorbs "x = y" equalities (btree equality
+ * operators; x = const above all) into equivalence classes and gives
+ * them back to the scan after every other condition, then sorts a
+ * node's conditions by their evaluation cost, keeping that order among
+ * equals.  EXPLAIN shows the result, so tupledb orders the same way:
+ * the other conditions first, the equalities after, then a stable sort
+ * on the number of function calls a condition makes (PostgreSQL's
+ * procost is 1 for built-ins; an output-then-input cast makes two; an
+ * IN list about half its items).
+ */
+static bool
+is_equivalence_clause(Expr *cond)
+{
+    return IsA(cond, OpExpr) && ((OpExpr *)cond)->op->is_equality &&
+           list_length(((OpExpr *)cond)->args) == 2;
+}
+
+static bool
+count_calls(Node *node, void *arg)
+{
+    double *cost = arg;
+
+    if (node == NULL)
+        return false;
+    switch (nodeTag(node)) {
+    case T_FuncExpr:
+    case T_OpExpr:
+    case T_DistinctExpr:
+    case T_NullIfExpr:
+    case T_CoerceToTypmod:
+        *cost += 1;
+        break;
+    case T_CoerceViaIO:
+        *cost += 2;
+        break;
+    case T_InListExpr:
+        *cost += list_length(((InListExpr *)node)->items) * 0.5;
+        break;
+    case T_SubLink:
+    case T_SubPlan:
+        *cost += 1000; /* a subquery outweighs any expression */
+        break;
+    default:
+        break;
+    }
+    return tdb_expr_walk_children(node, count_calls, arg);
+}
+
+static double
+qual_cost(Expr *cond)
+{
+    double cost = 0;
+
+    count_calls((Node *)cond, &cost);
+    return cost;
+}
+
+static List *
+order_quals(List *quals)
+{
+    List *ordered = NIL;
+    int n = list_length(quals);
+    double *costs;
+
+    if (n < 2)
+        return quals;
+    for (int i = 0; i < n; i++)
+        if (!is_equivalence_clause(list_nth(quals, i)))
+            ordered = tdb_lappend(ordered, list_nth(quals, i));
+    /* an equivalence class holds each equality once */
+    for (int i = 0; i < n; i++) {
+        Expr *cond = list_nth(quals, i);
+        bool seen = false;
+
+        if (!is_equivalence_clause(cond))
+            continue;
+        for (int j = 0; j < list_length(ordered) && !seen; j++)
+            seen = tdb_expr_equal(list_nth(ordered, j), (Node *)cond);
+        if (!seen)
+            ordered = tdb_lappend(ordered, cond);
+    }
+    n = list_length(ordered);
+    costs = tdb_palloc(sizeof(double) * (Size)n);
+    for (int i = 0; i < n; i++)
+        costs[i] = qual_cost(list_nth(ordered, i));
+    /* insertion sort: stable, and qual lists are short */
+    for (int i = 1; i < n; i++) {
+        void *cond = list_nth(ordered, i);
+        double cost = costs[i];
+        int j = i;
+
+        for (; j > 0 && costs[j - 1] > cost; j--) {
+            ordered->elements[j].ptr = list_nth(ordered, j - 1);
+            costs[j] = costs[j - 1];
+        }
+        ordered->elements[j].ptr = cond;
+        costs[j] = cost;
+    }
+    return ordered;
 }
 
 static double
@@ -483,7 +596,7 @@ make_scan(JoinPlanner *jp, int rtindex)
     RangeTblEntry *rte = rt_fetch(q, rtindex);
     List *tlist = scan_tlist(jp->needed, rtindex);
     List *relids = tdb_lappend_int(NIL, rtindex);
-    List *quals = take_conditions(jp, relids, NIL);
+    List *quals = order_quals(take_conditions(jp, relids, NIL));
     Plan *plan;
 
     switch (rte->rtekind) {
@@ -696,6 +809,7 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
 }
 
 static JoinPart *plan_jointree_node(JoinPlanner *jp, Node *node);
+static List *take_pseudoconstants(JoinPlanner *jp);
 
 /* Is some pending condition computable over a + b and reading both? */
 static bool
@@ -833,6 +947,7 @@ plan_jointree_node(JoinPlanner *jp, Node *node)
         if (j->jointype != JOIN_INNER)
             return plan_outer_join(jp, j);
         jp->pending = conjuncts(j->quals, jp->pending);
+        jp->gating = tdb_list_concat(jp->gating, take_pseudoconstants(jp));
         return join_in_order(jp,
                              tdb_list_make2(plan_jointree_node(jp, j->larg),
                                             plan_jointree_node(jp, j->rarg)));
@@ -840,13 +955,155 @@ plan_jointree_node(JoinPlanner *jp, Node *node)
     elog(ERROR, "unexpected join tree node %d", (int)nodeTag(node));
 }
 
+static bool
+contains_volatile(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, FuncExpr) &&
+        ((FuncExpr *)node)->func->volatility == PROVOLATILE_VOLATILE)
+        return true;
+    return tdb_expr_walk_children(node, contains_volatile, arg);
+}
+
+static bool
+contains_agg_or_subplan(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if ((IsA(node, Aggref) && ((Aggref *)node)->agglevelsup == 0) ||
+        IsA(node, SubPlan))
+        return true;
+    return tdb_expr_walk_children(node, contains_agg_or_subplan, arg);
+}
+
+static Expr *
+and_of(List *conds)
+{
+    BoolExpr *b;
+
+    if (conds == NIL)
+        return NULL;
+    if (list_length(conds) == 1)
+        return list_nth(conds, 0);
+    b = makeNode(BoolExpr);
+    b->xpr.type_oid = BOOLOID;
+    b->xpr.typmod = -1;
+    b->xpr.location = -1;
+    b->boolop = AND_EXPR;
+    b->args = conds;
+    return &b->xpr;
+}
+
+/*
+ * HAVING conditions without aggregates, subqueries or volatile calls
+ * filter rows before grouping, as PostgreSQL does: with GROUP BY they
+ * move to WHERE; without it (one group, which exists even with no rows)
+ * a copy goes to WHERE and the original stays.
+ */
+static void
+move_having_to_where(Query *q)
+{
+    List *having = conjuncts(q->having, NIL);
+    List *where = conjuncts(q->jointree->quals, NIL);
+    List *keep = NIL;
+
+    if (having == NIL)
+        return;
+    for (int i = 0; i < list_length(having); i++) {
+        Expr *cond = list_nth(having, i);
+
+        if (contains_agg_or_subplan((Node *)cond, NULL) ||
+            contains_volatile((Node *)cond, NULL))
+            keep = tdb_lappend(keep, cond);
+        else if (q->group_clause != NIL)
+            where = tdb_lappend(where, cond);
+        else {
+            where = tdb_lappend(where, cond);
+            keep = tdb_lappend(keep, cond);
+        }
+    }
+    q->jointree->quals = and_of(where);
+    q->having = and_of(keep);
+}
+
+/*
+ * Take the WHERE conditions that read no column of this query and call
+ * nothing volatile (PostgreSQL's pseudoconstants: constants, params,
+ * initplan results): they are tested once, by a gating Result.
+ */
+static List *
+take_pseudoconstants(JoinPlanner *jp)
+{
+    List *taken = NIL, *rest = NIL;
+
+    for (int i = 0; i < list_length(jp->pending); i++) {
+        Expr *cond = list_nth(jp->pending, i);
+
+        if (expr_relids(cond) == NIL && !contains_volatile((Node *)cond, NULL))
+            taken = tdb_lappend(taken, cond);
+        else
+            rest = tdb_lappend(rest, cond);
+    }
+    jp->pending = rest;
+    return taken;
+}
+
+/* Is one of conds a constant FALSE or NULL (after canonicalization)? */
+static bool
+has_false_constant(List *conds)
+{
+    for (int i = 0; i < list_length(conds); i++) {
+        Const *c = list_nth(conds, i);
+
+        if (IsA(c, Const) && (c->constisnull || !DatumGetBool(c->constvalue)))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * A plan that returns no rows (WHERE false): a Result with no input, its
+ * target list the columns the query needs (setrefs makes them NULLs;
+ * they are never evaluated).
+ */
+static Plan *
+make_dummy_result(List *needed)
+{
+    Result *r = MAKE_PLAN(Result);
+
+    for (int i = 0; i < list_length(needed); i++)
+        r->plan.targetlist = tdb_lappend(
+            r->plan.targetlist,
+            tdb_make_target_entry(list_nth(needed, i), i + 1, NULL, false));
+    r->resconstantqual =
+        tdb_list_make1((Expr *)tdb_make_bool_const(false, false));
+    r->plan.plan_rows = 0;
+    r->plan.plan_width = 4 * Max(1, list_length(needed));
+    return &r->plan;
+}
+
+/* plan under a Result testing the pseudoconstant conditions once. */
+static Plan *
+make_gating_result(Plan *plan, List *conds)
+{
+    Result *r = MAKE_PLAN(Result);
+
+    r->plan.lefttree = plan;
+    r->plan.targetlist = plan->targetlist;
+    r->resconstantqual = conds;
+    copy_estimates(&r->plan, plan);
+    return &r->plan;
+}
+
 /* The plan of the FROM clause with WHERE applied, outputting needed. */
 static Plan *
 plan_jointree(PlannerInfo *root, List *needed)
 {
-    JoinPlanner jp = {root, needed, NIL};
+    JoinPlanner jp = {root, needed, NIL, NIL};
     FromExpr *from = root->q->jointree;
     List *parts = NIL;
+    List *gating;
     JoinPart *top;
 
     if (from->fromlist == NIL) {
@@ -857,15 +1114,21 @@ plan_jointree(PlannerInfo *root, List *needed)
         return &r->plan;
     }
     jp.pending = conjuncts(from->quals, NIL);
+    gating = take_pseudoconstants(&jp);
+    if (has_false_constant(gating))
+        return make_dummy_result(needed);
     for (int i = 0; i < list_length(from->fromlist); i++)
         parts = tdb_lappend(parts,
                             plan_jointree_node(&jp, list_nth(from->fromlist, i)));
     top = join_in_order(&jp, parts);
+    gating = tdb_list_concat(gating, jp.gating);
+    if (has_false_constant(gating))
+        return make_dummy_result(needed);
     if (jp.pending != NIL) {
         /* conditions over nullable columns: after the joins */
         top->plan->qual = tdb_list_concat(top->plan->qual, jp.pending);
     }
-    return top->plan;
+    return gating != NIL ? make_gating_result(top->plan, gating) : top->plan;
 }
 
 /* ----------------------------------------------------------------------
@@ -1494,6 +1757,7 @@ typedef struct FixContext {
     List *inner_tlist;
     int scanrelid;     /* > 0: Vars of this rtindex are SCAN_VARs */
     bool keep_aggref_args; /* leave Aggref arguments alone */
+    bool vars_to_nulls;    /* Vars become NULL constants */
 } FixContext;
 
 static Node *
@@ -1527,6 +1791,9 @@ fix_mutator(Node *node, void *arg)
 
         if (v->varno < 0)
             return node; /* already fixed */
+        if (ctx->vars_to_nulls)
+            return (Node *)tdb_make_null_const(exprType(node),
+                                               exprTypmod(node));
         if (ctx->scanrelid > 0 && v->varno == ctx->scanrelid) {
             Var *copy = (Var *)tdb_copy_node_shallow(node);
 
@@ -1552,7 +1819,7 @@ static void fix_plan(Plan *plan);
 static void
 fix_scan(Plan *plan, int scanrelid)
 {
-    FixContext ctx = {NIL, NIL, scanrelid, false};
+    FixContext ctx = {NIL, NIL, scanrelid, false, false};
 
     plan->targetlist = fix_expr(plan->targetlist, &ctx);
     plan->qual = fix_expr(plan->qual, &ctx);
@@ -1573,7 +1840,7 @@ orig_tlist(Plan *child)
 static void
 fix_plan(Plan *plan)
 {
-    FixContext ctx = {NIL, NIL, 0, false};
+    FixContext ctx = {NIL, NIL, 0, false, false};
     List *outer = orig_tlist(plan->lefttree);
     List *inner = orig_tlist(plan->righttree);
 
@@ -1586,6 +1853,9 @@ fix_plan(Plan *plan)
         if (plan->lefttree != NULL)
             fix_plan(plan->lefttree);
         ctx.outer_tlist = outer;
+        /* a Result without input reads no columns, except the dummy
+         * one of an empty relation, whose Vars are never evaluated */
+        ctx.vars_to_nulls = plan->lefttree == NULL;
         plan->targetlist = fix_expr(plan->targetlist, &ctx);
         plan->qual = fix_expr(plan->qual, &ctx);
         if (IsA(plan, Result))
@@ -1605,8 +1875,8 @@ fix_plan(Plan *plan)
                 fix_expr(((NestLoop *)plan)->joinqual, &ctx);
         else {
             HashJoin *hj = (HashJoin *)plan;
-            FixContext inner_only = {NIL, inner, 0, false};
-            FixContext outer_only = {outer, NIL, 0, false};
+            FixContext inner_only = {NIL, inner, 0, false, false};
+            FixContext outer_only = {outer, NIL, 0, false, false};
 
             hj->joinqual = fix_expr(hj->joinqual, &ctx);
             hj->hashclauses = fix_expr(hj->hashclauses, &ctx);
@@ -1624,7 +1894,7 @@ fix_plan(Plan *plan)
         List *input = IsA(plan->lefttree, Sort)
                           ? orig_tlist(plan->lefttree->lefttree)
                           : outer;
-        FixContext args_ctx = {input, NIL, 0, false};
+        FixContext args_ctx = {input, NIL, 0, false, false};
 
         fix_plan(plan->lefttree);
         ctx.outer_tlist = input;
@@ -1667,7 +1937,7 @@ fix_plan(Plan *plan)
     case T_ValuesScan: {
         /* scan tuple = the RTE's columns: the Vars here all belong to
          * this scan's rtindex */
-        FixContext sctx = {NIL, NIL, 0, false};
+        FixContext sctx = {NIL, NIL, 0, false, false};
         List *relids = NIL;
 
         collect_relids((Node *)plan->targetlist, &relids);
@@ -1689,7 +1959,7 @@ fix_plan(Plan *plan)
 static void
 fix_returning(ModifyTable *mt, int result_relation)
 {
-    FixContext ctx = {NIL, NIL, result_relation, false};
+    FixContext ctx = {NIL, NIL, result_relation, false, false};
 
     mt->returning = fix_expr(mt->returning, &ctx);
     mt->check_exprs = fix_expr(mt->check_exprs, &ctx);
@@ -1760,6 +2030,7 @@ plan_query(PlannerInfo *root)
     if (q->rec_nonrecursive != NULL)
         return plan_recursive_union(root);
     preprocess_query(root);
+    move_having_to_where(q);
     if (q->command != CMD_SELECT) {
         ModifyTable *mt = (ModifyTable *)plan_modify(root);
 

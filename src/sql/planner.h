@@ -18,6 +18,7 @@
  *     ORDER BY sorts; LIMIT/OFFSET stop early;
  *   - uncorrelated scalar / EXISTS subqueries run once (initplans),
  *     correlated ones are re-run per outer row with parameters.
+ * Every expression is constant-folded first (clauses.c).
  * Row estimates (for EXPLAIN and for choosing the hashed side) come from
  * relation sizes: pages times rows per page, selectivity 1/3 per
  * condition, 1/10 for equalities.
@@ -31,5 +32,21 @@
 #include "sql/sql_int.h"
 
 PlannedStmt *tdb_plan_query(Statement *st, Query *q);
+
+/*
+ * Constant folding (clauses.c), PostgreSQL's eval_const_expressions:
+ * a new tree (expr is not modified) with constant sub-expressions of
+ * immutable functions evaluated, strict calls with a NULL constant
+ * argument replaced by NULL, AND/OR/NOT/CASE/COALESCE simplified.
+ * Errors raised by evaluating a constant part (1/0) are raised here.
+ */
+Expr *tdb_eval_const_expressions(Expr *expr);
+
+/*
+ * A folded WHERE / ON / HAVING condition in PostgreSQL's canonical form
+ * (canonicalize_qual): NULL constants treated as FALSE, nested AND/OR
+ * flattened, conditions shared by every arm of an OR pulled out.
+ */
+Expr *tdb_canonicalize_qual(Expr *qual);
 
 #endif /* TDB_SQL_PLANNER_H */

@@ -101,23 +101,22 @@ canonical_byval(Datum value, int16 attlen)
     }
 }
 
-/* Copy a by-reference Datum of the given attribute into cxt. */
-static Datum
-copy_datum(MemoryContext cxt, Datum value, const TupleAttr *att)
+Datum
+tdb_datum_copy(MemoryContext cxt, Datum value, bool byval, int16 len)
 {
-    Size len;
+    Size size;
     void *copy;
 
-    if (att->attbyval)
-        return canonical_byval(value, att->attlen);
-    if (att->attlen > 0)
-        len = (Size)att->attlen;
-    else if (att->attlen == -1)
-        len = VARSIZE_ANY(DatumGetPointer(value));
+    if (byval)
+        return canonical_byval(value, len);
+    if (len > 0)
+        size = (Size)len;
+    else if (len == -1)
+        size = VARSIZE_ANY(DatumGetPointer(value));
     else
-        len = strlen(DatumGetPointer(value)) + 1;
-    copy = tdb_mcxt_alloc(cxt, len);
-    memcpy(copy, DatumGetPointer(value), len);
+        size = strlen(DatumGetPointer(value)) + 1;
+    copy = tdb_mcxt_alloc(cxt, size);
+    memcpy(copy, DatumGetPointer(value), size);
     return PointerGetDatum(copy);
 }
 
@@ -134,7 +133,8 @@ tdb_tupdesc_set_missing(TupleDesc desc, int i, Datum value, bool isnull)
             cxt, (Size)desc->natts * sizeof(AttrMissing));
     desc->constr->missing[i].am_present = !isnull;
     desc->constr->missing[i].am_value =
-        isnull ? (Datum)0 : copy_datum(cxt, value, att);
+        isnull ? (Datum)0
+               : tdb_datum_copy(cxt, value, att->attbyval, att->attlen);
     att->atthasmissing = true;
     desc->first_noncached = -1;
 }

@@ -157,6 +157,15 @@ void tdb_tupdesc_init_attr(TupleDesc desc, int i, const char *name,
                            bool attbyval, char attalign, char attstorage);
 
 /*
+ * A copy of value in cxt: by-value Datums are returned sign-extended from
+ * their width (as a tuple returns them); by-reference ones of length len
+ * (typlen: > 0 fixed, -1 varlena, -2 C string) are copied.
+ */
+struct MemoryContextData;
+Datum tdb_datum_copy(struct MemoryContextData *cxt, Datum value, bool byval,
+                     int16 len);
+
+/*
  * Set a column's missing value (ADD COLUMN ... DEFAULT for old tuples).
  * By-reference values are copied into the descriptor's memory context.
  */

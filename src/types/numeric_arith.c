@@ -237,7 +237,10 @@ tdb_numvar_trunc(NumericVar *var, int rscale)
     }
 }
 
-/* Fill var from the magnitude mag (the sign is set by the caller). */
+/*
+ * Fill var from the magnitude mag, positive (a caller with a negative
+ * value sets the sign afterwards; var may hold an earlier value).
+ */
 static void
 numvar_from_magnitude(unsigned __int128 mag, NumericVar *var, int maxdigits)
 {
@@ -246,10 +249,10 @@ numvar_from_magnitude(unsigned __int128 mag, NumericVar *var, int maxdigits)
 
     tdb_numvar_alloc(var, maxdigits);
     var->dscale = 0;
+    var->sign = NUMERIC_POS;
     if (mag == 0) {
         var->ndigits = 0;
         var->weight = 0;
-        var->sign = NUMERIC_POS;
         return;
     }
     ptr = var->digits + maxdigits;

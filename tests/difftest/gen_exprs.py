@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""gen_exprs.py -- random typed SQL expressions for the differential test.
+
+    gen_exprs.py SEED COUNT > statements.sql
+
+Writes a SQL script: a setup part that creates two small tables of typed
+values (`vs`, ordinary values, and `ve`, the edges of every type's range),
+then COUNT statements, each evaluating one randomly generated expression
+over the rows of one table:
+
+    SELECT id, <expr> FROM vs ORDER BY id;
+    SELECT <aggregate>(<expr>) [FILTER (WHERE <bool expr>)] FROM ve;
+
+The same script runs through PostgreSQL 15 and through tupledb (run.sh),
+and every statement must print the same rows, or fail with the same
+SQLSTATE (the script sets psql's VERBOSITY to sqlstate).
+
+How expressions are built: gen(type, depth) picks one production whose
+result is `type` (the PRODUCTIONS table: a template and the types of its
+operands) and fills its operands recursively; at depth 0, or by chance,
+it emits a leaf -- a column of the table or a literal of the type.  Only
+deterministic functions appear (no random(), no now()).  Operand types
+named "small" are small integer literals, used where a large argument
+would only measure memory (repeat, lpad) rather than semantics.  The
+generator is seeded, so SEED reproduces a run exactly; adding a type
+family means adding its column, literals and productions below.
+"""
+import random
+import sys
+
+# ---------------------------------------------------------------------------
+# Values: the columns of the two tables, one per type, and their rows.
+
+COLUMNS = [("i2", "int2"), ("i4", "int4"), ("i8", "int8"),
+           ("n", "numeric"), ("t", "text"), ("b", "bool")]
+
+ORDINARY_ROWS = [
+    ["0", "0", "0", "0", "''", "false"],
+    ["1", "-1", "1", "1.5", "'a'", "true"],
+    ["7", "100", "-3", "2.50", "'Hello World'", "NULL"],
+    ["-5", "42", "1000000", "-99.99", "' padded  '", "true"],
+    ["NULL", "NULL", "NULL", "NULL", "NULL", "NULL"],
+    ["3", "-17", "12", "0.001", "'ÄÖü straße'", "false"],
+    ["12", "5", "-7", "123456.789", "'12'", "true"],
+]
+
+EDGE_ROWS = [
+    ["32767", "2147483647", "9223372036854775807",
+     "99999999999999999999.99999999999999999999", "'zzz'", "true"],
+    ["-32768", "-2147483648", "-9223372036854775808",
+     "-0.00000000000000000001", "'x_y%z'", "false"],
+    ["-1", "1", "-1", "'NaN'", "'NaN'", "true"],
+    ["2", "-2", "2", "1e-5", "'  '", "false"],
+]
+
+# ---------------------------------------------------------------------------
+# Literals per type.
+
+TEXT_POOL = ["''", "'a'", "'abc'", "'Hello'", "' x '", "'%'", "'_'",
+             "'a%'", "'%l%'", "'H_llo%'", "'12'", "'-7'", "'1.5'", "'true'",
+             "'ß'", "'Ä'", "'lo'", "','", "'x,y,,z'", "'NaN'", "' '"]
+
+
+def lit_int(rng, bits):
+    small = [0, 1, -1, 2, 3, 7, 10, 100, -100, 255]
+    lim = (1 << (bits - 1)) - 1
+    edge = [lim, -lim - 1, lim - 1]
+    v = rng.choice(edge) if rng.random() < 0.1 else rng.choice(small)
+    return v
+
+
+def lit(rng, typ):
+    if rng.random() < 0.05 and typ != "small":
+        return "NULL::%s" % typ
+    if typ == "int4":
+        v = lit_int(rng, 32)
+        return str(v) if v >= 0 else "(%d)" % v
+    if typ in ("int2", "int8"):
+        v = lit_int(rng, 16 if typ == "int2" else 64)
+        form = rng.random()
+        if form < 0.4:
+            return "%d::%s" % (v, typ) if v >= 0 else "(%d)::%s" % (v, typ)
+        if form < 0.7:
+            return "'%d'::%s" % (v, typ)
+        return "CAST(%d AS %s)" % (v, "smallint" if typ == "int2"
+                                   else "bigint")
+    if typ == "numeric":
+        choices = ["0", "1.5", "-2.25", "0.001", "10", "3.14159",
+                   "123456789.987654321", "-0.5", "1e3", "2.5e-3",
+                   "'NaN'::numeric", "1.0000", "99.995", "-7", "1e20"]
+        v = rng.choice(choices)
+        # a literal without '.' or an exponent would be an integer
+        if v[0] != "'" and (rng.random() < 0.5 or
+                            not any(ch in v for ch in ".e")):
+            v = "%s::numeric" % (v if v[0] != "-" else "(" + v + ")")
+        return v
+    if typ == "text":
+        return rng.choice(TEXT_POOL)
+    if typ == "bool":
+        return rng.choice(["true", "false", "'t'::bool", "'off'::boolean"])
+    if typ == "small":
+        return str(rng.randint(-2, 12))
+    raise ValueError(typ)
+
+
+# ---------------------------------------------------------------------------
+# Productions: result type -> [(template, operand types)].
+
+INTS = ["int2", "int4", "int8"]
+NUMS = INTS + ["numeric"]
+ALL = NUMS + ["text", "bool"]
+
+
+def wider(a, b):
+    return NUMS[max(NUMS.index(a), NUMS.index(b))]
+
+
+def productions():
+    p = {t: [] for t in ALL}
+    for a in NUMS:
+        for b in NUMS:
+            r = wider(a, b)
+            # int2 op int2 is int2; PostgreSQL has no int2+int2->int4.
+            for op in ["+", "-", "*", "/", "%"]:
+                p[r].append(("({0} %s {1})" % op, [a, b]))
+    for t in NUMS:
+        p[t] += [("(-{0})", [t]), ("abs({0})", [t]), ("mod({0}, {1})", [t, t]),
+                 ("greatest({0}, {1})", [t, t]),
+                 ("least({0}, {1}, {2})", [t, t, t]),
+                 ("coalesce({0}, {1})", [t, t]), ("nullif({0}, {1})", [t, t]),
+                 ("CASE WHEN {0} THEN {1} ELSE {2} END", ["bool", t, t]),
+                 ("CASE {0} WHEN {1} THEN {2} END", [t, t, t])]
+    for t in INTS:
+        p[t] += [("({0} & {1})", [t, t]), ("({0} | {1})", [t, t]),
+                 ("({0} # {1})", [t, t]), ("(~{0})", [t]),
+                 ("({0} << {1})", [t, "small"]), ("({0} >> {1})", [t, "small"])]
+        for src in ALL:
+            if src != t:
+                p[t].append(("{0}::%s" % t, [src]))
+    p["int4"] += [("length({0})", ["text"]), ("char_length({0})", ["text"]),
+                  ("octet_length({0})", ["text"]),
+                  ("position({1} in {0})", ["text", "text"]),
+                  ("strpos({0}, {1})", ["text", "text"])]
+    p["numeric"] += [("round({0})", ["numeric"]),
+                     ("round({0}, {1})", ["numeric", "small"]),
+                     ("trunc({0}, {1})", ["numeric", "small"]),
+                     ("trunc({0})", ["numeric"]), ("ceil({0})", ["numeric"]),
+                     ("floor({0})", ["numeric"]),
+                     ("sqrt(abs({0}))", ["numeric"]),
+                     ("power({0}, {1})", ["numeric", "small"]),
+                     ("ln(abs({0}) + 1)", ["numeric"]),
+                     ("exp(mod({0}, 10))", ["numeric"])]
+    for src in ["int2", "int4", "int8", "text"]:
+        p["numeric"].append(("{0}::numeric", [src]))
+    p["numeric"].append(("CAST({0} AS numeric(10, 2))", ["numeric"]))
+    p["text"] += [("({0} || {1})", ["text", "text"]),
+                  ("({0} || {1})", ["text", "int4"]),
+                  ("({0} || {1})", ["numeric", "text"]),
+                  ("upper({0})", ["text"]), ("lower({0})", ["text"]),
+                  ("initcap({0})", ["text"]),
+                  ("substr({0}, {1})", ["text", "small"]),
+                  ("substr({0}, {1}, {2})", ["text", "int4", "small"]),
+                  ("substring({0} from {1} for {2})", ["text", "small", "small"]),
+                  ("replace({0}, {1}, {2})", ["text", "text", "text"]),
+                  ("repeat({0}, {1})", ["text", "small"]),
+                  ("reverse({0})", ["text"]),
+                  ("left({0}, {1})", ["text", "small"]),
+                  ("right({0}, {1})", ["text", "small"]),
+                  ("lpad({0}, {1}, {2})", ["text", "small", "text"]),
+                  ("rpad({0}, {1})", ["text", "small"]),
+                  ("btrim({0})", ["text"]), ("ltrim({0}, {1})", ["text", "text"]),
+                  ("rtrim({0})", ["text"]),
+                  ("trim(both {1} from {0})", ["text", "text"]),
+                  ("split_part({0}, {1}, {2})", ["text", "text", "small"]),
+                  ("md5({0})", ["text"]),
+                  ("concat({0}, {1}, {2})", ["text", "int4", "bool"]),
+                  ("concat_ws({0}, {1}, {2})", ["text", "text", "numeric"]),
+                  ("coalesce({0}, {1})", ["text", "text"]),
+                  ("nullif({0}, {1})", ["text", "text"]),
+                  ("CASE WHEN {0} THEN {1} END", ["bool", "text"])]
+    for src in ["int2", "int4", "int8", "numeric", "bool"]:
+        p["text"].append(("{0}::text", [src]))
+        p["text"].append(("CAST({0} AS varchar(3))", [src]))
+    cmp_ops = ["=", "<>", "<", "<=", ">", ">="]
+    for a in NUMS:
+        for b in NUMS:
+            for op in cmp_ops:
+                p["bool"].append(("({0} %s {1})" % op, [a, b]))
+    for t in ALL:
+        p["bool"] += [("({0} IS NULL)", [t]), ("({0} IS NOT NULL)", [t]),
+                      ("({0} IS DISTINCT FROM {1})", [t, t]),
+                      ("({0} IS NOT DISTINCT FROM {1})", [t, t]),
+                      ("({0} IN ({1}, {2}))", [t, t, t]),
+                      ("({0} NOT IN ({1}, {2}))", [t, t, t])]
+    for t in NUMS + ["text"]:
+        p["bool"] += [("({0} BETWEEN {1} AND {2})", [t, t, t])]
+    for op in cmp_ops:
+        p["bool"].append(("({0} %s {1})" % op, ["text", "text"]))
+    p["bool"] += [("({0} AND {1})", ["bool", "bool"]),
+                  ("({0} OR {1})", ["bool", "bool"]), ("(NOT {0})", ["bool"]),
+                  ("({0} IS TRUE)", ["bool"]), ("({0} IS NOT FALSE)", ["bool"]),
+                  ("({0} IS UNKNOWN)", ["bool"]),
+                  ("({0} LIKE {1})", ["text", "text"]),
+                  ("({0} NOT LIKE {1})", ["text", "text"]),
+                  ("({0} ILIKE {1})", ["text", "text"]),
+                  ("starts_with({0}, {1})", ["text", "text"]),
+                  ("{0}::bool", ["text"]), ("{0}::bool", ["int4"])]
+    return p
+
+
+PRODUCTIONS = productions()
+
+AGGREGATES = [  # (template, operand type)
+    ("count({0})", "int4"), ("count(DISTINCT {0})", "text"),
+    ("sum({0})", "int2"), ("sum({0})", "int4"), ("sum({0})", "int8"),
+    ("sum({0})", "numeric"), ("avg({0})", "int4"), ("avg({0})", "int8"),
+    ("avg({0})", "numeric"), ("min({0})", "text"), ("max({0})", "numeric"),
+    ("min({0})", "int8"), ("max({0})", "int2"), ("bool_and({0})", "bool"),
+    ("bool_or({0})", "bool"), ("string_agg({0}, ',')", "text"),
+    ("stddev({0})", "numeric"), ("variance({0})", "int4"),
+    ("sum(DISTINCT {0})", "int4"),
+]
+
+# ---------------------------------------------------------------------------
+
+
+class Generator:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def leaf(self, typ):
+        if typ != "small" and self.rng.random() < 0.6:
+            return [c for c, t in COLUMNS if t == typ][0]
+        return lit(self.rng, typ)
+
+    def gen(self, typ, depth):
+        if typ == "small" or depth == 0 or self.rng.random() < 0.25:
+            return self.leaf(typ)
+        template, args = self.rng.choice(PRODUCTIONS[typ])
+        return template.format(*[self.gen(a, depth - 1) for a in args])
+
+    def statement(self):
+        rng = self.rng
+        table = "ve" if rng.random() < 0.2 else "vs"
+        depth = rng.choice([1, 2, 2, 3, 3, 4])
+        if rng.random() < 0.15:
+            template, typ = rng.choice(AGGREGATES)
+            expr = template.format(self.gen(typ, depth - 1))
+            if rng.random() < 0.3:
+                expr += " FILTER (WHERE %s)" % self.gen("bool", 2)
+            return "SELECT %s FROM %s;" % (expr, table)
+        typ = rng.choice(ALL)
+        return "SELECT id, %s FROM %s ORDER BY id;" % (self.gen(typ, depth),
+                                                       table)
+
+
+def setup_sql():
+    cols = ", ".join("%s %s" % (c, t) for c, t in COLUMNS)
+    out = []
+    for table, rows in (("vs", ORDINARY_ROWS), ("ve", EDGE_ROWS)):
+        out.append("CREATE TABLE %s (id int4, %s);" % (table, cols))
+        values = ", ".join("(%d, %s)" % (i + 1, ", ".join(r))
+                           for i, r in enumerate(rows))
+        out.append("INSERT INTO %s VALUES %s;" % (table, values))
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: gen_exprs.py SEED COUNT")
+    seed, count = int(sys.argv[1]), int(sys.argv[2])
+    print("-- generated by tests/difftest/gen_exprs.py %d %d" % (seed, count))
+    print("\\set VERBOSITY sqlstate")
+    for line in setup_sql():
+        print(line)
+    g = Generator(seed)
+    for _ in range(count):
+        print(g.statement())
+
+
+if __name__ == "__main__":
+    main()
