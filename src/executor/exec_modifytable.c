@@ -216,6 +216,8 @@ exec_modifytable(PlanState *node)
             econtext->scan_slot = mt->plan->operation == CMD_DELETE
                                       ? mt->old_slot
                                       : mt->row_slot;
+            /* UPDATE ... FROM / DELETE ... USING: the other tables' columns */
+            econtext->outer_slot = child_row;
             return tdb_exec_project(node->projection, econtext);
         }
     }

@@ -1112,19 +1112,24 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
     return q;
 }
 
-static Query *
-analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
+/* The FROM (UPDATE) or USING (DELETE) tables join the target's scan. */
+static void
+add_joined_tables(ParseState *ps, Query *q, PgQuery__Node **items, size_t n)
 {
-    Query *q = new_query(CMD_UPDATE);
-    Relation rel;
+    FromExpr *from;
 
-    analyze_with(ps, upd->with_clause);
-    if (upd->n_from_clause > 0)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("UPDATE ... FROM is not supported yet"));
-    rel = open_target(ps, upd->relation, q);
-    add_target_to_namespace(ps, q);
-    scan_target(q);
+    if (n == 0)
+        return;
+    from = tdb_transform_from_clause(ps, items, n);
+    q->jointree->fromlist =
+        tdb_list_concat(q->jointree->fromlist, from->fromlist);
+}
+
+/* UPDATE's SET list: one target entry per assigned column. */
+static void
+transform_update_targets(ParseState *ps, Query *q, Relation rel,
+                         PgQuery__UpdateStmt *upd)
+{
     for (size_t i = 0; i < upd->n_target_list; i++) {
         PgQuery__ResTarget *rt = upd->target_list[i]->res_target;
         int attnum;
@@ -1153,11 +1158,30 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
             q->target_list,
             tdb_make_target_entry(e, attnum, rt->name, false));
     }
+}
+
+/*
+ * UPDATE, in PostgreSQL's order: target, FROM, WHERE, RETURNING, then
+ * the SET list.  A target row that joins several FROM rows is updated
+ * once (the executor skips rows this statement already changed).
+ */
+static Query *
+analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
+{
+    Query *q = new_query(CMD_UPDATE);
+    Relation rel;
+
+    analyze_with(ps, upd->with_clause);
+    rel = open_target(ps, upd->relation, q);
+    add_target_to_namespace(ps, q);
+    scan_target(q);
+    add_joined_tables(ps, q, upd->from_clause, upd->n_from_clause);
     q->jointree->quals = tdb_transform_where(ps, upd->where_clause,
                                              EXPR_KIND_WHERE, "WHERE");
-    add_checks(ps, q, rel);
     q->returning =
         transform_returning(ps, upd->returning_list, upd->n_returning_list);
+    transform_update_targets(ps, q, rel, upd);
+    add_checks(ps, q, rel);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;
     return q;
@@ -1169,12 +1193,10 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del)
     Query *q = new_query(CMD_DELETE);
 
     analyze_with(ps, del->with_clause);
-    if (del->n_using_clause > 0)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("DELETE ... USING is not supported yet"));
     (void)open_target(ps, del->relation, q);
     add_target_to_namespace(ps, q);
     scan_target(q);
+    add_joined_tables(ps, q, del->using_clause, del->n_using_clause);
     q->jointree->quals = tdb_transform_where(ps, del->where_clause,
                                              EXPR_KIND_WHERE, "WHERE");
     q->returning =

@@ -1673,6 +1673,31 @@ plan_set_operation(PlannerInfo *root)
  * INSERT / UPDATE / DELETE
  * ---------------------------------------------------------------------- */
 
+/*
+ * Columns of the FROM / USING tables that RETURNING reads: carried up
+ * from the join as junk columns after the ctid.
+ */
+static List *
+add_returning_columns(Query *q, List *tlist, List **needed)
+{
+    List *vars = NIL;
+
+    collect_vars((Node *)q->returning, &vars);
+    for (int i = 0; i < list_length(vars); i++) {
+        Var *v = list_nth(vars, i);
+
+        if (v->varno == q->result_relation)
+            continue;
+        tlist = tdb_lappend(tlist,
+                            tdb_make_target_entry((Expr *)v,
+                                                  list_length(tlist) + 1,
+                                                  NULL, true));
+        if (!tdb_list_member_ptr(*needed, v))
+            *needed = tdb_lappend(*needed, v);
+    }
+    return tlist;
+}
+
 static Plan *
 plan_modify(PlannerInfo *root)
 {
@@ -1732,6 +1757,7 @@ plan_modify(PlannerInfo *root)
                                                          natts + 1, "ctid",
                                                          true));
         needed = tdb_lappend(needed, ctid);
+        tlist = add_returning_columns(q, tlist, &needed);
         child = plan_jointree(root, needed);
         child->targetlist = tlist;
         mt->ctid_col = natts + 1;
@@ -1960,6 +1986,28 @@ static void
 fix_returning(ModifyTable *mt, int result_relation)
 {
     FixContext ctx = {NIL, NIL, result_relation, false, false};
+    List *child_tlist = mt->plan.lefttree->targetlist;
+
+    /*
+     * RETURNING reads the target's columns from the new (or deleted)
+     * row and other tables' columns from the child's junk columns, and
+     * only those: the child's other entries (new values computed from
+     * old ones) must not be matched, so they are replaced by constants,
+     * which are never matched.
+     */
+    if (mt->operation != CMD_INSERT)
+        for (int i = 0; i < list_length(child_tlist); i++) {
+            TargetEntry *te = list_nth(child_tlist, i);
+            bool other_table = IsA(te->expr, Var) &&
+                               ((Var *)te->expr)->varno != result_relation;
+
+            ctx.outer_tlist = tdb_lappend(
+                ctx.outer_tlist,
+                other_table ? te
+                            : tdb_make_target_entry(
+                                  (Expr *)tdb_make_null_const(INT4OID, -1),
+                                  i + 1, NULL, true));
+        }
 
     mt->returning = fix_expr(mt->returning, &ctx);
     mt->check_exprs = fix_expr(mt->check_exprs, &ctx);
