@@ -78,6 +78,8 @@ tdb_sql_run_query(Statement *st)
     EState *estate;
     char tag[64];
 
+    if (tdb_sql_run_create_as(st))
+        return true;
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
     case PG_QUERY__NODE__NODE_INSERT_STMT:

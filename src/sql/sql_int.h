@@ -63,6 +63,14 @@ struct PlannedStmt *tdb_sql_plan_statement(Statement *st,
 /* An EState with the statement's snapshot and the session's settings. */
 struct EState *tdb_sql_create_estate(Statement *st, struct PlannedStmt *stmt);
 
+/* createas.c: run st if it is CREATE TABLE AS or SELECT INTO; false if
+ * it is not. */
+bool tdb_sql_run_create_as(Statement *st);
+
+/* A RangeVar's table name; schemas other than public are refused. */
+const char *tdb_sql_table_name(const Statement *st,
+                               const PgQuery__RangeVar *rv);
+
 /* utility.c: run st if it is a utility statement; false if it is not. */
 bool tdb_sql_run_utility(Statement *st);
 

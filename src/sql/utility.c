@@ -57,9 +57,8 @@ tdb_sql_send_text_result(Statement *st, const char *label,
     tdb_slot_drop(slot);
 }
 
-/* A RangeVar's table name; schemas other than public are refused. */
-static const char *
-table_name(const Statement *st, const PgQuery__RangeVar *rv)
+const char *
+tdb_sql_table_name(const Statement *st, const PgQuery__RangeVar *rv)
 {
     if (rv->schemaname != NULL && rv->schemaname[0] != '\0' &&
         strcmp(rv->schemaname, "public") != 0)
@@ -478,7 +477,7 @@ add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
 static void
 run_create_table(Statement *st, const PgQuery__CreateStmt *cs)
 {
-    const char *name = table_name(st, cs->relation);
+    const char *name = tdb_sql_table_name(st, cs->relation);
     ColumnDef *cols = tdb_palloc0(sizeof(ColumnDef) *
                                   (Size)Max(1, cs->n_table_elts));
     int ncols = 0;
@@ -559,7 +558,7 @@ run_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
 
     for (size_t i = 0; i < ts->n_relations; i++) {
         const PgQuery__RangeVar *rv = ts->relations[i]->range_var;
-        Relation rel = tdb_relation_open(xact, table_name(st, rv),
+        Relation rel = tdb_relation_open(xact, tdb_sql_table_name(st, rv),
                                          REL_LOCK_SHARE);
         Oid relid = rel->rd_id;
 
@@ -583,7 +582,7 @@ run_vacuum(Statement *st, const PgQuery__VacuumStmt *vs)
         if (n->node_case == PG_QUERY__NODE__NODE_VACUUM_RELATION)
             tdb_relation_close(tdb_relation_open(
                 st->session->xact,
-                table_name(st, n->vacuum_relation->relation),
+                tdb_sql_table_name(st, n->vacuum_relation->relation),
                 REL_LOCK_SHARE));
     }
     complete(st, vs->is_vacuumcmd ? "VACUUM" : "ANALYZE");
