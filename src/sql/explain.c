@@ -533,6 +533,22 @@ add_qual(ExplainState *es, Plan *plan, int indent, const char *label,
         add_property(es, indent, label, deparse_qual(qual, &ctx));
 }
 
+/*
+ * A node's Filter.  A scan's is printed without table names (only the
+ * scan's table can appear), except a subquery scan's, as PostgreSQL
+ * does; upper nodes qualify names when the plan reads several tables.
+ */
+static void
+add_filter(ExplainState *es, Plan *plan, int indent)
+{
+    bool is_scan = IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
+                   IsA(plan, ValuesScan) || IsA(plan, WorkTableScan);
+    DeparseContext ctx = {plan, es->use_prefix && !is_scan};
+
+    if (plan->qual != NIL)
+        add_property(es, indent, "Filter", deparse_qual(plan->qual, &ctx));
+}
+
 /* "Sort Key: a, b DESC" / "Group Key: a" */
 static void
 add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
@@ -613,7 +629,7 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
     default:
         break;
     }
-    add_qual(es, plan, indent, "Filter", plan->qual);
+    add_filter(es, plan, indent);
     if (es->analyze && ps != NULL && ps->instr != NULL &&
         ps->instr->nfiltered > 0 && plan->qual != NIL) {
         char buf[64];

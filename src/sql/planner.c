@@ -661,6 +661,8 @@ make_scan(JoinPlanner *jp, int rtindex)
 
 /* Is cond an equality between an expression of one side and one of the
  * other (a hash clause)?  Sets *outer_key / *inner_key. */
+static OpExpr *commuted_clause(OpExpr *op);
+
 static bool
 hash_clause(Expr *cond, List *outer_relids, List *inner_relids,
             Expr **outer_key, Expr **inner_key)
@@ -692,15 +694,37 @@ hash_clause(Expr *cond, List *outer_relids, List *inner_relids,
         return true;
     }
     if (relids_subset(rrel, outer_relids) && relids_subset(lrel, inner_relids)) {
-        /* commuted: only when both sides have the same type, so the
-         * operator works either way round */
-        if (exprType(l) != exprType(r))
+        /* inner = outer: usable as outer = inner with the commutator */
+        if (commuted_clause(op) == NULL)
             return false;
         *outer_key = r;
         *inner_key = l;
         return true;
     }
     return false;
+}
+
+/*
+ * l op r as r op' l (op' the commutator), or NULL if op has none.  Hash
+ * clauses are shown and run as outer = inner, as PostgreSQL switches
+ * them.
+ */
+static OpExpr *
+commuted_clause(OpExpr *op)
+{
+    const OperDesc *comm =
+        op->op->commutator != NULL
+            ? tdb_oper_lookup(op->op->commutator, op->op->right,
+                              op->op->left)
+            : NULL;
+    OpExpr *copy;
+
+    if (comm == NULL)
+        return NULL;
+    copy = (OpExpr *)tdb_copy_node_shallow((Node *)op);
+    copy->op = comm;
+    copy->args = tdb_list_make2(list_nth(op->args, 1), list_nth(op->args, 0));
+    return copy;
 }
 
 static List *
@@ -752,6 +776,8 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
         Expr *ok, *ik;
 
         if (hash_clause(cond, outer->relids, inner->relids, &ok, &ik)) {
+            if (ok != linitial(((OpExpr *)cond)->args))
+                cond = (Expr *)commuted_clause((OpExpr *)cond);
             hashclauses = tdb_lappend(hashclauses, cond);
             outer_keys = tdb_lappend(outer_keys, ok);
             inner_keys = tdb_lappend(inner_keys, ik);
@@ -809,6 +835,19 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
 }
 
 static JoinPart *plan_jointree_node(JoinPlanner *jp, Node *node);
+static bool contains_volatile(Node *node, void *arg);
+
+/* The rtindexes of the tables under a join tree node. */
+static List *
+jointree_relids(Node *node)
+{
+    if (IsA(node, RangeTblRef))
+        return tdb_lappend_int(NIL, ((RangeTblRef *)node)->rtindex);
+    if (IsA(node, JoinExpr))
+        return tdb_list_concat(jointree_relids(((JoinExpr *)node)->larg),
+                               jointree_relids(((JoinExpr *)node)->rarg));
+    return NIL;
+}
 static List *take_pseudoconstants(JoinPlanner *jp);
 
 /* Is some pending condition computable over a + b and reading both? */
@@ -887,28 +926,105 @@ join_in_order(JoinPlanner *jp, List *parts)
     return acc;
 }
 
+static bool has_false_constant(List *conds);
+static Plan *make_dummy_result(List *needed);
+
+/*
+ * One side of an outer join.  A nullable side that can never match (ON
+ * false) is an empty Result producing the side's columns, as in
+ * PostgreSQL.
+ */
+static JoinPart *
+plan_outer_join_side(JoinPlanner *jp, Node *side, bool never_matches)
+{
+    JoinPart *part;
+    List *relids, *needed = NIL;
+
+    if (!never_matches)
+        return plan_jointree_node(jp, side);
+    relids = jointree_relids(side);
+    for (int i = 0; i < list_length(jp->needed); i++) {
+        Var *v = list_nth(jp->needed, i);
+
+        if (tdb_list_member_int(relids, v->varno))
+            needed = tdb_lappend(needed, v);
+    }
+    part = tdb_palloc0(sizeof(JoinPart));
+    part->relids = relids;
+    part->plan = make_dummy_result(needed);
+    jp->pending = NIL;
+    return part;
+}
+
+/*
+ * The pending conditions (WHERE, or an outer level's) that read only
+ * the preserved side `side` of outer join j: taken from *pending, to be
+ * applied below the join, where they filter that side's rows early.
+ * A FULL join preserves neither side in this sense (its rows with the
+ * other side NULL must still be tested), so nothing moves there.
+ */
+static List *
+preserved_conditions(List **pending, JoinType jt, Node *side, JoinExpr *j)
+{
+    List *relids, *taken = NIL, *rest = NIL;
+
+    if (jt == JOIN_FULL || (jt == JOIN_RIGHT) != (side == j->rarg))
+        return NIL;
+    relids = jointree_relids(side);
+    for (int i = 0; i < list_length(*pending); i++) {
+        Expr *cond = list_nth(*pending, i);
+        List *crel = expr_relids(cond);
+
+        if (crel != NIL && relids_subset(crel, relids))
+            taken = tdb_lappend(taken, cond);
+        else
+            rest = tdb_lappend(rest, cond);
+    }
+    *pending = rest;
+    return taken;
+}
+
 static JoinPart *
 plan_outer_join(JoinPlanner *jp, JoinExpr *j)
 {
     JoinPart *left, *right, *result = tdb_palloc0(sizeof(JoinPart));
     List *on = conjuncts(j->quals, NIL);
-    List *left_only = NIL, *right_only = NIL, *join_conds = NIL;
+    List *pushed = NIL, *join_conds = NIL;
     JoinType jt = j->jointype;
     List *saved = jp->pending;
+    Node *nullable_side = jt == JOIN_RIGHT ? j->larg
+                        : jt == JOIN_FULL  ? NULL
+                                           : j->rarg;
+    List *nullable_relids = NIL;
 
-    /* ON conditions touching one side only may filter that side early
-     * when it is the non-nullable ... side of the join: for LEFT, the
-     * right side (its rows only ever join); never the preserved side */
+    /*
+     * ON conditions reading only the nullable side filter that side
+     * before the join (its rows only ever join); everything else decides
+     * matching at the join.
+     */
+    if (nullable_side != NULL)
+        nullable_relids = jointree_relids(nullable_side);
     for (int i = 0; i < list_length(on); i++) {
         Expr *cond = list_nth(on, i);
+        List *crel = expr_relids(cond);
 
-        join_conds = tdb_lappend(join_conds, cond);
+        if (crel != NIL && nullable_side != NULL &&
+            relids_subset(crel, nullable_relids) &&
+            !contains_volatile((Node *)cond, NULL))
+            pushed = tdb_lappend(pushed, cond);
+        else
+            join_conds = tdb_lappend(join_conds, cond);
     }
-    (void)left_only;
-    (void)right_only;
-    jp->pending = NIL;
-    left = plan_jointree_node(jp, j->larg);
-    right = plan_jointree_node(jp, j->rarg);
+    jp->pending = nullable_side == j->larg ? pushed
+                  : preserved_conditions(&saved, jt, j->larg, j);
+    left = plan_outer_join_side(jp, j->larg, nullable_side == j->larg &&
+                                                 has_false_constant(on));
+    saved = tdb_list_concat(saved, jp->pending); /* not placed below */
+    jp->pending = nullable_side == j->rarg ? pushed
+                  : preserved_conditions(&saved, jt, j->rarg, j);
+    right = plan_outer_join_side(jp, j->rarg, nullable_side == j->rarg &&
+                                                  has_false_constant(on));
+    saved = tdb_list_concat(saved, jp->pending);
     jp->pending = saved;
     if (jt == JOIN_RIGHT) {
         /* as a LEFT join with the sides swapped */
@@ -922,7 +1038,7 @@ plan_outer_join(JoinPlanner *jp, JoinExpr *j)
                                      right->relids);
     result->nullable = tdb_list_concat(tdb_list_copy(left->nullable),
                                        right->nullable);
-    if (jt == JOIN_LEFT || jt == JOIN_FULL)
+    if (jt == JOIN_LEFT || jt == JOIN_FULL || jt == JOIN_ANTI)
         result->nullable = tdb_list_concat(result->nullable, right->relids);
     if (jt == JOIN_FULL)
         result->nullable = tdb_list_concat(result->nullable, left->relids);
@@ -1096,6 +1212,41 @@ make_gating_result(Plan *plan, List *conds)
     return &r->plan;
 }
 
+static bool
+has_outer_join(Node *node)
+{
+    if (IsA(node, FromExpr)) {
+        List *items = ((FromExpr *)node)->fromlist;
+
+        for (int i = 0; i < list_length(items); i++)
+            if (has_outer_join(list_nth(items, i)))
+                return true;
+        return false;
+    }
+    if (IsA(node, JoinExpr)) {
+        JoinExpr *j = (JoinExpr *)node;
+
+        return j->jointype != JOIN_INNER || has_outer_join(j->larg) ||
+               has_outer_join(j->rarg);
+    }
+    return false;
+}
+
+/* Move the ON conditions of inner joins under node to conds. */
+static List *
+take_inner_join_quals(Node *node, List *conds)
+{
+    JoinExpr *j;
+
+    if (!IsA(node, JoinExpr))
+        return conds;
+    j = (JoinExpr *)node;
+    conds = conjuncts(j->quals, conds);
+    j->quals = NULL;
+    conds = take_inner_join_quals(j->larg, conds);
+    return take_inner_join_quals(j->rarg, conds);
+}
+
 /* The plan of the FROM clause with WHERE applied, outputting needed. */
 static Plan *
 plan_jointree(PlannerInfo *root, List *needed)
@@ -1114,6 +1265,12 @@ plan_jointree(PlannerInfo *root, List *needed)
         return &r->plan;
     }
     jp.pending = conjuncts(from->quals, NIL);
+    if (!has_outer_join((Node *)from)) {
+        for (int i = 0; i < list_length(from->fromlist); i++)
+            jp.pending = take_inner_join_quals(list_nth(from->fromlist, i),
+                                               jp.pending);
+        jp.pending = tdb_derive_constant_equalities(jp.pending);
+    }
     gating = take_pseudoconstants(&jp);
     if (has_false_constant(gating))
         return make_dummy_result(needed);
@@ -2079,6 +2236,7 @@ plan_query(PlannerInfo *root)
         return plan_recursive_union(root);
     preprocess_query(root);
     move_having_to_where(q);
+    tdb_reduce_outer_joins(q);
     if (q->command != CMD_SELECT) {
         ModifyTable *mt = (ModifyTable *)plan_modify(root);
 

@@ -49,4 +49,19 @@ Expr *tdb_eval_const_expressions(Expr *expr);
  */
 Expr *tdb_canonicalize_qual(Expr *qual);
 
+/*
+ * Equivalence classes with a constant (equivclass.c): given the ANDed
+ * conditions of a query without outer joins, the same conditions with
+ * every class "a = b AND b = 5" replaced by "a = 5 AND b = 5" (derived
+ * conditions last).
+ */
+List *tdb_derive_constant_equalities(List *conds);
+
+/*
+ * Outer joins that the conditions above them make inner or anti
+ * (outerjoin.c, PostgreSQL's reduce_outer_joins); changes q's join tree
+ * in place.
+ */
+void tdb_reduce_outer_joins(Query *q);
+
 #endif /* TDB_SQL_PLANNER_H */
