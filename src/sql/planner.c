@@ -438,6 +438,7 @@ typedef struct JoinPlanner {
     List *needed;   /* Var */
     List *pending;  /* Expr: conditions not yet placed */
     List *gating;   /* Expr: pseudoconstant conditions of inner joins */
+    int outer_depth; /* outer joins around the node being planned */
 } JoinPlanner;
 
 /* Take the pending conditions computable over relids (and, if
@@ -928,6 +929,22 @@ join_in_order(JoinPlanner *jp, List *parts)
 
 static bool has_false_constant(List *conds);
 static Plan *make_dummy_result(List *needed);
+static Plan *make_gating_result(Plan *plan, List *conds);
+
+/* An empty Result producing the needed columns of the tables relids. */
+static Plan *
+dummy_for_relids(JoinPlanner *jp, List *relids)
+{
+    List *needed = NIL;
+
+    for (int i = 0; i < list_length(jp->needed); i++) {
+        Var *v = list_nth(jp->needed, i);
+
+        if (tdb_list_member_int(relids, v->varno))
+            needed = tdb_lappend(needed, v);
+    }
+    return make_dummy_result(needed);
+}
 
 /*
  * One side of an outer join.  A nullable side that can never match (ON
@@ -938,20 +955,12 @@ static JoinPart *
 plan_outer_join_side(JoinPlanner *jp, Node *side, bool never_matches)
 {
     JoinPart *part;
-    List *relids, *needed = NIL;
 
     if (!never_matches)
         return plan_jointree_node(jp, side);
-    relids = jointree_relids(side);
-    for (int i = 0; i < list_length(jp->needed); i++) {
-        Var *v = list_nth(jp->needed, i);
-
-        if (tdb_list_member_int(relids, v->varno))
-            needed = tdb_lappend(needed, v);
-    }
     part = tdb_palloc0(sizeof(JoinPart));
-    part->relids = relids;
-    part->plan = make_dummy_result(needed);
+    part->relids = jointree_relids(side);
+    part->plan = dummy_for_relids(jp, part->relids);
     jp->pending = NIL;
     return part;
 }
@@ -1015,16 +1024,28 @@ plan_outer_join(JoinPlanner *jp, JoinExpr *j)
         else
             join_conds = tdb_lappend(join_conds, cond);
     }
+    /*
+     * Conditions handed to a side and not placed there go back where they
+     * came from: the join's own (ON) ones to the join, outer ones out.
+     */
+    jp->outer_depth++;
     jp->pending = nullable_side == j->larg ? pushed
                   : preserved_conditions(&saved, jt, j->larg, j);
     left = plan_outer_join_side(jp, j->larg, nullable_side == j->larg &&
                                                  has_false_constant(on));
-    saved = tdb_list_concat(saved, jp->pending); /* not placed below */
+    if (nullable_side == j->larg)
+        join_conds = tdb_list_concat(join_conds, jp->pending);
+    else
+        saved = tdb_list_concat(saved, jp->pending);
     jp->pending = nullable_side == j->rarg ? pushed
                   : preserved_conditions(&saved, jt, j->rarg, j);
     right = plan_outer_join_side(jp, j->rarg, nullable_side == j->rarg &&
                                                   has_false_constant(on));
-    saved = tdb_list_concat(saved, jp->pending);
+    if (nullable_side == j->rarg)
+        join_conds = tdb_list_concat(join_conds, jp->pending);
+    else
+        saved = tdb_list_concat(saved, jp->pending);
+    jp->outer_depth--;
     jp->pending = saved;
     if (jt == JOIN_RIGHT) {
         /* as a LEFT join with the sides swapped */
@@ -1060,13 +1081,27 @@ plan_jointree_node(JoinPlanner *jp, Node *node)
     if (IsA(node, JoinExpr)) {
         JoinExpr *j = (JoinExpr *)node;
 
+        List *gating;
+        JoinPart *part;
+
         if (j->jointype != JOIN_INNER)
             return plan_outer_join(jp, j);
         jp->pending = conjuncts(j->quals, jp->pending);
-        jp->gating = tdb_list_concat(jp->gating, take_pseudoconstants(jp));
-        return join_in_order(jp,
+        gating = take_pseudoconstants(jp);
+        if (jp->outer_depth == 0) {
+            /* as if in WHERE: tested once for the whole query */
+            jp->gating = tdb_list_concat(jp->gating, gating);
+            gating = NIL;
+        }
+        part = join_in_order(jp,
                              tdb_list_make2(plan_jointree_node(jp, j->larg),
                                             plan_jointree_node(jp, j->rarg)));
+        /* inside an outer join such a condition empties this join only */
+        if (has_false_constant(gating))
+            part->plan = dummy_for_relids(jp, part->relids);
+        else if (gating != NIL)
+            part->plan = make_gating_result(part->plan, gating);
+        return part;
     }
     elog(ERROR, "unexpected join tree node %d", (int)nodeTag(node));
 }
@@ -1251,7 +1286,7 @@ take_inner_join_quals(Node *node, List *conds)
 static Plan *
 plan_jointree(PlannerInfo *root, List *needed)
 {
-    JoinPlanner jp = {root, needed, NIL, NIL};
+    JoinPlanner jp = {root, needed, NIL, NIL, 0};
     FromExpr *from = root->q->jointree;
     List *parts = NIL;
     List *gating;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """compare.py -- compare two outputs of the differential test script.
 
-    compare.py SCRIPT EXPECTED_OUT ACTUAL_OUT [MAX_SHOWN]
+    compare.py SCRIPT EXPECTED_OUT ACTUAL_OUT [MAX_SHOWN [NAME]]
 
 Both outputs come from running SCRIPT with psql's -a (every input line is
 echoed before its results), so each output is cut into one block per
@@ -9,7 +9,8 @@ input line: the echoed line and what followed it.  A statement passes when
 its block is identical in both outputs (the same rows, or the same
 "ERROR:  SQLSTATE" line).  Prints the first MAX_SHOWN (default 20)
 differing statements with both blocks, then
-    RESULT difftest: N passed, N failed, 0 skipped
+    RESULT difftest-NAME: N passed, N failed, 0 skipped
+(NAME defaults to the script's base name)
 counting the generated SELECT statements (setup lines must match too; a
 mismatch there counts as one failure).  Exit status 1 if any failed.
 """
@@ -37,6 +38,8 @@ def main():
     if len(sys.argv) < 4:
         sys.exit("usage: compare.py SCRIPT EXPECTED_OUT ACTUAL_OUT [MAX_SHOWN]")
     max_shown = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+    name = sys.argv[5] if len(sys.argv) > 5 else \
+        sys.argv[1].rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
     def read(p):
         with open(p, encoding="utf-8", errors="replace") as f:
@@ -62,7 +65,8 @@ def main():
             print("  tupledb:", *(a if a is not None else ["(no output: not reached)"]), sep="\n    ")
     if act_seen < len(script):
         print("tupledb's output stops after input line %d of %d" % (act_seen, len(script)))
-    print("RESULT difftest: %d passed, %d failed, 0 skipped" % (passed, failed))
+    print("RESULT difftest-%s: %d passed, %d failed, 0 skipped"
+          % (name, passed, failed))
     return 1 if failed else 0
 
 
