@@ -45,6 +45,7 @@
 #define ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE                        \
     MAKE_SQLSTATE('2', '2', '0', '0', '9')
 #define ERRCODE_INTERVAL_FIELD_OVERFLOW MAKE_SQLSTATE('2', '2', '0', '1', '5')
+#define ERRCODE_CONFIG_FILE_ERROR MAKE_SQLSTATE('F', '0', '0', '0', '0')
 
 /* Transactions (access/). */
 #define ERRCODE_IN_FAILED_SQL_TRANSACTION                                   \

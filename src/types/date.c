@@ -54,7 +54,7 @@ date_input(const char *str, int32 typmod)
                                 MAXDATEFIELDS, &nf);
     if (dterr == 0)
         dterr = tdb_dt_decode_datetime(field, ftype, nf, &dtype, tm, &fsec,
-                                       &tzp, false);
+                                       &tzp);
     if (dterr != 0)
         tdb_dt_parse_error(dterr, str, "date");
 
@@ -691,7 +691,8 @@ time_mi_interval(PG_FUNCTION_ARGS)
 {
     Interval span = tdb_interval_get(PG_GETARG_DATUM(1));
 
-    PG_RETURN_INT64(time_add_usecs(ARG_TIME(0), (int64)(0 - (uint64)span.time)));
+    PG_RETURN_INT64(
+        time_add_usecs(ARG_TIME(0), (int64)(0 - (uint64)span.time)));
 }
 
 static Datum

@@ -321,8 +321,7 @@ int tdb_dt_parse_fields(const char *timestr, char *workbuf, size_t buflen,
                         char **field, int *ftype, int maxfields,
                         int *numfields);
 int tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
-                           DtTm *tm, fsec_t *fsec, int *tzp,
-                           bool zone_needed);
+                           DtTm *tm, fsec_t *fsec, int *tzp);
 int tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
                            DtTm *tm, fsec_t *fsec, int *tzp);
 int tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
@@ -351,19 +350,32 @@ TDB_NORETURN void tdb_dt_parse_error(int dterr, const char *str,
  */
 char *tdb_dt_lower_units(const varlena *units);
 
-/* ----- time zone names (datetime_tz.c) ----- */
+/* ----- time zones named in input (datetime_tz.c) ----- */
 
-typedef enum DtZoneKind {
-    DT_ZONE_UNKNOWN, /* neither a database zone nor a POSIX TZ string */
-    DT_ZONE_FIXED,   /* one offset for all time */
-    DT_ZONE_DYNAMIC  /* an offset that depends on the date */
-} DtZoneKind;
+typedef struct DtZone DtZone;
 
 /*
- * Look a zone name up as PostgreSQL's pg_tzset does; for a fixed zone
- * *tz receives its offset in seconds west of UTC.
+ * The zone a name denotes, looked up as PostgreSQL's pg_tzset does (the
+ * time zone database, then the POSIX TZ grammar), palloc'd; NULL if the
+ * name is neither.
  */
-DtZoneKind tdb_dt_lookup_zone(const char *name, int *tz);
+const DtZone *tdb_dt_zone_load(const char *name);
+
+/* Does the zone always have the same offset?  *tz: it, seconds west. */
+bool tdb_dt_zone_fixed_offset(const DtZone *zone, int *tz);
+
+/*
+ * The zone's offset (seconds west of UTC) at local time tm, and
+ * tm->tm_isdst (PostgreSQL's DetermineTimeZoneOffset).
+ */
+int tdb_dt_zone_offset(DtTm *tm, const DtZone *zone);
+
+/*
+ * The offset abbreviation abbrev stands for in zone around local time tm
+ * (PostgreSQL's DetermineTimeZoneAbbrevOffset), and tm->tm_isdst.
+ */
+int tdb_dt_zone_abbrev_offset(DtTm *tm, const char *abbrev,
+                              const DtZone *zone);
 
 /* ----- output (datetime_encode.c) ----- */
 

@@ -211,206 +211,213 @@ static const DateToken delta_tokens[] = {
 /*
  * PostgreSQL's "Default" time zone abbreviation set (timezonesets/
  * Default): value is the offset in seconds east of UTC; DTF_DTZ marks a
- * daylight-saving abbreviation.  DTF_DYNTZ entries name a zone whose
- * offset changed over time; without a time zone database they are
- * rejected.  strcmp order.
+ * daylight-saving abbreviation; a DTF_DYNTZ entry names the zone whose
+ * history gives its offset on a date (MSK meant +03 and +04 at times).
+ * strcmp order.
  */
-static const DateToken zone_abbrevs[] = {
-    {"acdt", DTF_DTZ, 37800},
-    {"acsst", DTF_DTZ, 37800},
-    {"acst", DTF_TZ, 34200},
-    {"act", DTF_TZ, -18000},
-    {"acwst", DTF_TZ, 31500},
-    {"adt", DTF_DTZ, -10800},
-    {"aedt", DTF_DTZ, 39600},
-    {"aesst", DTF_DTZ, 39600},
-    {"aest", DTF_TZ, 36000},
-    {"aft", DTF_TZ, 16200},
-    {"akdt", DTF_DTZ, -28800},
-    {"akst", DTF_TZ, -32400},
-    {"almst", DTF_DTZ, 25200},
-    {"almt", DTF_TZ, 21600},
-    {"amst", DTF_DYNTZ, 0}, /* Asia/Yerevan */
-    {"amt", DTF_TZ, -14400},
-    {"anast", DTF_DYNTZ, 0}, /* Asia/Anadyr */
-    {"anat", DTF_DYNTZ, 0}, /* Asia/Anadyr */
-    {"arst", DTF_DYNTZ, 0}, /* America/Argentina/Buenos_Aires */
-    {"art", DTF_DYNTZ, 0}, /* America/Argentina/Buenos_Aires */
-    {"ast", DTF_TZ, -14400},
-    {"awsst", DTF_DTZ, 32400},
-    {"awst", DTF_TZ, 28800},
-    {"azost", DTF_DTZ, 0},
-    {"azot", DTF_TZ, -3600},
-    {"azst", DTF_DYNTZ, 0}, /* Asia/Baku */
-    {"azt", DTF_DYNTZ, 0}, /* Asia/Baku */
-    {"bdst", DTF_DTZ, 7200},
-    {"bdt", DTF_TZ, 21600},
-    {"bnt", DTF_TZ, 28800},
-    {"bort", DTF_TZ, 28800},
-    {"bot", DTF_TZ, -14400},
-    {"bra", DTF_TZ, -10800},
-    {"brst", DTF_DTZ, -7200},
-    {"brt", DTF_TZ, -10800},
-    {"bst", DTF_DTZ, 3600},
-    {"btt", DTF_TZ, 21600},
-    {"cadt", DTF_DTZ, 37800},
-    {"cast", DTF_TZ, 34200},
-    {"cct", DTF_TZ, 28800},
-    {"cdt", DTF_DTZ, -18000},
-    {"cest", DTF_DTZ, 7200},
-    {"cet", DTF_TZ, 3600},
-    {"cetdst", DTF_DTZ, 7200},
-    {"chadt", DTF_DTZ, 49500},
-    {"chast", DTF_TZ, 45900},
-    {"chut", DTF_TZ, 36000},
-    {"ckt", DTF_DYNTZ, 0}, /* Pacific/Rarotonga */
-    {"clst", DTF_DTZ, -10800},
-    {"clt", DTF_DYNTZ, 0}, /* America/Santiago */
-    {"cot", DTF_TZ, -18000},
-    {"cst", DTF_TZ, -21600},
-    {"cxt", DTF_TZ, 25200},
-    {"davt", DTF_DYNTZ, 0}, /* Antarctica/Davis */
-    {"ddut", DTF_TZ, 36000},
-    {"easst", DTF_DYNTZ, 0}, /* Pacific/Easter */
-    {"east", DTF_DYNTZ, 0}, /* Pacific/Easter */
-    {"eat", DTF_TZ, 10800},
-    {"edt", DTF_DTZ, -14400},
-    {"eest", DTF_DTZ, 10800},
-    {"eet", DTF_TZ, 7200},
-    {"eetdst", DTF_DTZ, 10800},
-    {"egst", DTF_DTZ, 0},
-    {"egt", DTF_TZ, -3600},
-    {"est", DTF_TZ, -18000},
-    {"fet", DTF_TZ, 10800},
-    {"fjst", DTF_DTZ, 46800},
-    {"fjt", DTF_TZ, 43200},
-    {"fkst", DTF_DYNTZ, 0}, /* Atlantic/Stanley */
-    {"fkt", DTF_DYNTZ, 0}, /* Atlantic/Stanley */
-    {"fnst", DTF_DTZ, -3600},
-    {"fnt", DTF_TZ, -7200},
-    {"galt", DTF_TZ, -21600},
-    {"gamt", DTF_TZ, -32400},
-    {"gest", DTF_DYNTZ, 0}, /* Asia/Tbilisi */
-    {"get", DTF_DYNTZ, 0}, /* Asia/Tbilisi */
-    {"gft", DTF_TZ, -10800},
-    {"gilt", DTF_TZ, 43200},
-    {"gmt", DTF_TZ, 0},
-    {"gyt", DTF_DYNTZ, 0}, /* America/Guyana */
-    {"hkt", DTF_TZ, 28800},
-    {"hst", DTF_TZ, -36000},
-    {"ict", DTF_TZ, 25200},
-    {"idt", DTF_DTZ, 10800},
-    {"iot", DTF_DYNTZ, 0}, /* Indian/Chagos */
-    {"irkst", DTF_DYNTZ, 0}, /* Asia/Irkutsk */
-    {"irkt", DTF_DYNTZ, 0}, /* Asia/Irkutsk */
-    {"irt", DTF_TZ, 12600},
-    {"ist", DTF_TZ, 7200},
-    {"jayt", DTF_TZ, 32400},
-    {"jst", DTF_TZ, 32400},
-    {"kdt", DTF_DTZ, 36000},
-    {"kgst", DTF_DTZ, 21600},
-    {"kgt", DTF_DYNTZ, 0}, /* Asia/Bishkek */
-    {"kost", DTF_DYNTZ, 0}, /* Pacific/Kosrae */
-    {"krast", DTF_DYNTZ, 0}, /* Asia/Krasnoyarsk */
-    {"krat", DTF_DYNTZ, 0}, /* Asia/Krasnoyarsk */
-    {"kst", DTF_TZ, 32400},
-    {"lhdt", DTF_DYNTZ, 0}, /* Australia/Lord_Howe */
-    {"lhst", DTF_TZ, 37800},
-    {"ligt", DTF_TZ, 36000},
-    {"lint", DTF_DYNTZ, 0}, /* Pacific/Kiritimati */
-    {"lkt", DTF_DYNTZ, 0}, /* Asia/Colombo */
-    {"magst", DTF_DYNTZ, 0}, /* Asia/Magadan */
-    {"magt", DTF_DYNTZ, 0}, /* Asia/Magadan */
-    {"mart", DTF_TZ, -34200},
-    {"mawt", DTF_DYNTZ, 0}, /* Antarctica/Mawson */
-    {"mdt", DTF_DTZ, -21600},
-    {"mest", DTF_DTZ, 7200},
-    {"mesz", DTF_DTZ, 7200},
-    {"met", DTF_TZ, 3600},
-    {"metdst", DTF_DTZ, 7200},
-    {"mez", DTF_TZ, 3600},
-    {"mht", DTF_TZ, 43200},
-    {"mmt", DTF_TZ, 23400},
-    {"mpt", DTF_TZ, 36000},
-    {"msd", DTF_DTZ, 14400},
-    {"msk", DTF_DYNTZ, 0}, /* Europe/Moscow */
-    {"mst", DTF_TZ, -25200},
-    {"must", DTF_DTZ, 18000},
-    {"mut", DTF_TZ, 14400},
-    {"mvt", DTF_TZ, 18000},
-    {"myt", DTF_TZ, 28800},
-    {"ndt", DTF_DTZ, -9000},
-    {"nft", DTF_TZ, -12600},
-    {"novst", DTF_DYNTZ, 0}, /* Asia/Novosibirsk */
-    {"novt", DTF_DYNTZ, 0}, /* Asia/Novosibirsk */
-    {"npt", DTF_TZ, 20700},
-    {"nst", DTF_TZ, -12600},
-    {"nut", DTF_DYNTZ, 0}, /* Pacific/Niue */
-    {"nzdt", DTF_DTZ, 46800},
-    {"nzst", DTF_TZ, 43200},
-    {"nzt", DTF_TZ, 43200},
-    {"omsst", DTF_DYNTZ, 0}, /* Asia/Omsk */
-    {"omst", DTF_DYNTZ, 0}, /* Asia/Omsk */
-    {"pdt", DTF_DTZ, -25200},
-    {"pet", DTF_TZ, -18000},
-    {"petst", DTF_DYNTZ, 0}, /* Asia/Kamchatka */
-    {"pett", DTF_DYNTZ, 0}, /* Asia/Kamchatka */
-    {"pgt", DTF_TZ, 36000},
-    {"pht", DTF_TZ, 28800},
-    {"pkst", DTF_DTZ, 21600},
-    {"pkt", DTF_TZ, 18000},
-    {"pmdt", DTF_DTZ, -7200},
-    {"pmst", DTF_TZ, -10800},
-    {"pont", DTF_TZ, 39600},
-    {"pst", DTF_TZ, -28800},
-    {"pwt", DTF_TZ, 32400},
-    {"pyst", DTF_DTZ, -10800},
-    {"pyt", DTF_DYNTZ, 0}, /* America/Asuncion */
-    {"ret", DTF_TZ, 14400},
-    {"sadt", DTF_DTZ, 37800},
-    {"sast", DTF_TZ, 7200},
-    {"sct", DTF_TZ, 14400},
-    {"sgt", DTF_DYNTZ, 0}, /* Asia/Singapore */
-    {"taht", DTF_TZ, -36000},
-    {"tft", DTF_TZ, 18000},
-    {"tjt", DTF_TZ, 18000},
-    {"tkt", DTF_DYNTZ, 0}, /* Pacific/Fakaofo */
-    {"tmt", DTF_DYNTZ, 0}, /* Asia/Ashgabat */
-    {"tot", DTF_TZ, 46800},
-    {"trut", DTF_TZ, 36000},
-    {"tvt", DTF_TZ, 43200},
-    {"uct", DTF_TZ, 0},
-    {"ulast", DTF_DTZ, 32400},
-    {"ulat", DTF_DYNTZ, 0}, /* Asia/Ulaanbaatar */
-    {"ut", DTF_TZ, 0},
-    {"utc", DTF_TZ, 0},
-    {"uyst", DTF_DTZ, -7200},
-    {"uyt", DTF_TZ, -10800},
-    {"uzst", DTF_DTZ, 21600},
-    {"uzt", DTF_TZ, 18000},
-    {"vet", DTF_DYNTZ, 0}, /* America/Caracas */
-    {"vlast", DTF_DYNTZ, 0}, /* Asia/Vladivostok */
-    {"vlat", DTF_DYNTZ, 0}, /* Asia/Vladivostok */
-    {"volt", DTF_DYNTZ, 0}, /* Europe/Volgograd */
-    {"vut", DTF_TZ, 39600},
-    {"wadt", DTF_DTZ, 28800},
-    {"wakt", DTF_TZ, 43200},
-    {"wast", DTF_TZ, 25200},
-    {"wat", DTF_TZ, 3600},
-    {"wdt", DTF_DTZ, 32400},
-    {"wet", DTF_TZ, 0},
-    {"wetdst", DTF_DTZ, 3600},
-    {"wft", DTF_TZ, 43200},
-    {"wgst", DTF_DTZ, -7200},
-    {"wgt", DTF_TZ, -10800},
-    {"xjt", DTF_TZ, 21600},
-    {"yakst", DTF_DYNTZ, 0}, /* Asia/Yakutsk */
-    {"yakt", DTF_DYNTZ, 0}, /* Asia/Yakutsk */
-    {"yapt", DTF_TZ, 36000},
-    {"yekst", DTF_DTZ, 21600},
-    {"yekt", DTF_DYNTZ, 0}, /* Asia/Yekaterinburg */
-    {"z", DTF_TZ, 0},
-    {"zulu", DTF_TZ, 0},
+typedef struct ZoneAbbrev {
+    const char *token;
+    int type;
+    int value;
+    const char *zone; /* DTF_DYNTZ only */
+} ZoneAbbrev;
+
+static const ZoneAbbrev zone_abbrevs[] = {
+    {"acdt", DTF_DTZ, 37800, NULL},
+    {"acsst", DTF_DTZ, 37800, NULL},
+    {"acst", DTF_TZ, 34200, NULL},
+    {"act", DTF_TZ, -18000, NULL},
+    {"acwst", DTF_TZ, 31500, NULL},
+    {"adt", DTF_DTZ, -10800, NULL},
+    {"aedt", DTF_DTZ, 39600, NULL},
+    {"aesst", DTF_DTZ, 39600, NULL},
+    {"aest", DTF_TZ, 36000, NULL},
+    {"aft", DTF_TZ, 16200, NULL},
+    {"akdt", DTF_DTZ, -28800, NULL},
+    {"akst", DTF_TZ, -32400, NULL},
+    {"almst", DTF_DTZ, 25200, NULL},
+    {"almt", DTF_TZ, 21600, NULL},
+    {"amst", DTF_DYNTZ, 0, "Asia/Yerevan"},
+    {"amt", DTF_TZ, -14400, NULL},
+    {"anast", DTF_DYNTZ, 0, "Asia/Anadyr"},
+    {"anat", DTF_DYNTZ, 0, "Asia/Anadyr"},
+    {"arst", DTF_DYNTZ, 0, "America/Argentina/Buenos_Aires"},
+    {"art", DTF_DYNTZ, 0, "America/Argentina/Buenos_Aires"},
+    {"ast", DTF_TZ, -14400, NULL},
+    {"awsst", DTF_DTZ, 32400, NULL},
+    {"awst", DTF_TZ, 28800, NULL},
+    {"azost", DTF_DTZ, 0, NULL},
+    {"azot", DTF_TZ, -3600, NULL},
+    {"azst", DTF_DYNTZ, 0, "Asia/Baku"},
+    {"azt", DTF_DYNTZ, 0, "Asia/Baku"},
+    {"bdst", DTF_DTZ, 7200, NULL},
+    {"bdt", DTF_TZ, 21600, NULL},
+    {"bnt", DTF_TZ, 28800, NULL},
+    {"bort", DTF_TZ, 28800, NULL},
+    {"bot", DTF_TZ, -14400, NULL},
+    {"bra", DTF_TZ, -10800, NULL},
+    {"brst", DTF_DTZ, -7200, NULL},
+    {"brt", DTF_TZ, -10800, NULL},
+    {"bst", DTF_DTZ, 3600, NULL},
+    {"btt", DTF_TZ, 21600, NULL},
+    {"cadt", DTF_DTZ, 37800, NULL},
+    {"cast", DTF_TZ, 34200, NULL},
+    {"cct", DTF_TZ, 28800, NULL},
+    {"cdt", DTF_DTZ, -18000, NULL},
+    {"cest", DTF_DTZ, 7200, NULL},
+    {"cet", DTF_TZ, 3600, NULL},
+    {"cetdst", DTF_DTZ, 7200, NULL},
+    {"chadt", DTF_DTZ, 49500, NULL},
+    {"chast", DTF_TZ, 45900, NULL},
+    {"chut", DTF_TZ, 36000, NULL},
+    {"ckt", DTF_DYNTZ, 0, "Pacific/Rarotonga"},
+    {"clst", DTF_DTZ, -10800, NULL},
+    {"clt", DTF_DYNTZ, 0, "America/Santiago"},
+    {"cot", DTF_TZ, -18000, NULL},
+    {"cst", DTF_TZ, -21600, NULL},
+    {"cxt", DTF_TZ, 25200, NULL},
+    {"davt", DTF_DYNTZ, 0, "Antarctica/Davis"},
+    {"ddut", DTF_TZ, 36000, NULL},
+    {"easst", DTF_DYNTZ, 0, "Pacific/Easter"},
+    {"east", DTF_DYNTZ, 0, "Pacific/Easter"},
+    {"eat", DTF_TZ, 10800, NULL},
+    {"edt", DTF_DTZ, -14400, NULL},
+    {"eest", DTF_DTZ, 10800, NULL},
+    {"eet", DTF_TZ, 7200, NULL},
+    {"eetdst", DTF_DTZ, 10800, NULL},
+    {"egst", DTF_DTZ, 0, NULL},
+    {"egt", DTF_TZ, -3600, NULL},
+    {"est", DTF_TZ, -18000, NULL},
+    {"fet", DTF_TZ, 10800, NULL},
+    {"fjst", DTF_DTZ, 46800, NULL},
+    {"fjt", DTF_TZ, 43200, NULL},
+    {"fkst", DTF_DYNTZ, 0, "Atlantic/Stanley"},
+    {"fkt", DTF_DYNTZ, 0, "Atlantic/Stanley"},
+    {"fnst", DTF_DTZ, -3600, NULL},
+    {"fnt", DTF_TZ, -7200, NULL},
+    {"galt", DTF_TZ, -21600, NULL},
+    {"gamt", DTF_TZ, -32400, NULL},
+    {"gest", DTF_DYNTZ, 0, "Asia/Tbilisi"},
+    {"get", DTF_DYNTZ, 0, "Asia/Tbilisi"},
+    {"gft", DTF_TZ, -10800, NULL},
+    {"gilt", DTF_TZ, 43200, NULL},
+    {"gmt", DTF_TZ, 0, NULL},
+    {"gyt", DTF_DYNTZ, 0, "America/Guyana"},
+    {"hkt", DTF_TZ, 28800, NULL},
+    {"hst", DTF_TZ, -36000, NULL},
+    {"ict", DTF_TZ, 25200, NULL},
+    {"idt", DTF_DTZ, 10800, NULL},
+    {"iot", DTF_DYNTZ, 0, "Indian/Chagos"},
+    {"irkst", DTF_DYNTZ, 0, "Asia/Irkutsk"},
+    {"irkt", DTF_DYNTZ, 0, "Asia/Irkutsk"},
+    {"irt", DTF_TZ, 12600, NULL},
+    {"ist", DTF_TZ, 7200, NULL},
+    {"jayt", DTF_TZ, 32400, NULL},
+    {"jst", DTF_TZ, 32400, NULL},
+    {"kdt", DTF_DTZ, 36000, NULL},
+    {"kgst", DTF_DTZ, 21600, NULL},
+    {"kgt", DTF_DYNTZ, 0, "Asia/Bishkek"},
+    {"kost", DTF_DYNTZ, 0, "Pacific/Kosrae"},
+    {"krast", DTF_DYNTZ, 0, "Asia/Krasnoyarsk"},
+    {"krat", DTF_DYNTZ, 0, "Asia/Krasnoyarsk"},
+    {"kst", DTF_TZ, 32400, NULL},
+    {"lhdt", DTF_DYNTZ, 0, "Australia/Lord_Howe"},
+    {"lhst", DTF_TZ, 37800, NULL},
+    {"ligt", DTF_TZ, 36000, NULL},
+    {"lint", DTF_DYNTZ, 0, "Pacific/Kiritimati"},
+    {"lkt", DTF_DYNTZ, 0, "Asia/Colombo"},
+    {"magst", DTF_DYNTZ, 0, "Asia/Magadan"},
+    {"magt", DTF_DYNTZ, 0, "Asia/Magadan"},
+    {"mart", DTF_TZ, -34200, NULL},
+    {"mawt", DTF_DYNTZ, 0, "Antarctica/Mawson"},
+    {"mdt", DTF_DTZ, -21600, NULL},
+    {"mest", DTF_DTZ, 7200, NULL},
+    {"mesz", DTF_DTZ, 7200, NULL},
+    {"met", DTF_TZ, 3600, NULL},
+    {"metdst", DTF_DTZ, 7200, NULL},
+    {"mez", DTF_TZ, 3600, NULL},
+    {"mht", DTF_TZ, 43200, NULL},
+    {"mmt", DTF_TZ, 23400, NULL},
+    {"mpt", DTF_TZ, 36000, NULL},
+    {"msd", DTF_DTZ, 14400, NULL},
+    {"msk", DTF_DYNTZ, 0, "Europe/Moscow"},
+    {"mst", DTF_TZ, -25200, NULL},
+    {"must", DTF_DTZ, 18000, NULL},
+    {"mut", DTF_TZ, 14400, NULL},
+    {"mvt", DTF_TZ, 18000, NULL},
+    {"myt", DTF_TZ, 28800, NULL},
+    {"ndt", DTF_DTZ, -9000, NULL},
+    {"nft", DTF_TZ, -12600, NULL},
+    {"novst", DTF_DYNTZ, 0, "Asia/Novosibirsk"},
+    {"novt", DTF_DYNTZ, 0, "Asia/Novosibirsk"},
+    {"npt", DTF_TZ, 20700, NULL},
+    {"nst", DTF_TZ, -12600, NULL},
+    {"nut", DTF_DYNTZ, 0, "Pacific/Niue"},
+    {"nzdt", DTF_DTZ, 46800, NULL},
+    {"nzst", DTF_TZ, 43200, NULL},
+    {"nzt", DTF_TZ, 43200, NULL},
+    {"omsst", DTF_DYNTZ, 0, "Asia/Omsk"},
+    {"omst", DTF_DYNTZ, 0, "Asia/Omsk"},
+    {"pdt", DTF_DTZ, -25200, NULL},
+    {"pet", DTF_TZ, -18000, NULL},
+    {"petst", DTF_DYNTZ, 0, "Asia/Kamchatka"},
+    {"pett", DTF_DYNTZ, 0, "Asia/Kamchatka"},
+    {"pgt", DTF_TZ, 36000, NULL},
+    {"pht", DTF_TZ, 28800, NULL},
+    {"pkst", DTF_DTZ, 21600, NULL},
+    {"pkt", DTF_TZ, 18000, NULL},
+    {"pmdt", DTF_DTZ, -7200, NULL},
+    {"pmst", DTF_TZ, -10800, NULL},
+    {"pont", DTF_TZ, 39600, NULL},
+    {"pst", DTF_TZ, -28800, NULL},
+    {"pwt", DTF_TZ, 32400, NULL},
+    {"pyst", DTF_DTZ, -10800, NULL},
+    {"pyt", DTF_DYNTZ, 0, "America/Asuncion"},
+    {"ret", DTF_TZ, 14400, NULL},
+    {"sadt", DTF_DTZ, 37800, NULL},
+    {"sast", DTF_TZ, 7200, NULL},
+    {"sct", DTF_TZ, 14400, NULL},
+    {"sgt", DTF_DYNTZ, 0, "Asia/Singapore"},
+    {"taht", DTF_TZ, -36000, NULL},
+    {"tft", DTF_TZ, 18000, NULL},
+    {"tjt", DTF_TZ, 18000, NULL},
+    {"tkt", DTF_DYNTZ, 0, "Pacific/Fakaofo"},
+    {"tmt", DTF_DYNTZ, 0, "Asia/Ashgabat"},
+    {"tot", DTF_TZ, 46800, NULL},
+    {"trut", DTF_TZ, 36000, NULL},
+    {"tvt", DTF_TZ, 43200, NULL},
+    {"uct", DTF_TZ, 0, NULL},
+    {"ulast", DTF_DTZ, 32400, NULL},
+    {"ulat", DTF_DYNTZ, 0, "Asia/Ulaanbaatar"},
+    {"ut", DTF_TZ, 0, NULL},
+    {"utc", DTF_TZ, 0, NULL},
+    {"uyst", DTF_DTZ, -7200, NULL},
+    {"uyt", DTF_TZ, -10800, NULL},
+    {"uzst", DTF_DTZ, 21600, NULL},
+    {"uzt", DTF_TZ, 18000, NULL},
+    {"vet", DTF_DYNTZ, 0, "America/Caracas"},
+    {"vlast", DTF_DYNTZ, 0, "Asia/Vladivostok"},
+    {"vlat", DTF_DYNTZ, 0, "Asia/Vladivostok"},
+    {"volt", DTF_DYNTZ, 0, "Europe/Volgograd"},
+    {"vut", DTF_TZ, 39600, NULL},
+    {"wadt", DTF_DTZ, 28800, NULL},
+    {"wakt", DTF_TZ, 43200, NULL},
+    {"wast", DTF_TZ, 25200, NULL},
+    {"wat", DTF_TZ, 3600, NULL},
+    {"wdt", DTF_DTZ, 32400, NULL},
+    {"wet", DTF_TZ, 0, NULL},
+    {"wetdst", DTF_DTZ, 3600, NULL},
+    {"wft", DTF_TZ, 43200, NULL},
+    {"wgst", DTF_DTZ, -7200, NULL},
+    {"wgt", DTF_TZ, -10800, NULL},
+    {"xjt", DTF_TZ, 21600, NULL},
+    {"yakst", DTF_DYNTZ, 0, "Asia/Yakutsk"},
+    {"yakt", DTF_DYNTZ, 0, "Asia/Yakutsk"},
+    {"yapt", DTF_TZ, 36000, NULL},
+    {"yekst", DTF_DTZ, 21600, NULL},
+    {"yekt", DTF_DYNTZ, 0, "Asia/Yekaterinburg"},
+    {"z", DTF_TZ, 0, NULL},
+    {"zulu", DTF_TZ, 0, NULL},
 };
 
 /* Are the keyword tables in the order the binary search needs? (For
@@ -428,9 +435,14 @@ table_sorted(const DateToken *base, int nel)
 bool
 tdb_dt_check_token_tables(void)
 {
+    for (Size i = 1; i < lengthof(zone_abbrevs); i++)
+        if (strcmp(zone_abbrevs[i - 1].token, zone_abbrevs[i].token) >= 0 ||
+            strlen(zone_abbrevs[i].token) > TOKMAXLEN ||
+            (zone_abbrevs[i].type == DTF_DYNTZ) !=
+                (zone_abbrevs[i].zone != NULL))
+            return false;
     return table_sorted(date_tokens, (int)lengthof(date_tokens)) &&
-           table_sorted(delta_tokens, (int)lengthof(delta_tokens)) &&
-           table_sorted(zone_abbrevs, (int)lengthof(zone_abbrevs));
+           table_sorted(delta_tokens, (int)lengthof(delta_tokens));
 }
 
 /* ----------------------------------------------------------------------
@@ -541,37 +553,45 @@ tdb_dt_decode_units(const char *lowtoken, int *val)
 }
 
 /*
- * A time zone abbreviation: its class (DTF_TZ, DTF_DTZ, or DTF_DYNTZ for
- * one whose offset depends on the date) and offset in seconds east of
- * UTC, or DTF_UNKNOWN.
+ * A time zone abbreviation: its class (DTF_TZ, DTF_DTZ, DTF_DYNTZ), its
+ * offset in seconds east of UTC, and for DTF_DYNTZ its zone; or
+ * DTF_UNKNOWN.  A DTF_DYNTZ zone missing from the database raises, as in
+ * PostgreSQL.
  */
 static int
-decode_zone_abbrev(const char *lowtoken, int *offset)
+decode_zone_abbrev(const char *lowtoken, int *offset, const DtZone **zone)
 {
-    const DateToken *tp =
-        token_search(lowtoken, zone_abbrevs, (int)lengthof(zone_abbrevs));
+    int lo = 0;
+    int hi = (int)lengthof(zone_abbrevs) - 1;
 
     *offset = 0;
-    if (tp == NULL)
-        return DTF_UNKNOWN;
-    *offset = tp->value;
-    return tp->type;
-}
+    *zone = NULL;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        const ZoneAbbrev *za = &zone_abbrevs[mid];
+        int cmp = strncmp(lowtoken, za->token, TOKMAXLEN);
 
-/*
- * The offset of a zone whose offset depends on the date is needed (for a
- * timestamptz): tupledb cannot compute it yet.
- */
-static TDB_NORETURN void
-dynamic_zone_not_supported(const char *name)
-{
-    ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-            errmsg("time zone \"%s\" is not supported", name),
-            errdetail("Its offset from UTC depends on the date, and tupledb "
-                      "does not evaluate daylight-saving rules yet."),
-            errhint("Use a numeric offset such as \"-05\" or a fixed-offset "
-                    "zone."));
-    __builtin_unreachable();
+        if (cmp == 0) {
+            if (za->type != DTF_DYNTZ) {
+                *offset = za->value;
+                return za->type;
+            }
+            *zone = tdb_dt_zone_load(za->zone);
+            if (*zone == NULL)
+                ereport(ERROR, errcode(ERRCODE_CONFIG_FILE_ERROR),
+                        errmsg("time zone \"%s\" not recognized", za->zone),
+                        errdetail("This time zone name appears in the "
+                                  "configuration file for time zone "
+                                  "abbreviation \"%s\".",
+                                  za->token));
+            return DTF_DYNTZ;
+        }
+        if (cmp < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return DTF_UNKNOWN;
 }
 
 static TDB_NORETURN void
@@ -1357,17 +1377,15 @@ current_date_tm(DtTm *tm, fsec_t *fsec)
 /*
  * Decode the fields of a date, timestamp or timestamptz.  tzp NULL: a
  * zone in the input is an error; otherwise *tzp receives the zone's
- * offset in seconds west of UTC (the session zone's, 0, when none is
- * given).  zone_needed: the caller uses the offset (timestamptz); a zone
- * whose offset depends on the date then raises 0A000 (see
- * datetime_tz.c), otherwise its offset is left 0 unused.  Returns 0 for a full date (maybe with
+ * offset in seconds west of UTC at that date and time (the session
+ * zone's, 0, when none is given).  Returns 0 for a full date (maybe with
  * time), 1 for a time only (which callers treat as an error), or a
  * DTERR code.  *dtype is DTK_DATE, or DTK_EPOCH/DTK_LATE/DTK_EARLY for
  * the special words (tm then means nothing).
  */
 int
 tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
-                       DtTm *tm, fsec_t *fsec, int *tzp, bool zone_needed)
+                       DtTm *tm, fsec_t *fsec, int *tzp)
 {
     int fmask = 0;
     int tmask;
@@ -1380,10 +1398,10 @@ tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
     bool isjulian = false;
     bool is2digits = false;
     bool bc = false;
-    const char *named_zone = NULL; /* a zone name given, and its kind */
-    DtZoneKind named_kind = DT_ZONE_UNKNOWN;
-    int named_tz = 0;
-    const char *dyn_abbrev = NULL; /* an abbreviation of changing offset */
+    const DtZone *named_zone = NULL; /* a zone named in full */
+    const DtZone *abbrev_zone = NULL; /* the zone of an abbreviation ... */
+    const char *abbrev = NULL;        /* ... whose offset changed in time */
+    const DtZone *valzone;
     DtTm cur_tm;
     fsec_t cur_fsec;
 
@@ -1452,10 +1470,9 @@ tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
                         return dterr;
                     tmask |= DTK_M(DTF_TZ);
                 } else {
-                    named_kind = tdb_dt_lookup_zone(field[i], &named_tz);
-                    if (named_kind == DT_ZONE_UNKNOWN)
+                    named_zone = tdb_dt_zone_load(field[i]);
+                    if (named_zone == NULL)
                         zone_not_recognized(field[i]);
-                    named_zone = field[i];
                     tmask = DTK_M(DTF_TZ);
                 }
             } else {
@@ -1541,7 +1558,7 @@ tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
         case DTK_STRING:
         case DTK_SPECIAL:
             /* zone abbreviations come before keywords */
-            type = decode_zone_abbrev(field[i], &val);
+            type = decode_zone_abbrev(field[i], &val, &valzone);
             if (type == DTF_UNKNOWN)
                 type = tdb_dt_decode_special(field[i], &val);
             if (type == DTF_IGNORE)
@@ -1657,15 +1674,16 @@ tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
                 tmask |= DTK_M(DTF_TZ);
                 if (tzp == NULL)
                     return DTERR_BAD_FORMAT;
-                dyn_abbrev = field[i];
+                /* the offset is found below, once the date is known */
+                abbrev_zone = valzone;
+                abbrev = field[i];
                 break;
 
             case DTF_UNKNOWN:
                 /* maybe an all-letters zone name ("utc", "cuba") */
-                named_kind = tdb_dt_lookup_zone(field[i], &named_tz);
-                if (named_kind == DT_ZONE_UNKNOWN)
+                named_zone = tdb_dt_zone_load(field[i]);
+                if (named_zone == NULL)
                     return DTERR_BAD_FORMAT;
-                named_zone = field[i];
                 tmask = DTK_M(DTF_TZ);
                 break;
 
@@ -1700,21 +1718,17 @@ tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
                 return 1;
             return DTERR_BAD_FORMAT;
         }
+        /* a zone's offset depends on the date (and "DST" cannot modify
+         * it) */
         if (named_zone != NULL) {
-            /* "DST" cannot modify a full zone name */
             if (fmask & DTK_M(DTF_DTZMOD))
                 return DTERR_BAD_FORMAT;
-            if (named_kind == DT_ZONE_DYNAMIC && zone_needed)
-                dynamic_zone_not_supported(named_zone);
-            *tzp = named_kind == DT_ZONE_FIXED ? named_tz : 0;
-            tm->tm_isdst = 0;
+            *tzp = tdb_dt_zone_offset(tm, named_zone);
         }
-        if (dyn_abbrev != NULL) {
+        if (abbrev_zone != NULL) {
             if (fmask & DTK_M(DTF_DTZMOD))
                 return DTERR_BAD_FORMAT;
-            if (zone_needed)
-                dynamic_zone_not_supported(dyn_abbrev);
-            *tzp = 0;
+            *tzp = tdb_dt_zone_abbrev_offset(tm, abbrev, abbrev_zone);
         }
         if (tzp != NULL && !(fmask & DTK_M(DTF_TZ))) {
             /* no zone given: the session zone, UTC */
@@ -1745,10 +1759,10 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
     bool is2digits = false;
     bool bc = false;
     int mer = HR24;
-    const char *named_zone = NULL;
-    DtZoneKind named_kind = DT_ZONE_UNKNOWN;
-    int named_tz = 0;
-    const char *dyn_abbrev = NULL;
+    const DtZone *named_zone = NULL;
+    const DtZone *abbrev_zone = NULL;
+    const char *abbrev = NULL;
+    const DtZone *valzone;
 
     *dtype = DTK_TIME;
     tm->tm_hour = 0;
@@ -1788,10 +1802,9 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
                 ftype[i] = dterr;
                 tmask |= DTK_M(DTF_TZ);
             } else {
-                named_kind = tdb_dt_lookup_zone(field[i], &named_tz);
-                if (named_kind == DT_ZONE_UNKNOWN)
+                named_zone = tdb_dt_zone_load(field[i]);
+                if (named_zone == NULL)
                     zone_not_recognized(field[i]);
-                named_zone = field[i];
                 ftype[i] = DTK_TZ;
                 tmask = DTK_M(DTF_TZ);
             }
@@ -1872,7 +1885,7 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
 
         case DTK_STRING:
         case DTK_SPECIAL:
-            type = decode_zone_abbrev(field[i], &val);
+            type = decode_zone_abbrev(field[i], &val, &valzone);
             if (type == DTF_UNKNOWN)
                 type = tdb_dt_decode_special(field[i], &val);
             if (type == DTF_IGNORE)
@@ -1952,15 +1965,15 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
                 tmask |= DTK_M(DTF_TZ);
                 if (tzp == NULL)
                     return DTERR_BAD_FORMAT;
-                dyn_abbrev = field[i];
+                abbrev_zone = valzone;
+                abbrev = field[i];
                 ftype[i] = DTK_TZ;
                 break;
 
             case DTF_UNKNOWN:
-                named_kind = tdb_dt_lookup_zone(field[i], &named_tz);
-                if (named_kind == DT_ZONE_UNKNOWN)
+                named_zone = tdb_dt_zone_load(field[i]);
+                if (named_zone == NULL)
                     return DTERR_BAD_FORMAT;
-                named_zone = field[i];
                 tmask = DTK_M(DTF_TZ);
                 break;
 
@@ -1995,20 +2008,42 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
         return DTERR_BAD_FORMAT;
 
     /*
-     * A zone's offset matters only to a time with time zone (which
-     * tupledb lacks); a zone whose offset depends on the date needs a
-     * full date to find it.
+     * A zone's offset (which only a time with time zone would keep) at
+     * the date given, or today; a zone whose offset changes needs a full
+     * date.
      */
     if (named_zone != NULL) {
+        int gmtoff;
+
         if (fmask & DTK_M(DTF_DTZMOD))
             return DTERR_BAD_FORMAT;
-        if (named_kind == DT_ZONE_FIXED)
-            *tzp = named_tz;
-        else if ((fmask & DTK_DATE_M) != DTK_DATE_M)
-            return DTERR_BAD_FORMAT;
+        if (tdb_dt_zone_fixed_offset(named_zone, &gmtoff))
+            *tzp = gmtoff;
+        else {
+            if ((fmask & DTK_DATE_M) != DTK_DATE_M)
+                return DTERR_BAD_FORMAT;
+            *tzp = tdb_dt_zone_offset(tm, named_zone);
+        }
     }
-    if (dyn_abbrev != NULL && (fmask & DTK_M(DTF_DTZMOD)))
-        return DTERR_BAD_FORMAT;
+    if (abbrev_zone != NULL) {
+        DtTm tt;
+        fsec_t cur_fsec;
+
+        if (fmask & DTK_M(DTF_DTZMOD))
+            return DTERR_BAD_FORMAT;
+        if ((fmask & DTK_DATE_M) == 0)
+            current_date_tm(&tt, &cur_fsec);
+        else {
+            tt.tm_year = tm->tm_year;
+            tt.tm_mon = tm->tm_mon;
+            tt.tm_mday = tm->tm_mday;
+        }
+        tt.tm_hour = tm->tm_hour;
+        tt.tm_min = tm->tm_min;
+        tt.tm_sec = tm->tm_sec;
+        *tzp = tdb_dt_zone_abbrev_offset(&tt, abbrev, abbrev_zone);
+        tm->tm_isdst = tt.tm_isdst;
+    }
     if (tzp != NULL && !(fmask & DTK_M(DTF_TZ))) {
         if (fmask & DTK_M(DTF_DTZMOD))
             return DTERR_BAD_FORMAT;

@@ -100,7 +100,8 @@ static const FmtKeyword keywords[] = {
     {"ms", K_MS},      {"of", K_OF},      {"p.m.", K_p_m},    {"pm", K_pm},
     {"q", K_Q},        {"rm", K_rm},      {"sssss", K_SSSS},  {"ssss", K_SSSS},
     {"ss", K_SS},      {"tzh", K_TZH},    {"tzm", K_TZM},     {"tz", K_tz},
-    {"us", K_US},      {"ww", K_WW},      {"w", K_W},         {"y,yyy", K_Y_YYY},
+    {"us", K_US},      {"ww", K_WW},      {"w", K_W},
+    {"y,yyy", K_Y_YYY},
     {"yyyy", K_YYYY},  {"yyy", K_YYY},    {"yy", K_YY},       {"y", K_Y},
 };
 

@@ -501,7 +501,8 @@ interval_mul_internal(const Interval *span, double factor)
     sec_remainder = TSROUND(sec_remainder);
     /* rounding or the cascade may make a day or more */
     if (fabs(sec_remainder) >= SECS_PER_DAY) {
-        result.day = wrap_add32(result.day, (int)(sec_remainder / SECS_PER_DAY));
+        result.day =
+            wrap_add32(result.day, (int)(sec_remainder / SECS_PER_DAY));
         sec_remainder -= (int)(sec_remainder / SECS_PER_DAY) * SECS_PER_DAY;
     }
     result.day = wrap_add32(result.day, (int32)month_remainder_days);

@@ -115,7 +115,7 @@ timestamp_input_common(const char *str, int32 typmod, bool with_tz)
                                 MAXDATEFIELDS, &nf);
     if (dterr == 0)
         dterr = tdb_dt_decode_datetime(field, ftype, nf, &dtype, &tt, &fsec,
-                                       &tz, with_tz);
+                                       &tz);
     if (dterr != 0)
         tdb_dt_parse_error(dterr, str, typname);
 
