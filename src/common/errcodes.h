@@ -37,6 +37,16 @@
 #define ERRCODE_INVALID_TEXT_REPRESENTATION                                 \
     MAKE_SQLSTATE('2', '2', 'P', '0', '2')
 
+/* Date/time data exceptions (types/date.c, timestamp.c, interval.c). */
+#define ERRCODE_INVALID_DATETIME_FORMAT MAKE_SQLSTATE('2', '2', '0', '0', '7')
+#define ERRCODE_DATETIME_FIELD_OVERFLOW MAKE_SQLSTATE('2', '2', '0', '0', '8')
+#define ERRCODE_DATETIME_VALUE_OUT_OF_RANGE                                 \
+    MAKE_SQLSTATE('2', '2', '0', '0', '8')
+#define ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE                        \
+    MAKE_SQLSTATE('2', '2', '0', '0', '9')
+#define ERRCODE_INTERVAL_FIELD_OVERFLOW MAKE_SQLSTATE('2', '2', '0', '1', '5')
+#define ERRCODE_CONFIG_FILE_ERROR MAKE_SQLSTATE('F', '0', '0', '0', '0')
+
 /* Transactions (access/). */
 #define ERRCODE_IN_FAILED_SQL_TRANSACTION                                   \
     MAKE_SQLSTATE('2', '5', 'P', '0', '2')

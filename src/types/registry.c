@@ -22,10 +22,16 @@ extern const BuiltinSet tdb_builtins_int;
 extern const BuiltinSet tdb_builtins_text;
 extern const BuiltinSet tdb_builtins_numeric;
 extern const BuiltinSet tdb_builtins_misc;
+extern const BuiltinSet tdb_builtins_date;
+extern const BuiltinSet tdb_builtins_timestamp;
+extern const BuiltinSet tdb_builtins_interval;
+extern const BuiltinSet tdb_builtins_datetime_fmt;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
     &tdb_builtins_numeric, &tdb_builtins_misc,
+    &tdb_builtins_date, &tdb_builtins_timestamp, &tdb_builtins_interval,
+    &tdb_builtins_datetime_fmt,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
@@ -155,6 +161,13 @@ tdb_format_type(Oid typid, int32 typmod)
         mod = support->typmod_out(typmod);
     len = strlen(name) + (mod != NULL ? strlen(mod) : 0) + 1;
     result = tdb_palloc(len);
+    /* the time types put the precision before " with[out] time zone" */
+    if (mod != NULL && strstr(name, " with") != NULL) {
+        int head = (int)(strstr(name, " with") - name);
+
+        snprintf(result, len, "%.*s%s%s", head, name, mod, name + head);
+        return result;
+    }
     snprintf(result, len, "%s%s", name, mod != NULL ? mod : "");
     return result;
 }
