@@ -129,6 +129,17 @@ Expr *tdb_coerce_to_boolean(ParseState *ps, Expr *expr, const char *clause);
  * matched" with what = "CASE", or returns InvalidOid if what is NULL. */
 Oid tdb_select_common_type(ParseState *ps, List *exprs, const char *what);
 
+/*
+ * Choose among n overloads of function `name` (candidate i takes
+ * cand_nargs[i] arguments of types cand_argtypes[i]) for the argument
+ * expressions args, by PostgreSQL's rules; returns the index.  Raises
+ * 42883 "function f(types) does not exist" or 42725 "... is not unique".
+ */
+int tdb_select_overload(ParseState *ps, const char *name, int n,
+                        const int16 *cand_nargs,
+                        const Oid *const *cand_argtypes, List *args,
+                        int location);
+
 /* Resolve an operator call (name, operands; left NULL for prefix). */
 Expr *tdb_make_op(ParseState *ps, const char *name, Expr *left, Expr *right,
                   int location);

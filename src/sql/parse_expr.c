@@ -812,66 +812,28 @@ check_agg_context(ParseState *ps, int location)
     }
 }
 
-/* Pick the aggregate overload for the argument types. */
+/* Pick the aggregate overload for the argument types (count(*): the
+ * one without arguments). */
 static const AggDesc *
 select_agg(ParseState *ps, const char *name, List *args, bool star,
            int location)
 {
     const AggDesc *aggs[64];
+    int16 nargs_of[64];
+    const Oid *argtypes_of[64];
     int n = Min(tdb_agg_candidates(name, aggs, 64), 64);
-    int nargs = list_length(args);
-    const AggDesc *exact = NULL, *coercible = NULL;
-    int ncoercible = 0;
 
+    if (star) {
+        for (int i = 0; i < n; i++)
+            if (aggs[i]->nargs == 0)
+                return aggs[i];
+    }
     for (int i = 0; i < n; i++) {
-        bool ok = aggs[i]->nargs == (star ? 0 : nargs);
-        bool is_exact = ok;
-
-        for (int a = 0; ok && a < nargs; a++) {
-            Oid t = exprType(list_nth(args, a));
-            Oid want = aggs[i]->argtypes[a];
-
-            if (want != ANYOID && want != t)
-                is_exact = false;
-            ok = want == ANYOID || want == t ||
-                 tdb_can_coerce(t, want, CAST_IMPLICIT);
-        }
-        if (is_exact && exact == NULL)
-            exact = aggs[i];
-        if (ok) {
-            if (coercible == NULL || tdb_type_lookup(aggs[i]->argtypes[0]) ==
-                                         NULL ||
-                (nargs > 0 &&
-                 tdb_type_lookup(aggs[i]->argtypes[0])->preferred))
-                coercible = aggs[i];
-            ncoercible++;
-        }
+        nargs_of[i] = (int16)aggs[i]->nargs;
+        argtypes_of[i] = aggs[i]->argtypes;
     }
-    if (exact != NULL)
-        return exact;
-    if (coercible != NULL && (ncoercible == 1 || nargs == 0 ||
-                              exprType(linitial(args)) == UNKNOWNOID ||
-                              tdb_type_lookup(coercible->argtypes[0])
-                                  ->preferred))
-        return coercible;
-    {
-        Oid types[FUNC_MAX_ARGS];
-        char sig[256];
-        Size len = (Size)snprintf(sig, sizeof(sig), "%s(", name);
-
-        for (int a = 0; a < nargs && a < FUNC_MAX_ARGS; a++) {
-            types[a] = exprType(list_nth(args, a));
-            len += (Size)snprintf(sig + len, sizeof(sig) - len, "%s%s",
-                                  a > 0 ? ", " : "",
-                                  tdb_format_type(types[a], -1));
-        }
-        snprintf(sig + len, sizeof(sig) - len, ")");
-        ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
-                errmsg("function %s does not exist", sig),
-                errhint("No function matches the given name and argument "
-                        "types. You might need to add explicit type casts."),
-                errposition(parse_errpos(ps, location)));
-    }
+    return aggs[tdb_select_overload(ps, name, n, nargs_of, argtypes_of, args,
+                                    location)];
 }
 
 static Expr *

@@ -546,31 +546,28 @@ tdb_make_op(ParseState *ps, const char *name, Expr *left, Expr *right,
     return (Expr *)op;
 }
 
-Expr *
-tdb_make_func_call(ParseState *ps, const char *name, List *args,
-                   int location)
+int
+tdb_select_overload(ParseState *ps, const char *name, int n,
+                    const int16 *cand_nargs, const Oid *const *cand_argtypes,
+                    List *args, int location)
 {
-    const FuncDesc *funcs[MAX_CANDIDATES];
     Candidate cands[MAX_CANDIDATES];
     Oid argtypes[FUNC_MAX_ARGS];
     int nargs = list_length(args);
-    int n = Min(tdb_func_candidates(name, funcs, MAX_CANDIDATES),
-                MAX_CANDIDATES);
     int chosen;
-    FuncExpr *f;
-    Oid anyelement;
 
     if (nargs > FUNC_MAX_ARGS)
         ereport(ERROR, errcode(ERRCODE_TOO_MANY_COLUMNS),
                 errmsg("cannot pass more than %d arguments to a function",
                        FUNC_MAX_ARGS),
                 errposition(parse_errpos(ps, location)));
+    n = Min(n, MAX_CANDIDATES);
     for (int i = 0; i < nargs; i++)
         argtypes[i] = exprType(list_nth(args, i));
     for (int i = 0; i < n; i++) {
-        cands[i].desc = funcs[i];
-        cands[i].nargs = funcs[i]->nargs;
-        cands[i].argtypes = funcs[i]->argtypes;
+        cands[i].desc = NULL;
+        cands[i].nargs = cand_nargs[i];
+        cands[i].argtypes = cand_argtypes[i];
     }
     chosen = select_candidate(cands, n, argtypes, nargs);
     if (chosen == -2)
@@ -587,9 +584,31 @@ tdb_make_func_call(ParseState *ps, const char *name, List *args,
                 errhint("No function matches the given name and argument "
                         "types. You might need to add explicit type casts."),
                 errposition(parse_errpos(ps, location)));
+    return chosen;
+}
+
+Expr *
+tdb_make_func_call(ParseState *ps, const char *name, List *args,
+                   int location)
+{
+    const FuncDesc *funcs[MAX_CANDIDATES];
+    int16 nargs_of[MAX_CANDIDATES];
+    const Oid *argtypes_of[MAX_CANDIDATES];
+    int n = Min(tdb_func_candidates(name, funcs, MAX_CANDIDATES),
+                MAX_CANDIDATES);
+    int chosen;
+    FuncExpr *f;
+    Oid anyelement;
+
+    for (int i = 0; i < n; i++) {
+        nargs_of[i] = funcs[i]->nargs;
+        argtypes_of[i] = funcs[i]->argtypes;
+    }
+    chosen = tdb_select_overload(ps, name, n, nargs_of, argtypes_of, args,
+                                 location);
     f = makeNode(FuncExpr);
-    f->func = cands[chosen].desc;
-    f->args = coerce_args(ps, args, cands[chosen].argtypes, &anyelement);
+    f->func = funcs[chosen];
+    f->args = coerce_args(ps, args, funcs[chosen]->argtypes, &anyelement);
     f->xpr.type_oid = f->func->rettype == ANYELEMENTOID
                           ? (anyelement != InvalidOid ? anyelement : TEXTOID)
                           : f->func->rettype;
