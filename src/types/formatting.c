@@ -1070,13 +1070,6 @@ integer_text(int64 value, const NumSpec *spec, NumText *nt)
     fit_decimal(spec, str, nt);
 }
 
-static void
-bigint_out_of_range(void)
-{
-    ereport(ERROR, errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-            errmsg("bigint out of range"));
-}
-
 /* A cast function from the registry, called on one value. */
 static Datum
 cast_value(Oid source, Oid target, Datum value)
@@ -1132,7 +1125,8 @@ int8_text(int64 value, NumSpec *spec, NumText *nt)
 
             if (!(factor < 9223372036854775808.0) ||
                 __builtin_mul_overflow(value, (int64)factor, &value))
-                bigint_out_of_range();
+                ereport(ERROR, errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("bigint out of range"));
             spec->int_digits += spec->shift_digits;
         }
         integer_text(value, spec, nt);
@@ -1265,60 +1259,73 @@ empty_text(void)
     return PointerGetDatum(tdb_text_from_bytes("", 0));
 }
 
+/* The argument types to_char formats. */
+typedef enum NumArgKind {
+    NUM_ARG_INT4,
+    NUM_ARG_INT8,
+    NUM_ARG_NUMERIC,
+    NUM_ARG_FLOAT4,
+    NUM_ARG_FLOAT8,
+} NumArgKind;
+
+/* to_char(value, template) for a value (argument 0) of the given kind. */
 static Datum
-int4_to_char(PG_FUNCTION_ARGS)
+number_to_char(FunctionCallInfo fcinfo, NumArgKind kind)
 {
+    Datum value = PG_GETARG_DATUM(0);
     NumJob job;
 
     if (!num_job_start(fcinfo, &job))
         return empty_text();
-    int4_text(PG_GETARG_INT32(0), &job.spec, &job.nt);
+    switch (kind) {
+    case NUM_ARG_INT4:
+        int4_text(DatumGetInt32(value), &job.spec, &job.nt);
+        break;
+    case NUM_ARG_INT8:
+        int8_text(DatumGetInt64(value), &job.spec, &job.nt);
+        break;
+    case NUM_ARG_NUMERIC:
+        numeric_text(value, &job.spec, &job.nt);
+        break;
+    case NUM_ARG_FLOAT4:
+        float_text(DatumGetFloat4(value), true, FLT_DIG, &job.spec, &job.nt);
+        break;
+    case NUM_ARG_FLOAT8:
+        float_text(DatumGetFloat8(value), false, DBL_DIG, &job.spec,
+                   &job.nt);
+        break;
+    }
     return num_job_finish(&job);
+}
+
+static Datum
+int4_to_char(PG_FUNCTION_ARGS)
+{
+    return number_to_char(fcinfo, NUM_ARG_INT4);
 }
 
 static Datum
 int8_to_char(PG_FUNCTION_ARGS)
 {
-    NumJob job;
-
-    if (!num_job_start(fcinfo, &job))
-        return empty_text();
-    int8_text(PG_GETARG_INT64(0), &job.spec, &job.nt);
-    return num_job_finish(&job);
+    return number_to_char(fcinfo, NUM_ARG_INT8);
 }
 
 static Datum
 numeric_to_char(PG_FUNCTION_ARGS)
 {
-    NumJob job;
-
-    if (!num_job_start(fcinfo, &job))
-        return empty_text();
-    numeric_text(PG_GETARG_DATUM(0), &job.spec, &job.nt);
-    return num_job_finish(&job);
+    return number_to_char(fcinfo, NUM_ARG_NUMERIC);
 }
 
 Datum
 tdb_float4_to_char(PG_FUNCTION_ARGS)
 {
-    NumJob job;
-
-    if (!num_job_start(fcinfo, &job))
-        return empty_text();
-    float_text(DatumGetFloat4(PG_GETARG_DATUM(0)), true, FLT_DIG, &job.spec,
-               &job.nt);
-    return num_job_finish(&job);
+    return number_to_char(fcinfo, NUM_ARG_FLOAT4);
 }
 
 Datum
 tdb_float8_to_char(PG_FUNCTION_ARGS)
 {
-    NumJob job;
-
-    if (!num_job_start(fcinfo, &job))
-        return empty_text();
-    float_text(PG_GETARG_FLOAT8(0), false, DBL_DIG, &job.spec, &job.nt);
-    return num_job_finish(&job);
+    return number_to_char(fcinfo, NUM_ARG_FLOAT8);
 }
 
 /* ----------------------------------------------------------------------
