@@ -38,8 +38,15 @@
  * and the result goes through numeric's input with the typmod the
  * template implies, then is divided by 10^V.
  *
- * Date/time patterns: see formatting.h for how another dialect plugs
- * into tdb_fmt_parse; the number code below is independent of it.
+ * EXTENSION POINT for the date/time patterns (to_char(timestamp, text),
+ * to_timestamp, to_date): they are another FmtDialect over the same
+ * parser -- their own keyword table (HH24, YYYY, Mon, ...), the FM/TM
+ * prefix and TH/th/SP postfix modifiers as FmtSuffix rows, separators
+ * on -- plus a writer that walks the FmtNodes, using tdb_fmt_ordinal
+ * for TH and tdb_fmt_roman for RM.  formatting.h spells out the steps.
+ * That code can live in its own file with its own BuiltinSet; nothing
+ * in the number code below (NumSpec, the writer, the reader) needs to
+ * change.
  *
  * Entry points: tdb_fmt_parse, tdb_fmt_ordinal, tdb_fmt_roman,
  * tdb_float4_to_char, tdb_float8_to_char, and the BuiltinSet
@@ -163,8 +170,7 @@ parse_quoted(FmtNode *node, const char **s)
 }
 
 FmtNode *
-tdb_fmt_parse(const char *str, Size len, const FmtDialect *dialect,
-              void *state)
+tdb_fmt_parse(const char *str, Size len, const FmtDialect *dialect, void *state)
 {
     char *copy = tdb_palloc(len + 1);
     FmtNode *nodes = tdb_palloc_array(FmtNode, len + 1);
@@ -297,18 +303,18 @@ enum NumKey {
  * nothing, as there.
  */
 static const FmtKeyword num_keywords[] = {
-    {",", 1, NK_COMMA}, {".", 1, NK_POINT}, {"0", 1, NK_ZERO},
-    {"9", 1, NK_NINE},  {"B", 1, NK_B},     {"C", 1, NK_C},
+    {",", 1, NK_COMMA}, {".", 1, NK_POINT},   {"0", 1, NK_ZERO},
+    {"9", 1, NK_NINE},  {"B", 1, NK_B},       {"C", 1, NK_C},
     {"D", 1, NK_D},     {"EEEE", 4, NK_EEEE}, {"FM", 2, NK_FM},
-    {"G", 1, NK_G},     {"L", 1, NK_L},     {"MI", 2, NK_MI},
-    {"PL", 2, NK_PL},   {"PR", 2, NK_PR},   {"RN", 2, NK_RN},
-    {"SG", 2, NK_SG},   {"SP", 2, NK_SP},   {"S", 1, NK_S},
-    {"TH", 2, NK_TH},   {"V", 1, NK_V},     {"b", 1, NK_B},
-    {"c", 1, NK_C},     {"d", 1, NK_D},     {"eeee", 4, NK_EEEE},
-    {"fm", 2, NK_FM},   {"g", 1, NK_G},     {"l", 1, NK_L},
-    {"mi", 2, NK_MI},   {"pl", 2, NK_PL},   {"pr", 2, NK_PR},
-    {"rn", 2, NK_rn},   {"sg", 2, NK_SG},   {"sp", 2, NK_SP},
-    {"s", 1, NK_S},     {"th", 2, NK_th},   {"v", 1, NK_V},
+    {"G", 1, NK_G},     {"L", 1, NK_L},       {"MI", 2, NK_MI},
+    {"PL", 2, NK_PL},   {"PR", 2, NK_PR},     {"RN", 2, NK_RN},
+    {"SG", 2, NK_SG},   {"SP", 2, NK_SP},     {"S", 1, NK_S},
+    {"TH", 2, NK_TH},   {"V", 1, NK_V},       {"b", 1, NK_B},
+    {"c", 1, NK_C},     {"d", 1, NK_D},       {"eeee", 4, NK_EEEE},
+    {"fm", 2, NK_FM},   {"g", 1, NK_G},       {"l", 1, NK_L},
+    {"mi", 2, NK_MI},   {"pl", 2, NK_PL},     {"pr", 2, NK_PR},
+    {"rn", 2, NK_rn},   {"sg", 2, NK_SG},     {"sp", 2, NK_SP},
+    {"s", 1, NK_S},     {"th", 2, NK_th},     {"v", 1, NK_V},
 };
 
 /* NumSpec.flags */
@@ -517,8 +523,8 @@ num_template_copy(const NumTemplate *tmpl, MemoryContext mcxt)
     NumTemplate *copy = tdb_mcxt_alloc(mcxt, sizeof(NumTemplate));
 
     *copy = *tmpl;
-    copy->nodes = tdb_mcxt_alloc(mcxt,
-                                 tdb_mcxt_array_size(nnodes, sizeof(FmtNode)));
+    copy->nodes =
+        tdb_mcxt_alloc(mcxt, tdb_mcxt_array_size(nnodes, sizeof(FmtNode)));
     memcpy(copy->nodes, tmpl->nodes, nnodes * sizeof(FmtNode));
     copy->src = tdb_mcxt_alloc(mcxt, tmpl->src_len + 1);
     memcpy(copy->src, tmpl->src, tmpl->src_len);
@@ -566,7 +572,7 @@ typedef struct NumText {
 } NumText;
 
 typedef struct NumWriter {
-    NumSpec spec;          /* the template's, adjusted for this value */
+    NumSpec spec; /* the template's, adjusted for this value */
     TextBuf out;
     const char *number;    /* NumText.digits */
     const char *next;      /* its next character to place */
@@ -776,8 +782,8 @@ write_digit_slot(NumWriter *w, int key)
     w->in_number = false;
     if (!w->sign_written && sign_is_due(w))
         write_leading_sign(w);
-    if (before_number && (!has_flag(w, NUMF_ZERO) ||
-                          w->spec.zero_from > w->slot)) {
+    if (before_number &&
+        (!has_flag(w, NUMF_ZERO) || w->spec.zero_from > w->slot)) {
         if (!has_flag(w, NUMF_FILL))
             out_char(w, ' ');
     } else if (before_number) {
@@ -1021,7 +1027,9 @@ print_double(double v, char conv, int prec, bool plus)
     if (isnan(v))
         return tdb_pstrdup("NaN");
     if (isinf(v))
-        return tdb_pstrdup(v < 0 ? "-Infinity" : plus ? "+Infinity" : "Infinity");
+        return tdb_pstrdup(v < 0  ? "-Infinity"
+                           : plus ? "+Infinity"
+                                  : "Infinity");
     if (conv == 'e')
         len = plus ? snprintf(NULL, 0, "%+.*e", prec, v)
                    : snprintf(NULL, 0, "%.*e", prec, v);
@@ -1191,9 +1199,8 @@ float_text(double value, bool single, int max_digits, NumSpec *spec,
         double r = rint(value);
 
         /* out of int range (and NaN) behaves as INT32_MIN: '#' */
-        nt->digits = tdb_fmt_roman(r >= INT32_MIN && r <= INT32_MAX
-                                       ? (int)r
-                                       : INT32_MIN);
+        nt->digits = tdb_fmt_roman(
+            r >= INT32_MIN && r <= INT32_MAX ? (int)r : INT32_MIN);
         return;
     }
     if (spec->flags & NUMF_EEEE) {
@@ -1204,8 +1211,7 @@ float_text(double value, bool single, int max_digits, NumSpec *spec,
     if (spec->flags & NUMF_SHIFT) {
         double factor = pow(10.0, spec->shift_digits);
 
-        val = single ? (double)((float)value * (float)factor)
-                     : value * factor;
+        val = single ? (double)((float)value * (float)factor) : value * factor;
         spec->int_digits += spec->shift_digits;
     }
     whole_len = (int)strlen(print_double(fabs(val), 'f', 0, false));
@@ -1291,8 +1297,7 @@ number_to_char(FunctionCallInfo fcinfo, NumArgKind kind)
         float_text(DatumGetFloat4(value), true, FLT_DIG, &job.spec, &job.nt);
         break;
     case NUM_ARG_FLOAT8:
-        float_text(DatumGetFloat8(value), false, DBL_DIG, &job.spec,
-                   &job.nt);
+        float_text(DatumGetFloat8(value), false, DBL_DIG, &job.spec, &job.nt);
         break;
     }
     return num_job_finish(&job);
@@ -1336,11 +1341,11 @@ typedef struct NumReader {
     const NumSpec *spec;
     const char *in; /* the input text */
     Size len;
-    Size pos;       /* next input byte */
-    char *out;      /* out[0]: ' ', '-' or '+'; then digits and '.' */
+    Size pos;  /* next input byte */
+    char *out; /* out[0]: ' ', '-' or '+'; then digits and '.' */
     Size nout;
-    int int_read;   /* digits read before the point */
-    int frac_read;  /* digits read after it */
+    int int_read;  /* digits read before the point */
+    int frac_read; /* digits read after it */
     bool point_read;
 } NumReader;
 
@@ -1361,8 +1366,8 @@ static void
 read_leading_sign(NumReader *r)
 {
     char c = peek(r);
-    bool lsign = (r->spec->flags & NUMF_LSIGN) &&
-                 r->spec->sign_place == SIGN_BEFORE;
+    bool lsign =
+        (r->spec->flags & NUMF_LSIGN) && r->spec->sign_place == SIGN_BEFORE;
 
     if (c == '-' || (!lsign && c == '<' && (r->spec->flags & NUMF_ANGLE)))
         r->out[0] = '-';
@@ -1584,8 +1589,8 @@ static const FuncDesc formatting_funcs[] = {
            INT4OID, TEXTOID),
     FUNC_V(1774, "to_char", int8_to_char, PROVOLATILE_STABLE, TEXTOID, 2,
            INT8OID, TEXTOID),
-    FUNC_V(1777, "to_number", numeric_to_number, PROVOLATILE_STABLE,
-           NUMERICOID, 2, TEXTOID, TEXTOID),
+    FUNC_V(1777, "to_number", numeric_to_number, PROVOLATILE_STABLE, NUMERICOID,
+           2, TEXTOID, TEXTOID),
 };
 
 const BuiltinSet tdb_builtins_formatting = {

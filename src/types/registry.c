@@ -26,7 +26,8 @@ extern const BuiltinSet tdb_builtins_formatting;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
-    &tdb_builtins_numeric, &tdb_builtins_misc, &tdb_builtins_formatting,
+    &tdb_builtins_numeric, &tdb_builtins_misc,
+    &tdb_builtins_formatting,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))

@@ -20,7 +20,7 @@ enum { K_HH24, K_HH, K_MON, K_MI, K_YYYY };
 #define SUF_TH 0x02
 
 static const FmtKeyword toy_keywords[] = {
-    {"HH24", 4, K_HH24}, {"HH", 2, K_HH}, {"Mon", 3, K_MON},
+    {"HH24", 4, K_HH24}, {"HH", 2, K_HH},     {"Mon", 3, K_MON},
     {"MI", 2, K_MI},     {"YYYY", 4, K_YYYY},
 };
 static const FmtSuffix toy_suffixes[] = {
@@ -49,8 +49,7 @@ static const FmtDialect toy_dialect = {
 static const char *
 describe(const char *tmpl, int *nkeywords)
 {
-    FmtNode *nodes = tdb_fmt_parse(tmpl, strlen(tmpl), &toy_dialect,
-                                   nkeywords);
+    FmtNode *nodes = tdb_fmt_parse(tmpl, strlen(tmpl), &toy_dialect, nkeywords);
     char *buf = tdb_palloc(256);
     Size len = 0;
 
@@ -361,8 +360,10 @@ static const FloatCase float_cases[] = {
     {8, "1234567890123456789", "999V99", " #####"},
     {8, "1234567890123456789", "S9999", "+####"},
     {8, "1234567890123456789", "9,999.999999999999", " #,###."},
-    {8, "1234567890123456789", "99999999999999999999.99", "  1234567890123456768"},
-    {8, "1234567890123456789", "FM999999999999999999.99999", "##################."},
+    {8, "1234567890123456789", "99999999999999999999.99",
+     "  1234567890123456768"},
+    {8, "1234567890123456789", "FM999999999999999999.99999",
+     "##################."},
     {8, "1234567890123456789", "9.9", " #."},
     {8, "1234567890123456789", "999th", " ###"},
     {8, "1234567890123456789", "FM0.00000000000000000000", "#."},
@@ -456,7 +457,8 @@ static const FloatCase float_cases[] = {
     {8, "3.14159265358979", "999V99", "   314"},
     {8, "3.14159265358979", "S9999", "   +3"},
     {8, "3.14159265358979", "9,999.999999999999", "     3.141592653590"},
-    {8, "3.14159265358979", "99999999999999999999.99", "                    3.14"},
+    {8, "3.14159265358979", "99999999999999999999.99",
+     "                    3.14"},
     {8, "3.14159265358979", "FM999999999999999999.99999", "3.14159"},
     {8, "3.14159265358979", "9.9", " 3.1"},
     {8, "3.14159265358979", "999th", "   3rd"},
@@ -677,9 +679,9 @@ float_to_char(const FloatCase *c)
     args[0] = c->width == 4 ? Float4GetDatum(strtof(c->value, NULL))
                             : Float8GetDatum(strtod(c->value, NULL));
     args[1] = PointerGetDatum(tdb_text_from_cstring(c->fmt));
-    result = tt_invoke(NULL,
-                       c->width == 4 ? tdb_float4_to_char : tdb_float8_to_char,
-                       true, types, args, nulls, 2, NULL, &isnull);
+    result =
+        tt_invoke(NULL, c->width == 4 ? tdb_float4_to_char : tdb_float8_to_char,
+                  true, types, args, nulls, 2, NULL, &isnull);
     return tdb_text_to_cstring(DatumGetPointer(result));
 }
 
@@ -701,8 +703,7 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "types_formatting",
-                     TEST_CASE(test_parse_dialect),
-                     TEST_CASE(test_ordinal_and_roman),
-                     TEST_CASE(test_float_to_char));
+    return test_main(
+        argc, argv, "types_formatting", TEST_CASE(test_parse_dialect),
+        TEST_CASE(test_ordinal_and_roman), TEST_CASE(test_float_to_char));
 }
