@@ -1,6 +1,7 @@
 /*
  * numeric.h -- internal interface of the numeric type family
- * (numeric.c, numeric_arith.c, numeric_math.c, numeric_agg.c).  Only
+ * (numeric.c, numeric_arith.c, numeric_math.c, numeric_agg.c), also used
+ * by formatting.c (to_char's scientific notation and V scaling).  Only
  * those files include it; other layers reach numeric through the
  * registry (types/builtins.h).
  *

@@ -26,12 +26,14 @@ extern const BuiltinSet tdb_builtins_date;
 extern const BuiltinSet tdb_builtins_timestamp;
 extern const BuiltinSet tdb_builtins_interval;
 extern const BuiltinSet tdb_builtins_datetime_fmt;
+extern const BuiltinSet tdb_builtins_formatting;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
     &tdb_builtins_numeric, &tdb_builtins_misc,
     &tdb_builtins_date, &tdb_builtins_timestamp, &tdb_builtins_interval,
     &tdb_builtins_datetime_fmt,
+    &tdb_builtins_formatting,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))

@@ -69,7 +69,25 @@ def lit_int(rng, bits):
     return v
 
 
+# to_char/to_number templates: mostly valid number patterns, sometimes
+# a combination PostgreSQL rejects (42601).
+NUMFMT_PARTS = (["", "FM", "fm"], ["", "", "S", "SG", "MI", "PL", "L", '"$"'],
+                ["9", "99", "999", "0", "00", "9,999", "9G999", "099", ""],
+                ["", "", ".", "D", ".99", "D9", ".00", ".909", "V9", "V99"],
+                ["", "", "", "S", "MI", "PL", "PR", "TH", "th", "EEEE", "RN",
+                 '" x"'])
+
+
+def lit_numfmt(rng):
+    return "'%s'" % "".join(rng.choice(part) for part in NUMFMT_PARTS)
+
+
+LITERAL_ONLY = ("small", "numfmt")
+
+
 def lit(rng, typ):
+    if typ == "numfmt":
+        return lit_numfmt(rng)
     if rng.random() < 0.05 and typ != "small":
         return "NULL::%s" % typ
     if typ == "int4":
@@ -153,6 +171,11 @@ def productions():
     for src in ["int2", "int4", "int8", "text"]:
         p["numeric"].append(("{0}::numeric", [src]))
     p["numeric"].append(("CAST({0} AS numeric(10, 2))", ["numeric"]))
+    p["numeric"] += [("to_number({0}, {1})", ["text", "numfmt"]),
+                     ("to_number(to_char({0}, {1}), {1})",
+                      ["numeric", "numfmt"])]
+    for src in ["int4", "int8", "numeric"]:
+        p["text"].append(("to_char({0}, {1})", [src, "numfmt"]))
     p["text"] += [("({0} || {1})", ["text", "text"]),
                   ("({0} || {1})", ["text", "int4"]),
                   ("({0} || {1})", ["numeric", "text"]),
@@ -229,12 +252,12 @@ class Generator:
         self.rng = random.Random(seed)
 
     def leaf(self, typ):
-        if typ != "small" and self.rng.random() < 0.6:
+        if typ not in LITERAL_ONLY and self.rng.random() < 0.6:
             return [c for c, t in COLUMNS if t == typ][0]
         return lit(self.rng, typ)
 
     def gen(self, typ, depth):
-        if typ == "small" or depth == 0 or self.rng.random() < 0.25:
+        if typ in LITERAL_ONLY or depth == 0 or self.rng.random() < 0.25:
             return self.leaf(typ)
         template, args = self.rng.choice(PRODUCTIONS[typ])
         return template.format(*[self.gen(a, depth - 1) for a in args])
