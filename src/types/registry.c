@@ -22,10 +22,12 @@ extern const BuiltinSet tdb_builtins_int;
 extern const BuiltinSet tdb_builtins_text;
 extern const BuiltinSet tdb_builtins_numeric;
 extern const BuiltinSet tdb_builtins_misc;
+extern const BuiltinSet tdb_builtins_float;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
     &tdb_builtins_numeric, &tdb_builtins_misc,
+    &tdb_builtins_float,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
