@@ -561,15 +561,24 @@ static const OperDesc float_opers[] = {
     OPER(595, "@", InvalidOid, F8, F8, float8abs, NULL, NULL),
     OPER(596, "|/", InvalidOid, F8, F8, tdb_float8_sqrt, NULL, NULL),
     OPER(597, "||/", InvalidOid, F8, F8, tdb_float8_cbrt, NULL, NULL),
-    /* float4 op float8 and float8 op float4 */
-    OPER_EQ(1120, F4, F8, float48eq), OPER_NE(1121, F4, F8, float48ne),
+    /*
+     * float4 op float8 and float8 op float4.  The mixed "=" are hashable
+     * in PostgreSQL (hashfloat4 hashes the widened value), but tupledb's
+     * hash join hashes both inputs with the outer key type's function,
+     * which misreads a float4 as a float8: XXX mark them is_equality once
+     * exec_hashjoin.c hashes each side with its own type's function
+     * (until then they plan as nested loops, with correct results).
+     */
+    OPER_ROW(1120, "=", F4, F8, BOOLOID, float48eq, "=", "<>", false),
+    OPER_NE(1121, F4, F8, float48ne),
     OPER_LT(1122, F4, F8, float48lt), OPER_GT(1123, F4, F8, float48gt),
     OPER_LE(1124, F4, F8, float48le), OPER_GE(1125, F4, F8, float48ge),
     OPER(1116, "+", F4, F8, F8, float48pl, "+", NULL),
     OPER(1117, "-", F4, F8, F8, float48mi, NULL, NULL),
     OPER(1119, "*", F4, F8, F8, float48mul, "*", NULL),
     OPER(1118, "/", F4, F8, F8, float48div, NULL, NULL),
-    OPER_EQ(1130, F8, F4, float84eq), OPER_NE(1131, F8, F4, float84ne),
+    OPER_ROW(1130, "=", F8, F4, BOOLOID, float84eq, "=", "<>", false),
+    OPER_NE(1131, F8, F4, float84ne),
     OPER_LT(1132, F8, F4, float84lt), OPER_GT(1133, F8, F4, float84gt),
     OPER_LE(1134, F8, F4, float84le), OPER_GE(1135, F8, F4, float84ge),
     OPER(1126, "+", F8, F4, F8, float84pl, "+", NULL),

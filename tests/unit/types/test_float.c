@@ -495,7 +495,9 @@ TEST_BEGIN(test_registry_rows)
         ts8 == NULL)
         return;
     expect_int_eq(eq48->oid, 1120);
-    expect_true(eq48->is_equality);
+    /* not hashable until the hash join hashes each side by its type */
+    expect_false(eq48->is_equality);
+    expect_true(tdb_oper_lookup("=", FLOAT8OID, FLOAT8OID)->is_equality);
     expect_int_eq(pow->oid, 965);
     expect_int_eq(pow->result, FLOAT8OID);
     expect_int_eq(tdb_oper_lookup("|/", InvalidOid, FLOAT8OID)->oid, 596);
