@@ -34,7 +34,11 @@ typedef struct HashJoinState {
     List *outer_keys; /* ExprState over the outer row (OUTER_VAR) */
     List *inner_keys; /* ExprState over the inner row (INNER_VAR) */
     const OperDesc **eq_ops;
-    const TypeSupport **key_support;
+    const TypeSupport **key_support;       /* of the outer keys' types */
+    const TypeSupport **inner_key_support; /* of the inner keys' types: a
+                                            * cross-type "=" (float4 =
+                                            * float8) hashes each side with
+                                            * its own type's function */
     int nkeys;
 
     MemoryContext table_mcxt;
@@ -75,8 +79,8 @@ combine_hash(uint32 a, uint32 b)
  * is NULL (the row matches nothing).
  */
 static bool
-eval_keys(HashJoinState *hj, List *keys, ExprContext *econtext,
-          Datum *values, uint32 *hash)
+eval_keys(HashJoinState *hj, List *keys, const TypeSupport **support,
+          ExprContext *econtext, Datum *values, uint32 *hash)
 {
     uint32 h = 0;
 
@@ -89,7 +93,7 @@ eval_keys(HashJoinState *hj, List *keys, ExprContext *econtext,
             return false;
         fcinfo.nargs = 1;
         fcinfo.args[0].value = values[i];
-        h = combine_hash(h, DatumGetUInt32(hj->key_support[i]->hash(&fcinfo)));
+        h = combine_hash(h, DatumGetUInt32(support[i]->hash(&fcinfo)));
     }
     *hash = h;
     return true;
@@ -184,7 +188,7 @@ build_table(HashJoinState *hj)
         tdb_exec_check_interrupts(hj->ps.estate);
         econtext->inner_slot = row;
         tdb_exec_reset_row(econtext);
-        has_key = eval_keys(hj, hj->inner_keys, econtext, values, &hash);
+        has_key = eval_keys(hj, hj->inner_keys, hj->inner_key_support, econtext, values, &hash);
         if (has_key || keep_null_keys)
             add_entry(hj, row, has_key ? hash : 0, has_key);
     }
@@ -224,7 +228,7 @@ next_outer(HashJoinState *hj)
     econtext->outer_slot = outer;
     tdb_exec_reset_row(econtext);
     hj->outer_has_null_key =
-        !eval_keys(hj, hj->outer_keys, econtext, hj->outer_key_values,
+        !eval_keys(hj, hj->outer_keys, hj->key_support, econtext, hj->outer_key_values,
                    &hj->outer_hash);
     hj->outer_matched = false;
     hj->chain = hj->outer_has_null_key
@@ -250,7 +254,7 @@ next_match(HashJoinState *hj)
         load_entry(hj, i);
         /* no per-row reset here: the outer key values computed for this
          * outer row live in that memory until the next outer row */
-        (void)eval_keys(hj, hj->inner_keys, econtext, inner_values, &hash);
+        (void)eval_keys(hj, hj->inner_keys, hj->inner_key_support, econtext, inner_values, &hash);
         if (!keys_equal(hj, hj->outer_key_values, inner_values) ||
             !tdb_exec_qual(hj->joinqual, econtext))
             continue;
@@ -419,13 +423,19 @@ tdb_exec_init_hashjoin(HashJoin *plan, EState *estate)
     hj->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)Max(1, hj->nkeys));
     hj->key_support =
         tdb_palloc(sizeof(TypeSupport *) * (Size)Max(1, hj->nkeys));
+    hj->inner_key_support =
+        tdb_palloc(sizeof(TypeSupport *) * (Size)Max(1, hj->nkeys));
     for (int i = 0; i < hj->nkeys; i++) {
         OpExpr *clause = list_nth(plan->hashclauses, i);
 
         hj->eq_ops[i] = clause->op;
         hj->key_support[i] =
             tdb_type_support(exprType(list_nth(plan->outer_keys, i)));
-        if (hj->key_support[i] == NULL || hj->key_support[i]->hash == NULL)
+        hj->inner_key_support[i] =
+            tdb_type_support(exprType(list_nth(plan->inner_keys, i)));
+        if (hj->key_support[i] == NULL || hj->key_support[i]->hash == NULL ||
+            hj->inner_key_support[i] == NULL ||
+            hj->inner_key_support[i]->hash == NULL)
             elog(ERROR, "no hash function for a join key");
     }
     hj->outer_key_values =

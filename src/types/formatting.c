@@ -1589,6 +1589,10 @@ static const FuncDesc formatting_funcs[] = {
            INT4OID, TEXTOID),
     FUNC_V(1774, "to_char", int8_to_char, PROVOLATILE_STABLE, TEXTOID, 2,
            INT8OID, TEXTOID),
+    FUNC_V(1775, "to_char", tdb_float4_to_char, PROVOLATILE_STABLE, TEXTOID,
+           2, FLOAT4OID, TEXTOID),
+    FUNC_V(1776, "to_char", tdb_float8_to_char, PROVOLATILE_STABLE, TEXTOID,
+           2, FLOAT8OID, TEXTOID),
     FUNC_V(1777, "to_number", numeric_to_number, PROVOLATILE_STABLE, NUMERICOID,
            2, TEXTOID, TEXTOID),
 };
