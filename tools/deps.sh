@@ -7,11 +7,13 @@
 #   build       compiler, libraries (libpg_query, protobuf-c headers,
 #               readline) and tools for `make` / `make check`
 #   bench-mmgr  the mallocs the memory-context benchmark compares against
+#   server-test the clients the server's tests drive: psql 15 and python3
 set -euo pipefail
 
 declare -A GROUP_PACKAGES=(
   [build]="gcc make libc6-dev valgrind libpg-query-dev libprotobuf-c-dev libreadline-dev"
   [bench-mmgr]="libjemalloc-dev libmimalloc-dev"
+  [server-test]="postgresql-client-15 python3"
 )
 
 missing=()
