@@ -146,6 +146,7 @@ exec_simple_query(Backend *be, PqMsg *m)
 static void
 send_ready_for_query(Backend *be)
 {
+    tdb_extended_end_of_transaction(be);
     tdb_backend_report_settings(be);
     tdb_pq_begin(&be->port, 'Z');
     tdb_pq_put_byte(&be->port,

@@ -226,14 +226,18 @@ remote_complete(DestReceiver *self, const char *tag)
     check_port(r);
 }
 
+void
+tdb_backend_send_notice(Backend *be, const ErrorData *e)
+{
+    /* never raises for a broken port: that shows at the next row or tag */
+    if (!be->port.broken && notice_wanted(be, e->elevel))
+        tdb_backend_send_error(be, e, 0);
+}
+
 static void
 remote_notice(DestReceiver *self, const ErrorData *edata)
 {
-    RemoteReceiver *r = (RemoteReceiver *)self;
-
-    /* never raises: a broken port shows at the next row or tag */
-    if (!r->be->port.broken && notice_wanted(r->be, edata->elevel))
-        tdb_backend_send_error(r->be, edata, 0);
+    tdb_backend_send_notice(((RemoteReceiver *)self)->be, edata);
 }
 
 void

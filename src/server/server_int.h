@@ -67,6 +67,7 @@
 #define SRV_ERRCODE_INVALID_CURSOR_NAME MAKE_SQLSTATE('3', '4', '0', '0', '0')
 #define SRV_ERRCODE_UNDEFINED_PSTATEMENT MAKE_SQLSTATE('2', '6', '0', '0', '0')
 #define SRV_ERRCODE_DUPLICATE_PSTATEMENT MAKE_SQLSTATE('4', '2', 'P', '0', '5')
+#define SRV_ERRCODE_DUPLICATE_CURSOR MAKE_SQLSTATE('4', '2', 'P', '0', '3')
 
 /* ----------------------------------------------------------------------
  * Server (postmaster.c)
@@ -261,6 +262,8 @@ void tdb_backend_report_settings(Backend *be);
  * e->elevel when nonzero (a session error sent as FATAL).
  */
 void tdb_backend_send_error(Backend *be, const ErrorData *e, int elevel);
+/* A NOTICE/WARNING/INFO, if client_min_messages lets it through. */
+void tdb_backend_send_notice(Backend *be, const ErrorData *e);
 /* Build an ErrorData from a code and message and send it. */
 void tdb_backend_send_simple_error(Backend *be, int elevel, int sqlerrcode,
                                    const char *fmt, ...) TDB_PRINTF(4, 5);
@@ -296,6 +299,8 @@ bool tdb_extended_message(Backend *be, PqMsg *m);
 void tdb_extended_forget_unnamed(Backend *be);
 /* True while skipping messages until Sync after an error. */
 bool tdb_extended_ignoring(Backend *be);
+/* Before ReadyForQuery: outside a transaction no portal survives. */
+void tdb_extended_end_of_transaction(Backend *be);
 
 /* ----------------------------------------------------------------------
  * The log (log.c): one line per event on stderr, PostgreSQL's layout

@@ -714,6 +714,198 @@ def group_limit():
         x.close()
 
 
+# --- extended protocol messages
+
+def m_parse(name, sql, types=()):
+    return ("P", name.encode() + b"\0" + sql.encode() + b"\0" +
+            struct.pack("!h", len(types)) +
+            b"".join(struct.pack("!i", t) for t in types))
+
+
+def m_bind(portal="", stmt="", params=(), results=()):
+    body = portal.encode() + b"\0" + stmt.encode() + b"\0"
+    body += struct.pack("!h", 0) + struct.pack("!h", len(params))
+    for p in params:
+        if p is None:
+            body += struct.pack("!i", -1)
+        else:
+            body += struct.pack("!i", len(p)) + p.encode()
+    body += struct.pack("!h", len(results))
+    body += b"".join(struct.pack("!h", r) for r in results)
+    return ("B", body)
+
+
+def m_describe(kind, name=""):
+    return ("D", kind.encode() + name.encode() + b"\0")
+
+
+def m_execute(portal="", limit=0):
+    return ("E", portal.encode() + b"\0" + struct.pack("!i", limit))
+
+
+def m_close(kind, name=""):
+    return ("C", kind.encode() + name.encode() + b"\0")
+
+
+SYNC = ("S", b"")
+FLUSH = ("H", b"")
+
+
+def batch(c, *msgs):
+    """Send messages; read replies up to the ReadyForQuery if a Sync was
+    among them."""
+    for t, body in msgs:
+        c.send(t, body)
+    if any(t == "S" for t, _ in msgs):
+        return c.until_ready()
+    return []
+
+
+def group_extended():
+    c = Conn()
+    c.query("CREATE TABLE x (i int, t text)")
+    c.query("INSERT INTO x VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), "
+            "(5, 'e')")
+    m = batch(c, m_parse("", "SELECT i, t FROM x ORDER BY i"), m_bind(),
+              m_describe("P"), m_execute(), SYNC)
+    check("extended: unnamed Parse/Bind/Describe/Execute/Sync",
+          types(m) == "12TDDDDDCZ" and tags(m) == ["SELECT 5"] and
+          rows(m)[0] == ["1", "a"], (types(m), tags(m)))
+
+    m = batch(c, m_parse("", "SELECT 1 AS one"), m_describe("S"), SYNC)
+    t = [b for ty, b in m if ty == "t"]
+    check("extended: Describe S of a SELECT -> t (no parameters), T",
+          types(m) == "1tTZ" and t == [b"\0\0"], types(m))
+    m = batch(c, m_parse("ins", "INSERT INTO x VALUES (6, 'f')"),
+              m_describe("S", "ins"), m_bind("", "ins"), m_describe("P"),
+              m_execute(), SYNC)
+    check("extended: named INSERT: Describe S/P -> NoData, INSERT 0 1",
+          types(m) == "1tn2nCZ" and tags(m) == ["INSERT 0 1"], types(m))
+    m = batch(c, m_bind("", "ins"), m_execute(), SYNC)
+    check("extended: a named statement is reused",
+          types(m) == "2CZ" and tags(m) == ["INSERT 0 1"], types(m))
+    m = batch(c, m_parse("ins", "SELECT 1"), SYNC)
+    e = error_of(m)
+    check("extended: Parse of an existing name -> 42P05",
+          e and e["C"] == "42P05" and
+          e["M"] == 'prepared statement "ins" already exists', e)
+    m = batch(c, m_close("S", "ins"), m_close("S", "nosuch"), SYNC)
+    check("extended: Close S -> CloseComplete, unknown name too",
+          types(m) == "33Z", types(m))
+    m = batch(c, m_bind("", "ins"), m_execute(), SYNC)
+    e = error_of(m)
+    check("extended: Bind to a closed statement -> 26000, skip to Sync",
+          types(m) == "EZ" and e["C"] == "26000" and
+          e["M"] == 'prepared statement "ins" does not exist', types(m))
+
+    # portal suspension
+    m = batch(c, m_parse("", "SELECT i FROM x WHERE i <= 5 ORDER BY i"),
+              m_bind("", ""), m_describe("P"), m_execute("", 2),
+              m_execute("", 2), m_execute("", 2), m_execute("", 2), SYNC)
+    check("extended: Execute with a row limit -> PortalSuspended",
+          types(m) == "12TDDsDDsDCCZ" and tags(m) == ["SELECT 1", "SELECT 0"]
+          and rows(m) == [["1"], ["2"], ["3"], ["4"], ["5"]],
+          (types(m), tags(m)))
+
+    # errors: skip to Sync
+    m = batch(c, m_parse("", "SELECT 1/0"), m_bind(), m_describe("P"),
+              m_execute(), m_parse("", "SELECT 1"), m_bind(), m_execute(),
+              SYNC)
+    e = error_of(m)
+    check("extended: error, then everything skipped until Sync",
+          types(m).endswith("EZ") and types(m).count("E") == 1 and
+          "D" not in types(m) and e["C"] == "22012" and c.status == "I",
+          types(m))
+    m = batch(c, m_parse("", "SELEC 1"), m_bind(), m_execute(), SYNC)
+    e = error_of(m)
+    check("extended: syntax error at Parse, with its position",
+          types(m) == "EZ" and e["C"] == "42601" and e["P"] == "1",
+          (types(m), e))
+    m = batch(c, m_parse("", "SELECT 1; SELECT 2"), SYNC)
+    e = error_of(m)
+    check("extended: two statements in a Parse -> 42601",
+          e and e["C"] == "42601" and e["M"] ==
+          "cannot insert multiple commands into a prepared statement", e)
+    m = batch(c, m_parse("", ""), m_bind(), m_describe("P"), m_execute(),
+              SYNC)
+    check("extended: empty query -> NoData, EmptyQueryResponse",
+          types(m) == "12nIZ", types(m))
+    m = batch(c, m_execute("nosuch"), SYNC)
+    e = error_of(m)
+    check("extended: Execute of an unknown portal -> 34000",
+          e and e["C"] == "34000" and
+          e["M"] == 'portal "nosuch" does not exist', e)
+    m = batch(c, m_parse("", "SELECT $1"), m_bind(), SYNC)
+    e = error_of(m)
+    check("extended: wrong parameter count -> 08P01",
+          e and e["C"] == "08P01" and e["M"] ==
+          'bind message supplies 0 parameters, but prepared statement "" '
+          'requires 1', e)
+    m = batch(c, m_parse("", "SELECT $1::int + 1"), m_bind(params=["41"]),
+              m_execute(), SYNC)
+    e = error_of(m)
+    known("extended: parameters", rows(m) == [["42"]],
+          "Bind with parameter values is not supported yet",
+          e and e["C"])
+    m = batch(c, m_parse("", "SELECT 1"), m_bind(results=[1]), m_execute(),
+              SYNC)
+    e = error_of(m)
+    known("extended: binary results", rows(m) == [["\0\0\0\1"]],
+          "binary result formats are not supported yet", e and e["C"])
+
+    # transaction blocks
+    m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(), SYNC)
+    s1 = c.status
+    m = batch(c, m_parse("", "SELECT nosuch FROM x"), m_bind(), m_execute(),
+              SYNC)
+    s2 = c.status
+    m = batch(c, m_parse("", "SELECT 1"), SYNC)
+    e = error_of(m)
+    m2 = batch(c, m_parse("", "ROLLBACK"), m_bind(), m_execute(), SYNC)
+    check("extended: BEGIN -> T, error -> E, Parse -> 25P02, ROLLBACK -> I",
+          (s1, s2) == ("T", "E") and e and e["C"] == "25P02" and
+          tags(m2) == ["ROLLBACK"] and c.status == "I",
+          (s1, s2, e, tags(m2), c.status))
+
+    # Flush sends without a Sync
+    c.send(*m_parse("", "SELECT 2"))
+    c.send(*FLUSH)
+    t, _ = c.read_msg()
+    check("extended: Flush sends ParseComplete at once", t == "1", t)
+    batch(c, SYNC)
+
+    # a simple Query drops the unnamed statement
+    batch(c, m_parse("", "SELECT 3"), SYNC)
+    c.query("SELECT 4")
+    m = batch(c, m_bind(), SYNC)
+    e = error_of(m)
+    check("extended: a Query discards the unnamed statement",
+          e and e["C"] == "26000" and
+          e["M"] == "unnamed prepared statement does not exist", e)
+
+    # portals end with their transaction
+    m = batch(c, m_parse("", "SELECT 5"), m_bind("p1", ""), SYNC)
+    m = batch(c, m_execute("p1"), SYNC)
+    e = error_of(m)
+    check("extended: a portal does not outlive its transaction",
+          e and e["C"] == "34000", e)
+    m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(),
+              m_parse("", "SELECT 6"), m_bind("p2", ""), SYNC)
+    m = batch(c, m_execute("p2"), m_close("P", "p2"), m_parse("", "COMMIT"),
+              m_bind(), m_execute(), SYNC)
+    check("extended: a named portal lives to the end of its block",
+          rows(m) == [["6"]] and types(m) == "DC312CZ", types(m))
+
+    # malformed extended messages: ERROR 08P01, the connection goes on
+    c.send("B", b"\0\0\0\0\0\5")
+    batch(c, SYNC)
+    m = c.query("SELECT 7")
+    check("extended: a malformed Bind -> ERROR, connection lives",
+          rows(m) == [["7"]], types(m))
+    c.query("DROP TABLE x")
+    c.close()
+
+
 def group_shutdown_setup():
     """Before SIGTERM: committed data, an open transaction, a busy query."""
     c = Conn()

@@ -19,7 +19,8 @@
 #   psql       tests/server/cases/*.sh run twice -- psql (under the name
 #              tupledb) against the server, and the tupledb shell on a
 #              data directory -- and the outputs compared byte for byte;
-#              psql over TCP; psql's Ctrl-C cancel; two psql at once
+#              psql over TCP; psql's Ctrl-C cancel; pgbench in its three
+#              query modes (a script without variables); two psql at once
 #   cli        the shell's own cases (tests/cli/cases) through psql and
 #              the server, against their expected files (psql 15 output
 #              on PostgreSQL 15)
@@ -93,7 +94,7 @@ group_protocol() {
   SRV_PORT=$(free_port)
   server_start "$work/proto" || { fail "protocol: server start"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" startup query errors \
-                 malformed cancel concurrent)"
+                 malformed cancel concurrent extended)"
   count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
                  | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
   server_stop protocol
@@ -186,6 +187,23 @@ group_psql() {
     else
       fail "psql: Ctrl-C cancels the running statement" "rc=$rc $(cat "$work/cancel.out")"
     fi
+
+    # pgbench: a custom script without variables, two clients, in each
+    # query mode (extended and prepared use Parse/Bind/Describe/Execute)
+    printf 'INSERT INTO pgb VALUES (1);\nSELECT count(*) FROM pgb;\n' > "$work/pgb.sql"
+    "$PSQL" -X -q -c "CREATE TABLE pgb (i int)"
+    for mode in simple extended prepared; do
+      out=$("$PGBIN/pgbench" -n -f "$work/pgb.sql" -t 25 -c 2 -j 2 -M "$mode" 2>&1)
+      if echo "$out" | grep -q 'number of transactions actually processed: 50/50' \
+         && echo "$out" | grep -q 'number of failed transactions: 0 '; then
+        ok "psql: pgbench -M $mode, 2 clients"
+      else
+        fail "psql: pgbench -M $mode, 2 clients" "$(echo "$out" | tail -n 5)"
+      fi
+    done
+    out=$("$PSQL" -X -A -t -c "SELECT count(*) FROM pgb" 2>&1)
+    [ "$out" = 150 ] && ok "psql: pgbench's inserts all there" \
+      || fail "psql: pgbench's inserts all there" "$out"
 
     # two psql sessions at once, each in its own transaction
     "$PSQL" -X -q -c "CREATE TABLE two (who text, i int)"
