@@ -249,6 +249,9 @@ message_loop(Backend *be)
             }
             rc = tdb_pq_read_message(port, true, limit, be->msg_cxt, &m);
             m.type = (char)type;
+            if (rc == PQ_EOF)
+                tdb_server_log(be->pid, "LOG",
+                               "incomplete message from client");
         }
         if (rc == PQ_EOF) {
             if (tdb_session_transaction_status(be->session) != 'I')

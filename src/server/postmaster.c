@@ -231,7 +231,9 @@ listen_tcp_addr(ListenSet *ls, const struct addrinfo *ai, int port)
                        host);
         return;
     }
-    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+    /* non-blocking: a connection that is gone by the time accept runs
+     * must not stall the accept loop */
+    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
                 ai->ai_protocol);
     if (fd < 0) {
         tdb_server_log(0, "LOG", "could not create %s socket for address "
@@ -351,6 +353,7 @@ listen_unix(ListenSet *ls, const ServerOptions *o)
         if (fd < 0)
             return false;
     }
+    (void)fcntl(fd, F_SETFL, O_NONBLOCK);
     if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
         tdb_server_log(0, "LOG", "could not bind Unix address \"%s\": %s",
                        addr.sun_path, strerror(errno));

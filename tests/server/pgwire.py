@@ -564,6 +564,27 @@ def group_malformed():
     c.sock.sendall(b"Q" + struct.pack("!I", 1000) + b"SELECT 1;\0")
     c.sock.close()
 
+    # a client that leaves in the middle of a big result
+    for _ in range(3):
+        c = Conn()
+        c.send("Q", b"SELECT g, repeat('x', 100) FROM "
+                    b"generate_series(1, 300000) g\0")
+        c.recv_exact(1)
+        c.sock.close()
+    # and one that leaves with a transaction open and rows written
+    c = Conn()
+    c.query("CREATE TABLE gone (i int)")
+    c.query("BEGIN")
+    c.query("INSERT INTO gone VALUES (1)")
+    c.sock.close()
+    time.sleep(0.3)
+    c = Conn()
+    r = rows(c.query("SELECT count(*) FROM gone"))
+    c.query("DROP TABLE gone")
+    c.close()
+    check("malformed: a vanished client's open transaction rolls back",
+          r == [["0"]], r)
+
     # random garbage, many times
     import random
     rnd = random.Random(7)
