@@ -603,6 +603,33 @@ def group_malformed():
         read_all_until_close(c.sock, timeout=5)
         c.sock.close()
 
+    # well-framed messages of every frontend type with random bodies:
+    # each gets an ERROR or a FATAL, never a crash
+    survived = 0
+    for i in range(200):
+        c = Conn()
+        for _ in range(rnd.randint(1, 6)):
+            t = rnd.choice("PBDECSHQdcf")
+            n = rnd.randint(0, 40)
+            body = bytes(rnd.getrandbits(8) for _ in range(n))
+            if rnd.random() < 0.5:  # mostly-plausible bodies too
+                body = rnd.choice([b"", b"\0", b"S\0", b"P\0", b"\0\0"]) + body
+            c.send(t, body)
+        c.send("S")
+        try:
+            c.until_ready()
+            m = c.query("SELECT 1")
+            if rows(m) == [["1"]]:
+                survived += 1
+        except (EOFError, OSError):
+            pass  # a FATAL closed it: fine
+        c.sock.close()
+    c = Conn()
+    check("malformed: 200 connections of random typed messages, then a "
+          "new connection works", rows(c.query("SELECT 1")) == [["1"]],
+          survived)
+    c.close()
+
     m = survivor.query("SELECT 42")
     check("malformed: another connection is unaffected",
           rows(m) == [["42"]] and survivor.status == "T", rows(m))
