@@ -439,7 +439,10 @@ exec_failed(Backend *be, const ErrorData *e, const char *query)
     be->ext->ignoring = true;
 }
 
-/* Run a portal's statement, keeping its results; false after an error. */
+/*
+ * Run a portal's statement, keeping its results.  False after an error;
+ * the portal has then been dropped.
+ */
 static bool
 run_portal(Backend *be, Portal *p)
 {
@@ -452,7 +455,11 @@ run_portal(Backend *be, Portal *p)
     tdb_mcxt_delete(r.row_cxt);
     p->ran = true;
     if (!ok) {
+        /* a failed portal is gone, as in PostgreSQL */
+        char *name = tdb_pstrdup(p->name);
+
         exec_failed(be, &error, p->query);
+        drop_portal(be->ext, name);
         return false;
     }
     return true;
@@ -503,6 +510,9 @@ handle_parse(Backend *be, PqMsg *m)
         invalid_format(be);
         return;
     }
+    /* a new unnamed statement replaces the old even if it fails */
+    if (name[0] == '\0')
+        drop_stmt(ext, "");
     cxt = tdb_aset_create(ext->cxt, "Prepared statement",
                           ALLOCSET_SMALL_SIZES);
     s = tdb_mcxt_alloc_zero(cxt, sizeof(PreparedStmt));
@@ -572,8 +582,6 @@ handle_parse(Backend *be, PqMsg *m)
                   "end of transaction block");
         return;
     }
-    if (s->name[0] == '\0')
-        drop_stmt(ext, "");
     s->next = ext->stmts;
     ext->stmts = s;
     tdb_pq_begin(&be->port, '1');

@@ -403,6 +403,8 @@ tdb_backend_startup(Backend *be)
     bool ssl_done = false, gss_done = false;
 
     port->timeout_ms = be->srv->opts->authentication_timeout * 1000;
+    /* scratch allocations of the phase go with each packet */
+    tdb_mcxt_switch_to(be->msg_cxt);
     for (;;) {
         PqMsg m;
         uint32 proto;

@@ -944,6 +944,22 @@ def group_extended():
     check("extended: a named portal lives to the end of its block",
           rows(m) == [["6"]] and types(m) == "DC312CZ", types(m))
 
+    # a failed portal is dropped; a failed unnamed Parse drops the old one
+    batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(), SYNC)
+    batch(c, m_parse("", "SELECT 1/0"), m_bind("bad", ""), m_execute("bad"),
+          SYNC)
+    m = batch(c, m_execute("bad"), SYNC)
+    e = error_of(m)
+    batch(c, m_parse("", "ROLLBACK"), m_bind(), m_execute(), SYNC)
+    check("extended: a portal that failed is gone",
+          e and e["C"] == "34000", e)
+    batch(c, m_parse("", "SELECT 8"), SYNC)
+    batch(c, m_parse("", "SELEC 8"), SYNC)
+    m = batch(c, m_bind(), SYNC)
+    e = error_of(m)
+    check("extended: a failed unnamed Parse replaces the old statement",
+          e and e["C"] == "26000", e)
+
     # malformed extended messages: ERROR 08P01, the connection goes on
     c.send("B", b"\0\0\0\0\0\5")
     batch(c, SYNC)
