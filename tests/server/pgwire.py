@@ -754,8 +754,14 @@ def group_limit():
     e = error_of(result.get("m", []))
     check("limit: CancelRequest works while full", e and e["C"] == "57014", e)
     conns[1].close()
-    time.sleep(0.2)
-    c = Conn()
+    # the slot is free once the server has seen the Terminate
+    deadline = time.time() + 10
+    while True:
+        c = Conn()
+        if c.status == "I" or time.time() > deadline:
+            break
+        c.sock.close()
+        time.sleep(0.05)
     check("limit: a slot freed by a disconnect is reused", c.status == "I")
     c.close()
     for x in (conns[0], conns[2]):
