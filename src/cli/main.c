@@ -3,6 +3,7 @@
  * directory.
  *
  *   tupledb [OPTION]... [DATADIR]
+ *   tupledb serve [DATADIR] [OPTION]...     (the server: src/server)
  *
  * DATADIR (default ./tdbdata) is opened, and created if needed, through
  * the public C API.  Then, as psql does: the -c and -f actions run in the
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "server/server.h"
 
 /* One -c or -f, in command-line order. */
 typedef struct Action {
@@ -238,6 +240,10 @@ main(int argc, char **argv)
     Shell sh;
     char *errmsg = NULL;
     int rc;
+
+    /* `tupledb serve ...` is the server (src/server), not the shell */
+    if (argc > 1 && strcmp(argv[1], "serve") == 0)
+        return tdb_server_main(argc - 1, argv + 1);
 
     tdb_cli_log_state.progname = program_name(argv[0]);
     memset(&o, 0, sizeof(o));

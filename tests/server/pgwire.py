@@ -1,0 +1,1032 @@
+#!/usr/bin/env python3
+"""pgwire.py -- a raw PostgreSQL v3 protocol client for tests/server.
+
+Protocol checks that psql cannot make: exact startup messages, transaction
+status bytes, malformed packets, the connection limit, CancelRequest keys,
+concurrent sessions, the extended protocol.  Each check prints
+
+    ok    NAME
+    FAIL  NAME: what went wrong
+
+    skip  NAME (known: ...)   a known engine bug, not the server's
+
+and the script ends with "RESULT pgwire: N passed, N failed".
+
+    pgwire.py HOST PORT GROUP...      (HOST: a directory = Unix socket)
+
+Groups: startup, query, errors, malformed, cancel, concurrent, limit
+(needs a server started with --max-connections 3), extended, shutdown_setup /
+shutdown_check (around a SIGTERM and restart, see run.sh).
+"""
+import os
+import select
+import socket
+import struct
+import sys
+import threading
+import time
+
+HOST = None
+PORT = None
+PASSED = 0
+FAILED = 0
+
+
+def check(name, cond, detail=""):
+    global PASSED, FAILED
+    if cond:
+        PASSED += 1
+        print("  ok    %s" % name)
+    else:
+        FAILED += 1
+        print("  FAIL  %s: %s" % (name, detail))
+    sys.stdout.flush()
+    return cond
+
+
+def known(name, cond, reason, detail=""):
+    """A check that fails today because of a known engine bug (reason):
+    counted as skipped until it passes."""
+    if cond:
+        return check(name, cond)
+    print("  skip  %s (known: %s; got %s)" % (name, reason, detail))
+    sys.stdout.flush()
+    return False
+
+
+def raw_socket():
+    if HOST.startswith("/"):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(os.path.join(HOST, ".s.PGSQL.%d" % PORT))
+    else:
+        s = socket.create_connection((HOST, PORT))
+    s.settimeout(20)
+    return s
+
+
+def startup_packet(params, version=196608):
+    body = struct.pack("!I", version)
+    for k, v in params.items():
+        body += k.encode() + b"\0" + v.encode() + b"\0"
+    body += b"\0"
+    return struct.pack("!I", len(body) + 4) + body
+
+
+def parse_fields(body):
+    """ErrorResponse / NoticeResponse body -> {code: value}."""
+    fields = {}
+    i = 0
+    while i < len(body) and body[i] != 0:
+        code = chr(body[i])
+        end = body.index(b"\0", i + 1)
+        fields[code] = body[i + 1:end].decode()
+        i = end + 1
+    return fields
+
+
+class Conn:
+    """One connection; messages come back as (type, body) tuples."""
+
+    def __init__(self, params=None, sock=None, startup=True):
+        self.sock = sock or raw_socket()
+        self.buf = b""
+        self.params = {}
+        self.pid = self.key = None
+        self.status = None
+        if startup:
+            p = {"user": "tester", "database": "db"}
+            p.update(params or {})
+            self.sock.sendall(startup_packet(p))
+            self.startup_msgs = self.until_ready()
+
+    def recv_exact(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("connection closed")
+            self.buf += chunk
+        data, self.buf = self.buf[:n], self.buf[n:]
+        return data
+
+    def read_msg(self):
+        t = self.recv_exact(1)
+        (length,) = struct.unpack("!I", self.recv_exact(4))
+        body = self.recv_exact(length - 4)
+        return chr(t[0]), body
+
+    def until_ready(self):
+        """Messages up to and including ReadyForQuery (or a FATAL)."""
+        msgs = []
+        while True:
+            t, body = self.read_msg()
+            msgs.append((t, body))
+            if t == "S":
+                k, v, _ = body.split(b"\0")
+                self.params[k.decode()] = v.decode()
+            elif t == "K":
+                self.pid, self.key = struct.unpack("!ii", body)
+            elif t == "Z":
+                self.status = chr(body[0])
+                return msgs
+            elif t == "E" and parse_fields(body).get("V") == "FATAL":
+                return msgs
+
+    def send(self, t, body=b""):
+        self.sock.sendall(t.encode() + struct.pack("!I", len(body) + 4) + body)
+
+    def query(self, sql):
+        self.send("Q", sql.encode() + b"\0")
+        return self.until_ready()
+
+    def close(self):
+        try:
+            self.send("X")
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def rows(msgs):
+    """The DataRow values of msgs, as lists of str/None."""
+    out = []
+    for t, body in msgs:
+        if t != "D":
+            continue
+        (n,) = struct.unpack("!h", body[:2])
+        i, row = 2, []
+        for _ in range(n):
+            (ln,) = struct.unpack("!i", body[i:i + 4])
+            i += 4
+            if ln < 0:
+                row.append(None)
+            else:
+                row.append(body[i:i + ln].decode())
+                i += ln
+        out.append(row)
+    return out
+
+
+def types(msgs):
+    return "".join(t for t, _ in msgs)
+
+
+def error_of(msgs):
+    for t, body in msgs:
+        if t == "E":
+            return parse_fields(body)
+    return None
+
+
+def tags(msgs):
+    return [body[:-1].decode() for t, body in msgs if t == "C"]
+
+
+def read_all_until_close(sock, timeout=10):
+    """Everything the server sends until it closes the socket."""
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return data, True
+            data += chunk
+    except socket.timeout:
+        return data, False
+    except ConnectionResetError:
+        return data, True
+
+
+def fatal_in(data):
+    """The fields of the first ErrorResponse in raw bytes, or None."""
+    i = 0
+    while i + 5 <= len(data):
+        t = chr(data[i])
+        (length,) = struct.unpack("!I", data[i + 1:i + 5])
+        body = data[i + 5:i + 1 + length]
+        if t == "E":
+            return parse_fields(body)
+        i += 1 + length
+    return None
+
+
+# ----------------------------------------------------------------------
+# Groups
+# ----------------------------------------------------------------------
+
+def group_startup():
+    c = Conn({"application_name": "pgwire"})
+    t = types(c.startup_msgs)
+    check("startup: AuthenticationOk first, ReadyForQuery last",
+          t[0] == "R" and c.startup_msgs[0][1] == b"\0\0\0\0" and t[-1] == "Z",
+          t)
+    want = {
+        "server_encoding": "UTF8", "client_encoding": "UTF8",
+        "DateStyle": "ISO, MDY", "integer_datetimes": "on",
+        "standard_conforming_strings": "on", "IntervalStyle": "postgres",
+        "is_superuser": "on", "session_authorization": "tester",
+        "application_name": "pgwire",
+        "default_transaction_read_only": "off", "in_hot_standby": "off",
+    }
+    bad = {k: c.params.get(k) for k in want if c.params.get(k) != want[k]}
+    check("startup: ParameterStatus values", not bad, bad)
+    check("startup: 13 ParameterStatus messages", t.count("S") == 13, t)
+    check("startup: server_version parses as 15",
+          c.params.get("server_version", "").startswith("15."),
+          c.params.get("server_version"))
+    check("startup: TimeZone reported", c.params.get("TimeZone") in
+          ("UTC", "Etc/UTC"), c.params.get("TimeZone"))
+    check("startup: BackendKeyData", c.pid is not None and "K" in t, t)
+    check("startup: idle status", c.status == "I", c.status)
+    c.close()
+
+    # SSLRequest and GSSENCRequest are answered 'N', then startup goes on
+    s = raw_socket()
+    s.sendall(struct.pack("!II", 8, 80877104))
+    a1 = s.recv(1)
+    s.sendall(struct.pack("!II", 8, 80877103))
+    a2 = s.recv(1)
+    c = Conn(sock=s)
+    check("startup: GSSENCRequest and SSLRequest answered N",
+          a1 == b"N" and a2 == b"N" and c.status == "I", (a1, a2, c.status))
+    c.close()
+
+    # a second SSLRequest is not a protocol version we know
+    s = raw_socket()
+    s.sendall(struct.pack("!II", 8, 80877103))
+    s.recv(1)
+    s.sendall(struct.pack("!II", 8, 80877103))
+    data, closed = read_all_until_close(s)
+    e = fatal_in(data)
+    check("startup: a second SSLRequest is FATAL",
+          closed and e is not None and e.get("C") == "0A000", (e, closed))
+
+    # data pipelined after SSLRequest, before our answer
+    s = raw_socket()
+    s.sendall(struct.pack("!II", 8, 80877103) +
+              startup_packet({"user": "x"}))
+    time.sleep(0.2)
+    data, closed = read_all_until_close(s)
+    e = fatal_in(data[1:])
+    check("startup: unencrypted data after SSLRequest is FATAL 08P01",
+          data[:1] == b"N" and e is not None and e.get("C") == "08P01",
+          (data[:40], e))
+
+    # protocol 2.0: refused with the old-style error
+    s = raw_socket()
+    s.sendall(startup_packet({"user": "x"}, version=0x20000))
+    data, closed = read_all_until_close(s)
+    check("startup: protocol 2.0 refused",
+          closed and data.startswith(b"E") and
+          b"unsupported frontend protocol 2.0" in data, data[:80])
+
+    # protocol 3.1 and _pq_ options: NegotiateProtocolVersion, then on
+    s = raw_socket()
+    s.sendall(startup_packet({"user": "x", "_pq_.fancy": "1"},
+                             version=0x30001))
+    c = Conn(sock=s, startup=False)
+    msgs = c.until_ready()
+    v = [b for t, b in msgs if t == "v"]
+    ok = (len(v) == 1 and struct.unpack("!ii", v[0][:8]) == (196608, 1) and
+          v[0][8:] == b"_pq_.fancy\0" and c.status == "I")
+    check("startup: NegotiateProtocolVersion for 3.1 and _pq_ options", ok,
+          (types(msgs), v))
+    c.close()
+
+    # no user
+    s = raw_socket()
+    s.sendall(startup_packet({"database": "x"}))
+    data, closed = read_all_until_close(s)
+    e = fatal_in(data)
+    check("startup: no user is FATAL 28000",
+          closed and e and e["C"] == "28000" and e["S"] == "FATAL" and
+          e["M"] == "no PostgreSQL user name specified in startup packet", e)
+
+    # an unknown setting is FATAL 42704, as in PostgreSQL
+    c = Conn({"nosuch_setting": "1"})
+    e = error_of(c.startup_msgs)
+    check("startup: unknown setting is FATAL 42704",
+          e and e["C"] == "42704" and e["S"] == "FATAL" and
+          e["M"] == 'unrecognized configuration parameter "nosuch_setting"',
+          e)
+    c.sock.close()
+
+    # settings from keys and from options
+    c = Conn({"options": "-c work_mem=8MB --extra-float-digits=2",
+              "DateStyle": "ISO, MDY", "client_encoding": "UTF8"})
+    r = rows(c.query("SHOW work_mem"))
+    r2 = rows(c.query("SHOW extra_float_digits"))
+    check("startup: options -c and --name=value apply",
+          r == [["8MB"]] and r2 == [["2"]], (r, r2))
+    c.close()
+
+    c = Conn({"options": "-x"})
+    e = error_of(c.startup_msgs)
+    check("startup: a bad options word is FATAL",
+          e and e["S"] == "FATAL" and "invalid command-line argument" in
+          e["M"], e)
+    c.sock.close()
+
+    # psql under LANG=C asks for SQL_ASCII: accepted and echoed
+    c = Conn({"client_encoding": "SQL_ASCII"})
+    check("startup: client_encoding SQL_ASCII echoed",
+          c.status == "I" and c.params.get("client_encoding") == "SQL_ASCII",
+          c.params.get("client_encoding"))
+    c.close()
+
+    # a client that connects and leaves at once is fine
+    s = raw_socket()
+    s.close()
+    c = Conn()
+    check("startup: server fine after a silent client", c.status == "I")
+    c.close()
+
+
+def group_query():
+    c = Conn()
+    m = c.query("SELECT 1 AS a, 'x'::text AS b, NULL::int AS c")
+    t = [b for ty, b in m if ty == "T"][0]
+    (n,) = struct.unpack("!h", t[:2])
+    fields, i = [], 2
+    for _ in range(n):
+        end = t.index(b"\0", i)
+        name = t[i:end].decode()
+        i = end + 1
+        tab, att, typ, ln, mod, fmt = struct.unpack("!ihihih", t[i:i + 18])
+        i += 18
+        fields.append((name, typ, ln, mod, fmt))
+    check("query: RowDescription names, OIDs, typlen, typmod, format",
+          fields == [("a", 23, 4, -1, 0), ("b", 25, -1, -1, 0),
+                     ("c", 23, 4, -1, 0)], fields)
+    check("query: DataRow text and NULL", rows(m) == [["1", "x", None]],
+          rows(m))
+    check("query: message order T D C Z", types(m) == "TDCZ", types(m))
+    check("query: SELECT tag", tags(m) == ["SELECT 1"], tags(m))
+
+    m = c.query("CREATE TABLE q (a int, b varchar(5), n numeric(10,3))")
+    check("query: CREATE TABLE tag", types(m) == "CZ" and
+          tags(m) == ["CREATE TABLE"], (types(m), tags(m)))
+    m = c.query("SELECT b, n FROM q")
+    t = [b for ty, b in m if ty == "T"][0]
+    mods = []
+    i = 2
+    for _ in range(2):
+        i = t.index(b"\0", i) + 1
+        mods.append(struct.unpack("!i", t[i + 12:i + 16])[0])
+        i += 18
+    check("query: typmod of varchar(5) and numeric(10,3)",
+          mods == [9, 655367], mods)
+    check("query: zero rows still get a RowDescription",
+          types(m) == "TCZ" and tags(m) == ["SELECT 0"], types(m))
+
+    for text in ["", "   ", ";", "-- only a comment", "/* c */ ;"]:
+        m = c.query(text)
+        check("query: %r -> EmptyQueryResponse" % text, types(m) == "IZ",
+              types(m))
+    m = c.query("SELECT 1; ; SELECT 2;;")
+    check("query: empty statements between others are dropped",
+          types(m) == "TDCTDCZ", types(m))
+
+    m = c.query("INSERT INTO q VALUES (1, 'a', 1.5); "
+                "INSERT INTO q VALUES (2, 'b', 2); SELECT count(*) FROM q")
+    check("query: multi-statement string, one ReadyForQuery",
+          tags(m) == ["INSERT 0 1", "INSERT 0 1", "SELECT 1"] and
+          types(m).count("Z") == 1 and rows(m) == [["2"]], (tags(m), rows(m)))
+
+    # implicit transaction: an error rolls back the whole string
+    m = c.query("INSERT INTO q VALUES (3, 'c', 3); SELECT 1/0")
+    e = error_of(m)
+    check("query: error in a string -> E then Z(I)",
+          e and e["C"] == "22012" and c.status == "I", (types(m), e))
+    check("query: ...and the string's earlier insert is gone",
+          rows(c.query("SELECT count(*) FROM q")) == [["2"]])
+
+    # transaction status bytes
+    c.query("BEGIN")
+    s1 = c.status
+    c.query("INSERT INTO q VALUES (4, 'd', 4)")
+    s2 = c.status
+    m = c.query("SELECT nosuch FROM q")
+    s3 = c.status
+    m2 = c.query("SELECT 1")
+    e2 = error_of(m2)
+    m3 = c.query("COMMIT")
+    check("query: status T, T, E in a failed block",
+          (s1, s2, s3) == ("T", "T", "E"), (s1, s2, s3))
+    check("query: 25P02 in a failed block", e2 and e2["C"] == "25P02", e2)
+    check("query: COMMIT of a failed block says ROLLBACK, status I",
+          tags(m3) == ["ROLLBACK"] and c.status == "I", (tags(m3), c.status))
+
+    # notices: S, V, C, M
+    m = c.query("DROP TABLE IF EXISTS nosuch")
+    n = [parse_fields(b) for t, b in m if t == "N"]
+    check("query: NoticeResponse fields S V M",
+          len(n) == 1 and n[0]["S"] == "NOTICE" and n[0]["V"] == "NOTICE" and
+          n[0]["M"] == 'table "nosuch" does not exist, skipping', n)
+    known("query: NoticeResponse SQLSTATE 00000 for DROP IF EXISTS",
+          len(n) == 1 and n[0].get("C") == "00000",
+          "the catalog raises this NOTICE with 42P01",
+          n and n[0].get("C"))
+    m = c.query("COMMIT")
+    n = [parse_fields(b) for t, b in m if t == "N"]
+    check("query: WARNING 25P01 for COMMIT outside a block",
+          len(n) == 1 and n[0]["S"] == "WARNING" and n[0]["C"] == "25P01", n)
+    c.query("SET client_min_messages = warning")
+    m = c.query("DROP TABLE IF EXISTS nosuch")
+    check("query: client_min_messages=warning hides NOTICE",
+          "N" not in types(m), types(m))
+    c.query("RESET client_min_messages")
+
+    # ParameterStatus when a reported setting changes
+    m = c.query("SET application_name = 'changed'")
+    s = [b for t, b in m if t == "S"]
+    check("query: ParameterStatus after SET application_name",
+          s == [b"application_name\0changed\0"] and types(m) == "CSZ",
+          (types(m), s))
+    m = c.query("SET application_name = 'changed'")
+    check("query: no ParameterStatus when the value did not change",
+          "S" not in types(m), types(m))
+    m = c.query("SET IntervalStyle = 'iso_8601'; RESET IntervalStyle")
+    check("query: no ParameterStatus for a change undone in the string",
+          "S" not in types(m), types(m))
+
+    # a long value and many rows in one answer
+    big = "x" * 100000
+    m = c.query("SELECT repeat('x', 100000)")
+    check("query: a 100 kB value", rows(m) == [[big]], len(m))
+    m = c.query("SELECT g FROM generate_series(1, 20000) g")
+    r = rows(m)
+    check("query: 20000 rows", len(r) == 20000 and r[-1] == ["20000"] and
+          tags(m) == ["SELECT 20000"], (len(r), tags(m)))
+
+    # Terminate with an open transaction rolls back
+    c.query("BEGIN")
+    c.query("INSERT INTO q VALUES (5, 'e', 5)")
+    c.close()
+    c = Conn()
+    check("query: Terminate rolls back an open block",
+          rows(c.query("SELECT count(*) FROM q WHERE a = 5")) == [["0"]])
+    c.query("DROP TABLE q")
+    c.close()
+
+
+def group_errors():
+    c = Conn()
+    m = c.query("SELEC 1")
+    e = error_of(m)
+    check("errors: syntax error fields S V C M P",
+          e and e["S"] == "ERROR" and e["V"] == "ERROR" and
+          e["C"] == "42601" and e["M"] == 'syntax error at or near "SELEC"'
+          and e["P"] == "1", e)
+    m = c.query("SELECT 'é' || nosuch")
+    e = error_of(m)
+    check("errors: P counts characters, not bytes",
+          e and e["C"] == "42703" and e["P"] == "15", e)
+    m = c.query("SELECT nosuch(1)")
+    e = error_of(m)
+    check("errors: hint (H) of an undefined function",
+          e and e["C"] == "42883" and "H" in e and e["P"] == "8", e)
+    c.query("CREATE TABLE u (i int NOT NULL)")
+    m = c.query("INSERT INTO u VALUES (NULL)")
+    e = error_of(m)
+    check("errors: detail (D) of a not-null violation",
+          e and e["C"] == "23502" and e.get("D") ==
+          "Failing row contains (null).", e)
+    m = c.query("SELECT $1")
+    e = error_of(m)
+    known("errors: $1 in a simple Query is 42P02",
+          e and e["C"] == "42P02",
+          "the analyzer says 0A000 for any $n", e and e["C"])
+    c.query("DROP TABLE u")
+    c.close()
+
+
+def group_malformed():
+    # a connection that must survive all of this
+    survivor = Conn()
+    survivor.query("BEGIN")
+
+    def expect_fatal(name, payload, code="08P01", startup=True):
+        if startup:
+            s = raw_socket()
+        else:
+            c = Conn()
+            s = c.sock
+        s.sendall(payload)
+        data, closed = read_all_until_close(s)
+        if not startup:
+            data = c.buf + data
+        e = fatal_in(data)
+        check("malformed: " + name,
+              closed and e is not None and e.get("S") == "FATAL" and
+              e.get("C") == code, (e, closed, data[:60]))
+        s.close()
+
+    expect_fatal("HTTP request as a startup packet",
+                 b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    expect_fatal("startup length 3", struct.pack("!I", 3) + b"\0" * 8)
+    expect_fatal("startup length over 10000",
+                 struct.pack("!II", 20000, 196608) + b"user\0x\0\0")
+    body = struct.pack("!I", 196608) + b"user\0x\0"  # no final NUL
+    expect_fatal("startup without its terminator",
+                 struct.pack("!I", len(body) + 4) + body)
+    body = struct.pack("!I", 196608) + b"user\0x"  # value without NUL
+    expect_fatal("startup with an unterminated value",
+                 struct.pack("!I", len(body) + 4) + body)
+
+    # truncated startup packet, then the client leaves
+    s = raw_socket()
+    s.sendall(struct.pack("!I", 100) + b"\0\3\0\0user")
+    s.close()
+
+    expect_fatal("unknown message type", b"~" + struct.pack("!I", 4),
+                 startup=False)
+    expect_fatal("message length 2", b"Q" + struct.pack("!I", 2),
+                 startup=False)
+    expect_fatal("Sync with a 1 GB length", b"S" + struct.pack("!I", 1 << 30),
+                 startup=False)
+
+    # a Query whose body lies about its string: ERROR, and the
+    # connection goes on (as in PostgreSQL)
+    c = Conn()
+    c.send("Q", b"SELECT 1")  # no NUL
+    m = c.until_ready()
+    e = error_of(m)
+    m2 = c.query("SELECT 2")
+    check("malformed: Query without NUL -> ERROR 08P01, connection lives",
+          e and e["C"] == "08P01" and e["S"] == "ERROR" and
+          rows(m2) == [["2"]], (e, rows(m2)))
+    c.close()
+
+    # a lying length: the client claims 1000 bytes and sends 10, then
+    # leaves
+    c = Conn()
+    c.sock.sendall(b"Q" + struct.pack("!I", 1000) + b"SELECT 1;\0")
+    c.sock.close()
+
+    # a client that leaves in the middle of a big result
+    for _ in range(3):
+        c = Conn()
+        c.send("Q", b"SELECT g, repeat('x', 100) FROM "
+                    b"generate_series(1, 300000) g\0")
+        c.recv_exact(1)
+        c.sock.close()
+    # and one that leaves with a transaction open and rows written
+    c = Conn()
+    c.query("CREATE TABLE gone (i int)")
+    c.query("BEGIN")
+    c.query("INSERT INTO gone VALUES (1)")
+    c.sock.close()
+    c = Conn()
+    c.query("SET lock_timeout = '20s'")
+    m = c.query("INSERT INTO gone VALUES (2)")  # waits for its writer lock
+    r = rows(c.query("SELECT i FROM gone"))
+    c.query("DROP TABLE gone")
+    c.close()
+    check("malformed: a vanished client's transaction rolls back and its "
+          "locks go", error_of(m) is None and r == [["2"]], (error_of(m), r))
+
+    # random garbage, many times
+    import random
+    rnd = random.Random(7)
+    for i in range(30):
+        s = raw_socket()
+        n = rnd.randint(1, 200)
+        s.sendall(bytes(rnd.getrandbits(8) for _ in range(n)))
+        s.shutdown(socket.SHUT_WR)
+        read_all_until_close(s, timeout=5)
+        s.close()
+    for i in range(30):
+        c = Conn()
+        n = rnd.randint(1, 200)
+        c.sock.sendall(bytes(rnd.getrandbits(8) for _ in range(n)))
+        c.sock.shutdown(socket.SHUT_WR)
+        read_all_until_close(c.sock, timeout=5)
+        c.sock.close()
+
+    # well-framed messages of every frontend type with random bodies:
+    # each gets an ERROR or a FATAL, never a crash
+    survived = 0
+    for i in range(200):
+        c = Conn()
+        for _ in range(rnd.randint(1, 6)):
+            t = rnd.choice("PBDECSHQdcf")
+            n = rnd.randint(0, 40)
+            body = bytes(rnd.getrandbits(8) for _ in range(n))
+            if rnd.random() < 0.5:  # mostly-plausible bodies too
+                body = rnd.choice([b"", b"\0", b"S\0", b"P\0", b"\0\0"]) + body
+            c.send(t, body)
+        c.send("S")
+        try:
+            c.until_ready()
+            m = c.query("SELECT 1")
+            if rows(m) == [["1"]]:
+                survived += 1
+        except (EOFError, OSError):
+            pass  # a FATAL closed it: fine
+        c.sock.close()
+    c = Conn()
+    check("malformed: 200 connections of random typed messages, then a "
+          "new connection works", rows(c.query("SELECT 1")) == [["1"]],
+          survived)
+    c.close()
+
+    m = survivor.query("SELECT 42")
+    check("malformed: another connection is unaffected",
+          rows(m) == [["42"]] and survivor.status == "T", rows(m))
+    survivor.query("ROLLBACK")
+    survivor.close()
+    c = Conn()
+    check("malformed: new connections still work",
+          rows(c.query("SELECT 1")) == [["1"]])
+    c.close()
+
+
+def group_cancel():
+    c = Conn()
+    result = {}
+
+    def run():
+        result["msgs"] = c.query(
+            "SELECT count(*) FROM generate_series(1, 2000000000)")
+
+    th = threading.Thread(target=run)
+    th.start()
+    time.sleep(0.5)
+    # a wrong key does nothing
+    s = raw_socket()
+    s.sendall(struct.pack("!IIii", 16, 80877102, c.pid, c.key ^ 1))
+    data, closed = read_all_until_close(s)
+    check("cancel: wrong key gets no reply, socket closed",
+          closed and data == b"", data)
+    time.sleep(0.3)
+    check("cancel: wrong key leaves the query running", th.is_alive())
+    s = raw_socket()
+    s.sendall(struct.pack("!IIii", 16, 80877102, c.pid, c.key))
+    data, closed = read_all_until_close(s)
+    th.join(20)
+    e = error_of(result.get("msgs", []))
+    check("cancel: right key cancels with 57014",
+          closed and data == b"" and e and e["C"] == "57014" and
+          e["M"] == "canceling statement due to user request" and
+          c.status == "I", e)
+    check("cancel: the session goes on",
+          rows(c.query("SELECT 1")) == [["1"]])
+
+    # cancelling an idle session is harmless
+    s = raw_socket()
+    s.sendall(struct.pack("!IIii", 16, 80877102, c.pid, c.key))
+    read_all_until_close(s)
+    time.sleep(0.1)
+    check("cancel: an idle cancel does not hit the next query",
+          rows(c.query("SELECT 2")) == [["2"]])
+    c.close()
+
+
+def group_concurrent():
+    a = Conn()
+    b = Conn()
+    a.query("CREATE TABLE cc (i int)")
+    a.query("BEGIN")
+    a.query("INSERT INTO cc VALUES (1)")
+    r1 = rows(b.query("SELECT count(*) FROM cc"))
+    a.query("COMMIT")
+    r2 = rows(b.query("SELECT count(*) FROM cc"))
+    check("concurrent: uncommitted rows invisible, committed visible",
+          r1 == [["0"]] and r2 == [["1"]], (r1, r2))
+
+    # several writers at once; every insert lands exactly once
+    errors = []
+
+    def writer(n):
+        try:
+            c = Conn()
+            for i in range(50):
+                m = c.query("INSERT INTO cc VALUES (%d)" % (n * 1000 + i))
+                if error_of(m):
+                    errors.append(error_of(m))
+            c.close()
+        except Exception as ex:  # noqa
+            errors.append(repr(ex))
+
+    ths = [threading.Thread(target=writer, args=(n,)) for n in range(1, 5)]
+    for t in ths:
+        t.start()
+    # a reader scanning while they write
+    reads = []
+    for _ in range(20):
+        reads.append(rows(b.query("SELECT count(*) FROM cc"))[0][0])
+    for t in ths:
+        t.join(60)
+    r = rows(a.query("SELECT count(*), count(DISTINCT i) FROM cc"))
+    check("concurrent: 4 writers x 50 inserts", not errors and
+          r == [["201", "201"]], (errors[:3], r))
+    check("concurrent: reader saw growing counts",
+          all(int(x) <= 201 for x in reads) and
+          [int(x) for x in reads] == sorted(int(x) for x in reads), reads)
+    a.query("DROP TABLE cc")
+    a.close()
+    b.close()
+
+
+def group_limit():
+    conns = [Conn() for _ in range(3)]
+    check("limit: 3 connections under --max-connections 3",
+          all(c.status == "I" for c in conns))
+    c = Conn()
+    e = error_of(c.startup_msgs)
+    check("limit: the 4th gets FATAL 53300",
+          e and e["S"] == "FATAL" and e["C"] == "53300" and
+          e["M"] == "sorry, too many clients already", e)
+    # a cancel request still gets through when the server is full
+    result = {}
+
+    def run():
+        result["m"] = conns[0].query(
+            "SELECT count(*) FROM generate_series(1, 2000000000)")
+
+    th = threading.Thread(target=run)
+    th.start()
+    time.sleep(0.3)
+    s = raw_socket()
+    s.sendall(struct.pack("!IIii", 16, 80877102, conns[0].pid, conns[0].key))
+    read_all_until_close(s)
+    th.join(20)
+    e = error_of(result.get("m", []))
+    check("limit: CancelRequest works while full", e and e["C"] == "57014", e)
+    conns[1].close()
+    # the slot is free once the server has seen the Terminate
+    deadline = time.time() + 10
+    while True:
+        c = Conn()
+        if c.status == "I" or time.time() > deadline:
+            break
+        c.sock.close()
+        time.sleep(0.05)
+    check("limit: a slot freed by a disconnect is reused", c.status == "I")
+    c.close()
+    for x in (conns[0], conns[2]):
+        x.close()
+
+
+# --- extended protocol messages
+
+def m_parse(name, sql, types=()):
+    return ("P", name.encode() + b"\0" + sql.encode() + b"\0" +
+            struct.pack("!h", len(types)) +
+            b"".join(struct.pack("!i", t) for t in types))
+
+
+def m_bind(portal="", stmt="", params=(), results=()):
+    body = portal.encode() + b"\0" + stmt.encode() + b"\0"
+    body += struct.pack("!h", 0) + struct.pack("!h", len(params))
+    for p in params:
+        if p is None:
+            body += struct.pack("!i", -1)
+        else:
+            body += struct.pack("!i", len(p)) + p.encode()
+    body += struct.pack("!h", len(results))
+    body += b"".join(struct.pack("!h", r) for r in results)
+    return ("B", body)
+
+
+def m_describe(kind, name=""):
+    return ("D", kind.encode() + name.encode() + b"\0")
+
+
+def m_execute(portal="", limit=0):
+    return ("E", portal.encode() + b"\0" + struct.pack("!i", limit))
+
+
+def m_close(kind, name=""):
+    return ("C", kind.encode() + name.encode() + b"\0")
+
+
+SYNC = ("S", b"")
+FLUSH = ("H", b"")
+
+
+def batch(c, *msgs):
+    """Send messages; read replies up to the ReadyForQuery if a Sync was
+    among them."""
+    for t, body in msgs:
+        c.send(t, body)
+    if any(t == "S" for t, _ in msgs):
+        return c.until_ready()
+    return []
+
+
+def group_extended():
+    c = Conn()
+    c.query("CREATE TABLE x (i int, t text)")
+    c.query("INSERT INTO x VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), "
+            "(5, 'e')")
+    m = batch(c, m_parse("", "SELECT i, t FROM x ORDER BY i"), m_bind(),
+              m_describe("P"), m_execute(), SYNC)
+    check("extended: unnamed Parse/Bind/Describe/Execute/Sync",
+          types(m) == "12TDDDDDCZ" and tags(m) == ["SELECT 5"] and
+          rows(m)[0] == ["1", "a"], (types(m), tags(m)))
+
+    m = batch(c, m_parse("", "SELECT 1 AS one"), m_describe("S"), SYNC)
+    t = [b for ty, b in m if ty == "t"]
+    check("extended: Describe S of a SELECT -> t (no parameters), T",
+          types(m) == "1tTZ" and t == [b"\0\0"], types(m))
+    m = batch(c, m_parse("ins", "INSERT INTO x VALUES (6, 'f')"),
+              m_describe("S", "ins"), m_bind("", "ins"), m_describe("P"),
+              m_execute(), SYNC)
+    check("extended: named INSERT: Describe S/P -> NoData, INSERT 0 1",
+          types(m) == "1tn2nCZ" and tags(m) == ["INSERT 0 1"], types(m))
+    m = batch(c, m_bind("", "ins"), m_execute(), SYNC)
+    check("extended: a named statement is reused",
+          types(m) == "2CZ" and tags(m) == ["INSERT 0 1"], types(m))
+    m = batch(c, m_parse("ins", "SELECT 1"), SYNC)
+    e = error_of(m)
+    check("extended: Parse of an existing name -> 42P05",
+          e and e["C"] == "42P05" and
+          e["M"] == 'prepared statement "ins" already exists', e)
+    m = batch(c, m_close("S", "ins"), m_close("S", "nosuch"), SYNC)
+    check("extended: Close S -> CloseComplete, unknown name too",
+          types(m) == "33Z", types(m))
+    m = batch(c, m_bind("", "ins"), m_execute(), SYNC)
+    e = error_of(m)
+    check("extended: Bind to a closed statement -> 26000, skip to Sync",
+          types(m) == "EZ" and e["C"] == "26000" and
+          e["M"] == 'prepared statement "ins" does not exist', types(m))
+
+    # portal suspension
+    m = batch(c, m_parse("", "SELECT i FROM x WHERE i <= 5 ORDER BY i"),
+              m_bind("", ""), m_describe("P"), m_execute("", 2),
+              m_execute("", 2), m_execute("", 2), m_execute("", 2), SYNC)
+    check("extended: Execute with a row limit -> PortalSuspended",
+          types(m) == "12TDDsDDsDCCZ" and tags(m) == ["SELECT 1", "SELECT 0"]
+          and rows(m) == [["1"], ["2"], ["3"], ["4"], ["5"]],
+          (types(m), tags(m)))
+
+    # errors: skip to Sync
+    m = batch(c, m_parse("", "SELECT 1/0"), m_bind(), m_describe("P"),
+              m_execute(), m_parse("", "SELECT 1"), m_bind(), m_execute(),
+              SYNC)
+    e = error_of(m)
+    check("extended: error, then everything skipped until Sync",
+          types(m).endswith("EZ") and types(m).count("E") == 1 and
+          "D" not in types(m) and e["C"] == "22012" and c.status == "I",
+          types(m))
+    m = batch(c, m_parse("", "SELEC 1"), m_bind(), m_execute(), SYNC)
+    e = error_of(m)
+    check("extended: syntax error at Parse, with its position",
+          types(m) == "EZ" and e["C"] == "42601" and e["P"] == "1",
+          (types(m), e))
+    m = batch(c, m_parse("", "SELECT 1; SELECT 2"), SYNC)
+    e = error_of(m)
+    check("extended: two statements in a Parse -> 42601",
+          e and e["C"] == "42601" and e["M"] ==
+          "cannot insert multiple commands into a prepared statement", e)
+    m = batch(c, m_parse("", ""), m_bind(), m_describe("P"), m_execute(),
+              SYNC)
+    check("extended: empty query -> NoData, EmptyQueryResponse",
+          types(m) == "12nIZ", types(m))
+    m = batch(c, m_execute("nosuch"), SYNC)
+    e = error_of(m)
+    check("extended: Execute of an unknown portal -> 34000",
+          e and e["C"] == "34000" and
+          e["M"] == 'portal "nosuch" does not exist', e)
+    m = batch(c, m_parse("", "SELECT $1"), m_bind(), SYNC)
+    e = error_of(m)
+    check("extended: wrong parameter count -> 08P01",
+          e and e["C"] == "08P01" and e["M"] ==
+          'bind message supplies 0 parameters, but prepared statement "" '
+          'requires 1', e)
+    m = batch(c, m_parse("", "SELECT $1::int + 1"), m_bind(params=["41"]),
+              m_execute(), SYNC)
+    e = error_of(m)
+    known("extended: parameters", rows(m) == [["42"]],
+          "Bind with parameter values is not supported yet",
+          e and e["C"])
+    m = batch(c, m_parse("", "SELECT 1"), m_bind(results=[1]), m_execute(),
+              SYNC)
+    e = error_of(m)
+    known("extended: binary results", rows(m) == [["\0\0\0\1"]],
+          "binary result formats are not supported yet", e and e["C"])
+
+    # transaction blocks
+    m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(), SYNC)
+    s1 = c.status
+    m = batch(c, m_parse("", "SELECT nosuch FROM x"), m_bind(), m_execute(),
+              SYNC)
+    s2 = c.status
+    m = batch(c, m_parse("", "SELECT 1"), SYNC)
+    e = error_of(m)
+    m2 = batch(c, m_parse("", "ROLLBACK"), m_bind(), m_execute(), SYNC)
+    check("extended: BEGIN -> T, error -> E, Parse -> 25P02, ROLLBACK -> I",
+          (s1, s2) == ("T", "E") and e and e["C"] == "25P02" and
+          tags(m2) == ["ROLLBACK"] and c.status == "I",
+          (s1, s2, e, tags(m2), c.status))
+
+    # Flush sends without a Sync
+    c.send(*m_parse("", "SELECT 2"))
+    c.send(*FLUSH)
+    t, _ = c.read_msg()
+    check("extended: Flush sends ParseComplete at once", t == "1", t)
+    batch(c, SYNC)
+
+    # a simple Query drops the unnamed statement
+    batch(c, m_parse("", "SELECT 3"), SYNC)
+    c.query("SELECT 4")
+    m = batch(c, m_bind(), SYNC)
+    e = error_of(m)
+    check("extended: a Query discards the unnamed statement",
+          e and e["C"] == "26000" and
+          e["M"] == "unnamed prepared statement does not exist", e)
+
+    # portals end with their transaction
+    m = batch(c, m_parse("", "SELECT 5"), m_bind("p1", ""), SYNC)
+    m = batch(c, m_execute("p1"), SYNC)
+    e = error_of(m)
+    check("extended: a portal does not outlive its transaction",
+          e and e["C"] == "34000", e)
+    m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(),
+              m_parse("", "SELECT 6"), m_bind("p2", ""), SYNC)
+    m = batch(c, m_execute("p2"), m_close("P", "p2"), m_parse("", "COMMIT"),
+              m_bind(), m_execute(), SYNC)
+    check("extended: a named portal lives to the end of its block",
+          rows(m) == [["6"]] and types(m) == "DC312CZ", types(m))
+
+    # a failed portal is dropped; a failed unnamed Parse drops the old one
+    batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(), SYNC)
+    batch(c, m_parse("", "SELECT 1/0"), m_bind("bad", ""), m_execute("bad"),
+          SYNC)
+    m = batch(c, m_execute("bad"), SYNC)
+    e = error_of(m)
+    batch(c, m_parse("", "ROLLBACK"), m_bind(), m_execute(), SYNC)
+    check("extended: a portal that failed is gone",
+          e and e["C"] == "34000", e)
+    batch(c, m_parse("", "SELECT 8"), SYNC)
+    batch(c, m_parse("", "SELEC 8"), SYNC)
+    m = batch(c, m_bind(), SYNC)
+    e = error_of(m)
+    check("extended: a failed unnamed Parse replaces the old statement",
+          e and e["C"] == "26000", e)
+
+    # malformed extended messages: ERROR 08P01, the connection goes on
+    c.send("B", b"\0\0\0\0\0\5")
+    batch(c, SYNC)
+    m = c.query("SELECT 7")
+    check("extended: a malformed Bind -> ERROR, connection lives",
+          rows(m) == [["7"]], types(m))
+    c.query("DROP TABLE x")
+    c.close()
+
+
+def group_shutdown_setup():
+    """Before SIGTERM: committed data, an open transaction, a busy query."""
+    c = Conn()
+    c.query("CREATE TABLE kept (i int)")
+    c.query("INSERT INTO kept VALUES (1), (2), (3)")
+    c.close()
+    check("shutdown: setup", True)
+
+
+def group_shutdown_busy():
+    """Hold an open transaction and a running query until the server
+    ends them; print what they received."""
+    idle = Conn()
+    idle.query("BEGIN")
+    idle.query("INSERT INTO kept VALUES (100)")
+    busy = Conn()
+    busy.send("Q", b"SELECT count(*) FROM generate_series(1, 2000000000)\0")
+    print("READY")
+    sys.stdout.flush()
+    d1, c1 = read_all_until_close(busy.sock, timeout=30)
+    d2, c2 = read_all_until_close(idle.sock, timeout=30)
+    e1 = fatal_in(busy.buf + d1)
+    e2 = fatal_in(idle.buf + d2)
+    check("shutdown: running query ends with FATAL 57P01",
+          c1 and e1 and e1["S"] == "FATAL" and e1["C"] == "57P01", e1)
+    check("shutdown: idle session gets FATAL 57P01 and a close",
+          c2 and e2 and e2["C"] == "57P01" and
+          e2["M"] == "terminating connection due to administrator command",
+          e2)
+
+
+def group_shutdown_check():
+    c = Conn()
+    r = rows(c.query("SELECT i FROM kept ORDER BY i"))
+    check("shutdown: committed rows survive, the open transaction's do not",
+          r == [["1"], ["2"], ["3"]], r)
+    c.close()
+
+
+def main():
+    global HOST, PORT
+    HOST, PORT = sys.argv[1], int(sys.argv[2])
+    for g in sys.argv[3:]:
+        try:
+            globals()["group_" + g]()
+        except Exception as ex:  # a crash of the check is a failure
+            check("%s: ran to the end" % g, False, repr(ex))
+    print("RESULT pgwire: %d passed, %d failed" % (PASSED, FAILED))
+    sys.exit(1 if FAILED else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# run.sh -- end-to-end tests of `tupledb serve` with real clients.
+#
+#   tests/server/run.sh [PATH/TO/tupledb] [GROUP...]
+#
+# Starts `tupledb serve` on fresh data directories, on a free TCP port
+# (127.0.0.1) and a Unix socket in a private directory, and talks to it
+# with real psql 15 ($PGBIN/psql) and with pgwire.py, a raw-protocol
+# client for what psql cannot show.  Groups (default: all, in this order):
+#
+#   protocol   pgwire.py: startup, simple query, errors, malformed
+#              packets, CancelRequest, concurrent sessions, the extended
+#              protocol (Unix socket; startup and query again over TCP)
+#   limit      --max-connections 3: the 4th client gets 53300
+#   shutdown   SIGTERM with an open transaction and a running query:
+#              both get FATAL 57P01, the server exits 0 and removes its
+#              socket; after a restart committed rows are there and the
+#              open transaction's are not
+#   psql       tests/server/cases/*.sh run twice -- psql (under the name
+#              tupledb) against the server, and the tupledb shell on a
+#              data directory -- and the outputs compared byte for byte;
+#              psql over TCP; psql's Ctrl-C cancel; pgbench in its three
+#              query modes (a script without variables); two psql at once
+#   cli        the shell's own cases (tests/cli/cases) through psql and
+#              the server, against their expected files (psql 15 output
+#              on PostgreSQL 15)
+#   regress    the SQL regression suite (tests/regress/sql) through psql
+#              -X -a -q against the server, diffed against
+#              tests/regress/expected -- the issue's acceptance test;
+#              files in tests/regress/known_failures.txt count as skipped
+#
+# Prints one line per check and ends with
+#   RESULT server: N passed, N failed, N skipped
+# which tests/run_unit.sh totals (make check runs this script through
+# build/<flavour>/tests/server_e2e).  Without psql 15 or python3 the
+# checks that need them are skipped.  Exits 0 unless a check failed.
+#
+# Environment: PGBIN (default /usr/lib/postgresql/15/bin),
+# TDB_SERVER_KEEP=1 keeps the work directory (logs, outputs).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=tests/server/lib.sh
+source "$HERE/lib.sh"
+# shellcheck source=tests/cli/lib.sh
+source "$ROOT/tests/cli/lib.sh"
+
+TDB=${1:-$ROOT/build/release/tupledb}
+shift || true
+if [ ! -x "$TDB" ]; then
+  echo "run.sh: $TDB is not an executable" >&2
+  echo "RESULT server: 0 passed, 1 failed, 0 skipped"
+  exit 1
+fi
+TDB=$(cd "$(dirname "$TDB")" && pwd)/$(basename "$TDB")
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PSQL=$PGBIN/psql
+
+if [ $# -gt 0 ]; then groups=("$@")
+else groups=(protocol limit shutdown psql cli regress)
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
+cleanup() {
+  [ -n "${SRV_PID:-}" ] && kill -TERM "$SRV_PID" 2>/dev/null && wait "$SRV_PID"
+  if [ "${TDB_SERVER_KEEP:-0}" = 1 ]; then echo "kept $work"
+  else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+SRV_SOCKDIR=$work/sock
+SRV_LOG=$work/server.log
+mkdir "$SRV_SOCKDIR" "$work/bin-psql" "$work/bin-shell"
+ln -s "$PSQL" "$work/bin-psql/tupledb"
+ln -s "$TDB" "$work/bin-shell/tupledb"
+
+have_python=true; command -v python3 >/dev/null || have_python=false
+have_psql=true; [ -x "$PSQL" ] || have_psql=false
+
+# psql's connection settings for the server under test.
+psql_env() {
+  export PGHOST=$SRV_SOCKDIR PGPORT=$SRV_PORT PGUSER=tester PGDATABASE=tdb \
+         PSQLRC=/dev/null PGCONNECT_TIMEOUT=20
+}
+
+pgwire() {
+  python3 "$HERE/pgwire.py" "$@" 2>&1
+}
+
+# ----------------------------------------------------------------------
+
+group_protocol() {
+  $have_python || { skip "protocol" "no python3"; return; }
+  SRV_PORT=$(free_port)
+  server_start "$work/proto" || { fail "protocol: server start"; return; }
+  count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" startup query errors \
+                 malformed cancel concurrent extended)"
+  count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
+                 | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
+  server_stop protocol
+}
+
+group_limit() {
+  $have_python || { skip "limit" "no python3"; return; }
+  SRV_PORT=$(free_port)
+  server_start "$work/limit" --max-connections 3 \
+    || { fail "limit: server start"; return; }
+  count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" limit)"
+  if grep -q 'FATAL:  sorry, too many clients already' "$SRV_LOG"; then
+    ok "limit: refusal logged"
+  else
+    fail "limit: refusal logged"
+  fi
+  server_stop limit
+}
+
+group_shutdown() {
+  local busy
+  $have_python || { skip "shutdown" "no python3"; return; }
+  SRV_PORT=$(free_port)
+  server_start "$work/shut" || { fail "shutdown: server start"; return; }
+  count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" shutdown_setup)"
+  # a client holding an open transaction and one running a long query
+  pgwire "$SRV_SOCKDIR" "$SRV_PORT" shutdown_busy > "$work/busy.out" &
+  busy=$!
+  for _ in $(seq 1 200); do
+    grep -q READY "$work/busy.out" && break
+    sleep 0.05
+  done
+  sleep 0.3
+  server_stop shutdown
+  wait "$busy"
+  count_from "$(grep -v READY "$work/busy.out")"
+  server_start "$work/shut" || { fail "shutdown: restart"; return; }
+  count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" shutdown_check)"
+  server_stop "shutdown (after restart)"
+}
+
+group_psql() {
+  local name out_psql out_shell pid
+  $have_psql || { skip "psql" "no $PSQL"; return; }
+  CLI_CASES=$HERE/cases
+  for f in "$HERE"/cases/*.sh; do
+    name=$(basename "$f" .sh)
+    out_psql=$work/case-$name.psql
+    out_shell=$work/case-$name.shell
+    SRV_PORT=$(free_port)
+    server_start "$work/case-$name" || { fail "psql: $name (server start)"; continue; }
+    (psql_env; run_case "$name" "$work/bin-psql" "$out_psql")
+    server_stop
+    (unset PGHOST PGPORT; run_case "$name" "$work/bin-shell" "$out_shell")
+    if cmp -s "$out_shell" "$out_psql"; then
+      ok "psql: $name.sh via psql and server = via the shell"
+    else
+      fail "psql: $name.sh via psql and server = via the shell"
+      diff -u "$out_shell" "$out_psql" | sed 's/^/    /' | head -40
+    fi
+  done
+
+  SRV_PORT=$(free_port)
+  server_start "$work/psql" || { fail "psql: server start"; return; }
+  (
+    psql_env
+    # over TCP (psql sends SSLRequest first)
+    out=$("$PSQL" -X -h 127.0.0.1 -c "SELECT 'tcp' AS via" 2>&1)
+    if [ "$out" = "$(printf ' via \n-----\n tcp\n(1 row)\n')" ]; then
+      ok "psql: over TCP"
+    else
+      fail "psql: over TCP" "$out"
+    fi
+
+    # Ctrl-C: psql sends a CancelRequest on a new connection
+    "$PSQL" -X -c "SELECT count(*) FROM generate_series(1, 2000000000)" \
+      > "$work/cancel.out" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 100); do
+      [ "$(grep -c 'connection authorized' "$SRV_LOG")" -ge 2 ] && break
+      sleep 0.05
+    done
+    sleep 0.5
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    if grep -q '^ERROR:  canceling statement due to user request$' "$work/cancel.out" \
+       && [ "$rc" -eq 1 ]; then
+      ok "psql: Ctrl-C cancels the running statement (57014)"
+    else
+      fail "psql: Ctrl-C cancels the running statement" "rc=$rc $(cat "$work/cancel.out")"
+    fi
+
+    # pgbench: a custom script without variables, two clients, in each
+    # query mode (extended and prepared use Parse/Bind/Describe/Execute)
+    printf 'INSERT INTO pgb VALUES (1);\nSELECT count(*) FROM pgb;\n' > "$work/pgb.sql"
+    "$PSQL" -X -q -c "CREATE TABLE pgb (i int)"
+    for mode in simple extended prepared; do
+      out=$("$PGBIN/pgbench" -n -f "$work/pgb.sql" -t 25 -c 2 -j 2 -M "$mode" 2>&1)
+      if echo "$out" | grep -q 'number of transactions actually processed: 50/50' \
+         && echo "$out" | grep -q 'number of failed transactions: 0 '; then
+        ok "psql: pgbench -M $mode, 2 clients"
+      else
+        fail "psql: pgbench -M $mode, 2 clients" "$(echo "$out" | tail -n 5)"
+      fi
+    done
+    out=$("$PSQL" -X -A -t -c "SELECT count(*) FROM pgb" 2>&1)
+    [ "$out" = 150 ] && ok "psql: pgbench's inserts all there" \
+      || fail "psql: pgbench's inserts all there" "$out"
+
+    # two psql sessions at once, each in its own transaction
+    "$PSQL" -X -q -c "CREATE TABLE two (who text, i int)"
+    for who in a b; do
+      {
+        echo "BEGIN;"
+        for i in $(seq 1 100); do echo "INSERT INTO two VALUES ('$who', $i);"; done
+        echo "COMMIT;"
+      } | "$PSQL" -X -q -v ON_ERROR_STOP=1 > "$work/two-$who.out" 2>&1 &
+    done
+    wait
+    out=$("$PSQL" -X -A -t -c "SELECT who, count(*), sum(i) FROM two GROUP BY who ORDER BY who" 2>&1)
+    if [ "$out" = "$(printf 'a|100|5050\nb|100|5050')" ]; then
+      ok "psql: two concurrent sessions"
+    else
+      fail "psql: two concurrent sessions" "$out $(cat "$work"/two-*.out)"
+    fi
+  )
+  server_stop "psql"
+}
+
+group_cli() {
+  local name expected got
+  $have_psql || { skip "cli" "no $PSQL"; return; }
+  CLI_CASES=$ROOT/tests/cli/cases
+  for f in "$ROOT"/tests/cli/cases/*.sh; do
+    name=$(basename "$f" .sh)
+    expected=$ROOT/tests/cli/expected/$name.out
+    got=$work/cli-$name.out
+    [ -f "$expected" ] || { skip "cli: $name" "no expected file"; continue; }
+    SRV_PORT=$(free_port)
+    server_start "$work/cli-$name" || { fail "cli: $name (server start)"; continue; }
+    (psql_env; PGDATABASE=clicase run_case "$name" "$work/bin-psql" "$got")
+    server_stop
+    if cmp -s "$expected" "$got"; then
+      ok "cli: tests/cli/cases/$name.sh through psql and the server"
+    else
+      fail "cli: tests/cli/cases/$name.sh through psql and the server"
+      diff -u "$expected" "$got" | sed 's/^/    /' | head -40
+    fi
+  done
+}
+
+group_regress() {
+  local name expected got known
+  $have_psql || { skip "regress" "no $PSQL"; return; }
+  declare -A known=()
+  # the shell's known failures, and those only real psql meets (its \d
+  # sends catalog queries of its own)
+  for list in "$ROOT/tests/regress/known_failures.txt" \
+              "$ROOT/tests/server/regress_known_failures.txt"; do
+    [ -f "$list" ] || continue
+    while IFS= read -r line || [ -n "$line" ]; do
+      line=${line%%#*}
+      read -r kname kreason <<<"$line"
+      [ -n "${kname:-}" ] && known[$kname]=${kreason:-known failure}
+    done < "$list"
+  done
+  for sql in "$ROOT"/tests/regress/sql/*.sql; do
+    name=$(basename "$sql" .sql)
+    expected=$ROOT/tests/regress/expected/$name.out
+    got=$work/regress-$name.out
+    SRV_PORT=$(free_port)
+    server_start "$work/regress-$name" || { fail "regress: $name (server start)"; continue; }
+    (psql_env; PGDATABASE=regression; cd "$work" && LC_ALL=C \
+       timeout 300 "$PSQL" -X -a -q -d regression < "$sql" > "$got" 2>&1)
+    server_stop
+    if cmp -s "$expected" "$got"; then
+      ok "regress: $name through psql and the server"
+    elif [ -n "${known[$name]:-}" ]; then
+      skip "regress: $name" "known failure: ${known[$name]}"
+    else
+      fail "regress: $name through psql and the server"
+      diff -u "$expected" "$got" | sed 's/^/    /' | head -40
+    fi
+  done
+}
+
+PASSED=0; FAILED=0; SKIPPED=0
+# Every check prints one "  ok" / "  FAIL" / "  skip" line (some from
+# subshells or from pgwire.py), so the lines are what is counted.
+for g in "${groups[@]}"; do
+  echo "-- $g"
+  if ! declare -F "group_$g" >/dev/null; then
+    echo "  FAIL  unknown group $g" > "$work/group.out"
+  else
+    "group_$g" > "$work/group.out" 2>&1
+  fi
+  cat "$work/group.out"
+  PASSED=$((PASSED + $(grep -c '^  ok ' "$work/group.out")))
+  FAILED=$((FAILED + $(grep -c '^  FAIL ' "$work/group.out")))
+  SKIPPED=$((SKIPPED + $(grep -c '^  skip ' "$work/group.out")))
+done
+echo "RESULT server: $PASSED passed, $FAILED failed, $SKIPPED skipped"
+[ "$FAILED" -eq 0 ]
