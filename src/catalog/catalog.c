@@ -721,7 +721,8 @@ tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
     relid = tdb_catalog_lookup_table(xact, name);
     if (relid == InvalidOid) {
         if (missing_ok) {
-            ereport(NOTICE, errcode(ERRCODE_UNDEFINED_TABLE),
+            /* PostgreSQL sends this notice with SQLSTATE 00000 */
+            ereport(NOTICE, errcode(ERRCODE_SUCCESSFUL_COMPLETION),
                     errmsg("table \"%s\" does not exist, skipping", name));
             return false;
         }

@@ -1046,7 +1046,13 @@ transform(ParseState *ps, PgQuery__Node *node)
     case PG_QUERY__NODE__NODE_SUB_LINK:
         return transform_sublink(ps, node->sub_link);
     case PG_QUERY__NODE__NODE_PARAM_REF:
-        not_supported(ps, "a parameter ($n)", node->param_ref->location);
+        /* no statement has parameter values yet (the extended protocol's
+         * Bind will supply them) */
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_PARAMETER),
+                errmsg("there is no parameter $%d",
+                       node->param_ref->number),
+                errposition(parse_errpos(ps, node->param_ref->location)));
+        return NULL; /* not reached */
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("expression type %s is not supported yet",

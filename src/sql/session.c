@@ -55,14 +55,15 @@ tdb_session_transaction_status(Session *s)
 void
 tdb_session_cancel(Session *s)
 {
-    s->cancel_pending = 1;
+    atomic_store(&s->cancel_pending, 1);
 }
 
 void
 tdb_session_check_interrupts(Session *s)
 {
-    if (unlikely(s->cancel_pending)) {
-        s->cancel_pending = 0;
+    if (unlikely(atomic_load_explicit(&s->cancel_pending,
+                                      memory_order_relaxed))) {
+        atomic_store(&s->cancel_pending, 0);
         ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
                 errmsg("canceling statement due to user request"));
     }
@@ -152,7 +153,7 @@ recover_from_error(Session *s)
         tdb_xact_fail(s->xact);
     else
         tdb_xact_abort(s->xact);
-    s->cancel_pending = 0;
+    atomic_store(&s->cancel_pending, 0);
 }
 
 /* Commit the implicit transaction at the end of a string. */
@@ -174,7 +175,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
         tdb_error_set_notice_hook(forward_notice, dest, &old_arg);
     volatile bool ok = true;
 
-    s->cancel_pending = 0; /* a cancel that came while idle is stale */
+    atomic_store(&s->cancel_pending, 0); /* a cancel that came while idle is stale */
     TDB_TRY();
     {
         ParsedScript *script = tdb_sql_parse(text);

@@ -8,6 +8,10 @@
 #include "common/base.h"
 
 #include <signal.h>
+#include <stdatomic.h>
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2,
+               "cancel_pending is set from signal handlers");
 
 #include "executor/dest.h"
 #include "sql/guc.h"
@@ -29,7 +33,9 @@ struct Session {
     Settings session_settings;
     bool settings_saved;
     bool explicit_block;     /* inside BEGIN ... COMMIT/ROLLBACK */
-    volatile sig_atomic_t cancel_pending;
+    /* set by tdb_session_cancel from a signal handler or another
+     * thread (the server's cancel requests); lock-free */
+    atomic_int cancel_pending;
 };
 
 /* One statement being run. */
