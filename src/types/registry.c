@@ -27,6 +27,7 @@ extern const BuiltinSet tdb_builtins_timestamp;
 extern const BuiltinSet tdb_builtins_interval;
 extern const BuiltinSet tdb_builtins_datetime_fmt;
 extern const BuiltinSet tdb_builtins_formatting;
+extern const BuiltinSet tdb_builtins_bytea;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
@@ -34,6 +35,7 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_date, &tdb_builtins_timestamp, &tdb_builtins_interval,
     &tdb_builtins_datetime_fmt,
     &tdb_builtins_formatting,
+    &tdb_builtins_bytea,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
