@@ -28,6 +28,7 @@ extern const BuiltinSet tdb_builtins_interval;
 extern const BuiltinSet tdb_builtins_datetime_fmt;
 extern const BuiltinSet tdb_builtins_formatting;
 extern const BuiltinSet tdb_builtins_bytea;
+extern const BuiltinSet tdb_builtins_uuid;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
@@ -35,7 +36,7 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_date, &tdb_builtins_timestamp, &tdb_builtins_interval,
     &tdb_builtins_datetime_fmt,
     &tdb_builtins_formatting,
-    &tdb_builtins_bytea,
+    &tdb_builtins_bytea, &tdb_builtins_uuid,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
