@@ -71,3 +71,4 @@ SELECT length(gen_random_uuid()::text) AS len,
 CREATE TABLE gen (u uuid);
 INSERT INTO gen SELECT gen_random_uuid() FROM generate_series(1, 200);
 SELECT count(DISTINCT u) AS distinct_values, count(*) AS rows FROM gen;
+SELECT count(*) FROM gen WHERE u::text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
