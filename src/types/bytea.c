@@ -134,7 +134,7 @@ static Datum
 byteacat(PG_FUNCTION_ARGS)
 {
     PG_RETURN_POINTER(
-        concat3(ARG_DATA(0), ARG_LEN(0), ARG_DATA(1), ARG_LEN(1), NULL, 0));
+        concat3(ARG_DATA(0), ARG_LEN(0), ARG_DATA(1), ARG_LEN(1), "", 0));
 }
 
 /*

@@ -48,9 +48,8 @@ tdb_hex_encode(const char *src, Size len, char *dst)
     return 2 * len;
 }
 
-/* The value of hex digit c, or -1. */
-static int
-hex_value(char c)
+int
+tdb_hex_digit_value(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -65,7 +64,7 @@ hex_value(char c)
 static int
 hex_digit_or_error(const char *src, Size len, Size i)
 {
-    int v = hex_value(src[i]);
+    int v = tdb_hex_digit_value(src[i]);
 
     if (v < 0)
         ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),

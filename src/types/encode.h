@@ -14,6 +14,9 @@
 
 #include "types/fmgr.h"
 
+/* The value of hex digit c (either case), or -1. */
+int tdb_hex_digit_value(char c);
+
 /* Two lowercase hex digits per byte: writes 2 * len chars, returns that. */
 Size tdb_hex_encode(const char *src, Size len, char *dst);
 

@@ -49,6 +49,7 @@
 
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
+#include "types/encode.h"
 #include "types/regexp.h"
 #include "types/strutil.h"
 #include "types/textbuf.h"
@@ -172,13 +173,6 @@ copy_char(Translator *tr)
 }
 
 static bool
-is_hex(char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-           (c >= 'A' && c <= 'F');
-}
-
-static bool
 is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -193,7 +187,7 @@ code_point_escape(Translator *tr, int ndigits)
 {
     const char *start = tr->p;
 
-    while (!at_end(tr) && is_hex(*tr->p) &&
+    while (!at_end(tr) && tdb_hex_digit_value(*tr->p) >= 0 &&
            (ndigits == 0 || tr->p - start < ndigits))
         tr->p++;
     if (tr->p == start || (ndigits > 0 && tr->p - start != ndigits))

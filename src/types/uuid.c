@@ -45,15 +45,6 @@ invalid_uuid(const char *str)
     __builtin_unreachable();
 }
 
-static int
-hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = (char)(c | 0x20); /* ASCII lower case */
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* Parse the 16 bytes at *s into out, advancing *s; false on bad syntax. */
 static bool
 parse_uuid_bytes(const char **s, uint8 *out)
@@ -61,7 +52,8 @@ parse_uuid_bytes(const char **s, uint8 *out)
     const char *p = *s;
 
     for (int i = 0; i < UUID_LEN; i++) {
-        int hi = hex_digit(p[0]), lo = hi < 0 ? -1 : hex_digit(p[1]);
+        int hi = tdb_hex_digit_value(p[0]);
+        int lo = hi < 0 ? -1 : tdb_hex_digit_value(p[1]);
 
         if (lo < 0)
             return false;
