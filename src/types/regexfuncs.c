@@ -2,6 +2,7 @@
  * regexfuncs.c -- the SQL face of regular expressions: the operators
  * ~ ~* !~ !~* (text, bpchar with its padding, name), regexp_replace,
  * regexp_like, regexp_count, regexp_instr, regexp_substr,
+ * regexp_split_to_table,
  * substring(text FROM pattern), SIMILAR TO's similar_to_escape and
  * substring(text SIMILAR pattern ESCAPE e), with PostgreSQL 15's
  * signatures, OIDs, argument checks and messages.
@@ -391,6 +392,67 @@ regexp_substr(PG_FUNCTION_ARGS)
 }
 
 /* ----------------------------------------------------------------------
+ * regexp_split_to_table
+ * ---------------------------------------------------------------------- */
+
+/* Where a split left off, in the function's multi-call memory. */
+typedef struct SplitState {
+    Size piece_start; /* start of the piece not yet returned; > len: done */
+    Size search;      /* where the next search starts */
+} SplitState;
+
+/*
+ * The next match that separates pieces: matches that are empty at the
+ * start or the end of the string or right after the previous separator
+ * are skipped, as PostgreSQL skips them.  Sets *so, *eo; false if none.
+ */
+static bool
+next_separator(Regex *re, const char *s, Size len, SplitState *st, Size *so,
+               Size *eo)
+{
+    MatchIter it = {re, s, len, st->search};
+
+    while (iter_next(&it)) {
+        tdb_regex_group(re, 0, so, eo);
+        if (*so < len && *eo > st->piece_start) {
+            st->search = it.search;
+            return true;
+        }
+    }
+    st->search = len + 1;
+    return false;
+}
+
+/* regexp_split_to_table(string, pattern [, flags]): the pieces between
+ * the pattern's matches, one row each. */
+static Datum
+regexp_split_to_table(PG_FUNCTION_ARGS)
+{
+    SRFCallContext *srf = fcinfo->context;
+    RegexFlags f = flags_arg(fcinfo, 2, "regexp_split_to_table");
+    Regex *re = pattern_arg(fcinfo, 1, f.cflags);
+    const char *s = ARG_DATA(0);
+    Size len = ARG_LEN(0), so, eo, from;
+    SplitState *st;
+
+    if (srf->call_no == 0)
+        srf->state = tdb_mcxt_alloc_zero(srf->multi_call_mcxt,
+                                         sizeof(SplitState));
+    st = srf->state;
+    if (st->piece_start > len) {
+        srf->is_done = true;
+        PG_RETURN_NULL();
+    }
+    from = st->piece_start;
+    if (!next_separator(re, s, len, st, &so, &eo)) {
+        st->piece_start = len + 1;
+        PG_RETURN_POINTER(tdb_text_from_bytes(s + from, len - from));
+    }
+    st->piece_start = eo;
+    PG_RETURN_POINTER(tdb_text_from_bytes(s + from, so - from));
+}
+
+/* ----------------------------------------------------------------------
  * substring(string FROM pattern), SIMILAR TO
  * ---------------------------------------------------------------------- */
 
@@ -637,6 +699,10 @@ static const FuncDesc regex_funcs[] = {
     FUNC(6267, "regexp_substr", regexp_substr, T, 4, T, T, I4, I4),
     FUNC(6268, "regexp_substr", regexp_substr, T, 5, T, T, I4, I4, T),
     FUNC(6269, "regexp_substr", regexp_substr, T, 6, T, T, I4, I4, T, I4),
+    FUNC_SRF(2765, "regexp_split_to_table", regexp_split_to_table, T, 2, T,
+             T),
+    FUNC_SRF(2766, "regexp_split_to_table", regexp_split_to_table, T, 3, T,
+             T, T),
     FUNC(2073, "substring", textregexsubstr, T, 2, T, T),
     FUNC(2074, "substring", textregexsubstr_similar, T, 3, T, T, T),
     FUNC(1987, "similar_to_escape", similar_to_escape, T, 1, T),

@@ -161,3 +161,16 @@ SELECT substring('aXbXc' SIMILAR '%#"X%#"' ESCAPE '#') AS first_part_short,
 SELECT substring('a' SIMILAR 'a' ESCAPE 'xy');
 SELECT substring('x' SIMILAR '[' ESCAPE '#');
 SELECT id, substring(w SIMILAR '%#"[aeiou][^aeiou]#"%' ESCAPE '#') FROM words ORDER BY id;
+
+-- regexp_split_to_table: empty matches at the ends or right after a
+-- separator do not split
+SELECT regexp_split_to_table('hello  world', '\s+');
+SELECT regexp_split_to_table('abc', '');
+SELECT regexp_split_to_table(',a,,b,', ',');
+SELECT regexp_split_to_table('abc', 'x*');
+SELECT regexp_split_to_table('', 'x');
+SELECT regexp_split_to_table('aBcbD', 'b', 'i');
+SELECT regexp_split_to_table('abc', 'b', 'g');
+SELECT regexp_split_to_table('abc', '(');
+SELECT x FROM regexp_split_to_table('a1b22c333', '\d+') AS t(x);
+SELECT id, piece FROM (SELECT id, regexp_split_to_table(w, '[aeiou]') AS piece FROM words) s ORDER BY id, piece;
