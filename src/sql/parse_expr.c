@@ -568,6 +568,8 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
     case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
+        /* SIMILAR TO arrives as ~ with similar_to_escape(pattern) */
         /* left first: its errors are reported before the right's */
         left = a->lexpr != NULL ? transform(ps, a->lexpr) : NULL;
         return tdb_make_op(ps, op_name(a), left, transform(ps, a->rexpr),
@@ -584,8 +586,6 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
         return transform_equality_form(ps, a, false);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
-        not_supported(ps, "SIMILAR TO", a->location);
     default:
         not_supported(ps, "op ANY/ALL (array) syntax", a->location);
     }

@@ -28,6 +28,9 @@ extern const BuiltinSet tdb_builtins_interval;
 extern const BuiltinSet tdb_builtins_datetime_fmt;
 extern const BuiltinSet tdb_builtins_formatting;
 extern const BuiltinSet tdb_builtins_float;
+extern const BuiltinSet tdb_builtins_bytea;
+extern const BuiltinSet tdb_builtins_uuid;
+extern const BuiltinSet tdb_builtins_regex;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
@@ -36,6 +39,7 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_datetime_fmt,
     &tdb_builtins_formatting,
     &tdb_builtins_float,
+    &tdb_builtins_bytea, &tdb_builtins_uuid, &tdb_builtins_regex,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
