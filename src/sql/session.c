@@ -108,6 +108,7 @@ ensure_transaction(Session *s)
     if (tdb_xact_state(s->xact) == XACT_STATE_IDLE) {
         tdb_xact_begin(s->xact);
         tdb_xact_set_lock_timeout(s->xact, s->settings.lock_timeout);
+        tdb_xact_set_cancel_flag(s->xact, &s->cancel_pending);
     }
 }
 

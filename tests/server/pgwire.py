@@ -678,6 +678,33 @@ def group_cancel():
     time.sleep(0.1)
     check("cancel: an idle cancel does not hit the next query",
           rows(c.query("SELECT 2")) == [["2"]])
+
+    # a session waiting for a lock is cancelled too: c holds the writer
+    # lock, w waits for it
+    c.query("CREATE TABLE cl (i int)")
+    c.query("BEGIN")
+    c.query("INSERT INTO cl VALUES (1)")
+    w = Conn()
+    waited = {}
+
+    def wait_for_writer():
+        waited["msgs"] = w.query("INSERT INTO cl VALUES (2)")
+
+    th = threading.Thread(target=wait_for_writer)
+    th.start()
+    time.sleep(0.5)
+    s = raw_socket()
+    s.sendall(struct.pack("!IIii", 16, 80877102, w.pid, w.key))
+    read_all_until_close(s)
+    th.join(10)
+    e = error_of(waited.get("msgs", []))
+    check("cancel: a lock wait ends with 57014",
+          not th.is_alive() and e and e["C"] == "57014", e)
+    c.query("COMMIT")
+    check("cancel: the cancelled insert left nothing",
+          rows(w.query("SELECT count(*) FROM cl")) == [["1"]])
+    w.query("DROP TABLE cl")
+    w.close()
     c.close()
 
 
