@@ -13,6 +13,15 @@
  * and feed them to the transition function, sorted (and deduplicated),
  * when the group is finished.
  *
+ * Per input row, one compiled program (expr.h, tdb_exec_init_agg_trans)
+ * evaluates every aggregate's FILTER and arguments and advances its
+ * state: count and sum over int2/int4 with their own steps, everything
+ * else through advance_callback into this file.  Replacing a per-row
+ * loop of one interpreter call per argument and an fmgr call per
+ * aggregate cut `SELECT sum(c16)`'s aggregation from about 170 to 35
+ * instructions per row (callgrind, bench/sql).  The per-row memory is
+ * reset only when that program may allocate there.
+ *
  * Output: for each group, the aggregates' final values go to
  * econtext->agg_values/agg_nulls, the group's first input row is the
  * OUTER row (group-key columns in the target list read it), then HAVING
@@ -32,8 +41,6 @@ typedef struct PerAgg {
     Aggref *aggref;
     const AggDesc *desc;
     int nargs;
-    List *arg_states;   /* ExprState per argument, over the input row */
-    ExprState *filter;  /* FILTER (WHERE ...), or NULL */
     FmgrInfo trans_flinfo;
     FmgrInfo final_flinfo;
     Datum init_value;
@@ -50,9 +57,8 @@ typedef struct PerAgg {
     RowSorter *sorter;          /* of the current group (plain/sorted) */
     TupleTableSlot *input_slot; /* a virtual row being buffered */
     List *order_states;         /* ExprState per ORDER BY key */
-    FunctionCallInfoData fcinfo; /* the transition call, reused per row
-                                  * (zeroing one per row cost ~10% of a
-                                  * sum() scan) */
+    FunctionCallInfoData fcinfo; /* the transition call: the per-row
+                                  * program leaves the inputs in args[1..] */
 } PerAgg;
 
 /* One group's transition states. */
@@ -79,6 +85,15 @@ typedef struct AggState {
     MemoryContext group_mcxt;  /* transition values of the current group
                                 * (plain/sorted) or of all groups (hash) */
     AggCallContext call_context;
+    ExprState *trans;           /* the per-input-row program */
+    int *simple_cols;           /* or, all simple (see advance_simple):
+                                 * per aggregate its input column, 0-based
+                                 * (-1 for count(*)); else NULL */
+    AggTransKind *simple_kinds;
+    int simple_last;            /* highest input column read, 1-based */
+    bool reset_per_row;         /* it may allocate in per-row memory */
+    uint32 rows_unchecked;      /* input rows since the last interrupt check */
+    GroupState *trans_group;    /* the group it is advancing */
     TupleTableSlot *first_row;  /* the group's first input row */
     TupleTableSlot *pending;    /* sorted: the row that began the next group */
     bool input_done;
@@ -169,6 +184,7 @@ advance(AggState *as, PerAgg *pa, GroupState *g, int i,
     fcinfo->args[0].value = g->values[i];
     fcinfo->args[0].isnull = g->nulls[i];
     fcinfo->isnull = false;
+    fcinfo->nargs = (int16)(pa->nargs + 1);
     fcinfo->flinfo = &pa->trans_flinfo;
     fcinfo->context = &as->call_context;
     newval = desc->transfn(fcinfo);
@@ -187,21 +203,6 @@ advance(AggState *as, PerAgg *pa, GroupState *g, int i,
     }
     g->values[i] = newval;
     g->nulls[i] = fcinfo->isnull;
-}
-
-/* Evaluate aggregate i's inputs for the current input row. */
-static bool
-eval_inputs(AggState *as, PerAgg *pa, FunctionCallInfoData *fcinfo)
-{
-    ExprContext *econtext = as->ps.econtext;
-
-    if (pa->filter != NULL && !tdb_exec_qual(pa->filter, econtext))
-        return false;
-    fcinfo->nargs = (int16)(pa->nargs + 1);
-    for (int a = 0; a < pa->nargs; a++)
-        fcinfo->args[a + 1].value = tdb_exec_eval_expr(
-            list_nth(pa->arg_states, a), econtext, &fcinfo->args[a + 1].isnull);
-    return true;
 }
 
 /* Buffer a DISTINCT / ORDER BY aggregate's inputs for the group. */
@@ -225,20 +226,125 @@ buffer_inputs(AggState *as, PerAgg *pa, RowSorter *sorter,
     tdb_sorter_put(sorter, slot);
 }
 
-/* Feed one input row (econtext->outer_slot) to every aggregate. */
-static void
-advance_all(AggState *as, GroupState *g)
-{
-    for (int i = 0; i < as->naggs; i++) {
-        PerAgg *pa = &as->peraggs[i];
+/*
+ * Check for cancel every AGG_INTERRUPT_ROWS input rows: the check is an
+ * indirect call, about 10 instructions, a noticeable share of a row's
+ * cost when the transition is a single add.
+ */
+#define AGG_INTERRUPT_ROWS 64
 
-        if (!eval_inputs(as, pa, &pa->fcinfo))
-            continue;
-        if (pa->buffered)
-            buffer_inputs(as, pa, g->sorters[i], &pa->fcinfo);
-        else
-            advance(as, pa, g, i, &pa->fcinfo);
+static inline void
+check_interrupts(AggState *as)
+{
+    if (unlikely(++as->rows_unchecked >= AGG_INTERRUPT_ROWS)) {
+        as->rows_unchecked = 0;
+        tdb_exec_check_interrupts(as->ps.estate);
     }
+}
+
+/*
+ * The per-row program's AGG_TRANS_CALL step: advance (or buffer the
+ * inputs of) aggregate aggno of the group being advanced, its inputs
+ * evaluated into its fcinfo.
+ */
+static void
+advance_callback(void *arg, int aggno)
+{
+    AggState *as = arg;
+    PerAgg *pa = &as->peraggs[aggno];
+    GroupState *g = as->trans_group;
+
+    if (pa->buffered)
+        buffer_inputs(as, pa, g->sorters[aggno], &pa->fcinfo);
+    else
+        advance(as, pa, g, aggno, &pa->fcinfo);
+}
+
+/* advance_simple's int8 overflow: the transition function raises it. */
+TDB_NOINLINE TDB_COLD static void
+advance_overflow(AggState *as, GroupState *g, int i, Datum input)
+{
+    PerAgg *pa = &as->peraggs[i];
+
+    pa->fcinfo.args[1].value = input;
+    pa->fcinfo.args[1].isnull = false;
+    advance(as, pa, g, i, &pa->fcinfo);
+}
+
+/*
+ * Advance every aggregate of group g with row when they are all "simple":
+ * count(*), count(col), sum(int2/int4 col) of plain input columns, no
+ * FILTER, no DISTINCT / ORDER BY.  The per-row program would do the same
+ * in about 75 instructions per row (entering the interpreter, a FETCH, a
+ * column copy into the call's arguments, the aggregate step); this loop
+ * takes about 15 (callgrind, bench/sql `SELECT sum(c16)`).  An int8
+ * overflow goes through advance(), whose transition function raises the
+ * error.
+ */
+static TDB_ALWAYS_INLINE void
+advance_simple(AggState *as, GroupState *g, TupleTableSlot *row)
+{
+    if (row->tts_nvalid < as->simple_last)
+        tdb_slot_getsomeattrs(row, as->simple_last);
+    for (int i = 0; i < as->naggs; i++) {
+        int col = as->simple_cols[i];
+        int64 x, result;
+
+        switch (as->simple_kinds[i]) {
+        case AGG_TRANS_COUNT_STAR:
+            x = 1;
+            break;
+        case AGG_TRANS_COUNT:
+            if (row->tts_isnull[col])
+                continue;
+            x = 1;
+            break;
+        case AGG_TRANS_SUM_INT2:
+            if (row->tts_isnull[col])
+                continue;
+            x = DatumGetInt16(row->tts_values[col]);
+            break;
+        default: /* AGG_TRANS_SUM_INT4 */
+            if (row->tts_isnull[col])
+                continue;
+            x = DatumGetInt32(row->tts_values[col]);
+            break;
+        }
+        if (g->nulls[i]) { /* sum: the first input starts the state */
+            g->values[i] = Int64GetDatum(x);
+            g->nulls[i] = false;
+        } else if (likely(!__builtin_add_overflow(DatumGetInt64(g->values[i]),
+                                                  x, &result)))
+            g->values[i] = Int64GetDatum(result);
+        else
+            advance_overflow(as, g, i, col >= 0 ? row->tts_values[col] : 0);
+    }
+}
+
+/*
+ * Feed one input row to every aggregate of group g: reset the per-row
+ * memory (if the program may use it) and run the per-row program with
+ * the row as OUTER.
+ */
+static TDB_ALWAYS_INLINE void
+advance_all(AggState *as, GroupState *g, TupleTableSlot *row)
+{
+    ExprContext *econtext = as->ps.econtext;
+    bool isnull;
+
+    econtext->outer_slot = row;
+    if (as->reset_per_row)
+        tdb_exec_reset_row(econtext);
+    if (as->simple_cols != NULL) {
+        advance_simple(as, g, row);
+        return;
+    }
+    if (as->naggs == 0)
+        return;
+    as->trans_group = g;
+    econtext->agg_trans_values = g->values;
+    econtext->agg_trans_nulls = g->nulls;
+    (void)tdb_exec_interp(as->trans, econtext, &isnull);
 }
 
 /* Are the first n columns of two buffered rows equal (DISTINCT)? */
@@ -377,19 +483,15 @@ exec_agg_sorted(PlanState *node)
             /* no input at all: one row of empty aggregates */
             econtext->outer_slot = tdb_exec_null_slot(node->lefttree);
         } else {
-            econtext->outer_slot = as->first_row;
-            tdb_exec_reset_row(econtext);
-            advance_all(as, &as->current);
+            advance_all(as, &as->current, as->first_row);
             while ((row = tdb_exec_proc_node(node->lefttree)) != NULL) {
-                tdb_exec_check_interrupts(node->estate);
                 if (as->plan->strategy == AGG_SORTED &&
                     !same_group(as, as->first_row, row)) {
                     tdb_slot_copy(as->pending, row);
                     break;
                 }
-                econtext->outer_slot = row;
-                tdb_exec_reset_row(econtext);
-                advance_all(as, &as->current);
+                check_interrupts(as);
+                advance_all(as, &as->current, row);
             }
             if (row == NULL)
                 as->input_done = true;
@@ -486,17 +588,11 @@ lookup_group(AggState *as, TupleTableSlot *row)
 static void
 build_groups(AggState *as)
 {
-    ExprContext *econtext = as->ps.econtext;
     TupleTableSlot *row;
 
     while ((row = tdb_exec_proc_node(as->ps.lefttree)) != NULL) {
-        GroupState *g;
-
-        tdb_exec_check_interrupts(as->ps.estate);
-        g = lookup_group(as, row);
-        econtext->outer_slot = row;
-        tdb_exec_reset_row(econtext);
-        advance_all(as, g);
+        check_interrupts(as);
+        advance_all(as, lookup_group(as, row), row);
     }
     as->table_built = true;
 }
@@ -590,13 +686,6 @@ init_peragg(AggState *as, PerAgg *pa, Aggref *aggref, EState *estate)
     pa->aggref = aggref;
     pa->desc = desc;
     pa->nargs = aggref->is_star ? 0 : list_length(aggref->args);
-    for (int a = 0; a < pa->nargs; a++)
-        pa->arg_states = tdb_lappend(
-            pa->arg_states,
-            tdb_exec_init_expr(list_nth(aggref->args, a), estate));
-    if (aggref->filter != NULL)
-        pa->filter = tdb_exec_init_qual(tdb_list_make1(aggref->filter),
-                                        estate);
     pa->trans_flinfo.fn_mcxt = estate->query_mcxt;
     pa->trans_flinfo.fn_addr = desc->transfn;
     pa->final_flinfo.fn_mcxt = estate->query_mcxt;
@@ -611,7 +700,80 @@ init_peragg(AggState *as, PerAgg *pa, Aggref *aggref, EState *estate)
     pa->buffered = aggref->distinct || aggref->order_exprs != NIL;
     if (pa->buffered)
         init_buffered(pa, aggref, estate);
-    (void)as;
+    pa->fcinfo.flinfo = &pa->trans_flinfo;
+    pa->fcinfo.context = &as->call_context;
+    pa->fcinfo.nargs = (int16)(pa->nargs + 1);
+}
+
+/*
+ * How aggregate pa advances in the per-row program: the built-in count
+ * and sum(int2/int4) (PostgreSQL's pg_aggregate OIDs) get their own
+ * steps, unless DISTINCT / ORDER BY buffers their inputs.
+ */
+static AggTransKind
+trans_kind(const PerAgg *pa)
+{
+    if (pa->buffered)
+        return AGG_TRANS_CALL;
+    switch (pa->desc->oid) {
+    case 2803: /* count(*) */
+        return AGG_TRANS_COUNT_STAR;
+    case 2147: /* count("any") */
+        return AGG_TRANS_COUNT;
+    case 2109: /* sum(int2) */
+        return AGG_TRANS_SUM_INT2;
+    case 2108: /* sum(int4) */
+        return AGG_TRANS_SUM_INT4;
+    default:
+        return AGG_TRANS_CALL;
+    }
+}
+
+/* Compile the per-input-row program of every aggregate. */
+static void
+init_trans(AggState *as, EState *estate)
+{
+    AggTransSpec *specs =
+        tdb_palloc0(sizeof(AggTransSpec) * (Size)Max(1, as->naggs));
+
+    for (int i = 0; i < as->naggs; i++) {
+        PerAgg *pa = &as->peraggs[i];
+
+        specs[i].kind = trans_kind(pa);
+        specs[i].args = pa->nargs > 0 ? pa->aggref->args : NIL;
+        specs[i].filter = pa->aggref->filter;
+        specs[i].fcinfo = &pa->fcinfo;
+        specs[i].fallback_fn = pa->desc->transfn;
+        specs[i].callback = advance_callback;
+        specs[i].callback_arg = as;
+    }
+    as->trans = tdb_exec_init_agg_trans(specs, as->naggs, estate);
+    as->reset_per_row = tdb_expr_may_allocate(as->trans);
+
+    /* all simple?  (advance_simple) */
+    as->simple_cols = tdb_palloc(sizeof(int) * (Size)Max(1, as->naggs));
+    as->simple_kinds =
+        tdb_palloc(sizeof(AggTransKind) * (Size)Max(1, as->naggs));
+    as->simple_last = 0;
+    for (int i = 0; i < as->naggs; i++) {
+        Var *var = specs[i].args != NIL ? linitial(specs[i].args) : NULL;
+
+        as->simple_kinds[i] = specs[i].kind;
+        as->simple_cols[i] = -1;
+        if (specs[i].kind == AGG_TRANS_CALL || specs[i].filter != NULL ||
+            (specs[i].kind != AGG_TRANS_COUNT_STAR &&
+             (list_length(specs[i].args) != 1 || !IsA(var, Var) ||
+              var->varno != OUTER_VAR || var->varattno <= 0))) {
+            as->simple_cols = NULL;
+            break;
+        }
+        if (var != NULL && specs[i].kind != AGG_TRANS_COUNT_STAR) {
+            as->simple_cols[i] = var->varattno - 1;
+            as->simple_last = Max(as->simple_last, (int)var->varattno);
+        }
+    }
+    if (as->naggs == 0)
+        as->simple_cols = NULL;
 }
 
 static void
@@ -643,6 +805,7 @@ tdb_exec_init_agg(Agg *plan, EState *estate)
     as->peraggs = tdb_palloc0(sizeof(PerAgg) * (Size)Max(1, as->naggs));
     for (int i = 0; i < as->naggs; i++)
         init_peragg(as, &as->peraggs[i], list_nth(plan->aggs, i), estate);
+    init_trans(as, estate);
     as->ps.econtext->agg_values =
         tdb_palloc0(sizeof(Datum) * (Size)Max(1, as->naggs));
     as->ps.econtext->agg_nulls =

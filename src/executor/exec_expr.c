@@ -529,6 +529,54 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
     }
 }
 
+static bool
+type_is_byval(Oid typid)
+{
+    const TypeInfo *type = typid != InvalidOid ? tdb_type_lookup(typid)
+                                               : NULL;
+
+    return type != NULL && type->byval && type->len > 0;
+}
+
+/*
+ * May this step allocate in the per-row memory context (expr.h,
+ * tdb_expr_may_allocate)?  A function call may not when its arguments
+ * and result are all of by-value types and it is not volatile: such a
+ * built-in computes on registers (int4mod, int4eq, int8pl, ...).  An
+ * unknown argument type (InvalidOid) counts as by-reference.
+ */
+static bool
+step_may_allocate(const ExprEvalStep *step)
+{
+    switch ((ExprEvalOp)step->opcode) {
+    case EEOP_FUNC:
+    case EEOP_FUNC_STRICT: {
+        const FmgrInfo *flinfo = step->d.func.fcinfo->flinfo;
+
+        if (flinfo->fn_desc != NULL &&
+            flinfo->fn_desc->volatility == PROVOLATILE_VOLATILE)
+            return true;
+        if (!type_is_byval(flinfo->fn_expr_rettype))
+            return true;
+        for (int a = 0; a < step->d.func.nargs; a++)
+            if (!type_is_byval(flinfo->fn_expr_argtypes[a]))
+                return true;
+        return false;
+    }
+    case EEOP_PARAM_EXEC:
+    case EEOP_IOCOERCE:
+    case EEOP_TYPMOD:
+    case EEOP_DISTINCT:
+    case EEOP_NULLIF:
+    case EEOP_MINMAX:
+    case EEOP_SUBPLAN:
+    case EEOP_AGG_CALL:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Finish the program: DONE, then opcodes to label addresses. */
 static void
 finish(ExprState *state)
@@ -536,8 +584,10 @@ finish(ExprState *state)
     const void *const *labels = tdb_exec_interp_labels();
 
     push_step(state, &(ExprEvalStep){.opcode = EEOP_DONE});
-    for (int i = 0; i < state->nsteps; i++)
+    for (int i = 0; i < state->nsteps; i++) {
+        state->may_allocate |= step_may_allocate(&state->steps[i]);
         state->steps[i].opcode = (intptr_t)labels[state->steps[i].opcode];
+    }
 }
 
 ExprState *
@@ -579,6 +629,38 @@ tdb_exec_init_qual(List *qual, EState *estate)
     return state;
 }
 
+/*
+ * If every target is a plain column (varattno > 0) of the same input
+ * slot, record the copy list for tdb_exec_project's Var-only path.
+ */
+static void
+analyze_var_only(ExprState *state, List *targetlist)
+{
+    int n = list_length(targetlist);
+    int kind = 0, last = 0, single = -1;
+    int *attnums = tdb_palloc(sizeof(int) * (Size)Max(1, n));
+
+    for (int i = 0; i < n; i++) {
+        Expr *e = ((TargetEntry *)list_nth(targetlist, i))->expr;
+        Var *var = (Var *)e;
+
+        if (!IsA(e, Var) || var->varattno <= 0 ||
+            (var->varno != SCAN_VAR && var->varno != OUTER_VAR &&
+             var->varno != INNER_VAR) ||
+            (kind != 0 && var->varno != kind))
+            return;
+        kind = var->varno;
+        attnums[i] = var->varattno - 1;
+        last = Max(last, (int)var->varattno);
+        single = i == 0 || single == attnums[i] ? attnums[i] : -2;
+    }
+    state->var_slot_kind = kind != 0 ? kind : SCAN_VAR;
+    state->var_ncols = n;
+    state->var_last = last;
+    state->var_single = single >= 0 ? single : -1;
+    state->var_attnums = attnums;
+}
+
 ExprState *
 tdb_exec_init_projection(List *targetlist, TupleTableSlot *result_slot,
                          EState *estate)
@@ -586,6 +668,7 @@ tdb_exec_init_projection(List *targetlist, TupleTableSlot *result_slot,
     ExprState *state = new_state(NULL);
 
     state->result_slot = result_slot;
+    analyze_var_only(state, targetlist);
     push_fetch_steps(state, (Node *)targetlist);
     for (int i = 0; i < list_length(targetlist); i++) {
         TargetEntry *te = list_nth(targetlist, i);
@@ -621,10 +704,112 @@ tdb_exec_project(ExprState *projection, ExprContext *econtext)
     TupleTableSlot *slot = projection->result_slot;
     bool isnull;
 
-    tdb_slot_clear(slot);
-    (void)tdb_exec_interp(projection, econtext, &isnull);
-    tdb_slot_store_virtual(slot);
+    tdb_exec_result_slot_begin(slot);
+    if (projection->var_slot_kind != 0) {
+        TupleTableSlot *in = projection->var_slot_kind == SCAN_VAR
+                                 ? econtext->scan_slot
+                             : projection->var_slot_kind == OUTER_VAR
+                                 ? econtext->outer_slot
+                                 : econtext->inner_slot;
+        const int *attnums = projection->var_attnums;
+
+        if (projection->var_single >= 0 &&
+            in->tts_nvalid <= projection->var_single) {
+            /* one column, not deformed yet: fetch just that one */
+            Datum value = tdb_slot_fetch_attr(in, projection->var_single + 1,
+                                              &isnull);
+
+            for (int i = 0; i < projection->var_ncols; i++) {
+                slot->tts_values[i] = value;
+                slot->tts_isnull[i] = isnull;
+            }
+        } else {
+            if (in->tts_nvalid < projection->var_last)
+                tdb_slot_getsomeattrs(in, projection->var_last);
+            for (int i = 0; i < projection->var_ncols; i++) {
+                slot->tts_values[i] = in->tts_values[attnums[i]];
+                slot->tts_isnull[i] = in->tts_isnull[attnums[i]];
+            }
+        }
+    } else
+        (void)tdb_exec_interp(projection, econtext, &isnull);
+    tdb_exec_result_slot_end(slot);
     return slot;
+}
+
+bool
+tdb_exec_projection_is_identity(const ExprState *projection,
+                                TupleDesc input_desc)
+{
+    TupleDesc out;
+
+    if (projection == NULL || projection->var_slot_kind == 0)
+        return false;
+    out = projection->result_slot->tts_tupleDescriptor;
+    if (out->natts != input_desc->natts ||
+        projection->var_ncols != input_desc->natts)
+        return false;
+    for (int i = 0; i < out->natts; i++)
+        if (projection->var_attnums[i] != i ||
+            TupleDescAttr(out, i)->atttypid !=
+                TupleDescAttr(input_desc, i)->atttypid)
+            return false;
+    return true;
+}
+
+ExprState *
+tdb_exec_init_agg_trans(const AggTransSpec *specs, int naggs, EState *estate)
+{
+    static const ExprEvalOp ops[] = {
+        [AGG_TRANS_CALL] = EEOP_AGG_CALL,
+        [AGG_TRANS_COUNT_STAR] = EEOP_AGG_COUNT_STAR,
+        [AGG_TRANS_COUNT] = EEOP_AGG_COUNT,
+        [AGG_TRANS_SUM_INT2] = EEOP_AGG_SUM_INT2,
+        [AGG_TRANS_SUM_INT4] = EEOP_AGG_SUM_INT4,
+    };
+    ExprState *state = new_state(NULL);
+    List *inputs = NIL;
+
+    for (int i = 0; i < naggs; i++) {
+        for (int a = 0; a < list_length(specs[i].args); a++)
+            inputs = tdb_lappend(inputs, list_nth(specs[i].args, a));
+        if (specs[i].filter != NULL)
+            inputs = tdb_lappend(inputs, specs[i].filter);
+    }
+    push_fetch_steps(state, (Node *)inputs);
+    for (int i = 0; i < naggs; i++) {
+        const AggTransSpec *spec = &specs[i];
+        FunctionCallInfo fcinfo = spec->fcinfo;
+        int nargs = list_length(spec->args);
+        int skip = -1;
+        ExprEvalStep step;
+
+        if (nargs + 1 > FUNC_MAX_ARGS)
+            elog(ERROR, "too many arguments (%d) in an aggregate", nargs);
+        if (spec->filter != NULL) {
+            Datum *fv = tdb_palloc(sizeof(Datum));
+            bool *fn = tdb_palloc(sizeof(bool));
+
+            compile_expr(state, spec->filter, fv, fn, estate);
+            step = make_step(EEOP_JUMP_IF_NOT_TRUE, fv, fn);
+            skip = push_step(state, &step);
+        }
+        for (int a = 0; a < nargs; a++)
+            compile_expr(state, list_nth(spec->args, a),
+                         &fcinfo->args[a + 1].value,
+                         &fcinfo->args[a + 1].isnull, estate);
+        step = make_step(ops[spec->kind], NULL, NULL);
+        step.d.agg.aggno = i;
+        step.d.agg.fcinfo = fcinfo;
+        step.d.agg.fallback = spec->fallback_fn;
+        step.d.agg.callback = spec->callback;
+        step.d.agg.callback_arg = spec->callback_arg;
+        push_step(state, &step);
+        if (skip >= 0)
+            patch_jump(state, skip, state->nsteps);
+    }
+    finish(state);
+    return state;
 }
 
 int

@@ -111,6 +111,55 @@ pair_equal(ExprEvalStep *op)
     return DatumGetBool(op->d.distinct.fn(fcinfo)) && !fcinfo->isnull;
 }
 
+/*
+ * An aggregate step's int8 state would overflow: call the aggregate's
+ * transition function on the state and the input instead, which raises
+ * PostgreSQL's error (and stores what it returns, should it return).
+ */
+TDB_NOINLINE TDB_COLD static void
+agg_fallback(ExprEvalStep *op, ExprContext *econtext)
+{
+    FunctionCallInfo fcinfo = op->d.agg.fcinfo;
+    int aggno = op->d.agg.aggno;
+
+    fcinfo->args[0].value = econtext->agg_trans_values[aggno];
+    fcinfo->args[0].isnull = econtext->agg_trans_nulls[aggno];
+    fcinfo->isnull = false;
+    econtext->agg_trans_values[aggno] = op->d.agg.fallback(fcinfo);
+    econtext->agg_trans_nulls[aggno] = fcinfo->isnull;
+}
+
+/* count: the int8 state of aggregate op plus one. */
+static TDB_ALWAYS_INLINE void
+agg_count(ExprEvalStep *op, ExprContext *econtext)
+{
+    Datum *state = &econtext->agg_trans_values[op->d.agg.aggno];
+    int64 n;
+
+    if (unlikely(__builtin_add_overflow(DatumGetInt64(*state), 1, &n)))
+        agg_fallback(op, econtext);
+    else
+        *state = Int64GetDatum(n);
+}
+
+/* sum(int2/int4): add x to the int8 state, which x starts if NULL. */
+static TDB_ALWAYS_INLINE void
+agg_sum(ExprEvalStep *op, ExprContext *econtext, int64 x)
+{
+    int aggno = op->d.agg.aggno;
+    Datum *state = &econtext->agg_trans_values[aggno];
+    int64 sum;
+
+    if (econtext->agg_trans_nulls[aggno]) {
+        *state = Int64GetDatum(x);
+        econtext->agg_trans_nulls[aggno] = false;
+    } else if (unlikely(__builtin_add_overflow(DatumGetInt64(*state), x,
+                                               &sum)))
+        agg_fallback(op, econtext);
+    else
+        *state = Int64GetDatum(sum);
+}
+
 Datum
 tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
 {
@@ -156,6 +205,11 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
         &&CASE_EEOP_MINMAX,
         &&CASE_EEOP_INLIST_ARG,
         &&CASE_EEOP_SUBPLAN,
+        &&CASE_EEOP_AGG_COUNT_STAR,
+        &&CASE_EEOP_AGG_COUNT,
+        &&CASE_EEOP_AGG_SUM_INT2,
+        &&CASE_EEOP_AGG_SUM_INT4,
+        &&CASE_EEOP_AGG_CALL,
     };
     _Static_assert(sizeof(dispatch) / sizeof(dispatch[0]) == EEOP_LAST,
                    "one label per opcode");
@@ -466,6 +520,39 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
     {
         *op->resvalue =
             tdb_exec_subplan(op->d.subplan.sstate, econtext, op->resnull);
+        EEO_NEXT();
+    }
+
+    EEO_CASE(EEOP_AGG_COUNT_STAR)
+    {
+        agg_count(op, econtext);
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_AGG_COUNT)
+    {
+        if (!op->d.agg.fcinfo->args[1].isnull)
+            agg_count(op, econtext);
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_AGG_SUM_INT2)
+    {
+        NullableDatum *arg = &op->d.agg.fcinfo->args[1];
+
+        if (!arg->isnull)
+            agg_sum(op, econtext, DatumGetInt16(arg->value));
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_AGG_SUM_INT4)
+    {
+        NullableDatum *arg = &op->d.agg.fcinfo->args[1];
+
+        if (!arg->isnull)
+            agg_sum(op, econtext, DatumGetInt32(arg->value));
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_AGG_CALL)
+    {
+        op->d.agg.callback(op->d.agg.callback_arg, op->d.agg.aggno);
         EEO_NEXT();
     }
 

@@ -54,6 +54,12 @@ typedef enum ExprEvalOp {
     EEOP_MINMAX,
     EEOP_INLIST_ARG,
     EEOP_SUBPLAN,
+    /* an Agg node's transitions (tdb_exec_init_agg_trans) */
+    EEOP_AGG_COUNT_STAR,
+    EEOP_AGG_COUNT,
+    EEOP_AGG_SUM_INT2,
+    EEOP_AGG_SUM_INT4,
+    EEOP_AGG_CALL,
     EEOP_LAST
 } ExprEvalOp;
 
@@ -137,6 +143,13 @@ struct ExprEvalStep {
         struct {
             struct SubPlanState *sstate;
         } subplan;
+        struct {
+            int aggno;               /* transition state number */
+            FunctionCallInfo fcinfo; /* args[1..]: the inputs */
+            PGFunction fallback;     /* overflow: raises the error */
+            void (*callback)(void *arg, int aggno); /* EEOP_AGG_CALL */
+            void *callback_arg;
+        } agg;
     } d;
 };
 

@@ -732,28 +732,105 @@ deform_range(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
     state->off = (uint32)off;
 }
 
+/*
+ * The fast path of deforming: no null bitmap and every wanted column at
+ * a cached offset (tupdesc.h: the leading fixed-width columns), so every
+ * value's place is known without walking.  One header and one bounds
+ * check cover all of them (the last wanted column ends inside the
+ * data); each uniform run is one loop specialised by width
+ * (deform_fixed_segment, starting at the run's cached offset).  Returns
+ * false, having written nothing, when the tuple does not qualify
+ * (NULLs, fewer attributes than wanted, a header deform_range would
+ * reject): deform_range then handles -- and reports -- it.
+ */
+static TDB_ALWAYS_INLINE bool
+deform_cached(const HeapTupleData *tuple, TupleDesc desc, Datum *values,
+              bool *isnull, int isnull_capacity, DeformState *state,
+              int natts)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    const Size hoff = MAXALIGN(SizeofHeapTupleHeader);
+    int attnum = state->nvalid;
+    int tup_natts;
+    const CompactAttribute *last;
+    const char *tp;
+    Size end;
+
+    /* the length first: a shorter tuple's header must not be read */
+    if (tuple->t_len < hoff || natts > desc->first_noncached)
+        return false;
+    tup_natts = HeapTupleHeaderGetNatts(tup);
+    if (HeapTupleHeaderHasNulls(tup) || natts > tup_natts ||
+        tup_natts > desc->natts || tup->t_hoff != hoff)
+        return false;
+    last = &desc->compact_attrs[natts - 1];
+    end = (Size)last->attcacheoff + (Size)last->attlen;
+    if (end > tuple->t_len - hoff)
+        return false;
+    tp = (const char *)tup + hoff;
+    clear_isnull(isnull, attnum, natts, isnull_capacity);
+    while (attnum < natts) {
+        const CompactAttribute *c = &desc->compact_attrs[attnum];
+        int n = natts - attnum < c->attrunlen ? natts - attnum : c->attrunlen;
+        Size off = (Size)c->attcacheoff;
+
+        /* in bounds by the check above: its fallback never runs */
+        deform_fixed_segment(tuple, c, attnum, n, tp, end, &off,
+                             values + attnum);
+        attnum += n;
+    }
+    state->nvalid = natts;
+    state->off = (uint32)end;
+    return true;
+}
+
+/* The general deformer, out of line so the fast path needs no frame. */
+TDB_NOINLINE static void
+deform_general(HeapTuple tuple, TupleDesc desc, Datum *values, bool *isnull,
+               int isnull_capacity, DeformState *state, int natts)
+{
+    deform_range(tuple, desc, values, isnull, isnull_capacity, state, natts);
+}
+
 void
 tdb_heap_deform_tuple(HeapTuple tuple, TupleDesc desc, Datum *values,
                       bool *isnull)
 {
     DeformState state = DEFORM_STATE_INIT;
 
-    deform_range(tuple, desc, values, isnull, desc->natts, &state,
-                 desc->natts);
+    if (desc->natts == 0 ||
+        !deform_cached(tuple, desc, values, isnull, desc->natts, &state,
+                       desc->natts))
+        deform_general(tuple, desc, values, isnull, desc->natts, &state,
+                       desc->natts);
 }
 
 void
 tdb_heap_deform_some(HeapTuple tuple, TupleDesc desc, Datum *values,
                      bool *isnull, DeformState *state, int natts)
 {
-    if (natts > desc->natts)
+    int capacity = (int)TYPEALIGN(8, desc->natts);
+
+    if (unlikely(natts > desc->natts))
         elog(ERROR, "cannot extract attribute %d of a %d-column tuple", natts,
              desc->natts);
     if (natts <= state->nvalid)
         return;
-    deform_range(tuple, desc, values, isnull, (int)TYPEALIGN(8, desc->natts),
-                 state, natts);
+    if (!deform_cached(tuple, desc, values, isnull, capacity, state, natts))
+        deform_general(tuple, desc, values, isnull, capacity, state, natts);
 }
+
+/* Set bits per byte value (the baseline x86-64 ISA has no popcnt, and
+ * __builtin_popcount became a call into libgcc). */
+static const uint8 popcount8[256] = {
+#define P2(n) n, n + 1, n + 1, n + 2
+#define P4(n) P2(n), P2(n + 1), P2(n + 1), P2(n + 2)
+#define P6(n) P4(n), P4(n + 1), P4(n + 1), P4(n + 2)
+    P6(0), P6(1), P6(1), P6(2)
+#undef P2
+#undef P4
+#undef P6
+};
 
 /* Number of non-NULL columns in [from, to) according to the bitmap. */
 static int
@@ -767,7 +844,7 @@ count_nonnull(const bits8 *bits, int from, int to)
         int hi = to - (b << 3) < 8 ? to - (b << 3) : 8;
         uint32 mask = ((1u << hi) - 1) & ~((1u << lo) - 1);
 
-        count += __builtin_popcount(bits[b] & mask);
+        count += popcount8[bits[b] & mask];
         from = (b << 3) + hi;
     }
     return count;
@@ -812,8 +889,9 @@ walk_to_attr(const HeapTupleData *tuple, TupleDesc desc, int target,
     return off;
 }
 
-Datum
-tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
+/* tdb_heap_getattr's general path: checks, NULLs, walking. */
+TDB_NOINLINE static Datum
+getattr_slow(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
 {
     const HeapTupleHeaderData *tup = tuple->t_data;
     int i = attnum - 1;
@@ -847,6 +925,40 @@ tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
     }
     off = walk_to_attr(tuple, desc, i, tp, data_len, hasnulls);
     return fetch_fixed(tp + off, c);
+}
+
+/*
+ * The common case first, in a function small enough to need no saved
+ * registers: no NULLs and a cached offset.  Its header checks are
+ * check_header's, specialised (no bitmap: t_hoff must be MAXALIGN(23)),
+ * and anything else -- NULLs, a varlena before the column, a short or
+ * damaged tuple -- goes to getattr_slow, which checks and reports.
+ * About 15 instructions where the general path took 70 (callgrind,
+ * bench/sql `SELECT sum(c16)`).
+ */
+Datum
+tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    const Size hoff = MAXALIGN(SizeofHeapTupleHeader);
+    int i = attnum - 1;
+    const CompactAttribute *c;
+    int tup_natts;
+
+    /* the length first: a shorter tuple's header must not be read */
+    if (likely((unsigned)i < (unsigned)desc->natts && tuple->t_len >= hoff)) {
+        c = &desc->compact_attrs[i];
+        tup_natts = HeapTupleHeaderGetNatts(tup);
+        if (likely(!HeapTupleHeaderHasNulls(tup) && c->attcacheoff >= 0 &&
+                   i < tup_natts && tup_natts <= desc->natts &&
+                   tup->t_hoff == hoff &&
+                   (Size)c->attcacheoff + (Size)c->attlen <=
+                       tuple->t_len - hoff)) {
+            *isnull = false;
+            return fetch_fixed((const char *)tup + hoff + c->attcacheoff, c);
+        }
+    }
+    return getattr_slow(tuple, attnum, desc, isnull);
 }
 
 void

@@ -122,6 +122,16 @@ tdb_slot_getattr(TupleTableSlot *slot, int attnum, bool *isnull)
     return slot->tts_values[attnum - 1];
 }
 
+/*
+ * Column attnum (1-based) without deforming the columns before it when
+ * they are not deformed yet: a heap or minimal slot reads it straight
+ * from the tuple (tdb_heap_getattr: a cached offset, or a walk that
+ * costs per uniform run, not per column), and tts_nvalid is unchanged.
+ * For a consumer that needs one column of a wide row; one that needs
+ * several should deform (tdb_slot_getsomeattrs) instead.
+ */
+Datum tdb_slot_fetch_attr(TupleTableSlot *slot, int attnum, bool *isnull);
+
 /* Copy everything the slot borrows into tts_mcxt (releasing a pin). */
 void tdb_slot_materialize(TupleTableSlot *slot);
 

@@ -122,6 +122,22 @@ op_slot(void *arg)
     tdb_slot_drop(slot);
 }
 
+/* Every column through tdb_slot_fetch_attr (no deforming). */
+static void
+op_slot_fetch(void *arg)
+{
+    OpArg *a = arg;
+    TupleTableSlot *slot = tdb_slot_create(a->desc, &tdb_tts_ops_heap);
+
+    tdb_slot_store_heap_tuple(slot, a->tuple, false);
+    for (int i = a->desc->natts; i >= 1; i--) {
+        bool null;
+
+        (void)tdb_slot_fetch_attr(slot, i, &null);
+    }
+    tdb_slot_drop(slot);
+}
+
 typedef struct Op {
     const char *name;
     void (*run)(void *arg);
@@ -130,7 +146,7 @@ typedef struct Op {
 static const Op ops[] = {
     {"deform_tuple", op_deform}, {"deform_some", op_deform_some},
     {"getattr", op_getattr_all}, {"verify", op_verify},
-    {"heap slot", op_slot},
+    {"heap slot", op_slot}, {"slot fetch_attr", op_slot_fetch},
 };
 
 /* ----------------------------------------------------------------------
