@@ -74,6 +74,9 @@ typedef struct HashGroup {
     uint32 hash;
     int32 next;
     MinimalTuple first_row;
+    Datum *keys;     /* its group-key values (by-reference ones point
+                      * into first_row), compared without deforming it */
+    bool *key_nulls;
     GroupState state;
 } HashGroup;
 
@@ -109,6 +112,9 @@ typedef struct AggState {
     bool table_built;
     const TypeSupport **key_support;
     TupleTableSlot *key_slot;   /* minimal slot over a stored row */
+    Datum *probe_keys;          /* the input row's group keys */
+    bool *probe_nulls;
+    FunctionCallInfoData key_fcinfo; /* hash and equality calls, reused */
 } AggState;
 
 /* ----------------------------------------------------------------------
@@ -129,15 +135,30 @@ copy_datum(Datum value, bool byval, int16 len)
     return PointerGetDatum(copy);
 }
 
-static void
-init_group(AggState *as, GroupState *g)
+/*
+ * A new group's transition states, initialized, in group_mcxt; extra
+ * bytes (MAXALIGNed) follow them in the same chunk, for the caller.  One
+ * allocation per group where there were four: hash aggregation creates a
+ * group per distinct key.
+ */
+static void *
+init_group(AggState *as, GroupState *g, Size extra)
 {
-    MemoryContext old = tdb_mcxt_switch_to(as->group_mcxt);
+    int n = Max(1, as->naggs);
+    Size values_size = MAXALIGN(sizeof(Datum) * (Size)n);
+    Size sorters_size = MAXALIGN(sizeof(RowSorter *) * (Size)n);
+    Size flags_size = MAXALIGN(2 * sizeof(bool) * (Size)n);
+    char *chunk = tdb_mcxt_alloc(as->group_mcxt, values_size + sorters_size +
+                                                     flags_size + extra);
+    MemoryContext old;
 
-    g->values = tdb_palloc(sizeof(Datum) * (Size)Max(1, as->naggs));
-    g->nulls = tdb_palloc(sizeof(bool) * (Size)Max(1, as->naggs));
-    g->no_input = tdb_palloc(sizeof(bool) * (Size)Max(1, as->naggs));
-    g->sorters = tdb_palloc0(sizeof(RowSorter *) * (Size)Max(1, as->naggs));
+    g->values = (Datum *)chunk;
+    g->sorters = (RowSorter **)(chunk + values_size);
+    g->nulls = (bool *)(chunk + values_size + sorters_size);
+    g->no_input = g->nulls + n;
+    if (as->naggs == 0)
+        return chunk + values_size + sorters_size + flags_size;
+    old = tdb_mcxt_switch_to(as->group_mcxt);
     for (int i = 0; i < as->naggs; i++) {
         PerAgg *pa = &as->peraggs[i];
 
@@ -147,11 +168,13 @@ init_group(AggState *as, GroupState *g)
                            : copy_datum(pa->init_value, pa->transtype_byval,
                                         pa->transtype_len);
         g->no_input[i] = true;
-        if (pa->buffered)
-            g->sorters[i] = tdb_sorter_create(pa->input_desc, pa->sort_keys,
-                                              pa->nsort_keys, as->group_mcxt);
+        g->sorters[i] = pa->buffered
+                            ? tdb_sorter_create(pa->input_desc, pa->sort_keys,
+                                                pa->nsort_keys, as->group_mcxt)
+                            : NULL;
     }
     tdb_mcxt_switch_to(old);
+    return chunk + values_size + sorters_size + flags_size;
 }
 
 /* Advance one aggregate's state with already evaluated inputs. */
@@ -462,7 +485,7 @@ exec_agg_sorted(PlanState *node)
         if (as->done)
             return NULL;
         tdb_mcxt_reset(as->group_mcxt);
-        init_group(as, &as->current);
+        (void)init_group(as, &as->current, 0);
         /* the group's first row: the pending one, or the next input */
         if (as->pending != NULL && !tdb_slot_is_empty(as->pending)) {
             tdb_slot_copy(as->first_row, as->pending);
@@ -509,26 +532,59 @@ exec_agg_sorted(PlanState *node)
  * Hashed
  * ---------------------------------------------------------------------- */
 
+/*
+ * The input row's group keys into probe_keys/probe_nulls; returns their
+ * hash.  The hash calls reuse one argument block (zeroing one per key and
+ * row was a visible share of a GROUP BY).
+ */
 static uint32
 hash_keys(AggState *as, TupleTableSlot *row)
 {
+    FunctionCallInfo fcinfo = &as->key_fcinfo;
     uint32 h = 0;
 
     for (int k = 0; k < as->plan->num_cols; k++) {
-        bool isnull;
-        Datum v = tdb_slot_getattr(row, as->plan->grp_col_idx[k], &isnull);
         uint32 kh = 0x5bd1e995U;
 
-        if (!isnull) {
-            FunctionCallInfoData fcinfo = {0};
-
-            fcinfo.nargs = 1;
-            fcinfo.args[0].value = v;
-            kh = DatumGetUInt32(as->key_support[k]->hash(&fcinfo));
+        as->probe_keys[k] = tdb_slot_getattr(row, as->plan->grp_col_idx[k],
+                                             &as->probe_nulls[k]);
+        if (!as->probe_nulls[k]) {
+            fcinfo->nargs = 1;
+            fcinfo->isnull = false;
+            fcinfo->args[0].value = as->probe_keys[k];
+            fcinfo->args[0].isnull = false;
+            kh = DatumGetUInt32(as->key_support[k]->hash(fcinfo));
         }
         h = h * 31 + kh;
     }
     return h;
+}
+
+/*
+ * Are group g's keys equal to the probe's?  As tdb_exec_rows_equal (the
+ * group's value first): NULL equals NULL, else the equality operator.
+ */
+static bool
+keys_equal(AggState *as, const HashGroup *g)
+{
+    FunctionCallInfo fcinfo = &as->key_fcinfo;
+
+    for (int k = 0; k < as->plan->num_cols; k++) {
+        if (g->key_nulls[k] || as->probe_nulls[k]) {
+            if (g->key_nulls[k] != as->probe_nulls[k])
+                return false;
+            continue;
+        }
+        fcinfo->nargs = 2;
+        fcinfo->isnull = false;
+        fcinfo->args[0].value = g->keys[k];
+        fcinfo->args[0].isnull = false;
+        fcinfo->args[1].value = as->probe_keys[k];
+        fcinfo->args[1].isnull = false;
+        if (!DatumGetBool(as->plan->grp_eq[k]->fn(fcinfo)))
+            return false;
+    }
+    return true;
 }
 
 static void
@@ -554,18 +610,14 @@ static GroupState *
 lookup_group(AggState *as, TupleTableSlot *row)
 {
     uint32 hash = hash_keys(as, row);
+    int nkeys = as->plan->num_cols;
     HashGroup *g;
     MemoryContext old;
 
     for (int32 i = as->buckets[hash & (as->nbuckets - 1)]; i >= 0;
-         i = as->groups[i].next) {
-        if (as->groups[i].hash != hash)
-            continue;
-        tdb_slot_store_minimal_tuple(as->key_slot, as->groups[i].first_row,
-                                     false);
-        if (same_group(as, as->key_slot, row))
+         i = as->groups[i].next)
+        if (as->groups[i].hash == hash && keys_equal(as, &as->groups[i]))
             return &as->groups[i].state;
-    }
     if (as->ngroups == as->groups_size) {
         as->groups_size *= 2;
         as->groups = tdb_repalloc(as->groups,
@@ -576,7 +628,16 @@ lookup_group(AggState *as, TupleTableSlot *row)
     old = tdb_mcxt_switch_to(as->group_mcxt);
     g->first_row = tdb_slot_copy_minimal_tuple(row, 0);
     tdb_mcxt_switch_to(old);
-    init_group(as, &g->state);
+    g->keys = init_group(as, &g->state,
+                         MAXALIGN(sizeof(Datum) * (Size)Max(1, nkeys)) +
+                             (Size)Max(1, nkeys));
+    g->key_nulls = (bool *)(g->keys + Max(1, nkeys));
+    /* the keys as stored: by-reference ones must outlive the input row */
+    tdb_slot_store_minimal_tuple(as->key_slot, g->first_row, false);
+    for (int k = 0; k < nkeys; k++)
+        g->keys[k] = tdb_slot_getattr(as->key_slot, as->plan->grp_col_idx[k],
+                                      &g->key_nulls[k]);
+    tdb_slot_clear(as->key_slot);
     g->next = as->buckets[hash & (as->nbuckets - 1)];
     as->buckets[hash & (as->nbuckets - 1)] = as->ngroups;
     as->ngroups++;
@@ -817,6 +878,8 @@ tdb_exec_init_agg(Agg *plan, EState *estate)
     as->pending = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
     as->key_slot = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
     if (plan->strategy == AGG_HASHED) {
+        as->probe_keys = tdb_palloc(sizeof(Datum) * (Size)Max(1, plan->num_cols));
+        as->probe_nulls = tdb_palloc(sizeof(bool) * (Size)Max(1, plan->num_cols));
         as->key_support = tdb_palloc(sizeof(TypeSupport *) *
                                      (Size)Max(1, plan->num_cols));
         for (int k = 0; k < plan->num_cols; k++) {

@@ -83,9 +83,13 @@ patch_jump(ExprState *state, int at, int target)
     }
 }
 
-/* Highest column referenced per input slot, for the FETCH steps. */
+/*
+ * Highest column referenced per input slot, for the FETCH steps; and how
+ * many references the scan slot gets.
+ */
 typedef struct FetchNeeds {
     int scan, outer, inner;
+    int scan_refs;
 } FetchNeeds;
 
 static bool
@@ -105,8 +109,11 @@ collect_fetch_needs(Node *node, void *context)
         if (slot == NULL)
             elog(ERROR, "unresolved variable %d.%d in a plan expression",
                  var->varno, var->varattno);
-        if (var->varattno > 0)
+        if (var->varattno > 0) {
             *slot = Max(*slot, var->varattno);
+            if (slot == &needs->scan)
+                needs->scan_refs++;
+        }
         return false;
     }
     if (IsA(node, Aggref))
@@ -114,14 +121,23 @@ collect_fetch_needs(Node *node, void *context)
     return tdb_expr_walk_children(node, collect_fetch_needs, context);
 }
 
+/*
+ * The FETCH steps of a program over expr.  An expression that reads a
+ * single column of the scan row once (`WHERE c1 % 7 = 3`) gets no FETCH:
+ * its SCAN_VAR_FETCH step reads that column without deforming the ones
+ * before it (state->scan_var_fetch, for compile_var).  Not for
+ * projections, whose column copies (ASSIGN_SCAN_VAR) read the deformed
+ * arrays.
+ */
 static void
-push_fetch_steps(ExprState *state, Node *expr)
+push_fetch_steps(ExprState *state, Node *expr, bool allow_var_fetch)
 {
-    FetchNeeds needs = {0, 0, 0};
+    FetchNeeds needs = {0, 0, 0, 0};
     ExprEvalStep step;
 
     collect_fetch_needs(expr, &needs);
-    if (needs.scan > 0) {
+    state->scan_var_fetch = allow_var_fetch && needs.scan_refs == 1;
+    if (needs.scan > 0 && !state->scan_var_fetch) {
         step = make_step(EEOP_FETCH_SCAN, NULL, NULL);
         step.d.fetch.last_var = needs.scan;
         push_step(state, &step);
@@ -179,7 +195,10 @@ compile_call(ExprState *state, List *args, const FuncDesc *desc,
     for (int i = 0; i < nargs; i++)
         compile_expr(state, list_nth(args, i), &fcinfo->args[i].value,
                      &fcinfo->args[i].isnull, estate);
-    step = make_step(strict && nargs > 0 ? EEOP_FUNC_STRICT : EEOP_FUNC,
+    step = make_step(!strict || nargs == 0 ? EEOP_FUNC
+                     : nargs == 1           ? EEOP_FUNC_STRICT_1
+                     : nargs == 2           ? EEOP_FUNC_STRICT_2
+                                            : EEOP_FUNC_STRICT,
                      resv, resnull);
     step.d.func.fcinfo = fcinfo;
     step.d.func.fn = fn;
@@ -317,7 +336,7 @@ compile_inlist(ExprState *state, InListExpr *in, Datum *resv, bool *resnull,
         push_step(state, &step);
         compile_expr(state, list_nth(in->items, i), &fcinfo->args[1].value,
                      &fcinfo->args[1].isnull, estate);
-        step = make_step(EEOP_FUNC_STRICT, resv, resnull);
+        step = make_step(EEOP_FUNC_STRICT_2, resv, resnull);
         step.d.func.fcinfo = fcinfo;
         step.d.func.fn = in->op->fn;
         step.d.func.nargs = 2;
@@ -373,6 +392,8 @@ compile_var(ExprState *state, Var *var, Datum *resv, bool *resnull)
     if (op == EEOP_LAST || var->varattno < 1)
         elog(ERROR, "unresolved variable %d.%d in a plan expression",
              var->varno, var->varattno);
+    if (op == EEOP_SCAN_VAR && state->scan_var_fetch)
+        step.opcode = EEOP_SCAN_VAR_FETCH;
     step.d.var.attnum = var->varattno - 1;
     push_step(state, &step);
 }
@@ -550,7 +571,9 @@ step_may_allocate(const ExprEvalStep *step)
 {
     switch ((ExprEvalOp)step->opcode) {
     case EEOP_FUNC:
-    case EEOP_FUNC_STRICT: {
+    case EEOP_FUNC_STRICT:
+    case EEOP_FUNC_STRICT_1:
+    case EEOP_FUNC_STRICT_2: {
         const FmgrInfo *flinfo = step->d.func.fcinfo->flinfo;
 
         if (flinfo->fn_desc != NULL &&
@@ -598,7 +621,7 @@ tdb_exec_init_expr(Expr *expr, EState *estate)
     if (expr == NULL)
         return NULL;
     state = new_state(expr);
-    push_fetch_steps(state, (Node *)expr);
+    push_fetch_steps(state, (Node *)expr, true);
     compile_expr(state, expr, &state->resvalue, &state->resnull, estate);
     finish(state);
     return state;
@@ -614,7 +637,7 @@ tdb_exec_init_qual(List *qual, EState *estate)
         return NULL;
     state = new_state(NULL);
     state->is_qual = true;
-    push_fetch_steps(state, (Node *)qual);
+    push_fetch_steps(state, (Node *)qual, true);
     for (int i = 0; i < list_length(qual); i++) {
         ExprEvalStep step = make_step(EEOP_QUAL, &state->resvalue,
                                       &state->resnull);
@@ -669,7 +692,7 @@ tdb_exec_init_projection(List *targetlist, TupleTableSlot *result_slot,
 
     state->result_slot = result_slot;
     analyze_var_only(state, targetlist);
-    push_fetch_steps(state, (Node *)targetlist);
+    push_fetch_steps(state, (Node *)targetlist, false);
     for (int i = 0; i < list_length(targetlist); i++) {
         TargetEntry *te = list_nth(targetlist, i);
         Expr *e = te->expr;
@@ -776,7 +799,7 @@ tdb_exec_init_agg_trans(const AggTransSpec *specs, int naggs, EState *estate)
         if (specs[i].filter != NULL)
             inputs = tdb_lappend(inputs, specs[i].filter);
     }
-    push_fetch_steps(state, (Node *)inputs);
+    push_fetch_steps(state, (Node *)inputs, true);
     for (int i = 0; i < naggs; i++) {
         const AggTransSpec *spec = &specs[i];
         FunctionCallInfo fcinfo = spec->fcinfo;

@@ -78,6 +78,8 @@ typedef struct ExprState {
     NodeTag tag;
     bool is_qual;  /* a qual: NULL counts as false, result is bool */
     bool may_allocate; /* some step may allocate in per-row memory */
+    bool scan_var_fetch; /* compiling: its one scan column read is a
+                          * SCAN_VAR_FETCH (exec_expr.c) */
     Datum resvalue;
     bool resnull;
     TupleTableSlot *result_slot; /* projections: where columns go */

@@ -832,22 +832,28 @@ static const uint8 popcount8[256] = {
 #undef P6
 };
 
-/* Number of non-NULL columns in [from, to) according to the bitmap. */
-static int
+/*
+ * Number of non-NULL columns in [from, to) according to the bitmap: the
+ * partial first and last bytes masked, whole bytes between, a table
+ * lookup per byte.
+ */
+static inline int
 count_nonnull(const bits8 *bits, int from, int to)
 {
-    int count = 0;
+    int b = from >> 3;
+    int last = (to - 1) >> 3;
+    uint32 first_mask = 0xFFu << (from & 7);
+    uint32 last_mask = 0xFFu >> (7 - ((to - 1) & 7));
+    int count;
 
-    while (from < to) {
-        int b = from >> 3;
-        int lo = from & 7;
-        int hi = to - (b << 3) < 8 ? to - (b << 3) : 8;
-        uint32 mask = ((1u << hi) - 1) & ~((1u << lo) - 1);
-
-        count += popcount8[bits[b] & mask];
-        from = (b << 3) + hi;
-    }
-    return count;
+    if (from >= to)
+        return 0;
+    if (b == last)
+        return popcount8[bits[b] & first_mask & last_mask];
+    count = popcount8[bits[b] & first_mask];
+    for (b++; b < last; b++)
+        count += popcount8[bits[b]];
+    return count + popcount8[bits[last] & last_mask];
 }
 
 /*
@@ -928,6 +934,78 @@ getattr_slow(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
 }
 
 /*
+ * getattr with a null bitmap, when every column up to attnum is of one
+ * uniform run starting at column 1 (the same fixed width and alignment,
+ * e.g. a table of int4 with some NULLs): the value lies after the
+ * run's non-NULL columns before it, counted from the bitmap.  The
+ * header checks are check_header's; NULL, anything else or any doubt
+ * goes to getattr_slow.  About 40 instructions where walk_to_attr's
+ * general loop took 180 (callgrind, `SELECT sum(c16)` with c1 NULL).
+ */
+TDB_NOINLINE static Datum
+getattr_nulls_one_run(HeapTuple tuple, int attnum, TupleDesc desc,
+                      bool *isnull)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    int i = attnum - 1;
+    const CompactAttribute *c = &desc->compact_attrs[i];
+    int tup_natts = HeapTupleHeaderGetNatts(tup);
+    Size hoff = MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(tup_natts));
+    Size off;
+
+    if (c->attcacheoff >= 0 && desc->compact_attrs[0].attrunlen > i &&
+        i < tup_natts && tup_natts <= desc->natts && tup->t_hoff == hoff &&
+        tuple->t_len >= hoff && !att_isnull(i, tup->t_bits)) {
+        off = (Size)count_nonnull(tup->t_bits, 0, i) * (Size)c->attlen;
+        if (off + (Size)c->attlen <= tuple->t_len - hoff) {
+            *isnull = false;
+            return fetch_fixed((const char *)tup + hoff + off, c);
+        }
+    }
+    return getattr_slow(tuple, attnum, desc, isnull);
+}
+
+/*
+ * getattr without NULLs when column 1 is a varlena with a 1-byte header
+ * (short text) and columns 2 .. attnum are one uniform run: the value
+ * lies at the run's alignment after the varlena, plus the run's columns
+ * before it.  The shape of a table keyed by a short text; like
+ * getattr_nulls_one_run, anything else goes to getattr_slow.  About 35
+ * instructions where the general walk took 150 (callgrind, `SELECT
+ * sum(c16)` with a text c1).
+ */
+TDB_NOINLINE static Datum
+getattr_after_short_varlena(HeapTuple tuple, int attnum, TupleDesc desc,
+                            bool *isnull)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    const Size hoff = MAXALIGN(SizeofHeapTupleHeader);
+    int i = attnum - 1;
+    const CompactAttribute *c = &desc->compact_attrs[i];
+    int tup_natts = HeapTupleHeaderGetNatts(tup);
+    Size data_len, len0, off;
+    uint8 first;
+
+    if (i >= 1 && desc->compact_attrs[0].attlen == -1 && c->attlen > 0 &&
+        desc->compact_attrs[1].attrunlen >= i && i < tup_natts &&
+        tup_natts <= desc->natts && tup->t_hoff == hoff &&
+        tuple->t_len > hoff) {
+        data_len = tuple->t_len - hoff;
+        first = *((const uint8 *)tup + hoff);
+        /* a 1-byte header: low bit set, and not 0x01 (external) */
+        if ((first & 0x01) && first != 0x01) {
+            len0 = (Size)(first >> 1);
+            off = TYPEALIGN(c->attalignby, len0) + (Size)(i - 1) * c->attlen;
+            if (len0 <= data_len && off + (Size)c->attlen <= data_len) {
+                *isnull = false;
+                return fetch_fixed((const char *)tup + hoff + off, c);
+            }
+        }
+    }
+    return getattr_slow(tuple, attnum, desc, isnull);
+}
+
+/*
  * The common case first, in a function small enough to need no saved
  * registers: no NULLs and a cached offset.  Its header checks are
  * check_header's, specialised (no bitmap: t_hoff must be MAXALIGN(23)),
@@ -957,6 +1035,10 @@ tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
             *isnull = false;
             return fetch_fixed((const char *)tup + hoff + c->attcacheoff, c);
         }
+        if (HeapTupleHeaderHasNulls(tup))
+            return getattr_nulls_one_run(tuple, attnum, desc, isnull);
+        if (c->attcacheoff < 0)
+            return getattr_after_short_varlena(tuple, attnum, desc, isnull);
     }
     return getattr_slow(tuple, attnum, desc, isnull);
 }

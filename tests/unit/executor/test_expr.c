@@ -127,8 +127,14 @@ TEST_BEGIN(test_deform_only_what_is_needed)
     d = eval(op("+", col(3), int4(100)), slot, &isnull);
     expect_int_eq(DatumGetInt32(d), 103);
     expect_false(isnull);
-    /* the fetch step deformed columns 1..3 only */
+    /* one column read once: fetched alone, nothing deformed */
+    expect_int_eq(slot->tts_nvalid, 0);
+    d = eval(op("+", col(3), col(3)), slot, &isnull);
+    expect_int_eq(DatumGetInt32(d), 6);
+    /* read twice: the fetch step deformed columns 1..3 only */
     expect_int_eq(slot->tts_nvalid, 3);
+    d = eval(op("+", col(3), int4(100)), slot, &isnull);
+    expect_int_eq(DatumGetInt32(d), 103); /* from the deformed column */
     d = eval(op("*", col(16), col(2)), slot, &isnull);
     expect_int_eq(DatumGetInt32(d), 32);
     expect_int_eq(slot->tts_nvalid, 16);
