@@ -459,11 +459,17 @@ read_page(HeapScanDesc scan)
         unsigned lp_off, lp_len;
         HeapTupleHeader tup;
         bool hint = false;
+        uint32 word;
 
-        if (!ItemIdIsNormal(lp))
+        /* the fields from one load, as page.c's line_pointers_ok: lp_off
+         * in bits 0-14, lp_flags 15-16, lp_len 17-31 */
+        memcpy(&word, lp, sizeof(word));
+        if (((word >> 15) & 0x3u) != LP_NORMAL)
             continue;
-        lp_off = ItemIdGetOffset(lp);
-        lp_len = ItemIdGetLength(lp);
+        lp_off = word & 0x7FFFu;
+        lp_len = word >> 17;
+        Assert(ItemIdIsNormal(lp) && lp_off == ItemIdGetOffset(lp) &&
+               lp_len == ItemIdGetLength(lp));
         if (unlikely(lp_len < SizeofHeapTupleHeader || lp_off < upper ||
                      lp_off + lp_len > special ||
                      lp_off != MAXALIGN(lp_off)))

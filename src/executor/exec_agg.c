@@ -307,40 +307,52 @@ advance_overflow(AggState *as, GroupState *g, int i, Datum input)
 static TDB_ALWAYS_INLINE void
 advance_simple(AggState *as, GroupState *g, TupleTableSlot *row)
 {
+    /* locals: the build has -fno-strict-aliasing, so every store below
+     * would otherwise reload these from the structs */
+    const int naggs = as->naggs;
+    const int *cols = as->simple_cols;
+    const AggTransKind *kinds = as->simple_kinds;
+    const Datum *in_values;
+    const bool *in_nulls;
+    Datum *values = g->values;
+    bool *nulls = g->nulls;
+
     if (row->tts_nvalid < as->simple_last)
         tdb_slot_getsomeattrs(row, as->simple_last);
-    for (int i = 0; i < as->naggs; i++) {
-        int col = as->simple_cols[i];
+    in_values = row->tts_values;
+    in_nulls = row->tts_isnull;
+    for (int i = 0; i < naggs; i++) {
+        int col = cols[i];
         int64 x, result;
 
-        switch (as->simple_kinds[i]) {
+        switch (kinds[i]) {
         case AGG_TRANS_COUNT_STAR:
             x = 1;
             break;
         case AGG_TRANS_COUNT:
-            if (row->tts_isnull[col])
+            if (in_nulls[col])
                 continue;
             x = 1;
             break;
         case AGG_TRANS_SUM_INT2:
-            if (row->tts_isnull[col])
+            if (in_nulls[col])
                 continue;
-            x = DatumGetInt16(row->tts_values[col]);
+            x = DatumGetInt16(in_values[col]);
             break;
         default: /* AGG_TRANS_SUM_INT4 */
-            if (row->tts_isnull[col])
+            if (in_nulls[col])
                 continue;
-            x = DatumGetInt32(row->tts_values[col]);
+            x = DatumGetInt32(in_values[col]);
             break;
         }
-        if (g->nulls[i]) { /* sum: the first input starts the state */
-            g->values[i] = Int64GetDatum(x);
-            g->nulls[i] = false;
-        } else if (likely(!__builtin_add_overflow(DatumGetInt64(g->values[i]),
-                                                  x, &result)))
-            g->values[i] = Int64GetDatum(result);
+        if (nulls[i]) { /* sum: the first input starts the state */
+            values[i] = Int64GetDatum(x);
+            nulls[i] = false;
+        } else if (likely(!__builtin_add_overflow(DatumGetInt64(values[i]), x,
+                                                  &result)))
+            values[i] = Int64GetDatum(result);
         else
-            advance_overflow(as, g, i, col >= 0 ? row->tts_values[col] : 0);
+            advance_overflow(as, g, i, col >= 0 ? in_values[col] : 0);
     }
 }
 

@@ -582,17 +582,31 @@ line_pointers_ok(const PageData *page)
 
     for (unsigned i = 0; i < nline; i++) {
         const ItemIdData *lp = &hdr->pd_linp[i];
-        unsigned lp_off = lp->lp_off;
-        unsigned lp_len = lp->lp_len;
-        /* & rather than &&: no branch per test */
-        bool in_page = (lp_off >= upper) & (lp_off + lp_len <= special) &
-                       (lp_off == MAXALIGN(lp_off));
+        uint32 word;
+        unsigned lp_off, lp_len, lp_flags;
+        bool in_page;
 
-        if (likely(lp->lp_flags == LP_NORMAL)) {
+        /*
+         * The three fields from one 32-bit load: on the little-endian
+         * ABIs base.h admits, GCC and clang place lp_off in bits 0-14,
+         * lp_flags in 15-16 and lp_len in 17-31 (PostgreSQL's on-disk
+         * layout).  Reading the bitfields took two 16-bit loads and a
+         * mask per field.
+         */
+        memcpy(&word, lp, sizeof(word));
+        lp_off = word & 0x7FFFu;
+        lp_flags = (word >> 15) & 0x3u;
+        lp_len = word >> 17;
+        Assert(lp_off == lp->lp_off && lp_flags == lp->lp_flags &&
+               lp_len == lp->lp_len);
+        /* & rather than &&: no branch per test */
+        in_page = (lp_off >= upper) & (lp_off + lp_len <= special) &
+                  ((lp_off & (MAXIMUM_ALIGNOF - 1)) == 0);
+        if (likely(lp_flags == LP_NORMAL)) {
             ok &= (lp_len != 0) & in_page;
             continue;
         }
-        switch (lp->lp_flags) {
+        switch (lp_flags) {
         case LP_UNUSED:
             ok &= lp_len == 0;
             break;
