@@ -47,9 +47,10 @@
 #   TDB_BENCH_REPS     timed runs per session (default 3)
 #   TDB_BENCH_ONLY     space-separated query names to run (default all)
 #   TDB_BENCH_PROFILE  0 skips callgrind and perf
-#   TDB_BENCH_BASELINE raw records of an earlier run (e.g. before a
-#                      change): its tupledb medians are shown next to
-#                      this run's
+#   TDB_BENCH_COMPARE  another tupledb shell (e.g. built before a
+#                      change): timed in the same rounds on the same
+#                      database, as a third engine taking its turn, and
+#                      shown as "tupledb before" next to this one
 #   TDB_BENCH_RESULTS  file to update (default bench/RESULTS.md); "-"
 #                      prints the section without writing any file
 #   TDB_BENCH_RAW      raw records (default sql-raw.txt next to the shell
@@ -79,6 +80,11 @@ big_rows=100000 small_rows=10000
 results=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
 raw=${TDB_BENCH_RAW:-$(dirname "$tdb")/sql-raw.txt}
 heading="## SQL queries (issue 5)"
+compare=${TDB_BENCH_COMPARE:-}
+if [ -n "$compare" ]; then
+  [ -x "$compare" ] || bench_die "$compare is not executable"
+  compare=$(cd "$(dirname "$compare")" && pwd)/$(basename "$compare")
+fi
 export PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 
 all_queries="deform_a deform_b deform_c filter join group"
@@ -146,12 +152,12 @@ timing_filter() {
     $1 == "hwm" { print "rss", e, q, r, $2 }'
 }
 
-tdb_session() { # Q ROUND
-  local q=$1 r=$2 out
+tdb_session() { # Q ROUND [ENGINE BINARY]
+  local q=$1 r=$2 e=${3:-tdb} bin=${4:-$tdb} out
   out=$(session_input "$q" |
-    /usr/bin/time -f 'hwm %M' -o "$work/tdb.rss" "$tdb" -X -q -At -F ' ' "$work/tdb" 2>"$work/tdb.err") ||
-    { cat "$work/tdb.err" >&2; bench_die "tupledb session failed ($q)"; }
-  { printf '%s\n' "$out"; cat "$work/tdb.rss"; } | timing_filter tdb "$q" "$r"
+    /usr/bin/time -f 'hwm %M' -o "$work/tdb.rss" "$bin" -X -q -At -F ' ' "$work/tdb" 2>"$work/tdb.err") ||
+    { cat "$work/tdb.err" >&2; bench_die "tupledb session failed ($q, $bin)"; }
+  { printf '%s\n' "$out"; cat "$work/tdb.rss"; } | timing_filter "$e" "$q" "$r"
 }
 
 pg_session() { # Q ROUND
@@ -218,18 +224,31 @@ measure() {
     tdb_session idle "$r" >>"$raw"
     pg_session idle "$r" >>"$raw"
   done
+  if [ -n "$compare" ]; then
+    echo "info compare_rev $(basename "$compare")" >>"$raw"
+    for q in $queries; do
+      [ "$(printf '%s\n' "${qsql[$q]};" | "$compare" -X -q -At "$work/tdb" 2>&1)" = \
+        "$(awk -v q="$q" '$1 == "result" && $2 == q { sub(/^result [a-z0-9_]+ /, ""); print }' "$raw")" ] ||
+        bench_die "$q: $compare prints another result"
+    done
+  fi
 
   start=$(date +%s)
   echo "bench-sql: $rounds rounds x ($queries), $reps timed runs per session"
+  local engines=(tdb pg) k n e
+  [ -z "$compare" ] || engines+=(base)
+  n=${#engines[@]}
   for ((r = 0; r < rounds; r++)); do
     for q in $queries; do
-      if (((r + ${#q}) % 2 == 0)); then
-        tdb_session "$q" "$r"
-        pg_session "$q" "$r"
-      else
-        pg_session "$q" "$r"
-        tdb_session "$q" "$r"
-      fi
+      # the engines take turns at going first
+      for ((k = 0; k < n; k++)); do
+        e=${engines[$(((r + ${#q} + k) % n))]}
+        case $e in
+          tdb) tdb_session "$q" "$r" ;;
+          pg) pg_session "$q" "$r" ;;
+          base) tdb_session "$q" "$r" base "$compare" ;;
+        esac
+      done
     done >>"$raw"
   done
   echo "elapsed timing $(($(date +%s) - start))" >>"$raw"
@@ -341,13 +360,11 @@ fi
 
 section=$(mktemp)
 trap 'rm -f "$section"' EXIT
-baseline=${TDB_BENCH_BASELINE:-}
-[ -z "$baseline" ] || [ -s "$baseline" ] || bench_die "no baseline records in $baseline"
 
 bench_describe_machine
 # shellcheck disable=SC2016 # awk program
 awk "${bench_machine_vars[@]}" -v heading="$heading" -v quick="${QUICK:-0}" \
-  -v baseline="${baseline:+$(basename "$baseline")}" "$bench_awk_stats"'
+  "$bench_awk_stats"'
 function f1(v) { return v < 0 ? "n/a" : sprintf("%.1f", v) }
 function mb(kb) { return kb < 0 ? "n/a" : sprintf("%.0f", kb / 1024) }
 function commas(v,    s, r) {
@@ -362,12 +379,6 @@ function paired(q,    r, k) {
     add("pair" SUBSEP q, median("pg" SUBSEP q SUBSEP r) / median("tdb" SUBSEP q SUBSEP r))
   }
 }
-FNR == 1 { file++ }
-file == 1 && baseline != "" {
-  if ($1 == "time" && $2 == "tdb" && $5 != "warm") add("base" SUBSEP $3, $6)
-  if ($1 == "time" && $2 == "pg" && $5 != "warm") add("basepg" SUBSEP $3, $6)
-  next
-}
 $1 == "info" { v = $0; sub(/^info [a-z0-9_]+ /, "", v); info[$2] = v; next }
 $1 == "pginfo" { v = $0; sub(/^pginfo [a-z0-9_]+ /, "", v); pginfo[$2] = v; next }
 $1 == "query" { nq++; qs[nq] = $2; v = $0; sub(/^query [a-z0-9_]+ /, "", v); sql[$2] = v; next }
@@ -375,7 +386,9 @@ $1 == "result" { v = $0; sub(/^result [a-z0-9_]+ /, "", v); gsub(/\|/, ", ", v);
 $1 == "load" { load[$2] = $3; next }
 $1 == "elapsed" { el[$2] = $3; next }
 $1 == "time" && $5 != "warm" {
-  add($2 SUBSEP $3, $6); add($2 SUBSEP $3 SUBSEP $4, $6); next
+  add($2 SUBSEP $3, $6); add($2 SUBSEP $3 SUBSEP $4, $6)
+  if ($2 == "base") have_base = 1
+  next
 }
 $1 == "rss" { add("rss" SUBSEP $2 SUBSEP $3, $5); next }
 $1 == "perf" && $2 == "info" { perf_missing = 1; next }
@@ -402,21 +415,21 @@ END {
     date, cpu, ncpu, caches, kernel, cc, rev, pginfo["version"], pginfo["settings"]
   printf "Both engines hold the same tables, loaded with the same SQL through their own client (%s-row `t16`, `t16_null1`, `t16_text`: 16 columns as in the pgsql-hackers thread \"Make tuple deformation faster\"; `jbig` %s rows and `jsmall` %s rows), then `VACUUM ANALYZE` (and a `CHECKPOINT` in PostgreSQL). `t16` is %s bytes in PostgreSQL, over a quarter of the 128 MB of shared buffers in both engines, so every scan reads it through a 256 kB ring from the OS page cache. Each query runs in %s rounds; in each round each engine gets one new session (a new `tupledb` shell process / a new psql connection), which engine goes first alternating, and each session runs the query once untimed and then %s times under `\\timing` (the client-side time of the statement: the shell calling the C API in-process, psql a round trip to the backend). Times are medians and minima over all timed runs; the ratio is **PostgreSQL ÷ tupledb** (2.00× means tupledb takes half the time), of the medians, with the min–max of the per-round ratios. Peak RSS is VmHWM of the session: the tupledb shell process, which is the whole engine, and the PostgreSQL backend (which also counts the shared memory it touched).\n\n", \
     commas(info["rows"]), commas(info["big_rows"]), commas(info["small_rows"]), commas(pginfo["t16_bytes"]), info["rounds"], info["reps"]
-  print "| query | result | tupledb median ms | tupledb best | PostgreSQL median ms | PostgreSQL best | **PostgreSQL ÷ tupledb** | per-round min–max | peak RSS tupledb / PostgreSQL (MB) |" (baseline != "" ? " tupledb before (median ms) | ratio before |" : "")
-  print "|---|---|--:|--:|--:|--:|--:|--:|--:|" (baseline != "" ? "--:|--:|" : "")
+  print "| query | result | tupledb median ms | tupledb best | PostgreSQL median ms | PostgreSQL best | **PostgreSQL ÷ tupledb** | per-round min–max | peak RSS tupledb / PostgreSQL (MB) |" (have_base ? " tupledb before: median ms | best | PostgreSQL ÷ tupledb before |" : "")
+  print "|---|---|--:|--:|--:|--:|--:|--:|--:|" (have_base ? "--:|--:|--:|" : "")
   for (i = 1; i <= nq; i++) {
     q = qs[i]; paired(q)
     tm = median("tdb" SUBSEP q); pm = median("pg" SUBSEP q)
     printf "| %s | %s | %s | %s | %s | %s | **%s** | %s | %s / %s |", names[q], res[q], f1(tm), f1(lo("tdb" SUBSEP q)), \
       f1(pm), f1(lo("pg" SUBSEP q)), x(ratio(pm, tm)), xrange("pair" SUBSEP q), \
       mb(median("rss" SUBSEP "tdb" SUBSEP q)), mb(median("rss" SUBSEP "pg" SUBSEP q))
-    if (baseline != "")
-      printf " %s | %s |", f1(median("base" SUBSEP q)), x(ratio(median("basepg" SUBSEP q), median("base" SUBSEP q)))
+    if (have_base)
+      printf " %s | %s | %s |", f1(median("base" SUBSEP q)), f1(lo("base" SUBSEP q)), x(ratio(pm, median("base" SUBSEP q)))
     printf "\n"
   }
   printf "\nAn idle session (`SELECT 1`) peaks at %s MB (tupledb) and %s MB (PostgreSQL backend). Loading took %.1f s in tupledb and %.1f s in PostgreSQL (the INSERTs, VACUUM ANALYZE%s).", \
     mb(median("rss" SUBSEP "tdb" SUBSEP "idle")), mb(median("rss" SUBSEP "pg" SUBSEP "idle")), load["tdb"] / 1000, load["pg"] / 1000, ", CHECKPOINT"
-  if (baseline != "") printf " The \"before\" columns are the medians of %s, an earlier run of this script.", baseline
+  if (have_base) printf " The \"before\" columns are `%s`, another build of the shell timed in the same rounds on the same database (TDB_BENCH_COMPARE).", info["compare_rev"]
   print "\n"
   print "Target (issue 5): each deform query at least 3× PostgreSQL'"'"'s speed on the same machine."
   print ""
@@ -477,7 +490,7 @@ END {
     print ""
   }
 }
-' ${baseline:+"$baseline"} "$raw" >"$section"
+' "$raw" >"$section"
 cat "$here/notes.md" >>"$section"
 
 cat "$section"

@@ -210,7 +210,8 @@ TupleTableSlot *tdb_exec_project(ExprState *projection,
  * without the generic calls when the slot owns nothing (the usual case:
  * only a parent materializing it makes it own a copy).  What
  * tdb_slot_clear + tdb_slot_store_virtual do, minus their checks, which
- * hold by construction for a projection's slot.
+ * hold by construction for a projection's slot, and minus resetting
+ * tts_tid / tts_tableOid: nothing sets them in a virtual slot.
  */
 static inline void
 tdb_exec_result_slot_begin(TupleTableSlot *slot)
@@ -218,8 +219,6 @@ tdb_exec_result_slot_begin(TupleTableSlot *slot)
     if (unlikely(slot->tts_flags & TTS_FLAG_SHOULDFREE))
         tdb_slot_clear(slot);
     slot->tts_flags = TTS_FLAG_EMPTY;
-    ItemPointerSetInvalid(&slot->tts_tid);
-    slot->tts_tableOid = InvalidOid;
 }
 
 static inline void

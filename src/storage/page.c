@@ -382,16 +382,22 @@ _Static_assert(BLCKSZ % (CHECKSUM_LANES * sizeof(uint32)) == 0,
                "a page is a whole number of checksum rows");
 
 /*
- * The 32 lane sums of a page.  This is the
- * hot loop of every page read and write: about 12,000 instructions per
- * page as GCC's -O2 SSE2 code (it has no 32-bit vector multiply, so each
- * multiplication by the prime became a chain of shifts and adds, and the
- * sums went through memory every row), about 1,500 with AVX2's vpmulld
- * and the sums kept in four registers (callgrind, `make bench-sql`:
- * 137 -> 18 instructions per row of a 16-int4 table scan).  So on x86-64
- * the function is compiled twice, for AVX2 and for the baseline ISA, and
- * the dynamic loader picks one at start-up (GCC's target_clones, an
- * IFUNC); elsewhere it is plain C.  The result is the same either way.
+ * The 32 lane sums of a page.  This is the hot loop of every page read
+ * and write: about 12,000 instructions per page as GCC's -O2 SSE2 code
+ * (it has no 32-bit vector multiply, so each multiplication by the prime
+ * became a chain of shifts and adds, and the sums went through memory
+ * every row), about 1,500 with AVX2's vpmulld and the sums kept in four
+ * registers (callgrind, `make bench-sql`: 137 -> 17 instructions per row
+ * of a 16-int4 table scan).  So on x86-64 the function is compiled
+ * twice, for AVX2 and for the baseline ISA, and the dynamic loader picks
+ * one at start-up (GCC's target_clones, an IFUNC); elsewhere it is plain
+ * C.  The result is the same either way.
+ *
+ * What remains is latency, not instructions: each lane is a chain of 66
+ * dependent steps (xor, multiply, xor), about 12 cycles each, so a page
+ * takes some 800 cycles whatever the vector width; wider vectors only
+ * cut the instruction count.  (perf: about 7 % of a cold `SELECT
+ * sum(c16)`.)
  *
  * Row 0 is folded from a copy with pd_checksum masked out (the page is
  * never written); the other rows straight from the page.
@@ -565,7 +571,7 @@ page_line_pointers_sane(const PageData *page, char *why, Size whylen)
 /*
  * page_line_pointers_sane's verdict without its description, for the
  * common case of a sane page: the same tests in a loop that writes no
- * memory, so the compiler keeps the bounds in registers.  About 12
+ * memory, so the compiler keeps the bounds in registers.  About 25
  * instructions per line pointer where the describing loop took 38 (it
  * reloaded the header after every possible write to `why`; callgrind,
  * bench/sql); the describing loop runs only for a page this one rejects.

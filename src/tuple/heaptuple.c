@@ -22,6 +22,19 @@
  * aligned (by peeking at the pad byte), bounds-checked and measured one by
  * one.
  *
+ * Before deform_range, deform_cached takes the common case alone: no
+ * null bitmap and every wanted column at a cached offset, one header and
+ * one bounds check for all of them, no frame for the general path.
+ *
+ * One column (tdb_heap_getattr, for a consumer that needs a single late
+ * column and so should not deform the ones before it): a cached offset
+ * when there are no NULLs; under a null bitmap, when the columns up to it
+ * are one uniform run, the run's non-NULL columns before it counted from
+ * the bitmap; after a short varlena first column and one run, its length
+ * plus the run's columns; otherwise a walk that costs per run, not per
+ * column (walk_to_attr).  Each fast path checks what check_header checks
+ * and leaves anything unusual to the general path, which reports.
+ *
  * The state between incremental calls is the number of valid columns and
  * the byte offset after the last non-null one.
  *
