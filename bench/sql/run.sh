@@ -277,8 +277,11 @@ perf_session() { # ENGINE COMM Q N
   fi
   kill -INT "$perf_pid"
   wait "$perf_pid" || true
-  perf report -i "$work/perf.$e" --comms "$comm" --percentage relative --stdio --no-children --sort dso 2>/dev/null |
-    awk -v e="$e" '/^ *[0-9.]+%/ { sub(/%/, "", $1); print "perf", e, "dso", $1, $2 }'
+  # kernel and user shares from the symbols ([k]: kernel); perf's dso
+  # view drops the kernel's samples when filtered by command with -a
+  perf report -i "$work/perf.$e" --comms "$comm" --percentage relative --stdio --no-children --sort sym 2>/dev/null |
+    awk -v e="$e" '/^ *[0-9.]+%/ { sub(/%/, "", $1); if ($2 == "[k]") k += $1; else u += $1 }
+      END { printf "perf %s share %.1f %.1f\n", e, k, u }'
   perf report -i "$work/perf.$e" --comms "$comm" --percentage relative --stdio --no-children --sort dso,sym 2>/dev/null |
     awk -v e="$e" '/^ *[0-9.]+%/ && ++k <= 16 { sub(/%/, "", $1); print "perf", e, "sym", $1, $2, $3, $4 }' |
     python3 -c '
@@ -392,7 +395,7 @@ $1 == "time" && $5 != "warm" {
 }
 $1 == "rss" { add("rss" SUBSEP $2 SUBSEP $3, $5); next }
 $1 == "perf" && $2 == "info" { perf_missing = 1; next }
-$1 == "perf" && $3 == "dso" { nd[$2]++; dso[$2, nd[$2]] = $5; dsop[$2, nd[$2]] = $4; next }
+$1 == "perf" && $3 == "share" { kshare[$2] = $4; ushare[$2] = $5; have_perf = 1; next }
 $1 == "perf" && $3 == "sym" { ns[$2]++; sym[$2, ns[$2]] = $6; symk[$2, ns[$2]] = $5; symp[$2, ns[$2]] = $4; next }
 $1 == "cg" && $2 == "total" { cgt[$3, $4] = $5; have_cg = 1; next }
 $1 == "cg" && $2 == "fn" { ncgf[$3, $4]++; cgf[$3, $4, ncgf[$3, $4]] = sprintf("%8.1f  %s", $5, $6); cgv[$3, $4, $6] = $5; next }
@@ -464,16 +467,8 @@ END {
     print "```"
     print ""
   }
-  if (("tdb", 1) in dso) {
-    print "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running query (a) 11 times, samples of the engine'"'"'s process only. Share by object:"
-    print ""
-    for (e = 1; e <= 2; e++) {
-      en = e == 1 ? "tdb" : "pg"
-      printf "* %s: ", e == 1 ? "tupledb" : "PostgreSQL"
-      for (k = 1; k <= nd[en] && k <= 4; k++) printf "%s%s %s%%", (k > 1 ? ", " : ""), dso[en, k], dsop[en, k]
-      print ""
-    }
-    print ""
+  if (have_perf) {
+    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running query (a) 11 times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel (reading the pages), PostgreSQL %.0f%%.\n\n", kshare["tdb"], kshare["pg"]
     print "Top functions (self; [k] kernel):"
     print ""
     print "```"

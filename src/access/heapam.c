@@ -530,6 +530,31 @@ tdb_heap_getnext(HeapScanDesc scan)
     return scan_next(scan) ? &scan->ctup : NULL;
 }
 
+/*
+ * The rows of one page at most (the values are taken before the scan
+ * moves to the next page), located first and then read by the tuple
+ * layer in one loop.
+ */
+int
+tdb_heap_getnext_column(HeapScanDesc scan, int attnum, Datum *values,
+                        bool *isnull, int max)
+{
+    HeapTupleData tuples[MaxHeapTuplesPerPage];
+    int n = 0;
+
+    if (max > MaxHeapTuplesPerPage)
+        max = MaxHeapTuplesPerPage;
+    if (!scan_next(scan))
+        return 0;
+    tuples[n++] = scan->ctup;
+    /* the rest of this page */
+    while (n < max && scan->cindex < scan->ntuples && scan_next(scan))
+        tuples[n++] = scan->ctup;
+    tdb_heap_getattr_array(tuples, n, attnum, scan->rel->rd_att, values,
+                           isnull);
+    return n;
+}
+
 bool
 tdb_heap_getnextslot(HeapScanDesc scan, TupleTableSlot *slot)
 {

@@ -360,6 +360,67 @@ advance_simple(AggState *as, GroupState *g, TupleTableSlot *row)
 }
 
 /*
+ * Plain aggregation of simple transitions over a SeqScan that returns
+ * one column (tdb_exec_seqscan_can_batch): the rest of the input in
+ * batches of up to AGG_BATCH_ROWS values (a page's worth at most), each
+ * aggregate advanced by a loop over the batch.  The child's output row is
+ * that one column (every output column is it), so every aggregate reads
+ * it.  A row at a time, each row cost a call of the child, a result slot
+ * written and read and the dispatch on the aggregate's kind; with the
+ * column read in one loop per page (tdb_heap_getattr_array), `SELECT
+ * sum(c16)` went from 284 to 183 instructions per row (callgrind,
+ * bench/sql).  The result is the same: the same additions in the same
+ * order, the same overflow error, and nothing is output before the input
+ * ends.
+ */
+#define AGG_BATCH_ROWS 128
+
+static void
+advance_batches(AggState *as, GroupState *g, PlanState *child)
+{
+    Datum values[AGG_BATCH_ROWS];
+    bool isnull[AGG_BATCH_ROWS];
+    int n;
+
+    while ((n = tdb_exec_seqscan_batch(child, values, isnull,
+                                       AGG_BATCH_ROWS)) > 0) {
+        for (int i = 0; i < as->naggs; i++) {
+            AggTransKind kind = as->simple_kinds[i];
+            bool state_null = g->nulls[i];
+            int64 state = DatumGetInt64(g->values[i]);
+
+            for (int k = 0; k < n; k++) {
+                int64 x, sum;
+
+                if (kind == AGG_TRANS_COUNT_STAR)
+                    x = 1;
+                else if (isnull[k])
+                    continue;
+                else if (kind == AGG_TRANS_COUNT)
+                    x = 1;
+                else if (kind == AGG_TRANS_SUM_INT2)
+                    x = DatumGetInt16(values[k]);
+                else
+                    x = DatumGetInt32(values[k]);
+                if (state_null) { /* sum: the first input starts it */
+                    state = x;
+                    state_null = false;
+                } else if (likely(!__builtin_add_overflow(state, x, &sum)))
+                    state = sum;
+                else {
+                    g->values[i] = Int64GetDatum(state);
+                    g->nulls[i] = false;
+                    advance_overflow(as, g, i, values[k]); /* raises */
+                    state = DatumGetInt64(g->values[i]);
+                }
+            }
+            g->values[i] = Int64GetDatum(state);
+            g->nulls[i] = state_null;
+        }
+    }
+}
+
+/*
  * Feed one input row to every aggregate of group g: reset the per-row
  * memory (if the program may use it) and run the per-row program with
  * the row as OUTER.
@@ -522,7 +583,12 @@ exec_agg_sorted(PlanState *node)
             econtext->outer_slot = tdb_exec_null_slot(node->lefttree);
         } else {
             advance_all(as, &as->current, as->first_row);
-            if (as->plan->strategy == AGG_PLAIN && as->simple_cols != NULL) {
+            if (as->plan->strategy == AGG_PLAIN && as->simple_cols != NULL &&
+                tdb_exec_seqscan_can_batch(node->lefttree)) {
+                advance_batches(as, &as->current, node->lefttree);
+                row = NULL;
+            } else if (as->plan->strategy == AGG_PLAIN &&
+                       as->simple_cols != NULL) {
                 /* the whole input, simple transitions: the tightest loop */
                 while ((row = tdb_exec_proc_node(node->lefttree)) != NULL) {
                     check_interrupts(as);

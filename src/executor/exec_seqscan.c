@@ -21,7 +21,10 @@
  *     the next row is asked for, as the slot's pin did.  Storing the row
  *     in the slot and projecting from it cost about 60 instructions per
  *     row more (callgrind, `SELECT sum(c16)`);
- *   - cancel is checked every SEQSCAN_INTERRUPT_ROWS rows, not every row.
+ *   - cancel is checked every SEQSCAN_INTERRUPT_ROWS rows, not every row;
+ *   - a parent that can take the column of many rows at once (a plain
+ *     count/sum, exec_agg.c) gets a page's worth per call
+ *     (tdb_exec_seqscan_batch).
  */
 #include "common/base.h"
 
@@ -92,6 +95,32 @@ exec_seqscan_column(PlanState *node)
     value = tdb_heap_getattr(tup, ss->single_attnum, ss->rel->rd_att,
                              &isnull);
     return tdb_exec_project_value(node->projection, value, isnull);
+}
+
+bool
+tdb_exec_seqscan_can_batch(PlanState *node)
+{
+    /* exec_seqscan_column is only ever set on a SeqScanState */
+    return node->exec == exec_seqscan_column && node->instr == NULL;
+}
+
+/*
+ * exec_seqscan_column for up to max rows of one page, without a result
+ * slot (tdb_heap_getnext_column: the tuples located, then the column read
+ * in one loop of the tuple layer).  Interrupts are checked once per
+ * batch.
+ */
+int
+tdb_exec_seqscan_batch(PlanState *node, Datum *values, bool *isnull, int max)
+{
+    SeqScanState *ss = (SeqScanState *)node;
+
+    Assert(tdb_exec_seqscan_can_batch(node));
+    if (unlikely(ss->scan == NULL))
+        ss->scan = tdb_heap_beginscan(ss->rel, node->estate->snapshot);
+    tdb_exec_check_interrupts(node->estate);
+    return tdb_heap_getnext_column(ss->scan, ss->single_attnum, values,
+                                   isnull, max);
 }
 
 static void

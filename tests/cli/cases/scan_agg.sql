@@ -34,3 +34,7 @@ INSERT INTO t SELECT repeat('x', g % 40), g, NULL::int4, g * 3 FROM generate_ser
 SELECT sum(c4), sum(c3), count(c1), max(c1) FROM t;
 SELECT c4 FROM t WHERE c2 BETWEEN 98 AND 101 ORDER BY c2;
 SELECT sum(length(c1)) FROM t;
+SELECT count(c6), count(*) FROM w;
+SELECT count(c1), count(*) FROM t;
+SELECT count(c2), sum(c2) FROM n;
+SELECT sum(c4) FROM w WHERE c1 > 0;

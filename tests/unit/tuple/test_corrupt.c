@@ -122,6 +122,19 @@ op_slot(void *arg)
     tdb_slot_drop(slot);
 }
 
+/* Every column of two copies through tdb_heap_getattr_array. */
+static void
+op_getattr_array(void *arg)
+{
+    OpArg *a = arg;
+    HeapTupleData tuples[2] = {*a->tuple, *a->tuple};
+    Datum values[2];
+    bool isnull[2];
+
+    for (int i = 1; i <= a->desc->natts; i++)
+        tdb_heap_getattr_array(tuples, 2, i, a->desc, values, isnull);
+}
+
 /* Every column through tdb_slot_fetch_attr (no deforming). */
 static void
 op_slot_fetch(void *arg)
@@ -147,6 +160,7 @@ static const Op ops[] = {
     {"deform_tuple", op_deform}, {"deform_some", op_deform_some},
     {"getattr", op_getattr_all}, {"verify", op_verify},
     {"heap slot", op_slot}, {"slot fetch_attr", op_slot_fetch},
+    {"getattr_array", op_getattr_array},
 };
 
 /* ----------------------------------------------------------------------
