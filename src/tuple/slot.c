@@ -412,6 +412,35 @@ tdb_slot_store_buffer_tuple(TupleTableSlot *slot, HeapTuple tuple,
     slot->tts_tableOid = tuple->t_tableOid;
 }
 
+void
+tdb_slot_store_buffer_row(TupleTableSlot *slot, HeapTupleHeader data,
+                          uint32 len, BlockNumber block, OffsetNumber offnum,
+                          Oid table_oid, Buffer buffer)
+{
+    HeapTupleTableSlot *hslot = (HeapTupleTableSlot *)slot;
+    HeapTupleData tuple;
+
+    if (likely(slot->tts_ops == &tdb_tts_ops_heap &&
+               hslot->buffer == buffer && buffer != InvalidBuffer)) {
+        /* the next tuple of the same page: as tdb_slot_store_buffer_tuple */
+        slot->tts_nvalid = 0;
+        hslot->deform = (DeformState)DEFORM_STATE_INIT;
+        hslot->tupdata.t_len = len;
+        ItemPointerSet(&hslot->tupdata.t_self, block, offnum);
+        hslot->tupdata.t_tableOid = table_oid;
+        hslot->tupdata.t_data = data;
+        slot->tts_flags = 0;
+        ItemPointerSet(&slot->tts_tid, block, offnum);
+        slot->tts_tableOid = table_oid;
+        return;
+    }
+    tuple.t_len = len;
+    ItemPointerSet(&tuple.t_self, block, offnum);
+    tuple.t_tableOid = table_oid;
+    tuple.t_data = data;
+    tdb_slot_store_buffer_tuple(slot, &tuple, buffer);
+}
+
 static void
 heap_getsomeattrs(TupleTableSlot *slot, int natts)
 {

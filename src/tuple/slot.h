@@ -94,6 +94,16 @@ void tdb_slot_store_heap_tuple(TupleTableSlot *slot, HeapTuple tuple,
  */
 void tdb_slot_store_buffer_tuple(TupleTableSlot *slot, HeapTuple tuple,
                                  Buffer buffer);
+/*
+ * The same with the tuple handle's fields passed by value (a scan's next
+ * row): the slot builds its handle itself.  Copying a handle the caller
+ * had just written field by field stalled on store forwarding (perf: 12 %
+ * of a filtered scan).
+ */
+void tdb_slot_store_buffer_row(TupleTableSlot *slot, HeapTupleHeader data,
+                               uint32 len, BlockNumber block,
+                               OffsetNumber offnum, Oid table_oid,
+                               Buffer buffer);
 /* Minimal slots: store a minimal tuple (owned if should_free). */
 void tdb_slot_store_minimal_tuple(TupleTableSlot *slot, MinimalTuple mtup,
                                   bool should_free);
