@@ -261,29 +261,47 @@ measure() {
 }
 
 # perf record -a over one session running query Q n + 1 times; the
-# samples of process COMM as "perf ENGINE dso|sym SHARE NAME" records
-perf_session() { # ENGINE COMM Q N
-  local e=$1 comm=$2 q=$3 n=$4 i perf_pid
+# samples of that session's engine process (the tupledb shell, the
+# PostgreSQL backend), by pid -- other sessions on the machine may run
+# processes of the same name -- as "perf ENGINE share|sym ..." records
+perf_session() { # ENGINE Q N
+  local e=$1 q=$2 n=$3 i perf_pid pid
   {
+    [ "$e" = pg ] && echo "SELECT pg_backend_pid();"
     for ((i = 0; i <= n; i++)); do printf '%s\n' "${qsql[$q]};"; done
   } >"$work/perf.sql"
   perf record -q -a -e cpu-clock -F 4000 -o "$work/perf.$e" >/dev/null 2>&1 &
   perf_pid=$!
   sleep 1
   if [ "$e" = tdb ]; then
-    "$tdb" -X -q -At "$work/tdb" <"$work/perf.sql" >/dev/null
+    "$tdb" -X -q -At "$work/tdb" <"$work/perf.sql" >/dev/null &
+    pid=$!
+    wait "$pid"
   else
-    psql_run -At <"$work/perf.sql" >/dev/null
+    pid=$(psql_run -At <"$work/perf.sql" | awk 'NR == 1')
   fi
   kill -INT "$perf_pid"
   wait "$perf_pid" || true
-  # kernel and user shares from the symbols ([k]: kernel); perf's dso
-  # view drops the kernel's samples when filtered by command with -a
-  perf report -i "$work/perf.$e" --comms "$comm" --percentage relative --stdio --no-children --sort sym 2>/dev/null |
-    awk -v e="$e" '/^ *[0-9.]+%/ { sub(/%/, "", $1); if ($2 == "[k]") k += $1; else u += $1 }
-      END { printf "perf %s share %.1f %.1f\n", e, k, u }'
-  perf report -i "$work/perf.$e" --comms "$comm" --percentage relative --stdio --no-children --sort dso,sym 2>/dev/null |
-    awk -v e="$e" '/^ *[0-9.]+%/ && ++k <= 16 { sub(/%/, "", $1); print "perf", e, "sym", $1, $2, $3, $4 }' |
+  # Kernel samples of a system-wide recording are lost by perf report's
+  # --pid filter, so they are counted from perf script (an address in
+  # the kernel's half); perf report --pid names the user-space ones
+  # (PostgreSQL's static functions included, as addresses) with shares
+  # of the user samples, scaled here to shares of all.
+  perf script -i "$work/perf.$e" -F pid,ip,sym 2>/dev/null |
+    awk -v pid="$pid" '$1 == pid { n++; if ($2 ~ /^ffff/) { nk++; k[$3]++ } }
+      END {
+        printf "kshare %.4f\n", n ? nk / n : 0
+        for (f in k) printf "ksym %.2f %s\n", 100 * k[f] / n, f
+      }' >"$work/perf.$e.k"
+  perf report -i "$work/perf.$e" --pid "$pid" --percentage relative --stdio --no-children --sort dso,sym 2>/dev/null |
+    awk -v kf="$work/perf.$e.k" -v e="$e" '
+      BEGIN { while ((getline l < kf) > 0) { split(l, a, " ")
+                if (a[1] == "kshare") ks = a[2]; else { nk++; kp[nk] = a[2]; kn[nk] = a[3] } } }
+      /^ *[0-9.]+%/ { sub(/%/, "", $1); print "perf", e, "sym", $1 * (1 - ks), $2, $3, $4 }
+      END {
+        printf "perf %s share %.1f %.1f\n", e, 100 * ks, 100 * (1 - ks)
+        for (i = 1; i <= nk; i++) print "perf", e, "sym", kp[i], "[kernel]", "[k]", kn[i]
+      }' | sort -t ' ' -k4,4 -g -r | awk '$3 == "share" || ++k <= 16' |
     python3 -c '
 # name PostgreSQL'"'"'s static functions (perf prints an address) after
 # the exported function that precedes them in the binary
@@ -296,6 +314,9 @@ syms.sort()
 keys = [a for a, _ in syms]
 for line in sys.stdin:
     f = line.split()
+    if f[2] != "sym":
+        print(line, end="")
+        continue
     name = f[6] if len(f) > 6 else "?"
     if name.startswith("0x") and keys:
         i = bisect.bisect_right(keys, int(name, 16)) - 1
@@ -318,8 +339,8 @@ profile() {
 
   if command -v perf >/dev/null &&
     perf record -q -a -e cpu-clock -o "$work/perf.probe" -- true >/dev/null 2>&1; then
-    perf_session tdb tupledb deform_a 10 >>"$raw"
-    perf_session pg postgres deform_a 10 >>"$raw"
+    perf_session tdb deform_a 10 >>"$raw"
+    perf_session pg deform_a 10 >>"$raw"
   else
     echo "perf info missing" >>"$raw"
   fi
