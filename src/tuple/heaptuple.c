@@ -850,7 +850,7 @@ static const uint8 popcount8[256] = {
  * partial first and last bytes masked, whole bytes between, a table
  * lookup per byte.
  */
-static inline int
+static TDB_ALWAYS_INLINE int
 count_nonnull(const bits8 *bits, int from, int to)
 {
     int b = from >> 3;
@@ -1095,10 +1095,12 @@ tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc, bool *isnull)
  * tdb_heap_getattr_array's loop for a column at a cached offset: what
  * does not depend on the tuple (the column, its offset and width, the
  * bytes a tuple must have) is worked out once, and each tuple costs the
- * header checks and one load.  width is 4 or 8 for a by-value integer
- * (a constant in each caller, so the load is specialised), else 0.  A
- * tuple with NULLs or anything unusual takes getattr_inline, which
- * checks and reports as tdb_heap_getattr.
+ * header checks and one load; a tuple with a null bitmap, when the
+ * columns up to this one are one run, nulls_one_run's count of the
+ * bitmap.  width is 4 or 8 for a by-value integer (a constant in each
+ * caller, so the load is specialised), else 0.  Anything unusual takes
+ * getattr_inline or getattr_slow, which check and report as
+ * tdb_heap_getattr.
  */
 static TDB_ALWAYS_INLINE void
 getattr_array_cached(const HeapTupleData *tuples, int n, int attnum,
@@ -1108,6 +1110,10 @@ getattr_array_cached(const HeapTupleData *tuples, int n, int attnum,
     const Size hoff = MAXALIGN(SizeofHeapTupleHeader);
     const Size end = hoff + (Size)c->attcacheoff + (Size)c->attlen;
     const Size off = hoff + (Size)c->attcacheoff;
+    const int i = attnum - 1;
+    /* nulls_one_run's condition on the descriptor, hoisted */
+    const bool one_run = desc->compact_attrs[0].attrunlen > i;
+    const Size attlen = (Size)c->attlen;
 
     for (int k = 0; k < n; k++) {
         const HeapTupleHeaderData *tup = tuples[k].t_data;
@@ -1117,11 +1123,33 @@ getattr_array_cached(const HeapTupleData *tuples, int n, int attnum,
         /* the length first: a shorter tuple's header must not be read */
         if (likely(tuples[k].t_len >= end)) {
             if (HeapTupleHeaderHasNulls(tup)) {
-                if (nulls_one_run(&tuples[k], attnum, desc, &values[k]))
-                    isnull[k] = false;
-                else
-                    values[k] = getattr_slow((HeapTuple)&tuples[k], attnum,
-                                             desc, &isnull[k]);
+                /* nulls_one_run, inline */
+                Size nhoff, noff;
+
+                tup_natts = HeapTupleHeaderGetNatts(tup);
+                nhoff = MAXALIGN(SizeofHeapTupleHeader +
+                                 BITMAPLEN(tup_natts));
+                if (one_run && i < tup_natts && tup_natts <= desc->natts &&
+                    tup->t_hoff == nhoff && tuples[k].t_len >= nhoff &&
+                    !att_isnull(i, tup->t_bits)) {
+                    noff = (Size)count_nonnull(tup->t_bits, 0, i) * attlen;
+                    if (noff + attlen <= tuples[k].t_len - nhoff) {
+                        p = (const char *)tup + nhoff + noff;
+                        if (width == 4) {
+                            int32 v;
+
+                            memcpy(&v, p, 4);
+                            values[k] = (Datum)(int64)v;
+                        } else if (width == 8)
+                            memcpy(&values[k], p, 8);
+                        else
+                            values[k] = fetch_fixed(p, c);
+                        isnull[k] = false;
+                        continue;
+                    }
+                }
+                values[k] = getattr_slow((HeapTuple)&tuples[k], attnum, desc,
+                                         &isnull[k]);
                 continue;
             }
             tup_natts = HeapTupleHeaderGetNatts(tup);
@@ -1138,6 +1166,61 @@ getattr_array_cached(const HeapTupleData *tuples, int n, int attnum,
                     values[k] = fetch_fixed(p, c);
                 isnull[k] = false;
                 continue;
+            }
+        }
+        values[k] = getattr_inline(&tuples[k], attnum, desc, &isnull[k]);
+    }
+}
+
+/*
+ * tdb_heap_getattr_array's loop for a column of the run that follows a
+ * varlena first column (the caller checked the descriptor: column 1 is a
+ * varlena, columns 2 .. attnum one uniform run): per tuple, the header
+ * checks, the varlena's 1-byte header and one load -- after_short_varlena
+ * with everything that depends only on the descriptor hoisted.  width as
+ * for getattr_array_cached.  Anything else takes getattr_inline.
+ */
+static TDB_ALWAYS_INLINE void
+getattr_array_after_varlena(const HeapTupleData *tuples, int n, int attnum,
+                            TupleDesc desc, Datum *values, bool *isnull,
+                            const CompactAttribute *c, int width)
+{
+    const Size hoff = MAXALIGN(SizeofHeapTupleHeader);
+    const Size run_off = (Size)(attnum - 2) * (Size)c->attlen;
+    const Size alignby = c->attalignby;
+    const Size attlen = (Size)c->attlen;
+
+    for (int k = 0; k < n; k++) {
+        const HeapTupleHeaderData *tup = tuples[k].t_data;
+        Size t_len = tuples[k].t_len;
+
+        /* the length first: a shorter tuple's header must not be read */
+        if (likely(t_len > hoff)) {
+            int tup_natts = HeapTupleHeaderGetNatts(tup);
+            uint8 first = *((const uint8 *)tup + hoff);
+
+            /* no NULLs, and a 1-byte varlena header (not 0x01: external) */
+            if (likely(!HeapTupleHeaderHasNulls(tup) && attnum <= tup_natts &&
+                       tup_natts <= desc->natts && tup->t_hoff == hoff &&
+                       (first & 0x01) && first != 0x01)) {
+                Size len0 = (Size)(first >> 1);
+                Size off = TYPEALIGN(alignby, len0) + run_off;
+                const char *p = (const char *)tup + hoff + off;
+
+                if (likely(len0 <= t_len - hoff &&
+                           off + attlen <= t_len - hoff)) {
+                    if (width == 4) {
+                        int32 v;
+
+                        memcpy(&v, p, 4);
+                        values[k] = (Datum)(int64)v;
+                    } else if (width == 8)
+                        memcpy(&values[k], p, 8);
+                    else
+                        values[k] = fetch_fixed(p, c);
+                    isnull[k] = false;
+                    continue;
+                }
             }
         }
         values[k] = getattr_inline(&tuples[k], attnum, desc, &isnull[k]);
@@ -1173,16 +1256,23 @@ tdb_heap_getattr_array(const HeapTupleData *tuples, int n, int attnum,
                                  0);
         return;
     }
-    for (int k = 0; k < n; k++) {
-        /* after_short_varlena reads the header: the length first */
-        if (c != NULL && c->attlen > 0 &&
-            tuples[k].t_len > MAXALIGN(SizeofHeapTupleHeader) &&
-            after_short_varlena(&tuples[k], attnum, desc, &values[k])) {
-            isnull[k] = false;
-            continue;
-        }
-        values[k] = getattr_inline(&tuples[k], attnum, desc, &isnull[k]);
+    if (c != NULL && attnum >= 2 && desc->compact_attrs[0].attlen == -1 &&
+        c->attlen > 0 && desc->compact_attrs[1].attrunlen >= attnum - 1) {
+        int width = (c->attflags & ATTR_BYVAL) ? c->attlen : 0;
+
+        if (width == 4)
+            getattr_array_after_varlena(tuples, n, attnum, desc, values,
+                                        isnull, c, 4);
+        else if (width == 8)
+            getattr_array_after_varlena(tuples, n, attnum, desc, values,
+                                        isnull, c, 8);
+        else
+            getattr_array_after_varlena(tuples, n, attnum, desc, values,
+                                        isnull, c, 0);
+        return;
     }
+    for (int k = 0; k < n; k++)
+        values[k] = getattr_inline(&tuples[k], attnum, desc, &isnull[k]);
 }
 
 void

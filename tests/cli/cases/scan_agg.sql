@@ -38,3 +38,6 @@ SELECT count(c6), count(*) FROM w;
 SELECT count(c1), count(*) FROM t;
 SELECT count(c2), sum(c2) FROM n;
 SELECT sum(c4) FROM w WHERE c1 > 0;
+SELECT * FROM n WHERE c2 = 3;
+SELECT c1 AS a, c2 AS b, c3, c4, c5, c6, c7, c8, c9, c10 FROM n WHERE c2 = 4;
+SELECT c10, c2 FROM n WHERE c2 = 5;
