@@ -78,7 +78,10 @@ typedef struct CachedPlan {
     PlanKind kind;
     ParsedScript *script;
     const ParsedStatement *parsed; /* NULL if PLAN_EMPTY */
-    PlannedStmt *plan;             /* PLAN_QUERY */
+    Query *query;                  /* PLAN_QUERY: analyzed at prepare */
+    PlannedStmt *plan;             /* planned at the first Bind */
+    bool broken;                   /* planning failed: the query may be
+                                    * half rewritten, rebuild it */
     StatementDescription desc;
 } CachedPlan;
 
@@ -307,7 +310,7 @@ build_plan(Session *s, PreparedStatement *ps, DestReceiver *dest)
                                        "parameter $%d",
                                        i + 1));
                 describe_query(cp, q);
-                cp->plan = tdb_plan_query(&st, q);
+                cp->query = q;
                 cp->kind = PLAN_QUERY;
                 if (pt.ntypes > ps->nparams) {
                     ps->paramtypes = tdb_mcxt_alloc(
@@ -367,15 +370,54 @@ same_result_shape(const StatementDescription *a,
     return true;
 }
 
-/* Re-plan ps if the catalog changed since its plan was made. */
+/*
+ * Plan an analyzed query (at its first Bind, as PostgreSQL plans at Bind:
+ * errors of constant folding belong to Bind, not Parse).  The plan goes
+ * to a context of its own under the CachedPlan's; a failure deletes it
+ * and marks the CachedPlan for rebuilding, since the planner rewrites the
+ * Query as it goes.
+ */
+static void
+plan_query(Session *s, PreparedStatement *ps, CachedPlan *cp,
+           DestReceiver *dest)
+{
+    MemoryContext cxt =
+        tdb_aset_create(cp->cxt, "plan", ALLOCSET_SMALL_SIZES);
+    MemoryContext old = tdb_mcxt_switch_to(cxt);
+    Statement st = {s, ps->text, cp->parsed, dest, NULL};
+
+    TDB_TRY();
+    {
+        cp->broken = true;
+        cp->plan = tdb_plan_query(&st, cp->query);
+        cp->broken = false;
+    }
+    TDB_CATCH();
+    {
+        tdb_mcxt_switch_to(old);
+        tdb_mcxt_delete(cxt);
+        cp->plan = NULL;
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    tdb_mcxt_switch_to(old);
+}
+
+/* Re-plan ps if the catalog changed since its plan was made; plan it if
+ * it has not been yet. */
 static void
 revalidate(Session *s, PreparedStatement *ps, DestReceiver *dest)
 {
     CachedPlan *cp;
 
-    if (ps->plan->kind != PLAN_QUERY ||
-        ps->plan->catalog_version == tdb_catalog_version())
+    if (ps->plan->kind != PLAN_QUERY)
         return;
+    if (ps->plan->catalog_version == tdb_catalog_version() &&
+        !ps->plan->broken) {
+        if (ps->plan->plan == NULL)
+            plan_query(s, ps, ps->plan, dest);
+        return;
+    }
     cp = build_plan(s, ps, dest);
     if (!same_result_shape(&cp->desc, &ps->plan->desc)) {
         plan_release(cp);
@@ -384,6 +426,7 @@ revalidate(Session *s, PreparedStatement *ps, DestReceiver *dest)
     }
     plan_release(ps->plan);
     ps->plan = cp;
+    plan_query(s, ps, cp, dest);
 }
 
 /* ----------------------------------------------------------------------

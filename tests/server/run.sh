@@ -94,7 +94,7 @@ group_protocol() {
   SRV_PORT=$(free_port)
   server_start "$work/proto" || { fail "protocol: server start"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" startup query errors \
-                 malformed cancel concurrent extended)"
+                 malformed cancel concurrent extended params)"
   count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
                  | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
   server_stop protocol
