@@ -485,13 +485,16 @@ transform_between(ParseState *ps, PgQuery__AExpr *a)
                      a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
     Expr *x = transform(ps, a->lexpr);
     Expr *lo = transform(ps, bounds->items[0]);
+    /* the first comparison is resolved before the upper bound is
+     * analyzed, as in PostgreSQL: "x BETWEEN $1 AND $1 + 1" knows $1's
+     * type by then */
+    Expr *first = tdb_make_op(ps, negated ? "<" : ">=", x, lo, a->location);
     Expr *hi = transform(ps, bounds->items[1]);
     Expr *forward, *backward;
 
     if (!negated) {
         forward = make_bool(AND_EXPR,
-                            tdb_list_make2(tdb_make_op(ps, ">=", x, lo,
-                                                       a->location),
+                            tdb_list_make2(first,
                                            tdb_make_op(ps, "<=", x, hi,
                                                        a->location)),
                             a->location);
@@ -507,8 +510,7 @@ transform_between(ParseState *ps, PgQuery__AExpr *a)
                          a->location);
     }
     forward = make_bool(OR_EXPR,
-                        tdb_list_make2(tdb_make_op(ps, "<", x, lo,
-                                                   a->location),
+                        tdb_list_make2(first,
                                        tdb_make_op(ps, ">", x, hi,
                                                    a->location)),
                         a->location);

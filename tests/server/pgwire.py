@@ -1252,6 +1252,38 @@ def group_params():
           rowdesc(m) and [x[4] for x in rowdesc(m)] == [1] * 5 and
           [x[2] for x in rowdesc(m)] == [1, 2, 3, 4, 5], rowdesc(m))
 
+    # one plan, many executions: the same rows as the simple protocol
+    c.query("CREATE TABLE q1 (g int, x int)")
+    c.query("INSERT INTO q1 SELECT i % 7, i FROM generate_series(1, 300) i")
+    plans = [
+        "SELECT g, count(*), sum(x) FROM q1 WHERE x > $1 GROUP BY g "
+        "HAVING count(*) > $2 ORDER BY g",
+        "SELECT a.x, b.x FROM q1 a JOIN q1 b ON a.x = b.x + $1 "
+        "WHERE a.g = $2 ORDER BY 1, 2",
+        "SELECT x FROM q1 o WHERE x < $1 AND EXISTS (SELECT 1 FROM q1 i "
+        "WHERE i.g = o.g AND i.x > o.x + $2) ORDER BY x",
+        "SELECT x, (SELECT max(x) FROM q1 WHERE g = $2) FROM q1 "
+        "WHERE x IN (SELECT x + $1 FROM q1 WHERE g = 3) ORDER BY x "
+        "LIMIT 5",
+        "SELECT DISTINCT g FROM q1 WHERE x BETWEEN $1 AND $1 + $2 "
+        "ORDER BY g DESC",
+    ]
+    values = [("10", "2"), ("100", "3"), ("250", "1")]
+    bad = []
+    for n, sql in enumerate(plans):
+        batch(c, m_parse("plan%d" % n, sql), SYNC)
+        for v in values:
+            m = batch(c, m_bind("", "plan%d" % n, params=list(v)),
+                      m_execute(), SYNC)
+            lit = sql.replace("$1", v[0]).replace("$2", v[1])
+            want = rows(c.query(lit))
+            if rows(m) != want or error_of(m):
+                bad.append((n, v, rows(m)[:3], want[:3], error_of(m)))
+        batch(c, m_close("S", "plan%d" % n), SYNC)
+    check("params: joins, subqueries, aggregates: one plan reused gives "
+          "the simple protocol's rows", not bad, bad)
+    c.query("DROP TABLE q1")
+
     # a cached plan survives DROP and CREATE of its table
     c.query("CREATE TABLE r (k int, v text)")
     c.query("INSERT INTO r VALUES (1, 'old')")
