@@ -50,23 +50,23 @@
 
 typedef struct ExtStatement {
     struct ExtStatement *next;
-    char *name;              /* "" for the unnamed statement */
-    char *query;             /* for the log */
+    char *name;  /* "" for the unnamed statement */
+    char *query; /* for the log */
     PreparedStatement *ps;
 } ExtStatement;
 
 typedef struct ExtPortal {
     struct ExtPortal *next;
-    char *name;              /* "" for the unnamed portal */
+    char *name; /* "" for the unnamed portal */
     char *query;
     Portal *portal;
-    int nformats;            /* result format codes from Bind */
+    int nformats; /* result format codes from Bind */
     int16 *formats;
 } ExtPortal;
 
 struct ExtendedState {
     MemoryContext cxt;
-    bool ignoring;           /* an error happened: skip until Sync */
+    bool ignoring; /* an error happened: skip until Sync */
     ExtStatement *stmts;
     ExtPortal *portals;
 };
@@ -133,8 +133,8 @@ tdb_extended_init(Backend *be)
 {
     ExtendedState *ext = tdb_mcxt_alloc_zero(be->cxt, sizeof(ExtendedState));
 
-    ext->cxt = tdb_aset_create(be->cxt, "Extended protocol",
-                               ALLOCSET_SMALL_SIZES);
+    ext->cxt =
+        tdb_aset_create(be->cxt, "Extended protocol", ALLOCSET_SMALL_SIZES);
     be->ext = ext;
 }
 
@@ -270,8 +270,8 @@ handle_parse(Backend *be, PqMsg *m)
             return;
         }
     tdb_remote_receiver_init(&r, be);
-    ps = tdb_session_prepare(be->session, query, types, ntypes, &r.base,
-                             &error);
+    ps =
+        tdb_session_prepare(be->session, query, types, ntypes, &r.base, &error);
     tdb_remote_receiver_done(&r);
     if (ps == NULL) {
         exec_failed(be, &error, query);
@@ -392,8 +392,8 @@ handle_bind(Backend *be, PqMsg *m)
     }
     drop_portal(ext, portal_name); /* the unnamed one, if any */
     tdb_remote_receiver_init(&r, be);
-    portal = tdb_session_bind(be->session, s->ps, values, nvalues, &r.base,
-                              &error);
+    portal =
+        tdb_session_bind(be->session, s->ps, values, nvalues, &r.base, &error);
     tdb_remote_receiver_done(&r);
     if (portal == NULL) {
         exec_failed(be, &error, s->query);
@@ -531,8 +531,8 @@ handle_execute(Backend *be, PqMsg *m)
     r.send_rowdesc = false;
     r.formats = p->formats;
     r.nformats = p->nformats;
-    result = tdb_session_execute(be->session, p->portal, limit, &r.base,
-                                 &error);
+    result =
+        tdb_session_execute(be->session, p->portal, limit, &r.base, &error);
     tdb_remote_receiver_done(&r);
     switch (result) {
     case PORTAL_RUN_FAILED: {

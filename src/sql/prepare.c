@@ -105,15 +105,15 @@ typedef enum PortalState {
 struct Portal {
     Session *session;
     MemoryContext cxt;
-    struct Portal *next;  /* Session.portals */
-    CachedPlan *plan;     /* a reference */
+    struct Portal *next; /* Session.portals */
+    CachedPlan *plan;    /* a reference */
     ParamExternData *params;
     int nparams;
     PortalState state;
-    uint64 xact_epoch;    /* the transaction it started in */
-    EState *estate;       /* PORTAL_RUNNING */
+    uint64 xact_epoch; /* the transaction it started in */
+    EState *estate;    /* PORTAL_RUNNING */
     PlanState *top;
-    TupleDesc rowdesc;    /* what dest->startup gets */
+    TupleDesc rowdesc; /* what dest->startup gets */
 };
 
 /* ----------------------------------------------------------------------
@@ -302,10 +302,8 @@ build_plan(Session *s, PreparedStatement *ps, DestReceiver *dest)
                 tdb_sql_ensure_transaction(s);
                 q = tdb_analyze_statement(&st, cp->parsed->stmt);
                 for (int i = 0; i < pt.ntypes; i++)
-                    if (pt.types[i] == InvalidOid ||
-                        pt.types[i] == UNKNOWNOID)
-                        ereport(ERROR,
-                                errcode(ERRCODE_INDETERMINATE_DATATYPE),
+                    if (pt.types[i] == InvalidOid || pt.types[i] == UNKNOWNOID)
+                        ereport(ERROR, errcode(ERRCODE_INDETERMINATE_DATATYPE),
                                 errmsg("could not determine data type of "
                                        "parameter $%d",
                                        i + 1));
@@ -313,18 +311,16 @@ build_plan(Session *s, PreparedStatement *ps, DestReceiver *dest)
                 cp->query = q;
                 cp->kind = PLAN_QUERY;
                 if (pt.ntypes > ps->nparams) {
-                    ps->paramtypes = tdb_mcxt_alloc(
-                        ps->cxt, sizeof(Oid) * (Size)pt.ntypes);
+                    ps->paramtypes =
+                        tdb_mcxt_alloc(ps->cxt, sizeof(Oid) * (Size)pt.ntypes);
                     ps->nparams = pt.ntypes;
                 }
-                memcpy(ps->paramtypes, pt.types,
-                       sizeof(Oid) * (Size)pt.ntypes);
+                memcpy(ps->paramtypes, pt.types, sizeof(Oid) * (Size)pt.ntypes);
             } else {
                 cp->kind = PLAN_UTILITY;
                 for (int i = 0; i < ps->nparams; i++)
                     if (ps->paramtypes[i] == InvalidOid)
-                        ereport(ERROR,
-                                errcode(ERRCODE_INDETERMINATE_DATATYPE),
+                        ereport(ERROR, errcode(ERRCODE_INDETERMINATE_DATATYPE),
                                 errmsg("could not determine data type of "
                                        "parameter $%d",
                                        i + 1));
@@ -351,8 +347,7 @@ build_plan(Session *s, PreparedStatement *ps, DestReceiver *dest)
 }
 
 static bool
-same_result_shape(const StatementDescription *a,
-                  const StatementDescription *b)
+same_result_shape(const StatementDescription *a, const StatementDescription *b)
 {
     if ((a->result == NULL) != (b->result == NULL))
         return false;
@@ -381,8 +376,7 @@ static void
 plan_query(Session *s, PreparedStatement *ps, CachedPlan *cp,
            DestReceiver *dest)
 {
-    MemoryContext cxt =
-        tdb_aset_create(cp->cxt, "plan", ALLOCSET_SMALL_SIZES);
+    MemoryContext cxt = tdb_aset_create(cp->cxt, "plan", ALLOCSET_SMALL_SIZES);
     MemoryContext old = tdb_mcxt_switch_to(cxt);
     Statement st = {s, ps->text, cp->parsed, dest, NULL};
 
@@ -516,8 +510,7 @@ epoch_callback(XactEvent event, void *arg)
 static void
 arm_epoch(Session *s)
 {
-    if (!s->epoch_armed &&
-        tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS) {
+    if (!s->epoch_armed && tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS) {
         tdb_xact_register_callback(s->xact, epoch_callback, s);
         s->epoch_armed = true;
     }
@@ -527,8 +520,8 @@ arm_epoch(Session *s)
 static void
 convert_params(Portal *p, const Oid *types, const BindValue *values, int n)
 {
-    p->params = tdb_mcxt_alloc_zero(p->cxt, sizeof(ParamExternData) *
-                                                (Size)Max(1, n));
+    p->params =
+        tdb_mcxt_alloc_zero(p->cxt, sizeof(ParamExternData) * (Size)Max(1, n));
     p->nparams = n;
     for (int i = 0; i < n; i++) {
         ParamExternData *d = &p->params[i];
@@ -541,8 +534,8 @@ convert_params(Portal *p, const Oid *types, const BindValue *values, int n)
         }
         old = tdb_mcxt_switch_to(p->cxt);
         if (values[i].format == 1) {
-            d->value = tdb_type_receive(types[i], values[i].data,
-                                        values[i].len);
+            d->value =
+                tdb_type_receive(types[i], values[i].data, values[i].len);
         } else {
             char *str = tdb_palloc((Size)values[i].len + 1);
 
@@ -578,8 +571,7 @@ tdb_session_bind(Session *s, PreparedStatement *ps, const BindValue *values,
                     errmsg("bind message supplies %d parameters, but "
                            "prepared statement requires %d",
                            nvalues, ps->nparams));
-        check_not_failed(s, ps->is_txn_end ||
-                                ps->plan->kind == PLAN_EMPTY);
+        check_not_failed(s, ps->is_txn_end || ps->plan->kind == PLAN_EMPTY);
         if (ps->plan->kind == PLAN_QUERY) {
             tdb_sql_ensure_transaction(s);
             revalidate(s, ps, dest);
@@ -724,8 +716,7 @@ run_query_portal(Session *s, Portal *p, int64 max_rows, DestReceiver *dest)
     bool done;
 
     if (p->state == PORTAL_READY) {
-        Statement st = {s, p->plan->script->text, p->plan->parsed, dest,
-                        NULL};
+        Statement st = {s, p->plan->script->text, p->plan->parsed, dest, NULL};
         MemoryContext old = tdb_mcxt_switch_to(p->cxt);
 
         tdb_sql_ensure_transaction(s);
@@ -769,8 +760,8 @@ run_query_portal(Session *s, Portal *p, int64 max_rows, DestReceiver *dest)
 }
 
 PortalRunResult
-tdb_session_execute(Session *s, Portal *p, int64 max_rows,
-                    DestReceiver *dest, ErrorData *error)
+tdb_session_execute(Session *s, Portal *p, int64 max_rows, DestReceiver *dest,
+                    ErrorData *error)
 {
     CallState cs;
     volatile PortalRunResult result = PORTAL_RUN_DONE;

@@ -360,7 +360,7 @@ tdb_numeric_recv(const char *buf, int len)
         ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
                 errmsg("invalid scale in external \"numeric\" value"));
     if ((sign & NUMERIC_SPECIAL) == NUMERIC_SPECIAL)
-        return tdb_numeric_from_var(sign == NUMERIC_NAN   ? &tdb_numvar_nan
+        return tdb_numeric_from_var(sign == NUMERIC_NAN    ? &tdb_numvar_nan
                                     : sign == NUMERIC_PINF ? &tdb_numvar_pinf
                                                            : &tdb_numvar_ninf);
     numvar_init(&var);

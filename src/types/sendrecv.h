@@ -8,8 +8,8 @@
 #include "common/base.h"
 #include "types/builtins.h"
 
-#define TDB_SENDRECV(name)                                                 \
-    char *tdb_##name##_send(Datum value, int *len);                        \
+#define TDB_SENDRECV(name)                                                     \
+    char *tdb_##name##_send(Datum value, int *len);                            \
     Datum tdb_##name##_recv(const char *buf, int len)
 
 TDB_SENDRECV(bool);
