@@ -51,7 +51,7 @@ endif
 
 CFLAGS_ALL = $(BASE_CFLAGS) $(FLAVOUR_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = -pthread $(FLAVOUR_LDFLAGS) $(LDFLAGS)
-LIBS := -lpg_query -lm
+LIBS := -lpg_query -lpcre2-8 -lm
 
 B := build/$(BUILD)
 

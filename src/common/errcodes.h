@@ -27,6 +27,11 @@
 #define ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE                                  \
     MAKE_SQLSTATE('2', '2', '0', '0', '3')
 #define ERRCODE_SUBSTRING_ERROR MAKE_SQLSTATE('2', '2', '0', '1', '1')
+#define ERRCODE_INVALID_REGULAR_EXPRESSION                                  \
+    MAKE_SQLSTATE('2', '2', '0', '1', 'B')
+#define ERRCODE_ARRAY_SUBSCRIPT_ERROR MAKE_SQLSTATE('2', '2', '0', '2', 'E')
+#define ERRCODE_INVALID_USE_OF_ESCAPE_CHARACTER                             \
+    MAKE_SQLSTATE('2', '2', '0', '0', 'C')
 #define ERRCODE_DIVISION_BY_ZERO MAKE_SQLSTATE('2', '2', '0', '1', '2')
 #define ERRCODE_CHARACTER_NOT_IN_REPERTOIRE                                 \
     MAKE_SQLSTATE('2', '2', '0', '2', '1')

@@ -140,6 +140,13 @@ int tdb_select_overload(ParseState *ps, const char *name, int n,
                         const Oid *const *cand_argtypes, List *args,
                         int location);
 
+/* The same for a call naming some arguments (argnames[k]: the name of
+ * call argument k, NULL if positional; argnames NULL: none named). */
+int tdb_select_overload_named(ParseState *ps, const char *name, int n,
+                              const int16 *cand_nargs,
+                              const Oid *const *cand_argtypes, List *args,
+                              const char *const *argnames, int location);
+
 /* Resolve an operator call (name, operands; left NULL for prefix). */
 Expr *tdb_make_op(ParseState *ps, const char *name, Expr *left, Expr *right,
                   int location);
@@ -147,6 +154,10 @@ Expr *tdb_make_op(ParseState *ps, const char *name, Expr *left, Expr *right,
 /* Resolve a function call by name and arguments. */
 Expr *tdb_make_func_call(ParseState *ps, const char *name, List *args,
                          int location);
+/* ... some of them named (f(a, b => 1)); arguments left out take the
+ * function's defaults. */
+Expr *tdb_make_func_call_named(ParseState *ps, const char *name, List *args,
+                               const char *const *argnames, int location);
 
 /* The equality / ordering operators of a type, for GROUP BY, DISTINCT,
  * ORDER BY; errors 42883 if the type has none. */

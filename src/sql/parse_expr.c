@@ -570,6 +570,8 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
     case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
+        /* SIMILAR TO arrives as ~ with similar_to_escape(pattern) */
         /* left first: its errors are reported before the right's */
         left = a->lexpr != NULL ? transform(ps, a->lexpr) : NULL;
         return tdb_make_op(ps, op_name(a), left, transform(ps, a->rexpr),
@@ -586,8 +588,6 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
         return transform_equality_form(ps, a, false);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
-        not_supported(ps, "SIMILAR TO", a->location);
     default:
         not_supported(ps, "op ANY/ALL (array) syntax", a->location);
     }
@@ -898,6 +898,47 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
     return (Expr *)agg;
 }
 
+/*
+ * A function call's arguments; *argnames receives their names (NULL
+ * entries for positional ones) if any is named (f(x, secs => 1.5)).
+ * Named arguments must come last, each name once (42601).
+ */
+static List *
+transform_call_args(ParseState *ps, PgQuery__FuncCall *fc,
+                    const char ***argnames)
+{
+    List *args = NIL;
+    const char **names = tdb_palloc0(sizeof(char *) * (fc->n_args + 1));
+
+    for (size_t i = 0; i < fc->n_args; i++) {
+        PgQuery__Node *node = fc->args[i];
+
+        if (node->node_case != PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+            Expr *arg = transform(ps, node);
+
+            if (*argnames != NULL)
+                ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                        errmsg("positional argument cannot follow named "
+                               "argument"),
+                        errposition(parse_errpos(ps, exprLocation(arg))));
+            args = tdb_lappend(args, arg);
+            continue;
+        }
+        names[i] = node->named_arg_expr->name;
+        for (size_t j = 0; j < i; j++)
+            if (names[j] != NULL && strcmp(names[j], names[i]) == 0)
+                ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                        errmsg("argument name \"%s\" used more than once",
+                               names[i]),
+                        errposition(parse_errpos(
+                            ps, node->named_arg_expr->location)));
+        *argnames = names;
+        args = tdb_lappend(args, transform(ps, (PgQuery__Node *)
+                                               node->named_arg_expr->arg));
+    }
+    return args;
+}
+
 static Expr *
 transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
 {
@@ -913,8 +954,10 @@ transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
                 errmsg("%s is not an aggregate function", name),
                 errposition(parse_errpos(ps, fc->location)));
     {
-        Expr *call = tdb_make_func_call(
-            ps, name, transform_list(ps, fc->args, fc->n_args), fc->location);
+        const char **argnames = NULL;
+        List *args = transform_call_args(ps, fc, &argnames);
+        Expr *call = tdb_make_func_call_named(ps, name, args, argnames,
+                                              fc->location);
 
         if (IsA(call, FuncExpr) && ((FuncExpr *)call)->func->retset) {
             if (ps->expr_kind != EXPR_KIND_SELECT_TARGET &&

@@ -496,6 +496,28 @@ signature(const char *name, const Oid *args, int nargs, bool is_operator)
     return tdb_mcxt_strdup(tdb_current_mcxt, buf);
 }
 
+/* "f(integer, b => text)" for messages about a call with names. */
+static const char *
+call_signature(const char *name, const Oid *args, const char *const *argnames,
+               int nargs)
+{
+    char buf[512];
+    Size len;
+
+    if (argnames == NULL)
+        return signature(name, args, nargs, false);
+    len = (Size)snprintf(buf, sizeof(buf), "%s(", name);
+    for (int i = 0; i < nargs && len < sizeof(buf); i++)
+        len += (Size)snprintf(buf + len, sizeof(buf) - len, "%s%s%s%s",
+                              i > 0 ? ", " : "",
+                              argnames[i] != NULL ? argnames[i] : "",
+                              argnames[i] != NULL ? " => " : "",
+                              tdb_format_type(args[i], -1));
+    if (len < sizeof(buf))
+        snprintf(buf + len, sizeof(buf) - len, ")");
+    return tdb_mcxt_strdup(tdb_current_mcxt, buf);
+}
+
 /* Coerce args to the chosen candidate's types. */
 static List *
 coerce_args(ParseState *ps, List *args, const Oid *types, Oid *anyelement)
@@ -583,6 +605,16 @@ tdb_select_overload(ParseState *ps, const char *name, int n,
                     const int16 *cand_nargs, const Oid *const *cand_argtypes,
                     List *args, int location)
 {
+    return tdb_select_overload_named(ps, name, n, cand_nargs, cand_argtypes,
+                                     args, NULL, location);
+}
+
+int
+tdb_select_overload_named(ParseState *ps, const char *name, int n,
+                          const int16 *cand_nargs,
+                          const Oid *const *cand_argtypes, List *args,
+                          const char *const *argnames, int location)
+{
     Candidate cands[MAX_CANDIDATES];
     Oid argtypes[FUNC_MAX_ARGS];
     int nargs = list_length(args);
@@ -605,42 +637,119 @@ tdb_select_overload(ParseState *ps, const char *name, int n,
     if (chosen == -2)
         ereport(ERROR, errcode(ERRCODE_AMBIGUOUS_FUNCTION),
                 errmsg("function %s is not unique",
-                       signature(name, argtypes, nargs, false)),
+                       call_signature(name, argtypes, argnames, nargs)),
                 errhint("Could not choose a best candidate function. You "
                         "might need to add explicit type casts."),
                 errposition(parse_errpos(ps, location)));
     if (chosen < 0)
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
                 errmsg("function %s does not exist",
-                       signature(name, argtypes, nargs, false)),
+                       call_signature(name, argtypes, argnames, nargs)),
                 errhint("No function matches the given name and argument "
                         "types. You might need to add explicit type casts."),
                 errposition(parse_errpos(ps, location)));
     return chosen;
 }
 
+/*
+ * Which parameter of func each call argument goes to (PostgreSQL's
+ * rules): positional arguments first, in order; named ones by
+ * proargnames; every parameter left over must have a default.  Fills
+ * param_of[0..nargs-1] and the parameters' types in call order; false if
+ * the call cannot be made to func.
+ */
+static bool
+map_call_args(const FuncDesc *func, int nargs, const char *const *argnames,
+              int *param_of, Oid *types)
+{
+    bool filled[FUNC_MAX_ARGS] = {false};
+
+    if (nargs > func->nargs)
+        return false;
+    for (int k = 0; k < nargs; k++) {
+        int p = k;
+
+        if (argnames != NULL && argnames[k] != NULL) {
+            if (func->argnames == NULL)
+                return false;
+            for (p = 0; p < func->nargs; p++)
+                if (strcmp(func->argnames[p], argnames[k]) == 0)
+                    break;
+            if (p == func->nargs || filled[p])
+                return false;
+        }
+        filled[p] = true;
+        param_of[k] = p;
+        types[k] = func->argtypes[p];
+    }
+    for (int p = 0; p < func->nargs; p++)
+        if (!filled[p] && p < func->nargs - func->nargdefaults)
+            return false;
+    return true;
+}
+
+/* The call's arguments in func's parameter order, defaults filled in. */
+static List *
+arrange_args(const FuncDesc *func, List *args, const int *param_of)
+{
+    List *result = NIL;
+
+    for (int p = 0; p < func->nargs; p++) {
+        Expr *arg = NULL;
+
+        for (int k = 0; k < list_length(args); k++)
+            if (param_of[k] == p)
+                arg = list_nth(args, k);
+        if (arg == NULL)
+            arg = (Expr *)tdb_make_const(
+                func->argtypes[p], -1,
+                func->argdefaults[p - (func->nargs - func->nargdefaults)],
+                false);
+        result = tdb_lappend(result, arg);
+    }
+    return result;
+}
+
 Expr *
 tdb_make_func_call(ParseState *ps, const char *name, List *args,
                    int location)
 {
+    return tdb_make_func_call_named(ps, name, args, NULL, location);
+}
+
+Expr *
+tdb_make_func_call_named(ParseState *ps, const char *name, List *args,
+                         const char *const *argnames, int location)
+{
     const FuncDesc *funcs[MAX_CANDIDATES];
+    const FuncDesc *usable[MAX_CANDIDATES];
     int16 nargs_of[MAX_CANDIDATES];
+    Oid types_of[MAX_CANDIDATES][FUNC_MAX_ARGS];
+    int param_of[MAX_CANDIDATES][FUNC_MAX_ARGS];
     const Oid *argtypes_of[MAX_CANDIDATES];
+    int nargs = list_length(args);
     int n = Min(tdb_func_candidates(name, funcs, MAX_CANDIDATES),
                 MAX_CANDIDATES);
+    int m = 0;
     int chosen;
     FuncExpr *f;
     Oid anyelement;
 
-    for (int i = 0; i < n; i++) {
-        nargs_of[i] = funcs[i]->nargs;
-        argtypes_of[i] = funcs[i]->argtypes;
+    for (int i = 0; i < n && nargs <= FUNC_MAX_ARGS; i++) {
+        if (!map_call_args(funcs[i], nargs, argnames, param_of[m],
+                           types_of[m]))
+            continue;
+        usable[m] = funcs[i];
+        nargs_of[m] = (int16)nargs;
+        argtypes_of[m] = types_of[m];
+        m++;
     }
-    chosen = tdb_select_overload(ps, name, n, nargs_of, argtypes_of, args,
-                                 location);
+    chosen = tdb_select_overload_named(ps, name, m, nargs_of, argtypes_of,
+                                       args, argnames, location);
+    args = coerce_args(ps, args, argtypes_of[chosen], &anyelement);
     f = makeNode(FuncExpr);
-    f->func = funcs[chosen];
-    f->args = coerce_args(ps, args, funcs[chosen]->argtypes, &anyelement);
+    f->func = usable[chosen];
+    f->args = arrange_args(f->func, args, param_of[chosen]);
     f->xpr.type_oid = f->func->rettype == ANYELEMENTOID
                           ? (anyelement != InvalidOid ? anyelement : TEXTOID)
                           : f->func->rettype;

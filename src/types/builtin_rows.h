@@ -22,6 +22,14 @@
     FUNC_V(oid_, name_, fn_, PROVOLATILE_IMMUTABLE, ret_, nargs_,           \
            __VA_ARGS__)
 
+/* A strict, immutable set-returning function (SRFCallContext). */
+#define FUNC_SRF(oid_, name_, fn_, ret_, nargs_, ...)                       \
+    {                                                                       \
+        .oid = (oid_), .name = (name_), .rettype = (ret_),                  \
+        .nargs = (nargs_), .argtypes = {__VA_ARGS__}, .strict = true,       \
+        .retset = true, .volatility = PROVOLATILE_IMMUTABLE, .fn = (fn_)    \
+    }
+
 /* A strict operator; eq_: may hashing and grouping use it. */
 #define OPER_ROW(oid_, name_, left_, right_, result_, fn_, com_, neg_, eq_) \
     {                                                                       \

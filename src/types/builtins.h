@@ -48,6 +48,12 @@ typedef struct FuncDesc {
     bool retset;     /* set-returning: see SRFCallContext */
     char volatility; /* PROVOLATILE_* */
     PGFunction fn;
+    /* proargnames (NULL: the arguments have no names, so calls cannot
+     * name them), and the last nargdefaults arguments' defaults (by-value
+     * constants of their types) for calls that leave them out */
+    const char *const *argnames;
+    int16 nargdefaults;
+    const Datum *argdefaults;
 } FuncDesc;
 
 /*

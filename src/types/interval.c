@@ -931,6 +931,12 @@ interval_avg_final(PG_FUNCTION_ARGS)
 #define F8 FLOAT8OID
 #define TXT TEXTOID
 
+/* make_interval(years => 0, months => 0, ..., secs => 0.0) */
+static const char *const make_interval_argnames[] = {
+    "years", "months", "weeks", "days", "hours", "mins", "secs"};
+/* int4 0 and float8 0.0 are both the all-zero Datum */
+static const Datum make_interval_defaults[] = {0, 0, 0, 0, 0, 0, 0};
+
 static const FuncDesc interval_funcs[] = {
     FUNC(1315, "interval_cmp", interval_cmp, I4, 2, IV, IV),
     FUNC(1697, "interval_hash", interval_hash, I4, 1, IV),
@@ -947,8 +953,11 @@ static const FuncDesc interval_funcs[] = {
     FUNC(1175, "justify_hours", interval_justify_hours, IV, 1, IV),
     FUNC(1295, "justify_days", interval_justify_days, IV, 1, IV),
     FUNC(2711, "justify_interval", interval_justify_interval, IV, 1, IV),
-    FUNC(3464, "make_interval", make_interval, IV, 7, I4, I4, I4, I4, I4, I4,
-         F8),
+    {.oid = 3464, .name = "make_interval", .rettype = IV, .nargs = 7,
+     .argtypes = {I4, I4, I4, I4, I4, I4, F8}, .strict = true,
+     .volatility = PROVOLATILE_IMMUTABLE, .fn = make_interval,
+     .argnames = make_interval_argnames, .nargdefaults = 7,
+     .argdefaults = make_interval_defaults},
     FUNC(1218, "date_trunc", interval_trunc, IV, 2, TXT, IV),
     FUNC(6204, "extract", extract_interval, NUMERICOID, 2, TXT, IV),
     FUNC(1172, "date_part", interval_part, F8, 2, TXT, IV),

@@ -1,6 +1,7 @@
 /*
  * like.c -- LIKE and ILIKE (operators ~~, !~~, ~~*, !~~*) for text,
- * bpchar and name, and like_escape(), which rewrites a pattern written
+ * bpchar and name, LIKE for bytea (where '_' is one byte), and
+ * like_escape(), which rewrites a pattern written
  * with an ESCAPE clause into the default backslash form.
  *
  * Pattern language (SQL, as PostgreSQL reads it): '%' matches any run of
@@ -36,8 +37,15 @@ pattern_ends_in_escape(void)
     __builtin_unreachable();
 }
 
+/* Bytes of the character at t: one for bytea, else a UTF-8 character. */
+static Size
+char_step(const char *t, Size tlen, bool bytewise)
+{
+    return bytewise ? 1 : tdb_utf8_char_len_max(t, tlen);
+}
+
 static LikeResult
-like_match(const char *t, Size tlen, const char *p, Size plen)
+like_match(const char *t, Size tlen, const char *p, Size plen, bool bytewise)
 {
     while (tlen > 0 && plen > 0) {
         char pc = *p;
@@ -53,7 +61,7 @@ like_match(const char *t, Size tlen, const char *p, Size plen)
 
                     if (tlen == 0)
                         return LIKE_ABORT;
-                    n = tdb_utf8_char_len_max(t, tlen);
+                    n = char_step(t, tlen, bytewise);
                     t += n, tlen -= n;
                 }
             }
@@ -67,18 +75,18 @@ like_match(const char *t, Size tlen, const char *p, Size plen)
                 Size n;
 
                 if (*t == first) {
-                    LikeResult r = like_match(t, tlen, p, plen);
+                    LikeResult r = like_match(t, tlen, p, plen, bytewise);
 
                     if (r != LIKE_FALSE)
                         return r;
                 }
-                n = tdb_utf8_char_len_max(t, tlen);
+                n = char_step(t, tlen, bytewise);
                 t += n, tlen -= n;
             }
             return LIKE_ABORT;
         }
         if (pc == '_') {
-            Size n = tdb_utf8_char_len_max(t, tlen);
+            Size n = char_step(t, tlen, bytewise);
 
             t += n, tlen -= n;
             p++, plen--;
@@ -106,7 +114,7 @@ like_match(const char *t, Size tlen, const char *p, Size plen)
 static bool
 like_bytes(const char *t, Size tlen, const char *p, Size plen)
 {
-    return like_match(t, tlen, p, plen) == LIKE_TRUE;
+    return like_match(t, tlen, p, plen, false) == LIKE_TRUE;
 }
 
 /* ILIKE: both sides with ASCII letters lower-cased. */
@@ -206,6 +214,30 @@ tdb_nameicnlike(PG_FUNCTION_ARGS)
  * that is not itself escaped is doubled.  The escape must be one
  * character (22025).
  */
+/* bytea LIKE: '_' matches one byte. */
+static Datum
+bytea_like_op(FunctionCallInfo fcinfo, bool negate)
+{
+    const varlena *t = PG_GETARG_VARLENA_P(0), *pat = PG_GETARG_VARLENA_P(1);
+    bool match = like_match(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t),
+                            VARDATA_ANY(pat), VARSIZE_ANY_EXHDR(pat),
+                            true) == LIKE_TRUE;
+
+    PG_RETURN_BOOL(match != negate);
+}
+
+Datum
+tdb_bytealike(PG_FUNCTION_ARGS)
+{
+    return bytea_like_op(fcinfo, false);
+}
+
+Datum
+tdb_byteanlike(PG_FUNCTION_ARGS)
+{
+    return bytea_like_op(fcinfo, true);
+}
+
 Datum
 tdb_like_escape(PG_FUNCTION_ARGS)
 {

@@ -28,6 +28,10 @@ extern const BuiltinSet tdb_builtins_interval;
 extern const BuiltinSet tdb_builtins_datetime_fmt;
 extern const BuiltinSet tdb_builtins_formatting;
 extern const BuiltinSet tdb_builtins_float;
+extern const BuiltinSet tdb_builtins_bytea;
+extern const BuiltinSet tdb_builtins_uuid;
+extern const BuiltinSet tdb_builtins_regex;
+extern const BuiltinSet tdb_builtins_series;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
@@ -36,6 +40,8 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_datetime_fmt,
     &tdb_builtins_formatting,
     &tdb_builtins_float,
+    &tdb_builtins_bytea, &tdb_builtins_uuid, &tdb_builtins_regex,
+    &tdb_builtins_series,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))

@@ -11,6 +11,8 @@
  *   text, varchar,       the characters, no terminator, no length (the
  *   bpchar, name         message carries it); recv runs the text through
  *                        the type's input function (name truncates)
+ *   bytea                the bytes
+ *   uuid                 the 16 bytes
  *   numeric              int16 ndigits, int16 weight, int16 sign (0x0000,
  *                        0x4000 negative, 0xC000 NaN, 0xD000 +Inf,
  *                        0xF000 -Inf), int16 dscale, then ndigits int16
@@ -37,6 +39,7 @@
 #include "types/numeric.h"
 #include "types/sendrecv.h"
 #include "types/textfuncs.h"
+#include "tuple/varlena.h"
 
 /* ----------------------------------------------------------------------
  * Byte order
@@ -315,6 +318,48 @@ Datum
 tdb_name_recv(const char *buf, int len)
 {
     return string_recv(NAMEOID, buf, len);
+}
+
+/* ----------------------------------------------------------------------
+ * bytea and uuid: the bytes themselves
+ * ---------------------------------------------------------------------- */
+
+char *
+tdb_bytea_send(Datum value, int *len)
+{
+    const void *v = DatumGetPointer(value);
+    Size n = VARSIZE_ANY_EXHDR(v);
+    char *buf = tdb_palloc(Max(n, 1));
+
+    memcpy(buf, VARDATA_ANY(v), n);
+    *len = (int)n;
+    return buf;
+}
+
+Datum
+tdb_bytea_recv(const char *buf, int len)
+{
+    return PointerGetDatum(tdb_text_from_bytes(buf, (Size)len));
+}
+
+char *
+tdb_uuid_send(Datum value, int *len)
+{
+    char *buf = fixed_send(16, len);
+
+    memcpy(buf, DatumGetPointer(value), 16);
+    return buf;
+}
+
+Datum
+tdb_uuid_recv(const char *buf, int len)
+{
+    char *u;
+
+    expect_len(len, 16, "uuid");
+    u = tdb_palloc(16);
+    memcpy(u, buf, 16);
+    return PointerGetDatum(u);
 }
 
 /* ----------------------------------------------------------------------

@@ -23,6 +23,8 @@ TDB_SENDRECV(text);
 TDB_SENDRECV(varchar);
 TDB_SENDRECV(bpchar);
 TDB_SENDRECV(name);
+TDB_SENDRECV(bytea);
+TDB_SENDRECV(uuid);
 TDB_SENDRECV(numeric);
 TDB_SENDRECV(date);
 TDB_SENDRECV(time);

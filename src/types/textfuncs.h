@@ -170,6 +170,8 @@ Datum tdb_namenlike(PG_FUNCTION_ARGS);
 Datum tdb_nameiclike(PG_FUNCTION_ARGS);
 Datum tdb_nameicnlike(PG_FUNCTION_ARGS);
 Datum tdb_like_escape(PG_FUNCTION_ARGS);
+Datum tdb_bytealike(PG_FUNCTION_ARGS);
+Datum tdb_byteanlike(PG_FUNCTION_ARGS);
 
 /* concat.c */
 Datum tdb_textcat(PG_FUNCTION_ARGS);

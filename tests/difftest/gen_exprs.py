@@ -32,25 +32,49 @@ import sys
 # Values: the columns of the two tables, one per type, and their rows.
 
 COLUMNS = [("i2", "int2"), ("i4", "int4"), ("i8", "int8"),
-           ("n", "numeric"), ("t", "text"), ("b", "bool")]
+           ("n", "numeric"), ("t", "text"), ("b", "bool"),
+           ("f", "float8"), ("d", "date"), ("ts", "timestamp"),
+           ("tz", "timestamptz"), ("iv", "interval")]
 
 ORDINARY_ROWS = [
-    ["0", "0", "0", "0", "''", "false"],
-    ["1", "-1", "1", "1.5", "'a'", "true"],
-    ["7", "100", "-3", "2.50", "'Hello World'", "NULL"],
-    ["-5", "42", "1000000", "-99.99", "' padded  '", "true"],
-    ["NULL", "NULL", "NULL", "NULL", "NULL", "NULL"],
-    ["3", "-17", "12", "0.001", "'ÄÖü straße'", "false"],
-    ["12", "5", "-7", "123456.789", "'12'", "true"],
+    ["0", "0", "0", "0", "''", "false",
+     "0", "'2000-01-01'", "'2000-01-01 00:00:00'",
+     "'2000-01-01 00:00:00+00'", "'0'"],
+    ["1", "-1", "1", "1.5", "'a'", "true",
+     "1.5", "'2024-02-29'", "'2024-02-29 12:34:56.789'",
+     "'2024-02-29 23:59:59+00'", "'1 day 02:03:04'"],
+    ["7", "100", "-3", "2.50", "'Hello World'", "NULL",
+     "-2.25e10", "'1999-12-31'", "'1999-12-31 23:59:59.999999'",
+     "'2021-03-14 02:30:00+00'", "'-1 month'"],
+    ["-5", "42", "1000000", "-99.99", "' padded  '", "true",
+     "0.1", "'1970-01-01'", "'1970-01-01 00:00:00'",
+     "'1970-01-01 00:00:00+00'", "'1 year 2 mons'"],
+    ["NULL", "NULL", "NULL", "NULL", "NULL", "NULL",
+     "NULL", "NULL", "NULL", "NULL", "NULL"],
+    ["3", "-17", "12", "0.001", "'ÄÖü straße'", "false",
+     "1e-300", "'1900-02-28'", "'2038-01-19 03:14:07'",
+     "'2038-01-19 03:14:07+00'", "'00:00:00.000001'"],
+    ["12", "5", "-7", "123456.789", "'12'", "true",
+     "'-0'", "'2023-10-29'", "'2023-10-29 01:30:00'",
+     "'2023-10-29 01:30:00+00'", "'3 days -04:00:00'"],
 ]
 
 EDGE_ROWS = [
     ["32767", "2147483647", "9223372036854775807",
-     "99999999999999999999.99999999999999999999", "'zzz'", "true"],
+     "99999999999999999999.99999999999999999999", "'zzz'", "true",
+     "'Infinity'", "'infinity'", "'infinity'", "'infinity'",
+     "'178000000 years'"],
     ["-32768", "-2147483648", "-9223372036854775808",
-     "-0.00000000000000000001", "'x_y%z'", "false"],
-    ["-1", "1", "-1", "'NaN'", "'NaN'", "true"],
-    ["2", "-2", "2", "1e-5", "'  '", "false"],
+     "-0.00000000000000000001", "'x_y%z'", "false",
+     "'-Infinity'", "'-infinity'", "'-infinity'", "'-infinity'",
+     "'-178000000 years'"],
+    ["-1", "1", "-1", "'NaN'", "'NaN'", "true",
+     "'NaN'", "'4713-01-01 BC'", "'4713-01-01 00:00:00 BC'",
+     "'4713-01-01 00:00:00+00 BC'", "'-2147483648 days'"],
+    ["2", "-2", "2", "1e-5", "'  '", "false",
+     "1.7976931348623157e308", "'5874897-12-31'",
+     "'294276-12-31 23:59:59.999999'", "'294276-12-31 23:59:59.999999+00'",
+     "'2147483647 mons'"],
 ]
 
 # ---------------------------------------------------------------------------
@@ -82,12 +106,65 @@ def lit_numfmt(rng):
     return "'%s'" % "".join(rng.choice(part) for part in NUMFMT_PARTS)
 
 
-LITERAL_ONLY = ("small", "numfmt")
+DATE_FIELDS = ["year", "month", "day", "hour", "minute", "second", "week",
+               "quarter", "decade", "century", "millennium", "dow", "doy",
+               "epoch", "isodow", "isoyear", "julian", "microseconds",
+               "milliseconds", "nosuch"]
+TRUNC_FIELDS = ["year", "month", "day", "hour", "minute", "second", "week",
+                "quarter", "decade", "century", "millennium",
+                "microseconds", "milliseconds", "nosuch"]
+DATE_FORMATS = ["YYYY-MM-DD", "HH24:MI:SS.US", "Day, DD Month YYYY",
+                "FMDay FMMonth FMDD", "IYYY-IW-ID", "Q CC J", "AM HH12 am",
+                'YYYY-MM-DD"T"HH24:MI:SS TZ OF', "WW W DDD", "FMDDth Mon YY",
+                "SSSS MS US", "Y,YYY BC", "dy DY mon MON"]
+TEMPORAL_LITERALS = {
+    "float8": ["1.5::float8", "'NaN'::float8", "'-Infinity'::float8",
+               "0.1::float8", "1e308::float8", "(-0.0)::float8",
+               "'1e-320'::float8", "3::float8", "2.5e-3::double precision",
+               "'1.5'::real::float8", "(-7)::float8"],
+    "date": ["'2024-01-31'::date", "date '2000-02-29'", "'epoch'::date",
+             "'infinity'::date", "'2023-02-29'::date", "'1999-01-08'::date",
+             "'January 8, 1999'::date", "'20240115'::date",
+             "'0001-01-01 BC'::date", "'2024-12-31'::date"],
+    "timestamp": ["'2024-01-31 12:00:00'::timestamp",
+                  "timestamp '2000-02-29 23:59:59.5'", "'epoch'::timestamp",
+                  "'infinity'::timestamp", "'2024-01-31T10:11:12'::timestamp",
+                  "'1999-01-08 04:05:06.789'::timestamp",
+                  "'2024-13-01 00:00'::timestamp"],
+    "timestamptz": ["'2024-01-31 12:00:00+02'::timestamptz",
+                    "'2000-02-29 23:59:59.5 UTC'::timestamptz",
+                    "'epoch'::timestamptz",
+                    "'2024-07-01 12:00 America/New_York'::timestamptz",
+                    "'infinity'::timestamptz",
+                    "'2024-03-10 02:30:00-05'::timestamptz"],
+    "interval": ["'1 day'::interval", "interval '1 hour 30 minutes'",
+                 "'-1 year 2 mons'::interval", "'P1Y2M3DT4H5M6S'::interval",
+                 "'0'::interval", "'1.5 days'::interval",
+                 "'@ 1 minute ago'::interval", "'100000 hours'::interval",
+                 "'1 mon -1 day'::interval"],
+}
+
+
+def lit_quoted(rng, pool):
+    return "'%s'" % rng.choice(pool)
+
+
+LITERAL_ONLY = ("small", "numfmt", "datefield", "truncfield", "datefmt")
 
 
 def lit(rng, typ):
     if typ == "numfmt":
         return lit_numfmt(rng)
+    if typ == "datefield":
+        return lit_quoted(rng, DATE_FIELDS)
+    if typ == "truncfield":
+        return lit_quoted(rng, TRUNC_FIELDS)
+    if typ == "datefmt":
+        return lit_quoted(rng, DATE_FORMATS)
+    if typ in TEMPORAL_LITERALS:
+        if rng.random() < 0.05:
+            return "NULL::%s" % typ
+        return rng.choice(TEMPORAL_LITERALS[typ])
     if rng.random() < 0.05 and typ != "small":
         return "NULL::%s" % typ
     if typ == "int4":
@@ -126,7 +203,9 @@ def lit(rng, typ):
 
 INTS = ["int2", "int4", "int8"]
 NUMS = INTS + ["numeric"]
-ALL = NUMS + ["text", "bool"]
+BASIC = NUMS + ["text", "bool"]
+TIMES = ["date", "timestamp", "timestamptz", "interval"]
+ALL = BASIC + ["float8"] + TIMES
 
 
 def wider(a, b):
@@ -152,7 +231,7 @@ def productions():
         p[t] += [("({0} & {1})", [t, t]), ("({0} | {1})", [t, t]),
                  ("({0} # {1})", [t, t]), ("(~{0})", [t]),
                  ("({0} << {1})", [t, "small"]), ("({0} >> {1})", [t, "small"])]
-        for src in ALL:
+        for src in BASIC + ["float8"]:
             if src != t:
                 p[t].append(("{0}::%s" % t, [src]))
     p["int4"] += [("length({0})", ["text"]), ("char_length({0})", ["text"]),
@@ -228,7 +307,99 @@ def productions():
                   ("({0} ILIKE {1})", ["text", "text"]),
                   ("starts_with({0}, {1})", ["text", "text"]),
                   ("{0}::bool", ["text"]), ("{0}::bool", ["int4"])]
+    float_productions(p)
+    temporal_productions(p)
     return p
+
+
+def float_productions(p):
+    """float8: arithmetic mixed with integers and numeric, math
+    functions (the same libm serves both servers), casts, to_char."""
+    for a, b in [("float8", "float8"), ("float8", "int4"), ("int4", "float8"),
+                 ("float8", "numeric"), ("int8", "float8")]:
+        for op in ["+", "-", "*", "/"]:
+            p["float8"].append(("({0} %s {1})" % op, [a, b]))
+    p["float8"] += [
+        ("(-{0})", ["float8"]), ("abs({0})", ["float8"]),
+        ("sqrt(abs({0}))", ["float8"]), ("cbrt({0})", ["float8"]),
+        ("round({0})", ["float8"]), ("trunc({0})", ["float8"]),
+        ("ceil({0})", ["float8"]), ("floor({0})", ["float8"]),
+        ("sign({0})", ["float8"]), ("power({0}, {1})", ["float8", "small"]),
+        ("exp({0})", ["float8"]), ("ln(abs({0}) + 1)", ["float8"]),
+        ("log(abs({0}) + 1)", ["float8"]), ("degrees({0})", ["float8"]),
+        ("radians({0})", ["float8"]), ("sin({0})", ["float8"]),
+        ("atan2({0}, {1})", ["float8", "float8"]),
+        ("greatest({0}, {1})", ["float8", "float8"]),
+        ("coalesce({0}, {1})", ["float8", "float8"]),
+        ("({0} ^ {1})", ["float8", "float8"]),
+        ("{0}::float8", ["int4"]), ("{0}::float8", ["numeric"]),
+        ("{0}::float8", ["text"]), ("{0}::real::float8", ["float8"]),
+        ("date_part({1}, {0})", ["timestamp", "datefield"]),
+        ("date_part({1}, {0})", ["interval", "datefield"]),
+    ]
+    p["int4"].append(("{0}::int4", ["float8"]))
+    p["int8"].append(("{0}::int8", ["float8"]))
+    p["numeric"].append(("{0}::numeric", ["float8"]))
+    p["text"] += [("{0}::text", ["float8"]),
+                  ("to_char({0}, {1})", ["float8", "numfmt"])]
+    for op in ["=", "<>", "<", ">="]:
+        p["bool"] += [("({0} %s {1})" % op, ["float8", "float8"]),
+                      ("({0} %s {1})" % op, ["float8", "int4"])]
+
+
+def temporal_productions(p):
+    """date, timestamp, timestamptz, interval: arithmetic, truncation,
+    fields, casts, to_char, comparisons (TimeZone is UTC in both)."""
+    p["date"] += [("({0} + {1})", ["date", "small"]),
+                  ("({0} - {1})", ["date", "small"]),
+                  ("make_date(2000 + {0}, {1}, {2})", ["small", "small", "small"]),
+                  ("{0}::date", ["timestamp"]), ("{0}::date", ["timestamptz"]),
+                  ("{0}::date", ["text"]),
+                  ("greatest({0}, {1})", ["date", "date"])]
+    p["int4"].append(("({0} - {1})", ["date", "date"]))
+    p["timestamp"] += [("({0} + {1})", ["timestamp", "interval"]),
+                       ("({0} - {1})", ["timestamp", "interval"]),
+                       ("({0} + {1})", ["date", "interval"]),
+                       ("date_trunc({1}, {0})", ["timestamp", "truncfield"]),
+                       ("{0}::timestamp", ["date"]),
+                       ("{0}::timestamp", ["timestamptz"]),
+                       ("{0}::timestamp", ["text"]),
+                       ("make_timestamp(2000 + {0}, {1}, {2}, {0}, {1}, 1.5)",
+                        ["small", "small", "small"])]
+    p["timestamptz"] += [("({0} + {1})", ["timestamptz", "interval"]),
+                         ("({0} - {1})", ["timestamptz", "interval"]),
+                         ("date_trunc({1}, {0})", ["timestamptz", "truncfield"]),
+                         ("{0}::timestamptz", ["timestamp"]),
+                         ("{0}::timestamptz", ["date"]),
+                         ("{0}::timestamptz", ["text"])]
+    p["interval"] += [("({0} + {1})", ["interval", "interval"]),
+                      ("({0} - {1})", ["interval", "interval"]),
+                      ("(-{0})", ["interval"]),
+                      ("({0} * {1})", ["interval", "float8"]),
+                      ("({0} / {1})", ["interval", "float8"]),
+                      ("({0} - {1})", ["timestamp", "timestamp"]),
+                      ("({0} - {1})", ["timestamptz", "timestamptz"]),
+                      ("age({0}, {1})", ["timestamp", "timestamp"]),
+                      ("justify_days({0})", ["interval"]),
+                      ("justify_hours({0})", ["interval"]),
+                      ("justify_interval({0})", ["interval"]),
+                      ("make_interval({0}, {1}, 0, {0}, 0, 0, 1.5)", ["small", "small"]),
+                      ("date_trunc({1}, {0})", ["interval", "truncfield"]),
+                      ("{0}::interval", ["text"])]
+    for t in ["date", "timestamp", "timestamptz", "interval"]:
+        # the grammar takes a string constant as the field, too
+        p["numeric"].append(("extract({1} FROM {0})", [t, "datefield"]))
+        p["text"].append(("{0}::text", [t]))
+        for op in ["=", "<", ">="]:
+            p["bool"].append(("({0} %s {1})" % op, [t, t]))
+        p[t] += [("coalesce({0}, {1})", [t, t]),
+                 ("CASE WHEN {0} THEN {1} ELSE {2} END", ["bool", t, t])]
+    for t in ["timestamp", "timestamptz", "interval"]:
+        p["text"].append(("to_char({0}, {1})", [t, "datefmt"]))
+    p["bool"] += [("({0} < {1})", ["date", "timestamp"]),
+                  ("({0} = {1})", ["timestamp", "timestamptz"]),
+                  ("isfinite({0})", ["date"]), ("isfinite({0})", ["timestamp"]),
+                  ("({0} BETWEEN {1} AND {2})", ["date", "date", "date"])]
 
 
 PRODUCTIONS = productions()
@@ -242,6 +413,9 @@ AGGREGATES = [  # (template, operand type)
     ("bool_or({0})", "bool"), ("string_agg({0}, ',')", "text"),
     ("stddev({0})", "numeric"), ("variance({0})", "int4"),
     ("sum(DISTINCT {0})", "int4"),
+    ("sum({0})", "float8"), ("avg({0})", "float8"), ("stddev({0})", "float8"),
+    ("min({0})", "date"), ("max({0})", "timestamp"), ("min({0})", "timestamptz"),
+    ("sum({0})", "interval"), ("avg({0})", "interval"), ("max({0})", "interval"),
 ]
 
 # ---------------------------------------------------------------------------

@@ -982,7 +982,7 @@ OID = {"bool": 16, "int2": 21, "int4": 23, "int8": 20, "float4": 700,
        "float8": 701, "numeric": 1700, "text": 25, "varchar": 1043,
        "bpchar": 1042, "name": 19, "oid": 26, "date": 1082, "time": 1083,
        "timestamp": 1114, "timestamptz": 1184, "interval": 1186,
-       "char": 18, "unknown": 705}
+       "char": 18, "unknown": 705, "bytea": 17, "uuid": 2950}
 
 
 def m_bindx(portal="", stmt="", params=(), pformats=(), results=()):
@@ -1066,6 +1066,10 @@ TYPE_CASES = [
     ("bpchar", "ab", "ab", b"ab"),
     ("name", "relname", "relname", b"relname"),
     ("oid", "4000000000", "4000000000", struct.pack("!I", 4000000000)),
+    ("bytea", "\\x00ff41", "\\x00ff41", b"\0\xffA"),
+    ("uuid", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+     "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+     bytes.fromhex("a0eebc999c0b4ef8bb6d6bb9bd380a11")),
     ("date", "2000-01-02", "2000-01-02", struct.pack("!i", 1)),
     ("time", "00:00:01.5", "00:00:01.5", struct.pack("!q", 1500000)),
     ("timestamp", "2000-01-01 00:00:01", "2000-01-01 00:00:01",
