@@ -442,9 +442,23 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
         push_step(state, &step);
         return;
     case T_Param:
+        if (((Param *)node)->paramkind == PARAM_EXTERN) {
+            /* a $n's value is fixed for the whole execution, and the
+             * expression is compiled per execution: a constant step */
+            int id = ((Param *)node)->paramid;
+
+            if (estate == NULL || id < 1 || id > estate->n_ext_params)
+                ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
+                        errmsg("no value found for parameter %d", id));
+            step = make_step(EEOP_CONST, resv, resnull);
+            step.d.constval.value = estate->ext_params[id - 1].value;
+            step.d.constval.isnull = estate->ext_params[id - 1].isnull;
+            push_step(state, &step);
+            return;
+        }
         if (((Param *)node)->paramkind != PARAM_EXEC)
-            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("parameters are not supported yet"));
+            elog(ERROR, "unexpected parameter kind %d",
+                 (int)((Param *)node)->paramkind);
         step = make_step(EEOP_PARAM_EXEC, resv, resnull);
         step.d.param.paramid = ((Param *)node)->paramid;
         push_step(state, &step);

@@ -56,6 +56,13 @@ typedef struct ParamExecData {
     struct SubPlanState *pending; /* an initplan not run yet, or NULL */
 } ParamExecData;
 
+/* The value of a $n of a prepared statement (Bind's), for one execution. */
+typedef struct ParamExternData {
+    Datum value;
+    bool isnull;
+    Oid ptype;
+} ParamExternData;
+
 /* What an expression is evaluated against. */
 typedef struct ExprContext {
     TupleTableSlot *scan_slot;  /* SCAN_VAR columns */

@@ -206,3 +206,35 @@ tdb_type_output(Oid typid, Datum value)
 {
     return support_or_error(typid, "output")->output(value);
 }
+
+bool
+tdb_type_has_binary(Oid typid)
+{
+    const TypeSupport *support = tdb_type_support(typid);
+
+    return support != NULL && support->send != NULL && support->recv != NULL;
+}
+
+Datum
+tdb_type_receive(Oid typid, const char *buf, int len)
+{
+    const TypeSupport *support = tdb_type_support(typid);
+
+    if (support == NULL || support->recv == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("no binary input function available for type %s",
+                       tdb_format_type(typid, -1)));
+    return support->recv(buf, len);
+}
+
+char *
+tdb_type_send(Oid typid, Datum value, int *len)
+{
+    const TypeSupport *support = tdb_type_support(typid);
+
+    if (support == NULL || support->send == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("no binary output function available for type %s",
+                       tdb_format_type(typid, -1)));
+    return support->send(value, len);
+}

@@ -34,6 +34,7 @@
 #include "types/builtin_rows.h"
 #include "types/datetime.h"
 #include "types/hashfn.h"
+#include "types/sendrecv.h"
 
 #define ARG_TS(n) DatumGetInt64(PG_GETARG_DATUM(n))
 
@@ -1138,11 +1139,13 @@ static const TypeSupport timestamp_types[] = {
     {.typid = TS, .input = timestamp_input, .output = timestamp_output,
      .cmp = timestamp_cmp, .hash = timestamp_hash, .eq = timestamp_eq,
      .apply_typmod = timestamp_apply_typmod,
-     .typmod_out = timestamp_typmod_out},
+     .typmod_out = timestamp_typmod_out,
+     .send = tdb_timestamp_send, .recv = tdb_timestamp_recv},
     {.typid = TZ, .input = timestamptz_input, .output = timestamptz_output,
      .cmp = timestamp_cmp, .hash = timestamp_hash, .eq = timestamp_eq,
      .apply_typmod = timestamp_apply_typmod,
-     .typmod_out = timestamp_typmod_out},
+     .typmod_out = timestamp_typmod_out,
+     .send = tdb_timestamp_send, .recv = tdb_timestamp_recv},
 };
 
 const BuiltinSet tdb_builtins_timestamp =
