@@ -107,6 +107,7 @@ typedef struct AggState {
     bool produced;              /* plain: the single row was returned */
     GroupState current;
     /* hashed */
+    Size hash_mem_peak; /* bytes the table held at most (EXPLAIN) */
     HashGroup *groups;
     int32 ngroups, groups_size;
     int32 *buckets;
@@ -735,6 +736,8 @@ lookup_group(AggState *as, TupleTableSlot *row)
     return &as->groups[as->ngroups - 1].state;
 }
 
+static TupleTableSlot *exec_agg_hashed(PlanState *node);
+
 static void
 build_groups(AggState *as)
 {
@@ -745,6 +748,21 @@ build_groups(AggState *as)
         advance_all(as, lookup_group(as, row), row);
     }
     as->table_built = true;
+    /* everything the table holds: buckets, groups, keys, states */
+    as->hash_mem_peak = Max(as->hash_mem_peak,
+                            tdb_mcxt_mem_allocated(as->group_mcxt, true));
+}
+
+bool
+tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb)
+{
+    AggState *as = (AggState *)node;
+
+    if (as->ps.exec != exec_agg_hashed)
+        return false;
+    *batches = 1; /* the table never spills yet (issue 8) */
+    *peak_kb = (int64)((as->hash_mem_peak + 1023) / 1024);
+    return true;
 }
 
 static TupleTableSlot *
