@@ -753,6 +753,18 @@ concat_tlists(Plan *outer, Plan *inner)
     return tlist;
 }
 
+static bool
+any_hash_clause(List *conds, List *outer_relids, List *inner_relids)
+{
+    Expr *ok, *ik;
+
+    for (int i = 0; i < list_length(conds); i++)
+        if (hash_clause(list_nth(conds, i), outer_relids, inner_relids, &ok,
+                        &ik))
+            return true;
+    return false;
+}
+
 /*
  * Join outer and inner with jointype.  join_conds: the join's own
  * conditions (ON of an outer join: they decide matching); filter: the
@@ -771,6 +783,17 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
     if (jointype == JOIN_INNER) {
         join_conds = tdb_list_concat(join_conds, filter);
         filter = NIL;
+    }
+    if (jointype == JOIN_LEFT && settings->enable_hashjoin &&
+        outer->plan->plan_rows < inner->plan->plan_rows &&
+        any_hash_clause(join_conds, outer->relids, inner->relids)) {
+        /* the preserved side is the smaller: hash it, probing with the
+         * nullable side (PostgreSQL's Hash Right Join) */
+        JoinPart *t = outer;
+
+        outer = inner;
+        inner = t;
+        jointype = JOIN_RIGHT;
     }
     for (int i = 0; i < list_length(join_conds); i++) {
         Expr *cond = list_nth(join_conds, i);
@@ -795,6 +818,8 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
                clause_selectivity(join_conds);
     if (jointype == JOIN_LEFT || jointype == JOIN_FULL)
         rows = Max(rows, outer->plan->plan_rows);
+    if (jointype == JOIN_RIGHT || jointype == JOIN_FULL)
+        rows = Max(rows, inner->plan->plan_rows);
     if (hashclauses != NIL &&
         (settings->enable_hashjoin || !settings->enable_nestloop ||
          jointype == JOIN_FULL || jointype == JOIN_RIGHT)) {

@@ -39,6 +39,13 @@ def sql_value(v):
     return "NULL" if v is None else str(v)
 
 
+# A table several pages long, so the planner's size estimates differ
+# between the references (which side is hashed, Hash Right Join).
+BIG_TABLE = ("t4", "INSERT INTO t4 SELECT CASE WHEN g % 7 = 0 THEN NULL "
+             "ELSE g % 13 END, g % 50, 'c' || (g % 5) "
+             "FROM generate_series(1, 600) g;")
+
+
 def setup_sql():
     out = []
     for name, rows in TABLES.items():
@@ -46,6 +53,8 @@ def setup_sql():
         out.append("INSERT INTO %s VALUES %s;" % (
             name, ", ".join("(%s)" % ", ".join(sql_value(v) for v in r)
                             for r in rows)))
+    out.append("CREATE TABLE %s (a int, b int, c text);" % BIG_TABLE[0])
+    out.append(BIG_TABLE[1])
     return out
 
 
@@ -53,6 +62,7 @@ class Gen:
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self.alias_no = 0
+        self.big_used = False
 
     def new_alias(self):
         self.alias_no += 1
@@ -131,7 +141,12 @@ class Gen:
             sub = r.choice(list(TABLES))
             return ("(SELECT a, b, c FROM %s WHERE b IS NOT NULL OR a > 1) %s"
                     % (sub, alias)), [alias]
-        return "%s %s" % (r.choice(list(TABLES)), alias), [alias]
+        names = list(TABLES)
+        if not self.big_used:  # once per statement: results stay small
+            names.append(BIG_TABLE[0])
+        name = r.choice(names)
+        self.big_used = self.big_used or name == BIG_TABLE[0]
+        return "%s %s" % (name, alias), [alias]
 
     def join_tree(self, ntables):
         r = self.rng
@@ -162,6 +177,7 @@ class Gen:
     def statement(self):
         r = self.rng
         self.alias_no = 0
+        self.big_used = False
         from_sql, aliases = self.join_tree(r.choice([1, 2, 2, 3, 3, 4]))
         where = ""
         if r.random() < 0.8:

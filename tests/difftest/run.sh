@@ -55,7 +55,7 @@ passed=0; failed=0; status=0
 for name in exprs queries; do
   as_pg env PGCLIENTENCODING=UTF8 PGTZ=UTC "$PSQL" -X -a -q -A -t \
     -h "$TMP/sock" -p "$PORT" -U tdb -d postgres \
-    -c "DROP TABLE IF EXISTS vs, ve, t1, t2, t3" >/dev/null 2>&1
+    -c "DROP TABLE IF EXISTS vs, ve, t1, t2, t3, t4" >/dev/null 2>&1
   as_pg env PGCLIENTENCODING=UTF8 PGTZ=UTC "$PSQL" -X -a -q -A -t \
     -h "$TMP/sock" -p "$PORT" -U tdb -d postgres \
     < "$out/$name.sql" > "$out/$name.postgresql.out" 2>&1
