@@ -152,8 +152,11 @@ null_const_like(const Expr *expr)
 }
 
 /*
- * Date/time values whose text form depends on TimeZone / DateStyle:
- * their input and output functions are stable, not immutable.
+ * Date/time values whose text form depends on TimeZone / DateStyle /
+ * IntervalStyle (or, for input, on 'now'): their input and output
+ * functions are stable, not immutable -- pg_type's typinput/typoutput
+ * volatilities.  (float and bytea output read extra_float_digits and
+ * bytea_output, yet PostgreSQL marks them immutable, and so do we.)
  */
 static bool
 io_is_stable(Oid type, bool input)
@@ -171,32 +174,23 @@ io_is_stable(Oid type, bool input)
     }
 }
 
-/* Does mixing these types involve a time zone conversion? */
-static bool
-crosses_time_zone(Oid a, Oid b)
-{
-    return (a == TIMESTAMPTZOID) != (b == TIMESTAMPTZOID) &&
-           a != InvalidOid && b != InvalidOid;
-}
-
+/*
+ * Only immutable calls are evaluated at plan time; stable ones -- those
+ * whose result depends on a setting such as TimeZone or DateStyle, or on
+ * the transaction (now()) -- wait for execution, as PostgreSQL's
+ * provolatile says.  Casts carry their function's volatility in the
+ * FuncDesc the analyzer made for them; operators in their OperDesc.
+ */
 static bool
 func_is_immutable(const FuncExpr *f)
 {
-    if (f->func->volatility != PROVOLATILE_IMMUTABLE || f->func->retset)
-        return false;
-    /* casts between timestamptz and the zone-less types read TimeZone */
-    return !(f->is_cast && list_length(f->args) == 1 &&
-             crosses_time_zone(exprType(list_nth(f->args, 0)),
-                               exprType(&f->xpr)));
+    return f->func->volatility == PROVOLATILE_IMMUTABLE && !f->func->retset;
 }
 
 static bool
 oper_is_immutable(const OperDesc *op)
 {
-    /* timestamptz +- interval and cross-type comparisons read TimeZone */
-    if (op->left == TIMESTAMPTZOID && op->right == INTERVALOID)
-        return false;
-    return !crosses_time_zone(op->left, op->right);
+    return op->volatility == PROVOLATILE_IMMUTABLE;
 }
 
 /* ----------------------------------------------------------------------
