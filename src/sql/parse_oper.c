@@ -122,7 +122,9 @@ coerce_unknown_const(ParseState *ps, Const *c, Oid target, int32 typmod,
     literal = DatumGetPointer(c->constvalue);
     TDB_TRY();
     {
-        value = tdb_type_input(to, literal, -1);
+        /* typmod -1, the length check follows; but interval needs its
+         * fields to read '1 2' DAY TO HOUR (as PostgreSQL) */
+        value = tdb_type_input(to, literal, to == INTERVALOID ? typmod : -1);
     }
     TDB_CATCH();
     {

@@ -2408,6 +2408,31 @@ tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
     if (fmask == 0)
         return DTERR_BAD_FORMAT;
 
+    /*
+     * SQL-standard style reads '-1 2:03:04' as minus (1 day 2:03:04):
+     * PostgreSQL applies a leading '-' to every field when no later field
+     * carries a sign of its own (postgres-style output always signs the
+     * fields after a negative one, so that output still reads back).
+     */
+    if (tdb_typeio()->interval_style == INTSTYLE_SQL_STANDARD &&
+        field[0][0] == '-') {
+        bool more_signs = false;
+
+        for (int i = 1; i < nf; i++)
+            if (field[i][0] == '-' || field[i][0] == '+')
+                more_signs = true;
+        if (!more_signs) {
+            if (itm_in->tm_usec > 0)
+                itm_in->tm_usec = -itm_in->tm_usec;
+            if (itm_in->tm_mday > 0)
+                itm_in->tm_mday = -itm_in->tm_mday;
+            if (itm_in->tm_mon > 0)
+                itm_in->tm_mon = -itm_in->tm_mon;
+            if (itm_in->tm_year > 0)
+                itm_in->tm_year = -itm_in->tm_year;
+        }
+    }
+
     if (is_before) {
         if (itm_in->tm_usec == INT64_MIN || itm_in->tm_mday == INT_MIN ||
             itm_in->tm_mon == INT_MIN || itm_in->tm_year == INT_MIN)

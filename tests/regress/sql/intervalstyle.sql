@@ -41,6 +41,19 @@ SET IntervalStyle = iso_8601;
 SELECT count(*) FROM iv WHERE i::text::interval <> i;
 SET IntervalStyle = postgres;
 SELECT count(*) FROM iv WHERE i::text::interval <> i;
+-- sql_standard input: a leading '-' applies to every field unless a
+-- later field has a sign of its own
+SET IntervalStyle = sql_standard;
+SELECT interval '-1 2:03:04', interval '-1 +2:03:04', interval '-1-2',
+       interval '-1-2 3', interval '-1-2 +3 4:05', interval '-1 day 2 hours';
+SELECT interval '-1 day 2 hours 3 minutes', interval '-2:03',
+       interval '-1 -2:03', interval '-1-2 3 4:05:06';
+SELECT interval '-1 2:00:00 ago', interval '-1 day ago', interval '-1.5 days',
+       interval '-1 2' DAY TO HOUR, interval '-1 years 2 months';
+SET IntervalStyle = postgres;
+SELECT interval '-1 2:03:04', interval '-1 +2:03:04', interval '-1-2 3',
+       interval '-1 day 2 hours', interval '-1 2' DAY TO HOUR,
+       interval '1 2' DAY TO HOUR, interval '-1 -2' DAY TO HOUR;
 -- case-insensitive names, errors
 SET IntervalStyle = 'SQL_STANDARD';
 SHOW IntervalStyle;
