@@ -35,6 +35,10 @@
  *     leaves just the ELSE.
  *   - COALESCE: NULL constants drop out; a non-NULL constant ends the
  *     list (it alone remains if it comes first).
+ *   - Operators that PostgreSQL implements as inlinable SQL functions
+ *     become what their bodies say: interval + timestamptz turns into
+ *     timestamptz + interval (operands swapped, so the other one is
+ *     evaluated first), text || 1 folds as text || 1::text would.
  * Evaluation compiles the sub-expression with the executor's expression
  * compiler and runs it once in a scratch memory context; the result is
  * copied into the caller's context as a Const.
@@ -187,9 +191,23 @@ func_is_immutable(const FuncExpr *f)
     return f->func->volatility == PROVOLATILE_IMMUTABLE && !f->func->retset;
 }
 
+/*
+ * text || anynonarray and anynonarray || text (operators 2779, 2780) are
+ * stable SQL functions in PostgreSQL, but it inlines their bodies
+ * ($1 || $2::text) before folding, so the call folds exactly when the
+ * non-text operand's output function is immutable: 'a' || 1 becomes a
+ * constant, 'a' || '2024-01-01'::date does not.
+ */
 static bool
-oper_is_immutable(const OperDesc *op)
+oper_is_immutable(const OpExpr *o)
 {
+    const OperDesc *op = o->op;
+
+    if (op->oid == 2779 || op->oid == 2780) {
+        Oid other = exprType(list_nth(o->args, op->oid == 2779 ? 1 : 0));
+
+        return !io_is_stable(other, false);
+    }
     return op->volatility == PROVOLATILE_IMMUTABLE;
 }
 
@@ -212,15 +230,46 @@ fold_func(FuncExpr *f, FoldContext *ctx)
     return (Node *)copy;
 }
 
+/*
+ * Operators whose PostgreSQL function is SQL of the form "$2 + $1":
+ * interval + timestamp[tz]/date/time, integer + date, time + date.
+ * PostgreSQL inlines such functions while folding, so the call becomes
+ * its commutator with the operands swapped -- visibly: EXPLAIN prints
+ * it that way, and the right operand is evaluated (and fails) first.
+ * The commutator with the swapped operand types, or NULL.
+ */
+static const OperDesc *
+inlined_commutator(const OperDesc *op)
+{
+    switch (op->oid) {
+    case 1363: /* time + date */
+    case 1849: /* interval + time */
+    case 2551: /* interval + date */
+    case 2553: /* interval + timestamp */
+    case 2554: /* interval + timestamptz */
+    case 2555: /* integer + date */
+        return tdb_oper_lookup(op->name, op->right, op->left);
+    default:
+        return NULL;
+    }
+}
+
 static Node *
 fold_oper(OpExpr *o, FoldContext *ctx)
 {
     OpExpr *copy = (OpExpr *)tdb_copy_node_shallow((Node *)o);
+    const OperDesc *swapped = inlined_commutator(o->op);
 
     copy->args = fold_list(o->args, ctx);
+    if (swapped != NULL && list_length(copy->args) == 2) {
+        copy->op = swapped;
+        copy->args = tdb_list_make2(list_nth(copy->args, 1),
+                                    list_nth(copy->args, 0));
+        o = copy;
+    }
     if (o->op->strict && any_null_const(copy->args))
         return (Node *)null_const_like(&o->xpr);
-    if (all_const(copy->args) && oper_is_immutable(o->op))
+    if (all_const(copy->args) && oper_is_immutable(copy))
         return (Node *)evaluate(&copy->xpr);
     return (Node *)copy;
 }
