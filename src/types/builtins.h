@@ -227,6 +227,9 @@ bool tdb_is_aggregate_name(const char *name);
 /* The cast from source to target, or NULL (same types: NULL too). */
 const CastDesc *tdb_cast_lookup(Oid source, Oid target);
 
+/* Every family's BuiltinSet (registry order); *nsets receives the count. */
+const BuiltinSet *const *tdb_builtin_sets(int *nsets);
+
 /* The support routines of typid, or NULL if it has none. */
 const TypeSupport *tdb_type_support(Oid typid);
 
