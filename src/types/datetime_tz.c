@@ -1,6 +1,7 @@
 /*
- * datetime_tz.c -- time zones named in date/time input, with the offsets
- * PostgreSQL 15 computes for them.
+ * datetime_tz.c -- time zones: the session's TimeZone and the zones
+ * named in date/time input, with the offsets PostgreSQL 15 computes for
+ * them.
  *
  * A name is looked up as PostgreSQL's pg_tzset looks it up:
  *
@@ -23,14 +24,24 @@
  * Local time -> offset (zone_offset, PostgreSQL's DetermineTimeZoneOffset)
  * finds the transition just after "local time read as UTC, minus a day";
  * a local time in a spring-forward gap or fall-back overlap resolves as
- * PostgreSQL's does ("before" in a gap, "after" in an overlap).
+ * PostgreSQL's does ("before" in a gap, "after" in an overlap).  Instant
+ * -> offset (tdb_dt_zone_utoff, PostgreSQL's localsub) takes the type of
+ * the last transition at or before the instant, or the zone's default
+ * type before the first (inferred from the file as tzload does).
+ *
+ * Names: a database zone is known by the directory's spelling of its
+ * path ("America/New_York"), a POSIX string by its upper-case form, GMT
+ * as "GMT" -- what SHOW TimeZone prints.
  *
  * What is not done: leap seconds ("right/" zones are read without their
- * corrections); no caching (each appearance of a name reads its file:
- * named zones in input are rare, and a cache would need a process-wide
- * structure and a lock).
+ * corrections; TimeZone refuses them, as PostgreSQL does).  Zones named
+ * in input are not cached (each appearance of a name reads its file:
+ * they are rare, and a cache would need a process-wide structure and a
+ * lock); the session's TimeZone is kept in the session's TzCache
+ * (typeio.c).
  *
- * Memory: a DtZone is palloc'd in the current memory context.
+ * Memory: a DtZone is palloc'd in the current memory context; it holds
+ * no pointers, so tdb_dt_zone_copy moves it anywhere.
  */
 #include "common/base.h"
 
