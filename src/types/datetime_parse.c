@@ -961,8 +961,8 @@ decode_number_field(int len, char *str, int fmask, int *tmask, DtTm *tm,
 
 /*
  * One number of a date, its meaning taken from the fields seen so far
- * (fmask) and DateStyle's field order.  Returns 0 or a DTERR code; *tmask receives the
- * field it set.
+ * (fmask) and DateStyle's field order.  Returns 0 or a DTERR code;
+ * *tmask receives the field it set.
  */
 static int
 decode_number(int flen, char *str, bool have_text_month, int fmask,
