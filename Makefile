@@ -12,6 +12,7 @@
 #   make bench-mmgr      memory-context benchmark vs glibc, jemalloc, mimalloc
 #   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
 #   make bench-heap      heap storage: bulk insert and sequential scan
+#   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
@@ -78,7 +79,8 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap clean format check-regress regress-wrapper
+	bench-mmgr bench-tuple bench-heap bench-sql clean format check-regress \
+	regress-wrapper
 .DEFAULT_GOAL := all
 
 all: deps $(B)/tupledb
@@ -249,6 +251,12 @@ $(B)/bench/bench_heap: $(B)/bench/heap/bench_heap.o $(B)/libtupledb.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+# Whole queries through each engine's own client: the tupledb shell
+# against psql and a throwaway PostgreSQL 15 (bench/sql/run.sh).
+bench-sql: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb
 
 clean:
 	rm -rf build

@@ -8,6 +8,8 @@
 
 #include "common/base.h"
 
+#include <stdatomic.h>
+
 #include <pthread.h>
 
 #include "access/clog.h"
@@ -91,6 +93,8 @@ struct Transaction {
     CommandId cid;       /* current command id */
     bool cid_used;       /* cid was used for a write */
     int lock_timeout_ms; /* writer / relation lock wait limit, 0 = none */
+    atomic_int *cancel_flag; /* the session's cancel request, or NULL:
+                              * lock waits give up when it is set */
 
     /* What this session waits for, under the manager's mutex, for the
      * deadlock check (lmgr.c): the writer lock, or a relation lock. */
@@ -131,6 +135,18 @@ void tdb_combocid_reset(Transaction *xact);
  * use CLOCK_MONOTONIC). */
 struct timespec;
 void tdb_xact_deadline_after(struct timespec *deadline, int ms);
+
+/*
+ * One wait on cond (mutex held) for a lock xact wants: until signalled,
+ * until deadline (NULL: none; returns ETIMEDOUT when it passes), or until
+ * the session asks to cancel (ECANCELED; the caller gives up the wait,
+ * releases the mutex and calls tdb_xact_raise_canceled).  With a cancel
+ * flag the wait is cut in 100 ms slices to look at it.
+ */
+int tdb_xact_lock_wait(Transaction *xact, pthread_cond_t *cond,
+                       pthread_mutex_t *mutex, const struct timespec *deadline);
+/* 57014 "canceling statement due to user request"; clears the request. */
+TDB_NORETURN void tdb_xact_raise_canceled(Transaction *xact);
 
 /* lmgr.c: set up / tear down the lock table (manager open / release). */
 void tdb_lmgr_init(TransactionManager *tm);

@@ -125,6 +125,16 @@ HeapTuple tdb_heap_getnext(HeapScanDesc scan);
  * own pin on the page); false at the end (slot cleared). */
 bool tdb_heap_getnextslot(HeapScanDesc scan, TupleTableSlot *slot);
 
+/*
+ * Column attnum (1-based) of up to max next visible rows, all of one page,
+ * into values[] and isnull[]; returns how many, 0 at the end.  For a scan
+ * that reads one column and needs no slot.  By-reference values point
+ * into the page: valid until the next call.  Raises XX001 for a
+ * corrupted page or tuple.
+ */
+int tdb_heap_getnext_column(HeapScanDesc scan, int attnum, Datum *values,
+                            bool *isnull, int max);
+
 /* Start over from the first page (same snapshot; length taken again). */
 void tdb_heap_rescan(HeapScanDesc scan);
 

@@ -140,6 +140,7 @@ typedef enum LockWaitFailure {
     LOCK_WAIT_DEADLOCK,
     LOCK_WAIT_TIMEOUT,
     LOCK_WAIT_TABLE_FULL,
+    LOCK_WAIT_CANCELED,
 } LockWaitFailure;
 
 /*
@@ -238,12 +239,19 @@ acquire_locked(TransactionManager *tm, Transaction *xact, Oid relid,
         }
         xact->waits_for_relid = relid;
         xact->waits_for_mode = (uint8)mode;
-        if (xact->lock_timeout_ms <= 0)
-            pthread_cond_wait(&tm->locks_released, &tm->lock);
-        else if (pthread_cond_timedwait(&tm->locks_released, &tm->lock,
-                                        &deadline) == ETIMEDOUT) {
-            result = LOCK_WAIT_TIMEOUT;
-            break;
+        {
+            int rc = tdb_xact_lock_wait(
+                xact, &tm->locks_released, &tm->lock,
+                xact->lock_timeout_ms > 0 ? &deadline : NULL);
+
+            if (rc == ETIMEDOUT) {
+                result = LOCK_WAIT_TIMEOUT;
+                break;
+            }
+            if (rc == ECANCELED) {
+                result = LOCK_WAIT_CANCELED;
+                break;
+            }
         }
         xact->waits_for_relid = InvalidOid;
     }
@@ -281,6 +289,8 @@ tdb_lock_relation(Transaction *xact, Oid relid, RelLockMode mode)
                  lock_mode_name(mode), relid);
         tdb_lmgr_report_deadlock(what);
     }
+    if (failure == LOCK_WAIT_CANCELED)
+        tdb_xact_raise_canceled(xact);
     if (failure == LOCK_WAIT_TIMEOUT)
         ereport(ERROR, errcode(ERRCODE_LOCK_NOT_AVAILABLE),
                 errmsg("canceling statement due to lock timeout"),

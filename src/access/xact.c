@@ -211,6 +211,47 @@ tdb_xact_deadline_after(struct timespec *deadline, int ms)
     }
 }
 
+int
+tdb_xact_lock_wait(Transaction *xact, pthread_cond_t *cond,
+                   pthread_mutex_t *mutex, const struct timespec *deadline)
+{
+    struct timespec slice;
+    int rc;
+
+    if (xact->cancel_flag == NULL) {
+        if (deadline == NULL)
+            return pthread_cond_wait(cond, mutex);
+        return pthread_cond_timedwait(cond, mutex, deadline);
+    }
+    if (atomic_load(xact->cancel_flag))
+        return ECANCELED;
+    tdb_xact_deadline_after(&slice, 100);
+    if (deadline != NULL &&
+        (deadline->tv_sec < slice.tv_sec ||
+         (deadline->tv_sec == slice.tv_sec &&
+          deadline->tv_nsec < slice.tv_nsec)))
+        return pthread_cond_timedwait(cond, mutex, deadline);
+    rc = pthread_cond_timedwait(cond, mutex, &slice);
+    if (atomic_load(xact->cancel_flag))
+        return ECANCELED;
+    return rc == ETIMEDOUT ? 0 : rc; /* a slice ending is a spurious wake */
+}
+
+void
+tdb_xact_raise_canceled(Transaction *xact)
+{
+    if (xact->cancel_flag != NULL)
+        atomic_store(xact->cancel_flag, 0);
+    ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
+            errmsg("canceling statement due to user request"));
+}
+
+void
+tdb_xact_set_cancel_flag(Transaction *xact, atomic_int *flag)
+{
+    xact->cancel_flag = flag;
+}
+
 /*
  * Step 1 of assignment: wait for the writer lock and take it.  Raises
  * 55P03 if the session's lock timeout passes first (holding nothing).
@@ -223,6 +264,7 @@ writer_acquire(Transaction *xact)
     TransactionId holder_xid = InvalidTransactionId;
     bool acquired = false;
     bool deadlock = false;
+    bool canceled = false;
 
     if (xact->lock_timeout_ms > 0)
         tdb_xact_deadline_after(&deadline, xact->lock_timeout_ms);
@@ -234,16 +276,21 @@ writer_acquire(Transaction *xact)
         tm->nwaiters++;
         xact->waits_for_writer = true;
         while (tm->writer != NULL) {
-            if (xact->lock_timeout_ms <= 0)
-                pthread_cond_wait(&tm->writer_released, &tm->lock);
-            else if (pthread_cond_timedwait(&tm->writer_released, &tm->lock,
-                                            &deadline) == ETIMEDOUT)
+            int rc = tdb_xact_lock_wait(
+                xact, &tm->writer_released, &tm->lock,
+                xact->lock_timeout_ms > 0 ? &deadline : NULL);
+
+            if (rc == ETIMEDOUT)
                 break;
+            if (rc == ECANCELED) {
+                canceled = true;
+                break;
+            }
         }
         xact->waits_for_writer = false;
         tm->nwaiters--;
     }
-    if (tm->writer == NULL && !deadlock) {
+    if (tm->writer == NULL && !deadlock && !canceled) {
         tm->writer = xact;
         tm->writer_xid = InvalidTransactionId;
         acquired = true;
@@ -253,6 +300,8 @@ writer_acquire(Transaction *xact)
 
     if (deadlock)
         tdb_lmgr_report_deadlock("the database-wide write lock");
+    if (canceled)
+        tdb_xact_raise_canceled(xact);
     if (!acquired) {
         if (TransactionIdIsValid(holder_xid))
             ereport(ERROR, errcode(ERRCODE_LOCK_NOT_AVAILABLE),

@@ -73,6 +73,8 @@
 #define TDB_ACCESS_XACT_H
 
 #include "common/base.h"
+
+#include <stdatomic.h>
 #include "access/clog.h"
 #include "access/transam.h"
 #include "mmgr/mcxt.h"
@@ -159,6 +161,12 @@ void tdb_xact_destroy(Transaction *xact);
 /* How long tdb_xact_assign_xid waits for the writer lock, in ms (0, the
  * default: for ever). */
 void tdb_xact_set_lock_timeout(Transaction *xact, int timeout_ms);
+/*
+ * The session's cancel request flag (NULL: none): while waiting for the
+ * writer lock or a relation lock, a set flag ends the wait with 57014
+ * "canceling statement due to user request" (and clears the flag).
+ */
+void tdb_xact_set_cancel_flag(Transaction *xact, atomic_int *flag);
 
 /* Start a transaction: IDLE -> IN_PROGRESS.  Raises 25P02 when FAILED,
  * elog ERROR when IN_PROGRESS. */

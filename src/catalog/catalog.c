@@ -13,6 +13,7 @@
  */
 #include "common/base.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -496,6 +497,40 @@ new_relation_file(Transaction *xact)
 }
 
 /* ----------------------------------------------------------------------
+ * The catalog version (catalog.h)
+ * ---------------------------------------------------------------------- */
+
+/* Process-wide: a change in any database makes every cached plan check
+ * again, which costs a re-plan at worst. */
+static atomic_uint_fast64_t catalog_version = 1;
+
+uint64
+tdb_catalog_version(void)
+{
+    return (uint64)atomic_load(&catalog_version);
+}
+
+static void
+catalog_version_callback(XactEvent event, void *arg)
+{
+    (void)arg;
+    if (event != XACT_EVENT_PRE_COMMIT)
+        atomic_fetch_add(&catalog_version, 1);
+}
+
+/*
+ * The transaction changed the catalog: bump the version now (its own
+ * later statements must re-plan) and again when it ends (other sessions
+ * see the change, or its undoing, only then).
+ */
+static void
+catalog_changed(Transaction *xact)
+{
+    atomic_fetch_add(&catalog_version, 1);
+    tdb_xact_register_callback(xact, catalog_version_callback, NULL);
+}
+
+/* ----------------------------------------------------------------------
  * Rows describing a table
  * ---------------------------------------------------------------------- */
 
@@ -707,6 +742,7 @@ tdb_catalog_create_table(Transaction *xact, const char *name,
     relfilenode = new_relation_file(xact);
     insert_table_rows(xact, relfilenode, name, PG_PUBLIC_NAMESPACE,
                       relfilenode, cols, ncols);
+    catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
     return relfilenode;
 }
@@ -745,6 +781,7 @@ tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
                    relid);
     delete_rows_of(xact, RelationRelationId, Anum_pg_class_oid, relid);
     unlink_at(xact, row.relfilenode, XACT_EVENT_COMMIT);
+    catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
     return true;
 }
@@ -777,6 +814,7 @@ tdb_catalog_truncate_table(Transaction *xact, Oid relid)
         elog(ERROR, "could not update the pg_class row of \"%s\"",
              row.relname);
     unlink_at(xact, row.relfilenode, XACT_EVENT_COMMIT);
+    catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
 }
 
@@ -848,6 +886,7 @@ tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
     values[Anum_pg_constraint_conbin - 1] =
         PointerGetDatum(tdb_text_from_cstring(expr));
     catalog_insert(xact, ConstraintRelationId, values);
+    catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
 }
 

@@ -151,6 +151,14 @@ void tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
 void tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
                            const char *expr);
 
+/*
+ * A counter that changes whenever a table is created, dropped, truncated
+ * or given a constraint: at the change and again when the changing
+ * transaction ends.  Cached plans (sql/plancache.c) compare it to the
+ * value they were made under and re-plan when it moved.  Process-wide.
+ */
+uint64 tdb_catalog_version(void);
+
 /* Column attnum's (1-based) DEFAULT expression text, or NULL. */
 const char *tdb_relation_column_default(Relation rel, int attnum);
 

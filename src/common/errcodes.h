@@ -45,6 +45,7 @@
 /* Date/time data exceptions (types/date.c, timestamp.c, interval.c). */
 #define ERRCODE_INVALID_DATETIME_FORMAT MAKE_SQLSTATE('2', '2', '0', '0', '7')
 #define ERRCODE_DATETIME_FIELD_OVERFLOW MAKE_SQLSTATE('2', '2', '0', '0', '8')
+#define ERRCODE_INVALID_BINARY_REPRESENTATION MAKE_SQLSTATE('2', '2', 'P', '0', '3')
 #define ERRCODE_DATETIME_VALUE_OUT_OF_RANGE                                 \
     MAKE_SQLSTATE('2', '2', '0', '0', '8')
 #define ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE                        \
@@ -67,6 +68,7 @@
 #define ERRCODE_GROUPING_ERROR MAKE_SQLSTATE('4', '2', '8', '0', '3')
 #define ERRCODE_DATATYPE_MISMATCH MAKE_SQLSTATE('4', '2', '8', '0', '4')
 #define ERRCODE_CANNOT_COERCE MAKE_SQLSTATE('4', '2', '8', '4', '6')
+#define ERRCODE_AMBIGUOUS_PARAMETER MAKE_SQLSTATE('4', '2', 'P', '0', '8')
 #define ERRCODE_INDETERMINATE_DATATYPE MAKE_SQLSTATE('4', '2', 'P', '1', '8')
 #define ERRCODE_INVALID_COLUMN_REFERENCE MAKE_SQLSTATE('4', '2', 'P', '1', '0')
 #define ERRCODE_DUPLICATE_ALIAS MAKE_SQLSTATE('4', '2', '7', '1', '2')

@@ -83,9 +83,13 @@ patch_jump(ExprState *state, int at, int target)
     }
 }
 
-/* Highest column referenced per input slot, for the FETCH steps. */
+/*
+ * Highest column referenced per input slot, for the FETCH steps; and how
+ * many references the scan slot gets.
+ */
 typedef struct FetchNeeds {
     int scan, outer, inner;
+    int scan_refs;
 } FetchNeeds;
 
 static bool
@@ -105,8 +109,11 @@ collect_fetch_needs(Node *node, void *context)
         if (slot == NULL)
             elog(ERROR, "unresolved variable %d.%d in a plan expression",
                  var->varno, var->varattno);
-        if (var->varattno > 0)
+        if (var->varattno > 0) {
             *slot = Max(*slot, var->varattno);
+            if (slot == &needs->scan)
+                needs->scan_refs++;
+        }
         return false;
     }
     if (IsA(node, Aggref))
@@ -114,14 +121,23 @@ collect_fetch_needs(Node *node, void *context)
     return tdb_expr_walk_children(node, collect_fetch_needs, context);
 }
 
+/*
+ * The FETCH steps of a program over expr.  An expression that reads a
+ * single column of the scan row once (`WHERE c1 % 7 = 3`) gets no FETCH:
+ * its SCAN_VAR_FETCH step reads that column without deforming the ones
+ * before it (state->scan_var_fetch, for compile_var).  Not for
+ * projections, whose column copies (ASSIGN_SCAN_VAR) read the deformed
+ * arrays.
+ */
 static void
-push_fetch_steps(ExprState *state, Node *expr)
+push_fetch_steps(ExprState *state, Node *expr, bool allow_var_fetch)
 {
-    FetchNeeds needs = {0, 0, 0};
+    FetchNeeds needs = {0, 0, 0, 0};
     ExprEvalStep step;
 
     collect_fetch_needs(expr, &needs);
-    if (needs.scan > 0) {
+    state->scan_var_fetch = allow_var_fetch && needs.scan_refs == 1;
+    if (needs.scan > 0 && !state->scan_var_fetch) {
         step = make_step(EEOP_FETCH_SCAN, NULL, NULL);
         step.d.fetch.last_var = needs.scan;
         push_step(state, &step);
@@ -179,7 +195,10 @@ compile_call(ExprState *state, List *args, const FuncDesc *desc,
     for (int i = 0; i < nargs; i++)
         compile_expr(state, list_nth(args, i), &fcinfo->args[i].value,
                      &fcinfo->args[i].isnull, estate);
-    step = make_step(strict && nargs > 0 ? EEOP_FUNC_STRICT : EEOP_FUNC,
+    step = make_step(!strict || nargs == 0 ? EEOP_FUNC
+                     : nargs == 1           ? EEOP_FUNC_STRICT_1
+                     : nargs == 2           ? EEOP_FUNC_STRICT_2
+                                            : EEOP_FUNC_STRICT,
                      resv, resnull);
     step.d.func.fcinfo = fcinfo;
     step.d.func.fn = fn;
@@ -317,7 +336,7 @@ compile_inlist(ExprState *state, InListExpr *in, Datum *resv, bool *resnull,
         push_step(state, &step);
         compile_expr(state, list_nth(in->items, i), &fcinfo->args[1].value,
                      &fcinfo->args[1].isnull, estate);
-        step = make_step(EEOP_FUNC_STRICT, resv, resnull);
+        step = make_step(EEOP_FUNC_STRICT_2, resv, resnull);
         step.d.func.fcinfo = fcinfo;
         step.d.func.fn = in->op->fn;
         step.d.func.nargs = 2;
@@ -373,6 +392,8 @@ compile_var(ExprState *state, Var *var, Datum *resv, bool *resnull)
     if (op == EEOP_LAST || var->varattno < 1)
         elog(ERROR, "unresolved variable %d.%d in a plan expression",
              var->varno, var->varattno);
+    if (op == EEOP_SCAN_VAR && state->scan_var_fetch)
+        step.opcode = EEOP_SCAN_VAR_FETCH;
     step.d.var.attnum = var->varattno - 1;
     push_step(state, &step);
 }
@@ -421,9 +442,23 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
         push_step(state, &step);
         return;
     case T_Param:
+        if (((Param *)node)->paramkind == PARAM_EXTERN) {
+            /* a $n's value is fixed for the whole execution, and the
+             * expression is compiled per execution: a constant step */
+            int id = ((Param *)node)->paramid;
+
+            if (estate == NULL || id < 1 || id > estate->n_ext_params)
+                ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
+                        errmsg("no value found for parameter %d", id));
+            step = make_step(EEOP_CONST, resv, resnull);
+            step.d.constval.value = estate->ext_params[id - 1].value;
+            step.d.constval.isnull = estate->ext_params[id - 1].isnull;
+            push_step(state, &step);
+            return;
+        }
         if (((Param *)node)->paramkind != PARAM_EXEC)
-            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("parameters are not supported yet"));
+            elog(ERROR, "unexpected parameter kind %d",
+                 (int)((Param *)node)->paramkind);
         step = make_step(EEOP_PARAM_EXEC, resv, resnull);
         step.d.param.paramid = ((Param *)node)->paramid;
         push_step(state, &step);
@@ -529,6 +564,56 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
     }
 }
 
+static bool
+type_is_byval(Oid typid)
+{
+    const TypeInfo *type = typid != InvalidOid ? tdb_type_lookup(typid)
+                                               : NULL;
+
+    return type != NULL && type->byval && type->len > 0;
+}
+
+/*
+ * May this step allocate in the per-row memory context (expr.h,
+ * tdb_expr_may_allocate)?  A function call may not when its arguments
+ * and result are all of by-value types and it is not volatile: such a
+ * built-in computes on registers (int4mod, int4eq, int8pl, ...).  An
+ * unknown argument type (InvalidOid) counts as by-reference.
+ */
+static bool
+step_may_allocate(const ExprEvalStep *step)
+{
+    switch ((ExprEvalOp)step->opcode) {
+    case EEOP_FUNC:
+    case EEOP_FUNC_STRICT:
+    case EEOP_FUNC_STRICT_1:
+    case EEOP_FUNC_STRICT_2: {
+        const FmgrInfo *flinfo = step->d.func.fcinfo->flinfo;
+
+        if (flinfo->fn_desc != NULL &&
+            flinfo->fn_desc->volatility == PROVOLATILE_VOLATILE)
+            return true;
+        if (!type_is_byval(flinfo->fn_expr_rettype))
+            return true;
+        for (int a = 0; a < step->d.func.nargs; a++)
+            if (!type_is_byval(flinfo->fn_expr_argtypes[a]))
+                return true;
+        return false;
+    }
+    case EEOP_PARAM_EXEC:
+    case EEOP_IOCOERCE:
+    case EEOP_TYPMOD:
+    case EEOP_DISTINCT:
+    case EEOP_NULLIF:
+    case EEOP_MINMAX:
+    case EEOP_SUBPLAN:
+    case EEOP_AGG_CALL:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Finish the program: DONE, then opcodes to label addresses. */
 static void
 finish(ExprState *state)
@@ -536,8 +621,10 @@ finish(ExprState *state)
     const void *const *labels = tdb_exec_interp_labels();
 
     push_step(state, &(ExprEvalStep){.opcode = EEOP_DONE});
-    for (int i = 0; i < state->nsteps; i++)
+    for (int i = 0; i < state->nsteps; i++) {
+        state->may_allocate |= step_may_allocate(&state->steps[i]);
         state->steps[i].opcode = (intptr_t)labels[state->steps[i].opcode];
+    }
 }
 
 ExprState *
@@ -548,7 +635,7 @@ tdb_exec_init_expr(Expr *expr, EState *estate)
     if (expr == NULL)
         return NULL;
     state = new_state(expr);
-    push_fetch_steps(state, (Node *)expr);
+    push_fetch_steps(state, (Node *)expr, true);
     compile_expr(state, expr, &state->resvalue, &state->resnull, estate);
     finish(state);
     return state;
@@ -564,7 +651,7 @@ tdb_exec_init_qual(List *qual, EState *estate)
         return NULL;
     state = new_state(NULL);
     state->is_qual = true;
-    push_fetch_steps(state, (Node *)qual);
+    push_fetch_steps(state, (Node *)qual, true);
     for (int i = 0; i < list_length(qual); i++) {
         ExprEvalStep step = make_step(EEOP_QUAL, &state->resvalue,
                                       &state->resnull);
@@ -579,6 +666,43 @@ tdb_exec_init_qual(List *qual, EState *estate)
     return state;
 }
 
+/*
+ * If every target is a plain column (varattno > 0) of the same input
+ * slot, record the copy list for tdb_exec_project's Var-only path.
+ */
+static void
+analyze_var_only(ExprState *state, List *targetlist)
+{
+    int n = list_length(targetlist);
+    int kind = 0, last = 0, single = -1;
+    int *attnums;
+
+    /* an empty target list reads no slot (the node may have none) */
+    if (n == 0)
+        return;
+    attnums = tdb_palloc(sizeof(int) * (Size)n);
+
+    for (int i = 0; i < n; i++) {
+        Expr *e = ((TargetEntry *)list_nth(targetlist, i))->expr;
+        Var *var = (Var *)e;
+
+        if (!IsA(e, Var) || var->varattno <= 0 ||
+            (var->varno != SCAN_VAR && var->varno != OUTER_VAR &&
+             var->varno != INNER_VAR) ||
+            (kind != 0 && var->varno != kind))
+            return;
+        kind = var->varno;
+        attnums[i] = var->varattno - 1;
+        last = Max(last, (int)var->varattno);
+        single = i == 0 || single == attnums[i] ? attnums[i] : -2;
+    }
+    state->var_slot_kind = kind;
+    state->var_ncols = n;
+    state->var_last = last;
+    state->var_single = single >= 0 ? single : -1;
+    state->var_attnums = attnums;
+}
+
 ExprState *
 tdb_exec_init_projection(List *targetlist, TupleTableSlot *result_slot,
                          EState *estate)
@@ -586,7 +710,8 @@ tdb_exec_init_projection(List *targetlist, TupleTableSlot *result_slot,
     ExprState *state = new_state(NULL);
 
     state->result_slot = result_slot;
-    push_fetch_steps(state, (Node *)targetlist);
+    analyze_var_only(state, targetlist);
+    push_fetch_steps(state, (Node *)targetlist, false);
     for (int i = 0; i < list_length(targetlist); i++) {
         TargetEntry *te = list_nth(targetlist, i);
         Expr *e = te->expr;
@@ -621,10 +746,112 @@ tdb_exec_project(ExprState *projection, ExprContext *econtext)
     TupleTableSlot *slot = projection->result_slot;
     bool isnull;
 
-    tdb_slot_clear(slot);
-    (void)tdb_exec_interp(projection, econtext, &isnull);
-    tdb_slot_store_virtual(slot);
+    tdb_exec_result_slot_begin(slot);
+    if (projection->var_slot_kind != 0) {
+        TupleTableSlot *in = projection->var_slot_kind == SCAN_VAR
+                                 ? econtext->scan_slot
+                             : projection->var_slot_kind == OUTER_VAR
+                                 ? econtext->outer_slot
+                                 : econtext->inner_slot;
+        const int *attnums = projection->var_attnums;
+
+        if (projection->var_single >= 0 &&
+            in->tts_nvalid <= projection->var_single) {
+            /* one column, not deformed yet: fetch just that one */
+            Datum value = tdb_slot_fetch_attr(in, projection->var_single + 1,
+                                              &isnull);
+
+            for (int i = 0; i < projection->var_ncols; i++) {
+                slot->tts_values[i] = value;
+                slot->tts_isnull[i] = isnull;
+            }
+        } else {
+            if (in->tts_nvalid < projection->var_last)
+                tdb_slot_getsomeattrs(in, projection->var_last);
+            for (int i = 0; i < projection->var_ncols; i++) {
+                slot->tts_values[i] = in->tts_values[attnums[i]];
+                slot->tts_isnull[i] = in->tts_isnull[attnums[i]];
+            }
+        }
+    } else
+        (void)tdb_exec_interp(projection, econtext, &isnull);
+    tdb_exec_result_slot_end(slot);
     return slot;
+}
+
+bool
+tdb_exec_projection_is_identity(const ExprState *projection,
+                                TupleDesc input_desc)
+{
+    TupleDesc out;
+
+    if (projection == NULL || projection->var_slot_kind == 0)
+        return false;
+    out = projection->result_slot->tts_tupleDescriptor;
+    if (out->natts != input_desc->natts ||
+        projection->var_ncols != input_desc->natts)
+        return false;
+    for (int i = 0; i < out->natts; i++)
+        if (projection->var_attnums[i] != i ||
+            TupleDescAttr(out, i)->atttypid !=
+                TupleDescAttr(input_desc, i)->atttypid)
+            return false;
+    return true;
+}
+
+ExprState *
+tdb_exec_init_agg_trans(const AggTransSpec *specs, int naggs, EState *estate)
+{
+    static const ExprEvalOp ops[] = {
+        [AGG_TRANS_CALL] = EEOP_AGG_CALL,
+        [AGG_TRANS_COUNT_STAR] = EEOP_AGG_COUNT_STAR,
+        [AGG_TRANS_COUNT] = EEOP_AGG_COUNT,
+        [AGG_TRANS_SUM_INT2] = EEOP_AGG_SUM_INT2,
+        [AGG_TRANS_SUM_INT4] = EEOP_AGG_SUM_INT4,
+    };
+    ExprState *state = new_state(NULL);
+    List *inputs = NIL;
+
+    for (int i = 0; i < naggs; i++) {
+        for (int a = 0; a < list_length(specs[i].args); a++)
+            inputs = tdb_lappend(inputs, list_nth(specs[i].args, a));
+        if (specs[i].filter != NULL)
+            inputs = tdb_lappend(inputs, specs[i].filter);
+    }
+    push_fetch_steps(state, (Node *)inputs, true);
+    for (int i = 0; i < naggs; i++) {
+        const AggTransSpec *spec = &specs[i];
+        FunctionCallInfo fcinfo = spec->fcinfo;
+        int nargs = list_length(spec->args);
+        int skip = -1;
+        ExprEvalStep step;
+
+        if (nargs + 1 > FUNC_MAX_ARGS)
+            elog(ERROR, "too many arguments (%d) in an aggregate", nargs);
+        if (spec->filter != NULL) {
+            Datum *fv = tdb_palloc(sizeof(Datum));
+            bool *fn = tdb_palloc(sizeof(bool));
+
+            compile_expr(state, spec->filter, fv, fn, estate);
+            step = make_step(EEOP_JUMP_IF_NOT_TRUE, fv, fn);
+            skip = push_step(state, &step);
+        }
+        for (int a = 0; a < nargs; a++)
+            compile_expr(state, list_nth(spec->args, a),
+                         &fcinfo->args[a + 1].value,
+                         &fcinfo->args[a + 1].isnull, estate);
+        step = make_step(ops[spec->kind], NULL, NULL);
+        step.d.agg.aggno = i;
+        step.d.agg.fcinfo = fcinfo;
+        step.d.agg.fallback = spec->fallback_fn;
+        step.d.agg.callback = spec->callback;
+        step.d.agg.callback_arg = spec->callback_arg;
+        push_step(state, &step);
+        if (skip >= 0)
+            patch_jump(state, skip, state->nsteps);
+    }
+    finish(state);
+    return state;
 }
 
 int

@@ -29,8 +29,22 @@ PlanState *tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 
+/* EXPLAIN ANALYZE: a hashed Agg's batches and peak memory in kB; false
+ * if node does not aggregate by hashing. */
+bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb);
+
 /* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
 void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
+
+/*
+ * A SeqScan that returns one column and has no qual (and is not being
+ * timed by EXPLAIN ANALYZE) can hand its parent that column of up to max
+ * next rows at once (exec_seqscan.c): the count, 0 at the end.
+ * By-reference values are valid until the next call.
+ */
+bool tdb_exec_seqscan_can_batch(PlanState *node);
+int tdb_exec_seqscan_batch(PlanState *node, Datum *values, bool *isnull,
+                           int max);
 
 /* The children of an Append state (EXPLAIN). */
 int tdb_exec_append_children(PlanState *node, PlanState ***children);

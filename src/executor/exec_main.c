@@ -94,11 +94,10 @@ visible_desc(Plan *plan)
 }
 
 PlanState *
-tdb_exec_run(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
+tdb_exec_start(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
 {
     MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
     PlanState *top;
-    TupleTableSlot *slot;
     bool sends_rows = stmt->command == CMD_SELECT || stmt->has_returning;
 
     for (int i = 0; i < list_length(stmt->subplans); i++)
@@ -107,15 +106,52 @@ tdb_exec_run(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
     top = tdb_exec_init_node(stmt->plan, estate);
     if (sends_rows && dest != NULL && dest->startup != NULL)
         dest->startup(dest, visible_desc(top->plan));
-    while ((slot = tdb_exec_proc_node(top)) != NULL) {
+    tdb_mcxt_switch_to(old);
+    return top;
+}
+
+void
+tdb_exec_finish(EState *estate, PlanState *top)
+{
+    MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
+
+    tdb_exec_end_node(top);
+    for (int i = 0; i < list_length(estate->subplan_states); i++)
+        tdb_exec_end_node(list_nth(estate->subplan_states, i));
+    tdb_mcxt_switch_to(old);
+}
+
+bool
+tdb_exec_fetch(PlannedStmt *stmt, EState *estate, PlanState *top,
+               DestReceiver *dest, int64 count)
+{
+    MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
+    bool sends_rows = stmt->command == CMD_SELECT || stmt->has_returning;
+    TupleTableSlot *slot;
+    int64 n = 0;
+
+    while (count <= 0 || n < count) {
+        slot = tdb_exec_proc_node(top);
+        if (slot == NULL) {
+            tdb_mcxt_switch_to(old);
+            tdb_exec_finish(estate, top);
+            return true;
+        }
+        n++;
         if (stmt->command == CMD_SELECT)
             estate->processed++;
         if (sends_rows && dest != NULL && dest->receive != NULL)
             dest->receive(dest, slot);
     }
-    tdb_exec_end_node(top);
-    for (int i = 0; i < list_length(estate->subplan_states); i++)
-        tdb_exec_end_node(list_nth(estate->subplan_states, i));
     tdb_mcxt_switch_to(old);
+    return false;
+}
+
+PlanState *
+tdb_exec_run(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
+{
+    PlanState *top = tdb_exec_start(stmt, estate, dest);
+
+    (void)tdb_exec_fetch(stmt, estate, top, dest, 0);
     return top;
 }

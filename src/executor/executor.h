@@ -47,6 +47,10 @@ typedef struct EState {
     List *subplan_states;     /* PlanState per subplan (lazily) */
     ParamExecData *params;    /* PARAM_EXEC values */
     int nparams;
+    /* PARAM_EXTERN values ($1 = [0]), borrowed from the portal; the
+     * expression compiler reads them (they are fixed per execution) */
+    const ParamExternData *ext_params;
+    int n_ext_params;
     uint64 processed;         /* rows returned / changed (command tag) */
     int work_mem;             /* kB */
     double hash_mem_multiplier;
@@ -169,6 +173,22 @@ EState *tdb_exec_create_estate(Transaction *xact, Snapshot snapshot,
                                PlannedStmt *stmt);
 PlanState *tdb_exec_run(PlannedStmt *stmt, EState *estate,
                         DestReceiver *dest);
+
+/*
+ * The same, a few rows at a time (a portal of the extended protocol):
+ * tdb_exec_start builds the PlanState tree and calls dest->startup (if
+ * the statement returns rows); tdb_exec_fetch sends up to count rows
+ * (count <= 0: all) and returns true when the plan is exhausted (and
+ * then ends its nodes); tdb_exec_finish ends the nodes if a fetch has
+ * not.  Between calls the estate's memory holds the scan positions;
+ * buffer pins of the thread stay held by the scans.  The caller keeps
+ * estate->processed as the total so far.
+ */
+PlanState *tdb_exec_start(PlannedStmt *stmt, EState *estate,
+                          DestReceiver *dest);
+bool tdb_exec_fetch(PlannedStmt *stmt, EState *estate, PlanState *top,
+                    DestReceiver *dest, int64 count);
+void tdb_exec_finish(EState *estate, PlanState *top);
 void tdb_exec_free_estate(EState *estate);
 
 /* Open a relation for the statement (cached per relid in the estate). */

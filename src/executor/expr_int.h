@@ -19,6 +19,9 @@ typedef enum ExprEvalOp {
     EEOP_OUTER_VAR,
     EEOP_INNER_VAR,
     EEOP_SCAN_CTID, /* the scan row's TID, as a pointer into the slot */
+    /* the one column an expression reads of the scan row, fetched
+     * without deforming the columns before it (tdb_slot_fetch_attr) */
+    EEOP_SCAN_VAR_FETCH,
     /* projections: a column straight into the result slot */
     EEOP_ASSIGN_SCAN_VAR,
     EEOP_ASSIGN_OUTER_VAR,
@@ -28,6 +31,8 @@ typedef enum ExprEvalOp {
     EEOP_CONST,
     EEOP_FUNC,
     EEOP_FUNC_STRICT,
+    EEOP_FUNC_STRICT_1, /* the same, specialised by argument count */
+    EEOP_FUNC_STRICT_2,
     EEOP_BOOL_AND_STEP_FIRST, /* also resets anynull */
     EEOP_BOOL_AND_STEP,
     EEOP_BOOL_AND_LAST,
@@ -54,6 +59,12 @@ typedef enum ExprEvalOp {
     EEOP_MINMAX,
     EEOP_INLIST_ARG,
     EEOP_SUBPLAN,
+    /* an Agg node's transitions (tdb_exec_init_agg_trans) */
+    EEOP_AGG_COUNT_STAR,
+    EEOP_AGG_COUNT,
+    EEOP_AGG_SUM_INT2,
+    EEOP_AGG_SUM_INT4,
+    EEOP_AGG_CALL,
     EEOP_LAST
 } ExprEvalOp;
 
@@ -137,6 +148,13 @@ struct ExprEvalStep {
         struct {
             struct SubPlanState *sstate;
         } subplan;
+        struct {
+            int aggno;               /* transition state number */
+            FunctionCallInfo fcinfo; /* args[1..]: the inputs */
+            PGFunction fallback;     /* overflow: raises the error */
+            void (*callback)(void *arg, int aggno); /* EEOP_AGG_CALL */
+            void *callback_arg;
+        } agg;
     } d;
 };
 

@@ -4,11 +4,15 @@
  * RemoteReceiver is the DestReceiver (executor/dest.h) a connection hands
  * to tdb_session_exec:
  *
- *     startup(desc)   RowDescription 'T': per column its name, table OID
- *                     and column number (0 and 0: not tracked yet), type
- *                     OID, typlen, typmod and format code
+ *     startup(desc)   RowDescription 'T' (unless send_rowdesc is off: the
+ *                     extended protocol describes at Describe): per
+ *                     column its name, table OID and column number (the
+ *                     extended protocol's Describe knows them; 0 and 0
+ *                     in the simple protocol), type OID, typlen, typmod
+ *                     and format code
  *     receive(slot)   DataRow 'D': per column Int32 length (-1 for NULL)
- *                     and the value's text from tdb_type_output
+ *                     and the value: text from tdb_type_output, or
+ *                     binary from tdb_type_send for format code 1
  *     complete(tag)   CommandComplete 'C' with the tag
  *     notice(edata)   NoticeResponse 'N', if client_min_messages lets it
  *
@@ -160,8 +164,8 @@ tdb_remote_send_rowdesc(RemoteReceiver *r, TupleDesc desc)
         const TupleAttr *att = TupleDescAttr(desc, i);
 
         tdb_pq_put_string(port, att->attname);
-        tdb_pq_put_int32(port, 0); /* table OID */
-        tdb_pq_put_int16(port, 0); /* column number */
+        tdb_pq_put_int32(port, r->origtbl != NULL ? (int32)r->origtbl[i] : 0);
+        tdb_pq_put_int16(port, r->origcol != NULL ? r->origcol[i] : 0);
         tdb_pq_put_int32(port, (int32)att->atttypid);
         tdb_pq_put_int16(port, att->attlen);
         tdb_pq_put_int32(port, att->atttypmod);
@@ -202,8 +206,15 @@ remote_receive(DestReceiver *self, TupleTableSlot *slot)
             tdb_pq_put_int32(port, -1);
             continue;
         }
-        value = tdb_type_output(r->typids[i], slot->tts_values[i]);
-        len = strlen(value);
+        if (column_format(r, i) == 1) {
+            int blen;
+
+            value = tdb_type_send(r->typids[i], slot->tts_values[i], &blen);
+            len = (size_t)blen;
+        } else {
+            value = tdb_type_output(r->typids[i], slot->tts_values[i]);
+            len = strlen(value);
+        }
         tdb_pq_put_int32(port, (int32)len);
         tdb_pq_put_bytes(port, value, len);
     }

@@ -1,48 +1,43 @@
 /*
- * extended.c -- the extended query protocol, first step: statements
- * without parameters, named and unnamed, with text results.
+ * extended.c -- the extended query protocol, on the session's prepared
+ * statements and portals (sql/session.h, sql/prepare.c).
  *
- *   Parse 'P'     parse the text now (syntax errors and "cannot insert
- *                 multiple commands into a prepared statement" come back
- *                 here, as in PostgreSQL); count its parameters (the
- *                 declared types and the $n in the parse tree); keep the
- *                 text under its name ("" = the unnamed statement, which
- *                 the next unnamed Parse or any simple Query replaces)
- *   Bind 'B'      check the parameter count (08P01) and the format codes;
- *                 make a portal ("" = unnamed) for the statement
- *   Describe 'D'  S: ParameterDescription, then RowDescription or NoData;
- *                 P: RowDescription (with the Bind's format codes) or
- *                 NoData
- *   Execute 'E'   DataRows and CommandComplete, or EmptyQueryResponse,
- *                 or PortalSuspended when the row limit is reached
- *   Sync 'S'      ReadyForQuery; ends the error skip
+ *   Parse 'P'     tdb_session_prepare: parse, analyze and plan now,
+ *                 inferring the types of $n the client left 0; keep the
+ *                 statement under its name ("" = the unnamed statement,
+ *                 which the next unnamed Parse or any simple Query
+ *                 replaces)
+ *   Bind 'B'      check the counts and format codes (08P01), convert the
+ *                 values (text: the type's input function; binary: its
+ *                 recv, 0A000 if it has none), make a portal ("" =
+ *                 unnamed); binary result columns need the type's send
+ *                 (0A000)
+ *   Describe 'D'  S: ParameterDescription, then RowDescription (text
+ *                 formats) or NoData; P: RowDescription with the Bind's
+ *                 format codes, or NoData.  Nothing runs: the
+ *                 description comes from the analysis
+ *   Execute 'E'   tdb_session_execute with the row limit: DataRows, then
+ *                 CommandComplete, PortalSuspended (more rows remain; the
+ *                 next Execute goes on from there) or EmptyQueryResponse
+ *   Sync 'S'      tdb_session_sync commits the implicit transaction the
+ *                 messages started, then ReadyForQuery; ends the error
+ *                 skip
  *   Flush 'H'     send what is buffered
  *   Close 'C'     drop a statement or portal (unknown names are fine)
  *
  * After an error every message up to Sync is skipped (backend.c asks
- * tdb_extended_ignoring).
+ * tdb_extended_ignoring), and the session has ended the statement as any
+ * error does: an implicit transaction is rolled back, an explicit block
+ * fails (25P02 until ROLLBACK).  Errors of this layer (bad counts, unknown
+ * names) do the same through tdb_session_fail.  A portal that failed is
+ * dropped; portals end with their transaction (backend.c calls
+ * tdb_extended_end_of_transaction before ReadyForQuery).
  *
- * How a portal runs: the session has no API yet to plan a statement
- * without running it, or to run it a few rows at a time, so a portal
- * runs whole through tdb_session_exec the first time it is described or
- * executed, and its rows are kept (as DataRow bodies) in the portal's
- * memory; Describe answers from the kept row description and Execute
- * sends kept rows, up to its row limit (PortalSuspended when rows remain,
- * "SELECT n" counting the rows of that Execute).  Consequences, until
- * the session grows prepare/bind/execute: a statement's effects happen
- * at Describe P rather than Execute; a portal's whole result is held in
- * memory; and each portal commits on its own outside a transaction block
- * (PostgreSQL commits at Sync).  Describe S of a statement that returns
- * rows learns its columns by starting it with a receiver that stops it
- * before the first row; that is done only outside a transaction block
- * (the stop is an error, which would fail the block), and for statements
- * without parameters.
+ * Not here: the COPY sub-protocol, FunctionCall.
  *
- * Not yet: parameters (Bind with values is 0A000), binary result
- * formats (0A000), the COPY sub-protocol, FunctionCall.
- *
- * Memory: every statement and portal has a context of its own under
- * ExtendedState.cxt (the connection's), deleted when it is dropped.
+ * Memory: the name lists live in ExtendedState.cxt; statements and
+ * portals themselves in the session's memory (dropped through the
+ * session's functions, or with the session).
  */
 #include "common/base.h"
 
@@ -51,62 +46,39 @@
 #include <string.h>
 
 #include "server/server_int.h"
-#include "sql/parser.h"
 #include "types/builtins.h"
 
-/* Does a statement send rows?  (Decided from its parse tree.) */
-typedef enum RowKind {
-    ROWS_NONE, /* utility statements, INSERT/UPDATE/DELETE without
-                * RETURNING */
-    ROWS_SOME  /* SELECT, VALUES, SHOW, EXPLAIN, ... RETURNING */
-} RowKind;
+typedef struct ExtStatement {
+    struct ExtStatement *next;
+    char *name;  /* "" for the unnamed statement */
+    char *query; /* for the log */
+    PreparedStatement *ps;
+} ExtStatement;
 
-typedef struct PreparedStmt {
-    struct PreparedStmt *next;
-    MemoryContext cxt;
-    char *name;        /* "" for the unnamed statement */
+typedef struct ExtPortal {
+    struct ExtPortal *next;
+    char *name; /* "" for the unnamed portal */
     char *query;
-    bool empty;        /* no statement at all: Execute says 'I' */
-    RowKind row_kind;
-    bool is_txn_exit;  /* COMMIT / ROLLBACK [TO]: allowed in a failed block */
-    int nparams;
-    Oid *paramtypes;   /* nparams entries; 0 = not given */
-} PreparedStmt;
-
-typedef struct Portal {
-    struct Portal *next;
-    MemoryContext cxt;
-    char *name;        /* "" for the unnamed portal */
-    char *query;
-    bool empty;
-    int nformats;      /* result format codes from Bind */
+    Portal *portal;
+    int nformats; /* result format codes from Bind */
     int16 *formats;
-    bool ran;          /* the statement has run; what follows is kept */
-    bool has_rows;     /* it sent a row description */
-    TupleDesc desc;    /* its columns (in cxt), if has_rows */
-    char *rowdata;     /* the DataRow bodies, back to back */
-    size_t rowlen, rowcap;
-    size_t *rowends;   /* end offset of each row in rowdata */
-    int64 nrows, rowscap;
-    int64 next_row;    /* the next row Execute sends */
-    char tag[64];      /* its CommandComplete tag */
-} Portal;
+} ExtPortal;
 
 struct ExtendedState {
     MemoryContext cxt;
-    bool ignoring;     /* an error happened: skip until Sync */
-    PreparedStmt *stmts;
-    Portal *portals;
+    bool ignoring; /* an error happened: skip until Sync */
+    ExtStatement *stmts;
+    ExtPortal *portals;
 };
 
 /* ----------------------------------------------------------------------
- * Statements and portals
+ * Statements and portals by name
  * ---------------------------------------------------------------------- */
 
-static PreparedStmt *
+static ExtStatement *
 find_stmt(ExtendedState *ext, const char *name)
 {
-    for (PreparedStmt *s = ext->stmts; s != NULL; s = s->next)
+    for (ExtStatement *s = ext->stmts; s != NULL; s = s->next)
         if (strcmp(s->name, name) == 0)
             return s;
     return NULL;
@@ -115,21 +87,24 @@ find_stmt(ExtendedState *ext, const char *name)
 static void
 drop_stmt(ExtendedState *ext, const char *name)
 {
-    for (PreparedStmt **p = &ext->stmts; *p != NULL; p = &(*p)->next) {
+    for (ExtStatement **p = &ext->stmts; *p != NULL; p = &(*p)->next) {
         if (strcmp((*p)->name, name) == 0) {
-            PreparedStmt *s = *p;
+            ExtStatement *s = *p;
 
             *p = s->next;
-            tdb_mcxt_delete(s->cxt);
+            tdb_prepared_drop(s->ps);
+            tdb_pfree(s->name);
+            tdb_pfree(s->query);
+            tdb_pfree(s);
             return;
         }
     }
 }
 
-static Portal *
+static ExtPortal *
 find_portal(ExtendedState *ext, const char *name)
 {
-    for (Portal *p = ext->portals; p != NULL; p = p->next)
+    for (ExtPortal *p = ext->portals; p != NULL; p = p->next)
         if (strcmp(p->name, name) == 0)
             return p;
     return NULL;
@@ -138,23 +113,19 @@ find_portal(ExtendedState *ext, const char *name)
 static void
 drop_portal(ExtendedState *ext, const char *name)
 {
-    for (Portal **p = &ext->portals; *p != NULL; p = &(*p)->next) {
-        if (strcmp((*p)->name, name) == 0) {
-            Portal *portal = *p;
+    for (ExtPortal **pp = &ext->portals; *pp != NULL; pp = &(*pp)->next) {
+        if (strcmp((*pp)->name, name) == 0) {
+            ExtPortal *p = *pp;
 
-            *p = portal->next;
-            tdb_mcxt_delete(portal->cxt);
+            *pp = p->next;
+            tdb_portal_drop(p->portal);
+            tdb_pfree(p->name);
+            tdb_pfree(p->query);
+            tdb_pfree(p->formats);
+            tdb_pfree(p);
             return;
         }
     }
-}
-
-/* Portals end with their transaction. */
-static void
-drop_all_portals(ExtendedState *ext)
-{
-    while (ext->portals != NULL)
-        drop_portal(ext, ext->portals->name);
 }
 
 void
@@ -162,8 +133,8 @@ tdb_extended_init(Backend *be)
 {
     ExtendedState *ext = tdb_mcxt_alloc_zero(be->cxt, sizeof(ExtendedState));
 
-    ext->cxt = tdb_aset_create(be->cxt, "Extended protocol",
-                               ALLOCSET_SMALL_SIZES);
+    ext->cxt =
+        tdb_aset_create(be->cxt, "Extended protocol", ALLOCSET_SMALL_SIZES);
     be->ext = ext;
 }
 
@@ -185,238 +156,26 @@ tdb_extended_ignoring(Backend *be)
 void
 tdb_extended_end_of_transaction(Backend *be)
 {
-    if (be->ext != NULL && tdb_session_transaction_status(be->session) == 'I')
-        drop_all_portals(be->ext);
-}
+    ExtendedState *ext = be->ext;
 
-/* ----------------------------------------------------------------------
- * Parse trees
- * ---------------------------------------------------------------------- */
-
-/*
- * The highest $n in a parse tree, found by walking every message field
- * through protobuf-c's descriptors (so no node type is forgotten).
- */
-static int
-max_param_number(const ProtobufCMessage *msg)
-{
-    const ProtobufCMessageDescriptor *d = msg->descriptor;
-    int max = 0;
-
-    if (d == &pg_query__param_ref__descriptor)
-        return ((const PgQuery__ParamRef *)msg)->number;
-    for (unsigned i = 0; i < d->n_fields; i++) {
-        const ProtobufCFieldDescriptor *f = &d->fields[i];
-        const char *base = (const char *)msg;
-
-        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-            continue;
-        if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
-            uint32 which = *(const uint32 *)(base + f->quantifier_offset);
-
-            if (which != f->id)
-                continue;
-        }
-        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-            size_t n = *(const size_t *)(base + f->quantifier_offset);
-            ProtobufCMessage *const *items =
-                *(ProtobufCMessage *const *const *)(base + f->offset);
-
-            for (size_t j = 0; j < n; j++)
-                if (items[j] != NULL)
-                    max = Max(max, max_param_number(items[j]));
-        } else {
-            const ProtobufCMessage *sub =
-                *(const ProtobufCMessage *const *)(base + f->offset);
-
-            if (sub != NULL)
-                max = Max(max, max_param_number(sub));
-        }
-    }
-    return max;
-}
-
-static RowKind
-row_kind_of(const PgQuery__Node *node)
-{
-    switch (node->node_case) {
-    case PG_QUERY__NODE__NODE_SELECT_STMT:
-    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
-    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
-    case PG_QUERY__NODE__NODE_FETCH_STMT:
-        return ROWS_SOME;
-    case PG_QUERY__NODE__NODE_INSERT_STMT:
-        return node->insert_stmt->n_returning_list > 0 ? ROWS_SOME
-                                                        : ROWS_NONE;
-    case PG_QUERY__NODE__NODE_UPDATE_STMT:
-        return node->update_stmt->n_returning_list > 0 ? ROWS_SOME
-                                                        : ROWS_NONE;
-    case PG_QUERY__NODE__NODE_DELETE_STMT:
-        return node->delete_stmt->n_returning_list > 0 ? ROWS_SOME
-                                                        : ROWS_NONE;
-    default:
-        return ROWS_NONE;
-    }
-}
-
-/* PostgreSQL's IsTransactionExitStmt. */
-static bool
-is_txn_exit(const PgQuery__Node *node)
-{
-    if (node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT)
-        return false;
-    switch (node->transaction_stmt->kind) {
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO:
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_PREPARE:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* ----------------------------------------------------------------------
- * Running a portal into memory
- * ---------------------------------------------------------------------- */
-
-/* Keeps a statement's results in its portal (see the file header). */
-typedef struct KeepReceiver {
-    DestReceiver base;
-    Backend *be;
-    Portal *portal;      /* NULL: describing only, stop at startup */
-    TupleDesc desc;      /* what startup saw (describing) */
-    MemoryContext desc_cxt;
-    MemoryContext row_cxt;
-    int ncompleted;
-} KeepReceiver;
-
-/* The error that stops a statement once its columns are known. */
-#define DESCRIBE_STOP_MESSAGE "describe: stopped after the row description"
-
-static void
-keep_startup(DestReceiver *self, TupleDesc desc)
-{
-    KeepReceiver *r = (KeepReceiver *)self;
-    MemoryContext target = r->portal != NULL ? r->portal->cxt : r->desc_cxt;
-    MemoryContext old = tdb_mcxt_switch_to(target);
-
-    r->desc = tdb_tupdesc_copy(desc);
-    tdb_mcxt_switch_to(old);
-    if (r->portal != NULL) {
-        r->portal->desc = r->desc;
-        r->portal->has_rows = true;
+    if (ext == NULL)
         return;
+    /* outside a block no portal survives; inside, the dead ones go */
+    for (ExtPortal *p = ext->portals, *next; p != NULL; p = next) {
+        next = p->next;
+        if (tdb_session_transaction_status(be->session) == 'I' ||
+            tdb_portal_is_dead(p->portal))
+            drop_portal(ext, p->name);
     }
-    ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
-            errmsg(DESCRIBE_STOP_MESSAGE));
 }
 
-static void
-keep_bytes(Portal *p, const void *data, size_t n)
-{
-    if (p->rowlen + n > p->rowcap) {
-        size_t cap = Max(p->rowcap * 2, (size_t)8192);
-
-        while (cap < p->rowlen + n)
-            cap *= 2;
-        p->rowdata = p->rowdata == NULL
-                         ? tdb_mcxt_alloc_extended(p->cxt, cap,
-                                                   MCXT_ALLOC_HUGE)
-                         : tdb_repalloc_extended(p->rowdata, cap,
-                                                 MCXT_ALLOC_HUGE);
-        p->rowcap = cap;
-    }
-    memcpy(p->rowdata + p->rowlen, data, n);
-    p->rowlen += n;
-}
-
-static void
-keep_int(Portal *p, uint32 v, int bytes)
-{
-    unsigned char b[4];
-
-    for (int i = 0; i < bytes; i++)
-        b[i] = (unsigned char)(v >> (8 * (bytes - 1 - i)));
-    keep_bytes(p, b, (size_t)bytes);
-}
-
-static void
-keep_receive(DestReceiver *self, TupleTableSlot *slot)
-{
-    KeepReceiver *r = (KeepReceiver *)self;
-    Portal *p = r->portal;
-    MemoryContext old = tdb_mcxt_switch_to(r->row_cxt);
-    int natts = p->desc->natts;
-
-    tdb_slot_getallattrs(slot);
-    keep_int(p, (uint32)natts, 2);
-    for (int i = 0; i < natts; i++) {
-        const char *value;
-        size_t len;
-
-        if (slot->tts_isnull[i]) {
-            keep_int(p, (uint32)-1, 4);
-            continue;
-        }
-        value = tdb_type_output(TupleDescAttr(p->desc, i)->atttypid,
-                                slot->tts_values[i]);
-        len = strlen(value);
-        keep_int(p, (uint32)len, 4);
-        keep_bytes(p, value, len);
-    }
-    if (p->nrows == p->rowscap) {
-        int64 cap = Max(p->rowscap * 2, (int64)64);
-
-        p->rowends = p->rowends == NULL
-                         ? tdb_mcxt_alloc_extended(
-                               p->cxt, (Size)cap * sizeof(size_t),
-                               MCXT_ALLOC_HUGE)
-                         : tdb_repalloc_extended(p->rowends,
-                                                 (Size)cap * sizeof(size_t),
-                                                 MCXT_ALLOC_HUGE);
-        p->rowscap = cap;
-    }
-    p->rowends[p->nrows++] = p->rowlen;
-    tdb_mcxt_switch_to(old);
-    tdb_mcxt_reset(r->row_cxt);
-}
-
-static void
-keep_complete(DestReceiver *self, const char *tag)
-{
-    KeepReceiver *r = (KeepReceiver *)self;
-
-    r->ncompleted++;
-    if (r->portal != NULL)
-        snprintf(r->portal->tag, sizeof(r->portal->tag), "%s", tag);
-}
-
-static void
-keep_notice(DestReceiver *self, const ErrorData *edata)
-{
-    /* notices go to the client at once, as during a simple Query */
-    tdb_backend_send_notice(((KeepReceiver *)self)->be, edata);
-}
-
-static void
-keep_receiver_init(KeepReceiver *r, Backend *be, Portal *portal,
-                   MemoryContext desc_cxt)
-{
-    memset(r, 0, sizeof(*r));
-    r->base.startup = keep_startup;
-    r->base.receive = keep_receive;
-    r->base.complete = keep_complete;
-    r->base.notice = keep_notice;
-    r->be = be;
-    r->portal = portal;
-    r->desc_cxt = desc_cxt;
-    r->row_cxt = tdb_aset_create(be->cxt, "kept row", ALLOCSET_SMALL_SIZES);
-}
+/* ----------------------------------------------------------------------
+ * Errors
+ * ---------------------------------------------------------------------- */
 
 /*
- * A failed tdb_session_exec: end the connection if it broke or the
- * server is stopping, else send the error (and skip to Sync).
+ * A session call failed: end the connection if it broke or the server is
+ * stopping, else send the error (and skip to Sync).
  */
 static void
 exec_failed(Backend *be, const ErrorData *e, const char *query)
@@ -424,6 +183,7 @@ exec_failed(Backend *be, const ErrorData *e, const char *query)
     Port *port = &be->port;
 
     tdb_pq_discard_partial(port);
+    be->ext->ignoring = true;
     if (port->broken) {
         be->terminate = true;
         return;
@@ -434,42 +194,13 @@ exec_failed(Backend *be, const ErrorData *e, const char *query)
         return;
     }
     tdb_server_log(be->pid, "ERROR", "%s", e->message);
-    tdb_server_log(be->pid, "STATEMENT", "%s", query);
+    if (query != NULL)
+        tdb_server_log(be->pid, "STATEMENT", "%s", query);
     tdb_backend_send_error(be, e, 0);
-    be->ext->ignoring = true;
 }
 
-/*
- * Run a portal's statement, keeping its results.  False after an error;
- * the portal has then been dropped.
- */
-static bool
-run_portal(Backend *be, Portal *p)
-{
-    KeepReceiver r;
-    ErrorData error;
-    bool ok;
-
-    keep_receiver_init(&r, be, p, NULL);
-    ok = tdb_session_exec(be->session, p->query, &r.base, &error);
-    tdb_mcxt_delete(r.row_cxt);
-    p->ran = true;
-    if (!ok) {
-        /* a failed portal is gone, as in PostgreSQL */
-        char *name = tdb_pstrdup(p->name);
-
-        exec_failed(be, &error, p->query);
-        drop_portal(be->ext, name);
-        return false;
-    }
-    return true;
-}
-
-/* ----------------------------------------------------------------------
- * Messages
- * ---------------------------------------------------------------------- */
-
-/* An error of the protocol layer itself: ERROR, skip to Sync. */
+/* An error of the protocol layer itself: ERROR, the transaction ends as
+ * for any error, skip to Sync. */
 TDB_PRINTF(3, 4)
 static void
 ext_error(Backend *be, int sqlerrcode, const char *fmt, ...)
@@ -485,6 +216,7 @@ ext_error(Backend *be, int sqlerrcode, const char *fmt, ...)
     va_end(args);
     tdb_server_log(be->pid, "ERROR", "%s", e.message);
     tdb_backend_send_error(be, &e, 0);
+    tdb_session_fail(be->session);
     be->ext->ignoring = true;
 }
 
@@ -494,6 +226,10 @@ invalid_format(Backend *be)
     ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION, "invalid message format");
 }
 
+/* ----------------------------------------------------------------------
+ * Messages
+ * ---------------------------------------------------------------------- */
+
 /* 'P' Parse: name, query, Int16 n, n x Int32 type OIDs. */
 static void
 handle_parse(Backend *be, PqMsg *m)
@@ -502,86 +238,49 @@ handle_parse(Backend *be, PqMsg *m)
     const char *name = tdb_pq_get_string(m);
     const char *query = tdb_pq_get_string(m);
     int ntypes = tdb_pq_get_int16(m);
-    PreparedStmt *s;
-    MemoryContext cxt, old;
-    ParsedScript *script;
+    Oid *types;
+    PreparedStatement *ps;
+    ExtStatement *s;
+    RemoteReceiver r;
+    ErrorData error;
 
     if (ntypes < 0) {
+        invalid_format(be);
+        return;
+    }
+    types = tdb_palloc(sizeof(Oid) * (Size)Max(1, ntypes));
+    for (int i = 0; i < ntypes; i++)
+        types[i] = (Oid)tdb_pq_get_int32(m);
+    if (!tdb_pq_get_end(m)) {
         invalid_format(be);
         return;
     }
     /* a new unnamed statement replaces the old even if it fails */
     if (name[0] == '\0')
         drop_stmt(ext, "");
-    cxt = tdb_aset_create(ext->cxt, "Prepared statement",
-                          ALLOCSET_SMALL_SIZES);
-    s = tdb_mcxt_alloc_zero(cxt, sizeof(PreparedStmt));
-    s->cxt = cxt;
-    s->paramtypes = tdb_mcxt_alloc_zero(
-        cxt, sizeof(Oid) * (Size)Max(1, ntypes));
-    for (int i = 0; i < ntypes; i++)
-        s->paramtypes[i] = (Oid)tdb_pq_get_int32(m);
-    if (!tdb_pq_get_end(m)) {
-        tdb_mcxt_delete(cxt);
-        invalid_format(be);
-        return;
-    }
-    if (name[0] != '\0' && find_stmt(ext, name) != NULL) {
-        tdb_mcxt_delete(cxt);
+    else if (find_stmt(ext, name) != NULL) {
         ext_error(be, SRV_ERRCODE_DUPLICATE_PSTATEMENT,
                   "prepared statement \"%s\" already exists", name);
         return;
     }
-    s->name = tdb_mcxt_strdup(cxt, name);
-    s->query = tdb_mcxt_strdup(cxt, query);
-    s->nparams = ntypes;
-
-    /* Syntax errors belong to Parse (tdb_extended_message reports them) */
-    old = tdb_mcxt_switch_to(cxt);
-    TDB_TRY();
-    {
-        script = tdb_sql_parse(query);
-    }
-    TDB_CATCH();
-    {
-        tdb_mcxt_switch_to(old);
-        tdb_mcxt_delete(cxt);
-        TDB_RE_THROW();
-    }
-    TDB_END_TRY();
-    tdb_mcxt_switch_to(old);
-    if (script->nstatements > 1) {
-        tdb_mcxt_delete(cxt);
-        ext_error(be, ERRCODE_SYNTAX_ERROR,
-                  "cannot insert multiple commands into a prepared "
-                  "statement");
-        return;
-    }
-    if (script->nstatements == 0)
-        s->empty = true;
-    else {
-        const PgQuery__Node *node = script->statements[0].stmt;
-        int maxparam = max_param_number(&node->base);
-
-        s->row_kind = row_kind_of(node);
-        s->is_txn_exit = is_txn_exit(node);
-        if (maxparam > s->nparams) {
-            Oid *types = tdb_mcxt_alloc_zero(cxt, sizeof(Oid) *
-                                                      (Size)maxparam);
-
-            memcpy(types, s->paramtypes, sizeof(Oid) * (Size)s->nparams);
-            s->paramtypes = types;
-            s->nparams = maxparam;
+    for (int i = 0; i < ntypes; i++)
+        if (types[i] != 0 && tdb_type_support(types[i]) == NULL) {
+            ext_error(be, ERRCODE_UNDEFINED_OBJECT,
+                      "type with OID %u does not exist", types[i]);
+            return;
         }
-    }
-    if (tdb_session_transaction_status(be->session) == 'E' && !s->empty &&
-        !s->is_txn_exit) {
-        tdb_mcxt_delete(cxt);
-        ext_error(be, ERRCODE_IN_FAILED_SQL_TRANSACTION,
-                  "current transaction is aborted, commands ignored until "
-                  "end of transaction block");
+    tdb_remote_receiver_init(&r, be);
+    ps =
+        tdb_session_prepare(be->session, query, types, ntypes, &r.base, &error);
+    tdb_remote_receiver_done(&r);
+    if (ps == NULL) {
+        exec_failed(be, &error, query);
         return;
     }
+    s = tdb_mcxt_alloc_zero(ext->cxt, sizeof(ExtStatement));
+    s->name = tdb_mcxt_strdup(ext->cxt, name);
+    s->query = tdb_mcxt_strdup(ext->cxt, query);
+    s->ps = ps;
     s->next = ext->stmts;
     ext->stmts = s;
     tdb_pq_begin(&be->port, '1');
@@ -600,6 +299,14 @@ no_such_stmt(Backend *be, const char *name)
                   "prepared statement \"%s\" does not exist", name);
 }
 
+static int16
+result_format(const int16 *formats, int nformats, int i)
+{
+    if (nformats == 0)
+        return 0;
+    return nformats == 1 ? formats[0] : formats[i];
+}
+
 /*
  * 'B' Bind: portal, statement, Int16 n + n format codes, Int16 n + n
  * values (Int32 length, bytes), Int16 n + n result format codes.
@@ -611,20 +318,29 @@ handle_bind(Backend *be, PqMsg *m)
     const char *portal_name = tdb_pq_get_string(m);
     const char *stmt_name = tdb_pq_get_string(m);
     int nformats, nvalues, nresults;
-    int16 *results;
-    PreparedStmt *s;
-    Portal *p;
-    MemoryContext cxt;
+    int16 *formats, *results;
+    BindValue *values;
+    const StatementDescription *desc;
+    ExtStatement *s;
+    ExtPortal *ep;
+    Portal *portal;
+    RemoteReceiver r;
+    ErrorData error;
 
     nformats = tdb_pq_get_int16(m);
+    formats = tdb_palloc(sizeof(int16) * (Size)Max(1, nformats));
     for (int i = 0; i < nformats; i++)
-        (void)tdb_pq_get_int16(m);
+        formats[i] = tdb_pq_get_int16(m);
     nvalues = tdb_pq_get_int16(m);
+    values = tdb_palloc0(sizeof(BindValue) * (Size)Max(1, nvalues));
     for (int i = 0; i < nvalues && !m->bad; i++) {
         int32 len = tdb_pq_get_int32(m);
 
+        values[i].len = len;
         if (len > 0)
-            (void)tdb_pq_get_bytes(m, len);
+            values[i].data = tdb_pq_get_bytes(m, len);
+        else if (len == 0)
+            values[i].data = "";
         else if (len < -1)
             m->bad = true;
     }
@@ -647,61 +363,82 @@ handle_bind(Backend *be, PqMsg *m)
                   nformats, nvalues);
         return;
     }
-    if (nvalues != s->nparams) {
+    desc = tdb_prepared_describe(s->ps);
+    if (nvalues != desc->nparams) {
         ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
                   "bind message supplies %d parameters, but prepared "
                   "statement \"%s\" requires %d",
-                  nvalues, s->name, s->nparams);
+                  nvalues, s->name, desc->nparams);
         return;
     }
-    if (tdb_session_transaction_status(be->session) == 'E' && !s->empty &&
-        !s->is_txn_exit) {
-        ext_error(be, ERRCODE_IN_FAILED_SQL_TRANSACTION,
-                  "current transaction is aborted, commands ignored until "
-                  "end of transaction block");
-        return;
+    for (int i = 0; i < nvalues; i++) {
+        values[i].format = result_format(formats, nformats, i);
+        if (values[i].format != 0 && values[i].format != 1) {
+            ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
+                      "unsupported format code: %d", values[i].format);
+            return;
+        }
     }
-    if (nvalues > 0) {
-        ext_error(be, ERRCODE_FEATURE_NOT_SUPPORTED,
-                  "parameters of the extended query protocol are not "
-                  "supported yet");
-        return;
-    }
-    for (int i = 0; i < nresults; i++) {
+    for (int i = 0; i < nresults; i++)
         if (results[i] != 0 && results[i] != 1) {
             ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
                       "unsupported format code: %d", results[i]);
             return;
         }
-        if (results[i] == 1) {
-            ext_error(be, ERRCODE_FEATURE_NOT_SUPPORTED,
-                      "binary result format is not supported yet");
-            return;
-        }
-    }
     if (portal_name[0] != '\0' && find_portal(ext, portal_name) != NULL) {
         ext_error(be, SRV_ERRCODE_DUPLICATE_CURSOR,
                   "cursor \"%s\" already exists", portal_name);
         return;
     }
     drop_portal(ext, portal_name); /* the unnamed one, if any */
-    cxt = tdb_aset_create(ext->cxt, "Portal", ALLOCSET_DEFAULT_SIZES);
-    p = tdb_mcxt_alloc_zero(cxt, sizeof(Portal));
-    p->cxt = cxt;
-    p->name = tdb_mcxt_strdup(cxt, portal_name);
-    p->query = tdb_mcxt_strdup(cxt, s->query);
-    p->empty = s->empty;
-    p->nformats = nresults;
-    p->formats = tdb_mcxt_alloc(cxt, sizeof(int16) * (Size)Max(1, nresults));
-    memcpy(p->formats, results, sizeof(int16) * (Size)nresults);
-    p->next = ext->portals;
-    ext->portals = p;
+    tdb_remote_receiver_init(&r, be);
+    portal =
+        tdb_session_bind(be->session, s->ps, values, nvalues, &r.base, &error);
+    tdb_remote_receiver_done(&r);
+    if (portal == NULL) {
+        exec_failed(be, &error, s->query);
+        return;
+    }
+    desc = tdb_portal_describe(portal);
+    if (desc->result != NULL) {
+        if (nresults > 1 && nresults != desc->result->natts) {
+            tdb_portal_drop(portal);
+            ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
+                      "bind message has %d result formats but query has %d "
+                      "columns",
+                      nresults, desc->result->natts);
+            return;
+        }
+        for (int i = 0; i < desc->result->natts; i++) {
+            Oid typid = TupleDescAttr(desc->result, i)->atttypid;
+
+            if (result_format(results, nresults, i) == 1 &&
+                !tdb_type_has_binary(typid)) {
+                tdb_portal_drop(portal);
+                ext_error(be, ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "no binary output function available for type %s",
+                          tdb_format_type(typid, -1));
+                return;
+            }
+        }
+    }
+    ep = tdb_mcxt_alloc_zero(ext->cxt, sizeof(ExtPortal));
+    ep->name = tdb_mcxt_strdup(ext->cxt, portal_name);
+    ep->query = tdb_mcxt_strdup(ext->cxt, s->query);
+    ep->portal = portal;
+    ep->nformats = nresults;
+    ep->formats =
+        tdb_mcxt_alloc(ext->cxt, sizeof(int16) * (Size)Max(1, nresults));
+    memcpy(ep->formats, results, sizeof(int16) * (Size)nresults);
+    ep->next = ext->portals;
+    ext->portals = ep;
     tdb_pq_begin(&be->port, '2');
     tdb_pq_end(&be->port);
 }
 
 static void
-send_rowdesc(Backend *be, TupleDesc desc, const int16 *formats, int nformats)
+send_rowdesc(Backend *be, const StatementDescription *desc,
+             const int16 *formats, int nformats)
 {
     RemoteReceiver r;
 
@@ -709,7 +446,9 @@ send_rowdesc(Backend *be, TupleDesc desc, const int16 *formats, int nformats)
     r.be = be;
     r.formats = formats;
     r.nformats = nformats;
-    tdb_remote_send_rowdesc(&r, desc);
+    r.origtbl = desc->origtbl;
+    r.origcol = desc->origcol;
+    tdb_remote_send_rowdesc(&r, desc->result);
 }
 
 static void
@@ -717,48 +456,6 @@ send_nodata(Backend *be)
 {
     tdb_pq_begin(&be->port, 'n');
     tdb_pq_end(&be->port);
-}
-
-/* Describe S: learn the columns by starting the statement (header). */
-static void
-describe_stmt(Backend *be, PreparedStmt *s)
-{
-    KeepReceiver r;
-    ErrorData error;
-    MemoryContext cxt;
-    bool ok;
-
-    tdb_pq_begin(&be->port, 't');
-    tdb_pq_put_int16(&be->port, s->nparams);
-    for (int i = 0; i < s->nparams; i++)
-        tdb_pq_put_int32(&be->port, s->paramtypes[i] != 0
-                                        ? (int32)s->paramtypes[i]
-                                        : (int32)TEXTOID);
-    tdb_pq_end(&be->port);
-    if (s->empty || s->row_kind == ROWS_NONE) {
-        send_nodata(be);
-        return;
-    }
-    if (s->nparams > 0 ||
-        tdb_session_transaction_status(be->session) != 'I') {
-        ext_error(be, ERRCODE_FEATURE_NOT_SUPPORTED,
-                  "describing the result of a prepared statement %s is not "
-                  "supported yet",
-                  s->nparams > 0 ? "with parameters"
-                                 : "inside a transaction block");
-        return;
-    }
-    cxt = tdb_aset_create(be->msg_cxt, "describe", ALLOCSET_SMALL_SIZES);
-    keep_receiver_init(&r, be, NULL, cxt);
-    ok = tdb_session_exec(be->session, s->query, &r.base, &error);
-    tdb_mcxt_delete(r.row_cxt);
-    if (r.desc != NULL)
-        send_rowdesc(be, r.desc, NULL, 0);
-    else if (!ok)
-        exec_failed(be, &error, s->query);
-    else
-        send_nodata(be); /* it sent no rows after all */
-    tdb_mcxt_delete(cxt);
 }
 
 /* 'D' Describe: 'S' or 'P', name. */
@@ -773,28 +470,35 @@ handle_describe(Backend *be, PqMsg *m)
         return;
     }
     if (kind == 'S') {
-        PreparedStmt *s = find_stmt(be->ext, name);
+        ExtStatement *s = find_stmt(be->ext, name);
+        const StatementDescription *desc;
 
-        if (s == NULL)
+        if (s == NULL) {
             no_such_stmt(be, name);
+            return;
+        }
+        desc = tdb_prepared_describe(s->ps);
+        tdb_pq_begin(&be->port, 't');
+        tdb_pq_put_int16(&be->port, desc->nparams);
+        for (int i = 0; i < desc->nparams; i++)
+            tdb_pq_put_int32(&be->port, (int32)desc->paramtypes[i]);
+        tdb_pq_end(&be->port);
+        if (desc->result != NULL)
+            send_rowdesc(be, desc, NULL, 0);
         else
-            describe_stmt(be, s);
+            send_nodata(be);
     } else if (kind == 'P') {
-        Portal *p = find_portal(be->ext, name);
+        ExtPortal *p = find_portal(be->ext, name);
+        const StatementDescription *desc;
 
         if (p == NULL) {
             ext_error(be, SRV_ERRCODE_INVALID_CURSOR_NAME,
                       "portal \"%s\" does not exist", name);
             return;
         }
-        if (p->empty) {
-            send_nodata(be);
-            return;
-        }
-        if (!p->ran && !run_portal(be, p))
-            return;
-        if (p->has_rows)
-            send_rowdesc(be, p->desc, p->formats, p->nformats);
+        desc = tdb_portal_describe(p->portal);
+        if (desc->result != NULL)
+            send_rowdesc(be, desc, p->formats, p->nformats);
         else
             send_nodata(be);
     } else
@@ -808,60 +512,48 @@ handle_execute(Backend *be, PqMsg *m)
 {
     const char *name = tdb_pq_get_string(m);
     int32 limit = tdb_pq_get_int32(m);
-    Port *port = &be->port;
-    Portal *p;
-    int64 nsend, first;
+    ExtPortal *p;
+    RemoteReceiver r;
+    ErrorData error;
+    PortalRunResult result;
 
     if (!tdb_pq_get_end(m)) {
         invalid_format(be);
         return;
     }
     p = find_portal(be->ext, name);
-    if (p == NULL) {
+    if (p == NULL || tdb_portal_is_dead(p->portal)) {
         ext_error(be, SRV_ERRCODE_INVALID_CURSOR_NAME,
                   "portal \"%s\" does not exist", name);
         return;
     }
-    if (p->empty) {
-        tdb_pq_begin(port, 'I');
-        tdb_pq_end(port);
-        return;
-    }
-    if (!p->ran && !run_portal(be, p))
-        return;
-    if (!p->has_rows) {
-        tdb_pq_begin(port, 'C');
-        tdb_pq_put_string(port, p->tag);
-        tdb_pq_end(port);
-        return;
-    }
-    first = p->next_row;
-    nsend = p->nrows - first;
-    if (limit > 0 && limit < nsend)
-        nsend = limit;
-    for (int64 i = first; i < first + nsend && !port->broken; i++) {
-        size_t start = i == 0 ? 0 : p->rowends[i - 1];
+    tdb_remote_receiver_init(&r, be);
+    r.send_rowdesc = false;
+    r.formats = p->formats;
+    r.nformats = p->nformats;
+    result =
+        tdb_session_execute(be->session, p->portal, limit, &r.base, &error);
+    tdb_remote_receiver_done(&r);
+    switch (result) {
+    case PORTAL_RUN_FAILED: {
+        char *query = tdb_pstrdup(p->query);
 
-        tdb_pq_begin(port, 'D');
-        tdb_pq_put_bytes(port, p->rowdata + start, p->rowends[i] - start);
-        tdb_pq_end(port);
-    }
-    p->next_row = first + nsend;
-    if (p->next_row < p->nrows) {
-        tdb_pq_begin(port, 's');
-        tdb_pq_end(port);
+        /* a failed portal is gone, as in PostgreSQL */
+        drop_portal(be->ext, name);
+        exec_failed(be, &error, query);
         return;
     }
-    tdb_pq_begin(port, 'C');
-    if (strncmp(p->tag, "SELECT ", 7) == 0) {
-        char tag[64];
-
-        /* PostgreSQL counts the rows of this Execute only */
-        snprintf(tag, sizeof(tag), "SELECT %lld", (long long)nsend);
-        tdb_pq_put_string(port, tag);
-    } else
-        tdb_pq_put_string(port, p->tag);
-    tdb_pq_end(port);
+    case PORTAL_RUN_EMPTY:
+        tdb_pq_begin(&be->port, 'I');
+        tdb_pq_end(&be->port);
+        return;
+    case PORTAL_RUN_SUSPENDED:
+        tdb_pq_begin(&be->port, 's');
+        tdb_pq_end(&be->port);
+        return;
+    case PORTAL_RUN_DONE:
+        return; /* the receiver sent CommandComplete */
+    }
 }
 
 /* 'C' Close: 'S' or 'P', name. */
@@ -888,20 +580,27 @@ handle_close(Backend *be, PqMsg *m)
     tdb_pq_end(&be->port);
 }
 
+/* 'S' Sync: commit the implicit transaction; ReadyForQuery follows. */
+static void
+handle_sync(Backend *be, PqMsg *m)
+{
+    ErrorData error;
+
+    if (!tdb_pq_get_end(m)) {
+        /* the ReadyForQuery still comes: this is the Sync */
+        invalid_format(be);
+    }
+    if (!tdb_session_sync(be->session, &error))
+        exec_failed(be, &error, NULL);
+    be->ext->ignoring = false;
+}
+
 bool
 tdb_extended_message(Backend *be, PqMsg *m)
 {
     ExtendedState *ext = be->ext;
     char type = m->type;
 
-    if (type == 'S') {
-        if (!tdb_pq_get_end(m)) {
-            invalid_format(be);
-            /* the ReadyForQuery still comes: this is the Sync */
-        }
-        ext->ignoring = false;
-        return true;
-    }
     if (type == 'H') {
         (void)tdb_pq_flush(&be->port);
         return false;
@@ -909,6 +608,9 @@ tdb_extended_message(Backend *be, PqMsg *m)
     TDB_TRY();
     {
         switch (type) {
+        case 'S':
+            handle_sync(be, m);
+            break;
         case 'P':
             handle_parse(be, m);
             break;
@@ -930,15 +632,16 @@ tdb_extended_message(Backend *be, PqMsg *m)
     }
     TDB_CATCH();
     {
-        /* a syntax error at Parse, or out of memory */
+        /* out of memory in this layer */
         ErrorData e = *tdb_error_current();
 
         tdb_error_flush();
         tdb_pq_discard_partial(&be->port);
         tdb_server_log(be->pid, "ERROR", "%s", e.message);
         tdb_backend_send_error(be, &e, 0);
-        ext->ignoring = true;
+        tdb_session_fail(be->session);
+        ext->ignoring = type != 'S';
     }
     TDB_END_TRY();
-    return false;
+    return type == 'S';
 }

@@ -279,6 +279,9 @@ typedef struct RemoteReceiver {
     bool send_rowdesc;
     const int16 *formats;   /* result format codes (extended); NULL: text */
     int nformats;
+    const Oid *origtbl;     /* per column: source table and column for
+                             * RowDescription; NULL: 0 and 0 */
+    const int16 *origcol;
     int ncompleted;         /* statements that sent CommandComplete */
     int ncolumns;
     Oid *typids;

@@ -983,6 +983,43 @@ insert_values_row(ParseState *ps, PgQuery__InsertStmt *ins, Relation rel,
     return result;
 }
 
+/*
+ * INSERT's source SELECT, analyzed like a standalone SELECT except that
+ * its untyped literals (NULL, 'x') are not made text: the target columns
+ * type them (type_unknown_outputs), as PostgreSQL does.
+ */
+static Query *
+analyze_insert_source(ParseState *ps, PgQuery__Node *stmt)
+{
+    ParseState *sub = new_parse_state(ps->st, NULL, ps->ctes);
+
+    if (stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("%s as a subquery is not supported yet",
+                       tdb_sql_node_name(stmt)));
+    sub->resolve_unknowns = false;
+    return analyze_select(sub, stmt->select_stmt);
+}
+
+/* The source's untyped outputs take their target column's type. */
+static void
+type_unknown_outputs(ParseState *ps, Relation rel, List *vis, const int *cols,
+                     int ncols)
+{
+    for (int i = 0; i < list_length(vis); i++) {
+        TargetEntry *te = list_nth(vis, i);
+        Oid to = i < ncols
+                     ? TupleDescAttr(rel->rd_att, cols[i] - 1)->atttypid
+                     : TEXTOID;
+
+        if (exprType(te->expr) == UNKNOWNOID)
+            te->expr = tdb_coerce_or_error(ps, te->expr,
+                                           IsA(te->expr, Const) ? to : TEXTOID,
+                                           -1, CAST_IMPLICIT,
+                                           exprLocation(te->expr));
+    }
+}
+
 static Query *
 analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
 {
@@ -1070,13 +1107,13 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         List *ns = NIL;
         RangeTblRef *ref;
         RangeTblEntry *rte;
-        Query *sub = tdb_analyze_subquery_in(ps->st, NULL, ps->ctes,
-                                             ins->select_stmt);
+        Query *sub = analyze_insert_source(ps, ins->select_stmt);
         List *vis = visible_targets(sub);
         Expr **by_column =
             tdb_palloc0(sizeof(Expr *) * (Size)Max(1, rel->rd_att->natts));
 
         ncols = match_count(ps, ins, list_length(vis), ncols, NULL, vis);
+        type_unknown_outputs(ps, rel, vis, cols, ncols);
         ref = (RangeTblRef *)tdb_add_subquery_rte(ps, sub, "*SELECT*", NULL,
                                                   &ns);
         rte = list_nth(ps->rtable, ref->rtindex - 1);

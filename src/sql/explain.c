@@ -598,10 +598,23 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         add_qual(es, plan, indent, "Join Filter",
                  ((NestLoop *)plan)->joinqual);
         break;
-    case T_Agg:
+    case T_Agg: {
+        int batches;
+        int64 peak_kb;
+
         add_keys(es, plan, indent, "Group Key", ((Agg *)plan)->grp_col_idx,
                  NULL, ((Agg *)plan)->num_cols);
+        if (es->analyze && ps != NULL &&
+            tdb_exec_agg_hash_stats(ps, &batches, &peak_kb)) {
+            Buf b;
+
+            buf_init(&b);
+            buf_printf(&b, "%*sBatches: %d  Memory Usage: %lldkB", indent, "",
+                       batches, (long long)peak_kb);
+            es->lines = tdb_lappend(es->lines, b.data);
+        }
         break;
+    }
     case T_Hash:
         if (es->analyze && ps != NULL) {
             int64 nbuckets, bytes;

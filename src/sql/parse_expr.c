@@ -485,13 +485,16 @@ transform_between(ParseState *ps, PgQuery__AExpr *a)
                      a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
     Expr *x = transform(ps, a->lexpr);
     Expr *lo = transform(ps, bounds->items[0]);
+    /* the first comparison is resolved before the upper bound is
+     * analyzed, as in PostgreSQL: "x BETWEEN $1 AND $1 + 1" knows $1's
+     * type by then */
+    Expr *first = tdb_make_op(ps, negated ? "<" : ">=", x, lo, a->location);
     Expr *hi = transform(ps, bounds->items[1]);
     Expr *forward, *backward;
 
     if (!negated) {
         forward = make_bool(AND_EXPR,
-                            tdb_list_make2(tdb_make_op(ps, ">=", x, lo,
-                                                       a->location),
+                            tdb_list_make2(first,
                                            tdb_make_op(ps, "<=", x, hi,
                                                        a->location)),
                             a->location);
@@ -507,8 +510,7 @@ transform_between(ParseState *ps, PgQuery__AExpr *a)
                          a->location);
     }
     forward = make_bool(OR_EXPR,
-                        tdb_list_make2(tdb_make_op(ps, "<", x, lo,
-                                                   a->location),
+                        tdb_list_make2(first,
                                        tdb_make_op(ps, ">", x, hi,
                                                    a->location)),
                         a->location);
@@ -1172,6 +1174,42 @@ transform_sql_value_function(ParseState *ps,
  * Dispatch
  * ---------------------------------------------------------------------- */
 
+/*
+ * $n: a PARAM_EXTERN Param of the type known so far (UNKNOWNOID until a
+ * context coerces it: tdb_coerce_to records the type).  Outside a
+ * prepared statement, or for $0, 42P02.
+ */
+static Expr *
+transform_param_ref(ParseState *ps, PgQuery__ParamRef *ref)
+{
+    ParamTypes *params = ps->st->params;
+    int n = ref->number;
+    Param *p;
+
+    /* Bind counts parameters in an Int16 */
+    if (params == NULL || n <= 0 || n > 65535)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_PARAMETER),
+                errmsg("there is no parameter $%d", n),
+                errposition(parse_errpos(ps, ref->location)));
+    if (n > params->ntypes) {
+        Oid *types = tdb_palloc0(sizeof(Oid) * (Size)n);
+
+        if (params->ntypes > 0)
+            memcpy(types, params->types, sizeof(Oid) * (Size)params->ntypes);
+        params->types = types;
+        params->ntypes = n;
+    }
+    if (params->types[n - 1] == InvalidOid)
+        params->types[n - 1] = UNKNOWNOID;
+    p = makeNode(Param);
+    p->paramkind = PARAM_EXTERN;
+    p->paramid = n;
+    p->xpr.type_oid = params->types[n - 1];
+    p->xpr.typmod = -1;
+    p->xpr.location = ref->location;
+    return (Expr *)p;
+}
+
 static Expr *
 transform(ParseState *ps, PgQuery__Node *node)
 {
@@ -1203,13 +1241,7 @@ transform(ParseState *ps, PgQuery__Node *node)
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
         return transform_sql_value_function(ps, node->sqlvalue_function);
     case PG_QUERY__NODE__NODE_PARAM_REF:
-        /* no statement has parameter values yet (the extended protocol's
-         * Bind will supply them) */
-        ereport(ERROR, errcode(ERRCODE_UNDEFINED_PARAMETER),
-                errmsg("there is no parameter $%d",
-                       node->param_ref->number),
-                errposition(parse_errpos(ps, node->param_ref->location)));
-        return NULL; /* not reached */
+        return transform_param_ref(ps, node->param_ref);
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("expression type %s is not supported yet",

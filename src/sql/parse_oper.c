@@ -170,6 +170,35 @@ apply_typmod(Expr *expr, Oid to, int32 typmod, char context)
     return (Expr *)c;
 }
 
+/*
+ * An unknown-typed $n takes the type it is coerced to, for the whole
+ * statement (PostgreSQL's variable parameters).  To "any" it stays
+ * unknown: if nothing else decides, preparing fails with 42P18.
+ */
+static Expr *
+coerce_unknown_param(ParseState *ps, Param *p, Oid to, int32 typmod,
+                     char context)
+{
+    ParamTypes *params = ps->st->params;
+    int n = p->paramid;
+
+    if (to == ANYOID)
+        return (Expr *)p;
+    Assert(params != NULL && n >= 1 && n <= params->ntypes);
+    if (params->types[n - 1] == UNKNOWNOID)
+        params->types[n - 1] = to;
+    else if (params->types[n - 1] != to)
+        ereport(ERROR, errcode(ERRCODE_AMBIGUOUS_PARAMETER),
+                errmsg("inconsistent types deduced for parameter $%d", n),
+                errdetail("%s versus %s",
+                          tdb_format_type(params->types[n - 1], -1),
+                          tdb_format_type(to, -1)),
+                errposition(parse_errpos(ps, p->xpr.location)));
+    p->xpr.type_oid = to;
+    p->xpr.typmod = -1;
+    return apply_typmod((Expr *)p, to, typmod, context);
+}
+
 Expr *
 tdb_coerce_to(ParseState *ps, Expr *expr, Oid to, int32 typmod, char context,
               int location)
@@ -180,6 +209,9 @@ tdb_coerce_to(ParseState *ps, Expr *expr, Oid to, int32 typmod, char context,
     if (from == UNKNOWNOID && IsA(expr, Const))
         return coerce_unknown_const(ps, (Const *)expr, to, typmod, context,
                                     location);
+    if (from == UNKNOWNOID && IsA(expr, Param) &&
+        ((Param *)expr)->paramkind == PARAM_EXTERN)
+        return coerce_unknown_param(ps, (Param *)expr, to, typmod, context);
     if (from == to || to == ANYOID)
         return apply_typmod(expr, from, typmod, context);
     if (!tdb_can_coerce(from, to, context))

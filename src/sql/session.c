@@ -52,6 +52,7 @@ tdb_session_create(Database *db, MemoryContext parent)
 void
 tdb_session_destroy(Session *s)
 {
+    tdb_sql_close_dead_portals(s, true);
     tdb_xact_abort(s->xact);
     tdb_mcxt_delete(s->cxt);
 }
@@ -110,22 +111,23 @@ tdb_sql_sync_typeio(Session *s)
  * ---------------------------------------------------------------------- */
 
 /* Forward NOTICE/WARNING reports to the statement's receiver. */
-static void
-forward_notice(const ErrorData *edata, void *arg)
+void
+tdb_sql_forward_notice(const ErrorData *edata, void *arg)
 {
     DestReceiver *dest = arg;
 
-    if (dest->notice != NULL)
+    if (dest != NULL && dest->notice != NULL)
         dest->notice(dest, edata);
 }
 
 /* Start a transaction for a statement if none is in progress. */
-static void
-ensure_transaction(Session *s)
+void
+tdb_sql_ensure_transaction(Session *s)
 {
     if (tdb_xact_state(s->xact) == XACT_STATE_IDLE) {
         tdb_xact_begin(s->xact);
         tdb_xact_set_lock_timeout(s->xact, s->settings.lock_timeout);
+        tdb_xact_set_cancel_flag(s->xact, &s->cancel_pending);
         /* now() is the arrival of the command that began it */
         s->typeio.xact_start = s->typeio.stmt_start;
     }
@@ -134,9 +136,15 @@ ensure_transaction(Session *s)
 /* A statement must give back every buffer pin it took; one that does
  * not is a bug worth a warning (and the pins are released). */
 static void
-check_pins_released(void)
+check_pins_released(Session *s)
 {
-    int leaked = tdb_buf_pins_held();
+    int leaked;
+
+    /* a suspended portal of the transaction keeps its scan's pin */
+    tdb_sql_close_dead_portals(s, false);
+    if (s->nrunning > 0)
+        return;
+    leaked = tdb_buf_pins_held();
 
     if (leaked > 0) {
         (void)tdb_buf_release_all_pins_of_thread();
@@ -144,8 +152,8 @@ check_pins_released(void)
     }
 }
 
-static void
-run_statement(Statement *st)
+void
+tdb_sql_run_statement(Statement *st)
 {
     Session *s = st->session;
 
@@ -153,23 +161,24 @@ run_statement(Statement *st)
         !tdb_sql_is_transaction_end(st->parsed->stmt))
         tdb_xact_check_not_failed(s->xact); /* raises 25P02 */
     if (!tdb_sql_is_transaction_end(st->parsed->stmt))
-        ensure_transaction(s);
+        tdb_sql_ensure_transaction(s);
     tdb_sql_sync_typeio(s);
     if (!tdb_sql_run_utility(st) && !tdb_sql_run_query(st))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("%s is not supported yet",
                        tdb_sql_node_name(st->parsed->stmt)),
                 errposition(stmt_errpos(st, st->parsed->location)));
-    check_pins_released();
+    check_pins_released(s);
     if (tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS)
         tdb_xact_command_counter_increment(s->xact);
 }
 
 /* Error recovery at the statement boundary (see the file header). */
-static void
-recover_from_error(Session *s)
+void
+tdb_sql_recover_from_error(Session *s)
 {
     (void)tdb_buf_release_all_pins_of_thread();
+    tdb_sql_forget_running_portals(s);
     if (s->explicit_block)
         tdb_xact_fail(s->xact);
     else
@@ -178,8 +187,8 @@ recover_from_error(Session *s)
 }
 
 /* Commit the implicit transaction at the end of a string. */
-static void
-finish_implicit_transaction(Session *s)
+void
+tdb_sql_finish_implicit_transaction(Session *s)
 {
     if (!s->explicit_block &&
         tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS)
@@ -193,7 +202,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
     MemoryContext old = tdb_mcxt_switch_to(s->exec_cxt);
     void *old_arg;
     ErrorNoticeHook old_hook =
-        tdb_error_set_notice_hook(forward_notice, dest, &old_arg);
+        tdb_error_set_notice_hook(tdb_sql_forward_notice, dest, &old_arg);
     const TypeIOSettings *old_typeio = tdb_typeio_install(&s->typeio);
     volatile bool ok = true;
 
@@ -205,14 +214,15 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
         ParsedScript *script = tdb_sql_parse(text);
 
         for (int i = 0; i < script->nstatements; i++) {
-            Statement st = {s, text, &script->statements[i], dest};
+            Statement st = {s, text, &script->statements[i], dest, NULL};
 
             tdb_mcxt_switch_to(s->stmt_cxt);
-            run_statement(&st);
+            tdb_sql_run_statement(&st);
             tdb_mcxt_switch_to(s->exec_cxt);
             tdb_mcxt_reset(s->stmt_cxt);
         }
-        finish_implicit_transaction(s);
+        tdb_sql_finish_implicit_transaction(s);
+        tdb_sql_close_dead_portals(s, false);
     }
     TDB_CATCH();
     {
@@ -220,7 +230,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
             *error = *tdb_error_current();
         tdb_error_flush();
         tdb_mcxt_switch_to(s->exec_cxt);
-        recover_from_error(s);
+        tdb_sql_recover_from_error(s);
         ok = false;
     }
     TDB_END_TRY();

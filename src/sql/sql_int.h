@@ -41,7 +41,26 @@ struct Session {
     /* set by tdb_session_cancel from a signal handler or another
      * thread (the server's cancel requests); lock-free */
     atomic_int cancel_pending;
+    /* prepare.c: every portal, and the transaction count that tells a
+     * portal whether the transaction it started in is still going */
+    struct Portal *portals;
+    uint64 xact_epoch;        /* +1 at every transaction end */
+    bool epoch_armed;         /* the callback is registered for the
+                               * current transaction */
+    int nrunning;             /* portals holding an executor (pins) */
 };
+
+/*
+ * The $n of a statement being prepared (PostgreSQL's variable parameter
+ * analysis): types[i] is $i+1's type -- given by the client, deduced
+ * from the first context that coerced it, UNKNOWNOID while referenced
+ * but not yet deduced, InvalidOid while not referenced.  $n beyond
+ * ntypes grows the array (allocated in the analysis' memory context).
+ */
+typedef struct ParamTypes {
+    Oid *types;
+    int ntypes;
+} ParamTypes;
 
 /* One statement being run. */
 typedef struct Statement {
@@ -50,6 +69,8 @@ typedef struct Statement {
                                   * from its start) */
     const ParsedStatement *parsed;
     DestReceiver *dest;
+    ParamTypes *params;          /* preparing: $n allowed; NULL: a $n is
+                                  * 42P02 */
 } Statement;
 
 /*
@@ -88,6 +109,27 @@ bool tdb_sql_run_utility(Statement *st);
 /* Send a one-column result of text values (SHOW). */
 void tdb_sql_send_text_result(Statement *st, const char *label,
                               const char *const *values, int nvalues);
+
+/* session.c: run one statement of a script (checks, implicit
+ * transaction, utility or query, pins, command counter). */
+void tdb_sql_run_statement(Statement *st);
+/* Start a transaction if none is in progress. */
+void tdb_sql_ensure_transaction(Session *s);
+/* Commit the implicit transaction (not inside BEGIN ... COMMIT). */
+void tdb_sql_finish_implicit_transaction(Session *s);
+/* The notice hook that forwards to a DestReceiver (arg); NULL dest
+ * drops notices. */
+void tdb_sql_forward_notice(const ErrorData *edata, void *arg);
+/* The statement boundary's error recovery (session.c's header). */
+void tdb_sql_recover_from_error(Session *s);
+
+/* prepare.c: the session's portals when its transaction ends or it is
+ * destroyed: end the executors of portals whose transaction is over
+ * (releasing their pins); with all = true, of every portal. */
+void tdb_sql_close_dead_portals(Session *s, bool all);
+/* An error released every pin: the running portals' executors are gone
+ * without being ended. */
+void tdb_sql_forget_running_portals(Session *s);
 
 /* Is st a statement allowed in a failed transaction block? */
 bool tdb_sql_is_transaction_end(const PgQuery__Node *stmt);

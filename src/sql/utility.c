@@ -580,10 +580,16 @@ run_drop(Statement *st, const PgQuery__DropStmt *ds)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("only DROP TABLE is supported yet"),
                 errposition(stmt_errpos(st, st->parsed->location)));
-    for (size_t i = 0; i < ds->n_objects; i++)
-        tdb_catalog_drop_table(st->session->xact,
-                               drop_object_name(st, ds->objects[i]),
-                               ds->missing_ok);
+    for (size_t i = 0; i < ds->n_objects; i++) {
+        const char *name = drop_object_name(st, ds->objects[i]);
+        bool repeated = false;
+
+        /* a table named twice is dropped once, as in PostgreSQL */
+        for (size_t j = 0; j < i && !repeated; j++)
+            repeated = strcmp(drop_object_name(st, ds->objects[j]), name) == 0;
+        if (!repeated)
+            tdb_catalog_drop_table(st->session->xact, name, ds->missing_ok);
+    }
     complete(st, "DROP TABLE");
 }
 

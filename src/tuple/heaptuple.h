@@ -253,6 +253,10 @@ void tdb_heap_deform_some(HeapTuple tuple, TupleDesc desc, Datum *values,
 Datum tdb_heap_getattr(HeapTuple tuple, int attnum, TupleDesc desc,
                        bool *isnull);
 
+/* tdb_heap_getattr of the n tuples[k] into values[k], isnull[k]. */
+void tdb_heap_getattr_array(const HeapTupleData *tuples, int n, int attnum,
+                            TupleDesc desc, Datum *values, bool *isnull);
+
 /* The Datum for column i of a tuple that lacks it. */
 Datum tdb_heap_missing_attr(TupleDesc desc, int i, bool *isnull);
 

@@ -112,6 +112,23 @@ tdb_slot_getsomeattrs(TupleTableSlot *slot, int natts)
     slot->tts_ops->getsomeattrs(slot, natts);
 }
 
+Datum
+tdb_slot_fetch_attr(TupleTableSlot *slot, int attnum, bool *isnull)
+{
+    if (attnum > slot->tts_nvalid && !tdb_slot_is_empty(slot) &&
+        attnum <= slot->tts_tupleDescriptor->natts) {
+        if (slot->tts_ops == &tdb_tts_ops_heap)
+            return tdb_heap_getattr(((HeapTupleTableSlot *)slot)->tuple,
+                                    attnum, slot->tts_tupleDescriptor,
+                                    isnull);
+        if (slot->tts_ops == &tdb_tts_ops_minimal)
+            return tdb_heap_getattr(&((MinimalTupleTableSlot *)slot)->minhdr,
+                                    attnum, slot->tts_tupleDescriptor,
+                                    isnull);
+    }
+    return tdb_slot_getattr(slot, attnum, isnull);
+}
+
 void
 tdb_slot_materialize(TupleTableSlot *slot)
 {
@@ -354,15 +371,25 @@ tdb_slot_store_buffer_tuple(TupleTableSlot *slot, HeapTuple tuple,
 {
     HeapTupleTableSlot *hslot = (HeapTupleTableSlot *)slot;
 
-    if (buffer == InvalidBuffer)
-        elog(ERROR, "cannot store a buffer tuple without a buffer");
-    if (slot->tts_ops == &tdb_tts_ops_heap && !tdb_slot_is_empty(slot) &&
-        hslot->buffer == buffer && !(slot->tts_flags & TTS_FLAG_SHOULDFREE)) {
-        /* the next tuple of the same page (a scan's common case): the
-         * slot's pin carries over, so no pin traffic at all */
+    if (likely(slot->tts_ops == &tdb_tts_ops_heap &&
+               hslot->buffer == buffer && buffer != InvalidBuffer)) {
+        /*
+         * The next tuple of the same page (a scan's common case): the
+         * slot's pin carries over, so no pin traffic at all.  A heap slot
+         * holding a buffer is never empty nor owns its tuple (invariants
+         * above), so the buffer test is the whole check.
+         */
         slot->tts_nvalid = 0;
         hslot->deform = (DeformState)DEFORM_STATE_INIT;
-    } else {
+        hslot->tupdata = *tuple;
+        slot->tts_flags = 0;
+        slot->tts_tid = tuple->t_self;
+        slot->tts_tableOid = tuple->t_tableOid;
+        return;
+    }
+    if (buffer == InvalidBuffer)
+        elog(ERROR, "cannot store a buffer tuple without a buffer");
+    {
         Buffer old_buffer = InvalidBuffer;
 
         /* keep the old pin until the new one is taken, so a pin count
@@ -383,6 +410,35 @@ tdb_slot_store_buffer_tuple(TupleTableSlot *slot, HeapTuple tuple,
     slot->tts_flags = 0;
     slot->tts_tid = tuple->t_self;
     slot->tts_tableOid = tuple->t_tableOid;
+}
+
+void
+tdb_slot_store_buffer_row(TupleTableSlot *slot, HeapTupleHeader data,
+                          uint32 len, BlockNumber block, OffsetNumber offnum,
+                          Oid table_oid, Buffer buffer)
+{
+    HeapTupleTableSlot *hslot = (HeapTupleTableSlot *)slot;
+    HeapTupleData tuple;
+
+    if (likely(slot->tts_ops == &tdb_tts_ops_heap &&
+               hslot->buffer == buffer && buffer != InvalidBuffer)) {
+        /* the next tuple of the same page: as tdb_slot_store_buffer_tuple */
+        slot->tts_nvalid = 0;
+        hslot->deform = (DeformState)DEFORM_STATE_INIT;
+        hslot->tupdata.t_len = len;
+        ItemPointerSet(&hslot->tupdata.t_self, block, offnum);
+        hslot->tupdata.t_tableOid = table_oid;
+        hslot->tupdata.t_data = data;
+        slot->tts_flags = 0;
+        ItemPointerSet(&slot->tts_tid, block, offnum);
+        slot->tts_tableOid = table_oid;
+        return;
+    }
+    tuple.t_len = len;
+    ItemPointerSet(&tuple.t_self, block, offnum);
+    tuple.t_tableOid = table_oid;
+    tuple.t_data = data;
+    tdb_slot_store_buffer_tuple(slot, &tuple, buffer);
 }
 
 static void

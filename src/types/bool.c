@@ -15,6 +15,7 @@
 #include "types/builtin_rows.h"
 #include "types/hashfn.h"
 #include "types/strutil.h"
+#include "types/sendrecv.h"
 
 /* ----------------------------------------------------------------------
  * Input and output
@@ -197,7 +198,9 @@ static const TypeSupport bool_types[] = {
      .output = bool_output,
      .cmp = btboolcmp,
      .hash = hashbool,
-     .eq = booleq},
+     .eq = booleq,
+     .send = tdb_bool_send,
+     .recv = tdb_bool_recv},
 };
 
 const BuiltinSet tdb_builtins_bool = BUILTIN_SET(

@@ -186,6 +186,15 @@ typedef struct TypeSupport {
     /* The typmod part of the type's name, e.g. "(20)" or "(10,2)";
      * NULL: no typmods.  palloc'd. */
     char *(*typmod_out)(int32 typmod);
+    /*
+     * The binary wire format (pg_type's typsend / typreceive), byte for
+     * byte PostgreSQL's: send returns the bytes palloc'd in the current
+     * memory context and their count in *len; recv reads exactly len
+     * bytes at buf (22P03 invalid_binary_representation for a wrong
+     * length or value).  NULL: the type has no binary format yet.
+     */
+    char *(*send)(Datum value, int *len);
+    Datum (*recv)(const char *buf, int len);
 } TypeSupport;
 
 /* One type family's tables (a file's contribution). */
@@ -243,5 +252,10 @@ char *tdb_format_type(Oid typid, int32 typmod);
 /* Shorthands over tdb_type_support (raise if the type has none). */
 Datum tdb_type_input(Oid typid, const char *str, int32 typmod);
 char *tdb_type_output(Oid typid, Datum value);
+/* The binary forms (0A000 if the type has none). */
+Datum tdb_type_receive(Oid typid, const char *buf, int len);
+char *tdb_type_send(Oid typid, Datum value, int *len);
+/* Does the type have a binary send / receive function? */
+bool tdb_type_has_binary(Oid typid);
 
 #endif /* TDB_TYPES_BUILTINS_H */

@@ -31,6 +31,7 @@
 #include "types/hashfn.h"
 #include "types/md5.h"
 #include "types/textfuncs.h"
+#include "types/sendrecv.h"
 #include "types/typeio.h"
 
 /* The data and byte length of bytea argument n. */
@@ -452,7 +453,8 @@ static const AggDesc bytea_aggs[] = {
 
 static const TypeSupport bytea_types[] = {
     {.typid = BY, .input = bytea_input, .output = bytea_output,
-     .cmp = byteacmp, .hash = tdb_hashtext, .eq = tdb_byteaeq},
+     .cmp = byteacmp, .hash = tdb_hashtext, .eq = tdb_byteaeq,
+     .send = tdb_bytea_send, .recv = tdb_bytea_recv},
 };
 
 const BuiltinSet tdb_builtins_bytea = BUILTIN_SET(

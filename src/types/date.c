@@ -28,6 +28,7 @@
 #include "types/builtin_rows.h"
 #include "types/datetime.h"
 #include "types/hashfn.h"
+#include "types/sendrecv.h"
 #include "types/typeio.h"
 
 #define ARG_DATE(n) DatumGetInt32(PG_GETARG_DATUM(n))
@@ -1036,10 +1037,12 @@ static const AggDesc date_aggs[] = {
 
 static const TypeSupport date_types[] = {
     {.typid = D, .input = date_input, .output = date_output,
-     .cmp = date_cmp, .hash = date_hash, .eq = date_eq},
+     .cmp = date_cmp, .hash = date_hash, .eq = date_eq,
+     .send = tdb_date_send, .recv = tdb_date_recv},
     {.typid = T, .input = time_input, .output = time_output,
      .cmp = time_cmp, .hash = time_hash, .eq = time_eq,
-     .apply_typmod = time_apply_typmod, .typmod_out = precision_typmod_out},
+     .apply_typmod = time_apply_typmod, .typmod_out = precision_typmod_out,
+     .send = tdb_time_send, .recv = tdb_time_recv},
 };
 
 const BuiltinSet tdb_builtins_date =

@@ -470,6 +470,8 @@ int32 tdb_date_cmp_timestamp(DateADT date, Timestamp ts);
 /* timestamp.c */
 Timestamp tdb_timestamp_pl_interval(Timestamp ts, const Interval *span);
 Timestamp tdb_timestamp_mi_interval(Timestamp ts, const Interval *span);
+/* timestamptz + span: months and days counted in the session zone. */
+TimestampTz tdb_timestamptz_pl_interval(TimestampTz ts, const Interval *span);
 /* timestamp <-> timestamptz (identical in UTC; the infinities carry). */
 TimestampTz tdb_timestamp2timestamptz(Timestamp ts);
 void tdb_adjust_timestamp_for_typmod(Timestamp *time, int32 typmod);

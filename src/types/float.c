@@ -47,6 +47,7 @@
 #include "types/builtin_rows.h"
 #include "types/float.h"
 #include "types/hashfn.h"
+#include "types/sendrecv.h"
 #include "types/typeio.h"
 
 /* ----------------------------------------------------------------------
@@ -699,9 +700,11 @@ static const AggDesc float_aggs[] = {
 
 static const TypeSupport float_types[] = {
     {.typid = F4, .input = float4_input, .output = float4_output,
-     .cmp = btfloat4cmp, .hash = hashfloat4, .eq = float4eq},
+     .cmp = btfloat4cmp, .hash = hashfloat4, .eq = float4eq,
+     .send = tdb_float4_send, .recv = tdb_float4_recv},
     {.typid = F8, .input = float8_input, .output = float8_output,
-     .cmp = btfloat8cmp, .hash = hashfloat8, .eq = float8eq},
+     .cmp = btfloat8cmp, .hash = hashfloat8, .eq = float8eq,
+     .send = tdb_float8_send, .recv = tdb_float8_recv},
 };
 
 const BuiltinSet tdb_builtins_float = BUILTIN_SET(

@@ -33,6 +33,7 @@
 #include "types/hashfn.h"
 #include "types/strutil.h"
 #include "types/numutils.h"
+#include "types/sendrecv.h"
 
 /* ----------------------------------------------------------------------
  * Range-checked arithmetic in int64
@@ -813,13 +814,17 @@ static const AggDesc int_aggs[] = {
 
 static const TypeSupport int_types[] = {
     {.typid = I2, .input = int2_input, .output = int2_output,
-     .cmp = btint2cmp, .hash = hashint2, .eq = int2eq},
+     .cmp = btint2cmp, .hash = hashint2, .eq = int2eq,
+     .send = tdb_int2_send, .recv = tdb_int2_recv},
     {.typid = I4, .input = int4_input, .output = int4_output,
-     .cmp = btint4cmp, .hash = hashint4, .eq = int4eq},
+     .cmp = btint4cmp, .hash = hashint4, .eq = int4eq,
+     .send = tdb_int4_send, .recv = tdb_int4_recv},
     {.typid = I8, .input = int8_input, .output = int8_output,
-     .cmp = btint8cmp, .hash = hashint8, .eq = int8eq},
+     .cmp = btint8cmp, .hash = hashint8, .eq = int8eq,
+     .send = tdb_int8_send, .recv = tdb_int8_recv},
     {.typid = OIDOID, .input = oid_input, .output = oid_output,
-     .cmp = btoidcmp, .hash = hashoid, .eq = oideq},
+     .cmp = btoidcmp, .hash = hashoid, .eq = oideq,
+     .send = tdb_oid_send, .recv = tdb_oid_recv},
 };
 
 const BuiltinSet tdb_builtins_int =

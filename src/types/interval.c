@@ -28,6 +28,7 @@
 #include "types/builtin_rows.h"
 #include "types/datetime.h"
 #include "types/hashfn.h"
+#include "types/sendrecv.h"
 #include "types/typeio.h"
 
 #define ARG_IV(n) tdb_interval_get(PG_GETARG_DATUM(n))
@@ -995,7 +996,8 @@ static const TypeSupport interval_types[] = {
     {.typid = IV, .input = interval_input, .output = interval_output,
      .cmp = interval_cmp, .hash = interval_hash, .eq = interval_eq,
      .apply_typmod = interval_apply_typmod,
-     .typmod_out = interval_typmod_out},
+     .typmod_out = interval_typmod_out,
+     .send = tdb_interval_send, .recv = tdb_interval_recv},
 };
 
 const BuiltinSet tdb_builtins_interval =

@@ -13,6 +13,7 @@
 #include "common/base.h"
 
 #include "common/elog.h"
+#include "tuple/varlena.h"
 #include "types/builtin_rows.h"
 
 typedef struct SeriesState {
@@ -95,7 +96,26 @@ generate_series_int8(PG_FUNCTION_ARGS)
         .retset = true, .volatility = PROVOLATILE_IMMUTABLE, .fn = (fn_)       \
     }
 
+/*
+ * format_type(type oid, typmod int4): the type's SQL name (psql's \gdesc
+ * asks for it).  Not strict, as in PostgreSQL: a NULL typmod means none,
+ * a NULL type gives NULL.
+ */
+static Datum
+format_type_fn(PG_FUNCTION_ARGS)
+{
+    int32 typmod = PG_ARGISNULL(1) ? -1 : PG_GETARG_INT32(1);
+
+    if (PG_ARGISNULL(0))
+        PG_RETURN_NULL();
+    PG_RETURN_POINTER(
+        tdb_text_from_cstring(tdb_format_type(PG_GETARG_OID(0), typmod)));
+}
+
 static const FuncDesc misc_funcs[] = {
+    {.oid = 1081, .name = "format_type", .rettype = TEXTOID, .nargs = 2,
+     .argtypes = {OIDOID, INT4OID}, .strict = false, .retset = false,
+     .volatility = PROVOLATILE_STABLE, .fn = format_type_fn},
     SRF(1067, generate_series_int4, INT4OID, 2, INT4OID, INT4OID),
     SRF(1066, generate_series_int4, INT4OID, 3, INT4OID, INT4OID, INT4OID),
     SRF(1069, generate_series_int8, INT8OID, 2, INT8OID, INT8OID),

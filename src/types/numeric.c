@@ -63,6 +63,7 @@
 #include "types/builtin_rows.h"
 #include "types/builtins.h"
 #include "types/numeric.h"
+#include "types/sendrecv.h"
 
 #define NUMERIC_SIGN_MASK 0xC000
 #define NUMERIC_EXT_SIGN_MASK 0xF000
@@ -896,8 +897,10 @@ static const AggDesc numeric_aggs[] = {
 };
 
 static const TypeSupport numeric_types[] = {
-    {NUMERICOID, numeric_input, numeric_output, numeric_cmp, numeric_hash,
-     numeric_eq, numeric_apply_typmod, numeric_typmod_out},
+    {.typid = NUMERICOID, .input = numeric_input, .output = numeric_output,
+     .cmp = numeric_cmp, .hash = numeric_hash, .eq = numeric_eq,
+     .apply_typmod = numeric_apply_typmod, .typmod_out = numeric_typmod_out,
+     .send = tdb_numeric_send, .recv = tdb_numeric_recv},
 };
 
 const BuiltinSet tdb_builtins_numeric = {

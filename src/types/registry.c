@@ -31,6 +31,7 @@ extern const BuiltinSet tdb_builtins_float;
 extern const BuiltinSet tdb_builtins_bytea;
 extern const BuiltinSet tdb_builtins_uuid;
 extern const BuiltinSet tdb_builtins_regex;
+extern const BuiltinSet tdb_builtins_series;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
@@ -40,6 +41,7 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_formatting,
     &tdb_builtins_float,
     &tdb_builtins_bytea, &tdb_builtins_uuid, &tdb_builtins_regex,
+    &tdb_builtins_series,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
@@ -210,4 +212,36 @@ char *
 tdb_type_output(Oid typid, Datum value)
 {
     return support_or_error(typid, "output")->output(value);
+}
+
+bool
+tdb_type_has_binary(Oid typid)
+{
+    const TypeSupport *support = tdb_type_support(typid);
+
+    return support != NULL && support->send != NULL && support->recv != NULL;
+}
+
+Datum
+tdb_type_receive(Oid typid, const char *buf, int len)
+{
+    const TypeSupport *support = tdb_type_support(typid);
+
+    if (support == NULL || support->recv == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("no binary input function available for type %s",
+                       tdb_format_type(typid, -1)));
+    return support->recv(buf, len);
+}
+
+char *
+tdb_type_send(Oid typid, Datum value, int *len)
+{
+    const TypeSupport *support = tdb_type_support(typid);
+
+    if (support == NULL || support->send == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("no binary output function available for type %s",
+                       tdb_format_type(typid, -1)));
+    return support->send(value, len);
 }

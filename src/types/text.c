@@ -24,6 +24,7 @@
 #include "types/builtin_rows.h"
 #include "types/hashfn.h"
 #include "types/textfuncs.h"
+#include "types/sendrecv.h"
 
 /* ----------------------------------------------------------------------
  * text
@@ -291,17 +292,21 @@ static const AggDesc text_aggs[] = {
 
 static const TypeSupport text_types[] = {
     {.typid = T, .input = text_input, .output = text_output,
-     .cmp = tdb_bttextcmp, .hash = tdb_hashtext, .eq = tdb_texteq},
+     .cmp = tdb_bttextcmp, .hash = tdb_hashtext, .eq = tdb_texteq,
+     .send = tdb_text_send, .recv = tdb_text_recv},
     {.typid = VC, .input = tdb_varchar_input, .output = text_output,
      .cmp = tdb_bttextcmp, .hash = tdb_hashtext, .eq = tdb_texteq,
      .apply_typmod = tdb_varchar_apply_typmod,
-     .typmod_out = tdb_char_typmod_out},
+     .typmod_out = tdb_char_typmod_out,
+     .send = tdb_varchar_send, .recv = tdb_varchar_recv},
     {.typid = BP, .input = tdb_bpchar_input, .output = text_output,
      .cmp = tdb_bpcharcmp, .hash = tdb_hashbpchar, .eq = tdb_bpchareq,
      .apply_typmod = tdb_bpchar_apply_typmod,
-     .typmod_out = tdb_char_typmod_out},
+     .typmod_out = tdb_char_typmod_out,
+     .send = tdb_bpchar_send, .recv = tdb_bpchar_recv},
     {.typid = NM, .input = tdb_name_input, .output = tdb_name_output,
-     .cmp = tdb_btnamecmp, .hash = tdb_hashname, .eq = tdb_nameeq},
+     .cmp = tdb_btnamecmp, .hash = tdb_hashname, .eq = tdb_nameeq,
+     .send = tdb_name_send, .recv = tdb_name_recv},
     {.typid = CH, .input = tdb_char_input, .output = tdb_char_output,
      .cmp = tdb_btcharcmp, .hash = tdb_hashchar, .eq = tdb_chareq},
 };

@@ -37,6 +37,7 @@
 #include "types/builtin_rows.h"
 #include "types/datetime.h"
 #include "types/hashfn.h"
+#include "types/sendrecv.h"
 #include "types/typeio.h"
 
 #define ARG_TS(n) DatumGetInt64(PG_GETARG_DATUM(n))
@@ -455,6 +456,12 @@ Timestamp
 tdb_timestamp_pl_interval(Timestamp ts, const Interval *span)
 {
     return timestamp_pl_interval_internal(ts, span, false);
+}
+
+TimestampTz
+tdb_timestamptz_pl_interval(TimestampTz ts, const Interval *span)
+{
+    return timestamp_pl_interval_internal(ts, span, true);
 }
 
 Timestamp
@@ -1306,11 +1313,13 @@ static const TypeSupport timestamp_types[] = {
     {.typid = TS, .input = timestamp_input, .output = timestamp_output,
      .cmp = timestamp_cmp, .hash = timestamp_hash, .eq = timestamp_eq,
      .apply_typmod = timestamp_apply_typmod,
-     .typmod_out = timestamp_typmod_out},
+     .typmod_out = timestamp_typmod_out,
+     .send = tdb_timestamp_send, .recv = tdb_timestamp_recv},
     {.typid = TZ, .input = timestamptz_input, .output = timestamptz_output,
      .cmp = timestamp_cmp, .hash = timestamp_hash, .eq = timestamp_eq,
      .apply_typmod = timestamp_apply_typmod,
-     .typmod_out = timestamp_typmod_out},
+     .typmod_out = timestamp_typmod_out,
+     .send = tdb_timestamp_send, .recv = tdb_timestamp_recv},
 };
 
 const BuiltinSet tdb_builtins_timestamp =

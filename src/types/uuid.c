@@ -24,6 +24,7 @@
 #include "types/encode.h"
 #include "types/hashfn.h"
 #include "types/textfuncs.h"
+#include "types/sendrecv.h"
 
 #define UUID_LEN 16
 
@@ -179,7 +180,8 @@ static const CastDesc uuid_casts[] = {
 
 static const TypeSupport uuid_types[] = {
     {.typid = U, .input = uuid_input, .output = uuid_output,
-     .cmp = uuid_cmp, .hash = uuid_hash, .eq = tdb_uuid_eq},
+     .cmp = uuid_cmp, .hash = uuid_hash, .eq = tdb_uuid_eq,
+     .send = tdb_uuid_send, .recv = tdb_uuid_recv},
 };
 
 /* PostgreSQL 15 has no aggregates over uuid (min/max came in 17). */

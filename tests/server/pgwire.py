@@ -15,7 +15,9 @@ and the script ends with "RESULT pgwire: N passed, N failed".
     pgwire.py HOST PORT GROUP...      (HOST: a directory = Unix socket)
 
 Groups: startup, query, errors, malformed, cancel, concurrent, limit
-(needs a server started with --max-connections 3), extended, shutdown_setup /
+(needs a server started with --max-connections 3), extended, params
+(parameters, binary formats, cached plans, incremental portals),
+shutdown_setup /
 shutdown_check (around a SIGTERM and restart, see run.sh).
 """
 import os
@@ -678,6 +680,33 @@ def group_cancel():
     time.sleep(0.1)
     check("cancel: an idle cancel does not hit the next query",
           rows(c.query("SELECT 2")) == [["2"]])
+
+    # a session waiting for a lock is cancelled too: c holds the writer
+    # lock, w waits for it
+    c.query("CREATE TABLE cl (i int)")
+    c.query("BEGIN")
+    c.query("INSERT INTO cl VALUES (1)")
+    w = Conn()
+    waited = {}
+
+    def wait_for_writer():
+        waited["msgs"] = w.query("INSERT INTO cl VALUES (2)")
+
+    th = threading.Thread(target=wait_for_writer)
+    th.start()
+    time.sleep(0.5)
+    s = raw_socket()
+    s.sendall(struct.pack("!IIii", 16, 80877102, w.pid, w.key))
+    read_all_until_close(s)
+    th.join(10)
+    e = error_of(waited.get("msgs", []))
+    check("cancel: a lock wait ends with 57014",
+          not th.is_alive() and e and e["C"] == "57014", e)
+    c.query("COMMIT")
+    check("cancel: the cancelled insert left nothing",
+          rows(w.query("SELECT count(*) FROM cl")) == [["1"]])
+    w.query("DROP TABLE cl")
+    w.close()
     c.close()
 
 
@@ -782,7 +811,8 @@ def m_bind(portal="", stmt="", params=(), results=()):
         if p is None:
             body += struct.pack("!i", -1)
         else:
-            body += struct.pack("!i", len(p)) + p.encode()
+            p = p.encode()
+            body += struct.pack("!i", len(p)) + p
     body += struct.pack("!h", len(results))
     body += b"".join(struct.pack("!h", r) for r in results)
     return ("B", body)
@@ -897,14 +927,12 @@ def group_extended():
     m = batch(c, m_parse("", "SELECT $1::int + 1"), m_bind(params=["41"]),
               m_execute(), SYNC)
     e = error_of(m)
-    known("extended: parameters", rows(m) == [["42"]],
-          "Bind with parameter values is not supported yet",
-          e and e["C"])
+    check("extended: parameters", rows(m) == [["42"]], e and e["C"])
     m = batch(c, m_parse("", "SELECT 1"), m_bind(results=[1]), m_execute(),
               SYNC)
     e = error_of(m)
-    known("extended: binary results", rows(m) == [["\0\0\0\1"]],
-          "binary result formats are not supported yet", e and e["C"])
+    check("extended: binary results", rows(m) == [["\0\0\0\1"]],
+          e and e["C"])
 
     # transaction blocks
     m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(), SYNC)
@@ -972,6 +1000,434 @@ def group_extended():
     check("extended: a malformed Bind -> ERROR, connection lives",
           rows(m) == [["7"]], types(m))
     c.query("DROP TABLE x")
+    c.close()
+
+
+# --- parameters, binary formats, cached plans, incremental portals
+
+OID = {"bool": 16, "int2": 21, "int4": 23, "int8": 20, "float4": 700,
+       "float8": 701, "numeric": 1700, "text": 25, "varchar": 1043,
+       "bpchar": 1042, "name": 19, "oid": 26, "date": 1082, "time": 1083,
+       "timestamp": 1114, "timestamptz": 1184, "interval": 1186,
+       "char": 18, "unknown": 705, "bytea": 17, "uuid": 2950}
+
+
+def m_bindx(portal="", stmt="", params=(), pformats=(), results=()):
+    """Bind with raw parameter values (bytes or None) and format codes."""
+    body = portal.encode() + b"\0" + stmt.encode() + b"\0"
+    body += struct.pack("!h", len(pformats))
+    body += b"".join(struct.pack("!h", f) for f in pformats)
+    body += struct.pack("!h", len(params))
+    for p in params:
+        if p is None:
+            body += struct.pack("!i", -1)
+        else:
+            body += struct.pack("!i", len(p)) + p
+    body += struct.pack("!h", len(results))
+    body += b"".join(struct.pack("!h", r) for r in results)
+    return ("B", body)
+
+
+def raw_rows(msgs):
+    """DataRow values as bytes/None."""
+    out = []
+    for t, body in msgs:
+        if t != "D":
+            continue
+        (n,) = struct.unpack("!h", body[:2])
+        i, row = 2, []
+        for _ in range(n):
+            (ln,) = struct.unpack("!i", body[i:i + 4])
+            i += 4
+            row.append(None if ln < 0 else body[i:i + ln])
+            i += max(ln, 0)
+        out.append(row)
+    return out
+
+
+def param_types(msgs):
+    for t, body in msgs:
+        if t == "t":
+            (n,) = struct.unpack("!h", body[:2])
+            return list(struct.unpack("!%dI" % n, body[2:2 + 4 * n]))
+    return None
+
+
+def rowdesc(msgs):
+    """RowDescription -> [(name, tableoid, attnum, typeoid, format)]."""
+    for t, body in msgs:
+        if t != "T":
+            continue
+        (n,) = struct.unpack("!h", body[:2])
+        i, cols = 2, []
+        for _ in range(n):
+            end = body.index(b"\0", i)
+            name = body[i:end].decode()
+            tbl, col, typ, _ln, _mod, fmt = struct.unpack(
+                "!IhIhih", body[end + 1:end + 19])
+            cols.append((name, tbl, col, typ, fmt))
+            i = end + 19
+        return cols
+    return None
+
+
+def numeric_bin(ndigits_weight_sign_dscale, digits):
+    n, w, s, d = ndigits_weight_sign_dscale
+    return struct.pack("!hhHh", n, w, s, d) + b"".join(
+        struct.pack("!h", x) for x in digits)
+
+
+# (type, text in, text out, binary form)
+TYPE_CASES = [
+    ("bool", "t", "t", b"\1"),
+    ("int2", "-12", "-12", struct.pack("!h", -12)),
+    ("int4", "42", "42", struct.pack("!i", 42)),
+    ("int8", "9000000000", "9000000000", struct.pack("!q", 9000000000)),
+    ("float4", "1.5", "1.5", struct.pack("!f", 1.5)),
+    ("float8", "-2.25", "-2.25", struct.pack("!d", -2.25)),
+    ("numeric", "123.45", "123.45", numeric_bin((2, 0, 0, 2), [123, 4500])),
+    ("numeric", "-0.001", "-0.001", numeric_bin((1, -1, 0x4000, 3), [10])),
+    ("numeric", "NaN", "NaN", numeric_bin((0, 0, 0xC000, 0), [])),
+    ("text", "héllo", "héllo", "héllo".encode()),
+    ("varchar", "abc", "abc", b"abc"),
+    ("bpchar", "ab", "ab", b"ab"),
+    ("name", "relname", "relname", b"relname"),
+    ("oid", "4000000000", "4000000000", struct.pack("!I", 4000000000)),
+    ("bytea", "\\x00ff41", "\\x00ff41", b"\0\xffA"),
+    ("uuid", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+     "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+     bytes.fromhex("a0eebc999c0b4ef8bb6d6bb9bd380a11")),
+    ("date", "2000-01-02", "2000-01-02", struct.pack("!i", 1)),
+    ("time", "00:00:01.5", "00:00:01.5", struct.pack("!q", 1500000)),
+    ("timestamp", "2000-01-01 00:00:01", "2000-01-01 00:00:01",
+     struct.pack("!q", 1000000)),
+    ("timestamptz", "2000-01-01 00:00:00+00", "2000-01-01 00:00:00+00",
+     struct.pack("!q", 0)),
+    ("interval", "2 mons 1 day 00:00:03", "2 mons 1 day 00:00:03",
+     struct.pack("!qii", 3000000, 1, 2)),
+]
+
+
+def group_params():
+    c = Conn({"TimeZone": "UTC"})
+    c.query("DROP TABLE IF EXISTS p")
+    c.query("CREATE TABLE p (a int, b text, c numeric(10,2), d date, "
+            "e bool)")
+    c.query("INSERT INTO p VALUES (1, 'one', 1.50, '2020-01-01', true), "
+            "(2, 'two', 2.25, '2020-01-02', false), (3, NULL, NULL, NULL, "
+            "NULL)")
+
+    # type inference
+    def infer(sql, types=()):
+        m = batch(c, m_parse("", sql, types), m_describe("S"), SYNC)
+        return param_types(m), error_of(m), m
+
+    cases = [
+        ("SELECT a FROM p WHERE a = $1 AND b = $2", [23, 25]),
+        ("SELECT $1", [25]),
+        ("SELECT $1::int8 + $2", [20, 20]),
+        ("INSERT INTO p VALUES ($1, $2, $3, $4, $5)",
+         [23, 25, 1700, 1082, 16]),
+        ("UPDATE p SET b = $2 WHERE a = $1", [23, 25]),
+        ("DELETE FROM p WHERE d > $1", [1082]),
+        ("SELECT a FROM p ORDER BY a LIMIT $1 OFFSET $2", [20, 20]),
+        ("SELECT a FROM p WHERE a IN (SELECT a FROM p WHERE c > $1)",
+         [1700]),
+        ("SELECT CASE WHEN e THEN $1 ELSE b END FROM p", [25]),
+        ("SELECT $1 = 'x'", [25]),
+        ("SELECT length($1)", [25]),
+    ]
+    for sql, want in cases:
+        got, e, _ = infer(sql)
+        check("params: infer %s" % sql, got == want, (got, e))
+    got, e, _ = infer("SELECT $1 + $2", [23, 0])
+    check("params: a declared type decides the other", got == [23, 23],
+          (got, e))
+    got, e, m = infer("SELECT $1 IS NULL")
+    check("params: undecidable type -> 42P18",
+          e and e["C"] == "42P18" and
+          e["M"] == "could not determine data type of parameter $1",
+          (e, types(m)))
+    got, e, m = infer("SELECT $2::int")
+    check("params: an unused $1 -> 42P18",
+          e and e["C"] == "42P18" and
+          e["M"] == "could not determine data type of parameter $1", e)
+    got, e, m = infer("SELECT $0")
+    check("params: $0 -> 42P02", e and e["C"] == "42P02" and
+          e["M"] == "there is no parameter $0", e)
+    got, e, m = infer("SELECT a FROM p WHERE a = $1", [999999])
+    check("params: an unknown type OID -> 42704", e and e["C"] == "42704", e)
+
+    # wrong parameter counts
+    m = batch(c, m_parse("two", "SELECT $1::int + $2::int"),
+              m_bind("", "two", params=["1"]), m_execute(), SYNC)
+    e = error_of(m)
+    check("params: too few values -> 08P01",
+          e and e["C"] == "08P01" and e["M"] ==
+          'bind message supplies 1 parameters, but prepared statement '
+          '"two" requires 2' and types(m) == "1EZ", (e, types(m)))
+    m = batch(c, m_bind("", "two", params=["1", "2", "3"]), m_execute(), SYNC)
+    e = error_of(m)
+    check("params: too many values -> 08P01", e and e["C"] == "08P01", e)
+    m = batch(c, m_bindx("", "two", params=[b"1", b"2"], pformats=[0, 0, 0]),
+              SYNC)
+    e = error_of(m)
+    check("params: format count neither 0, 1 nor n -> 08P01",
+          e and e["C"] == "08P01", e)
+    m = batch(c, m_bindx("", "two", params=[b"1", b"2"], pformats=[2]), SYNC)
+    e = error_of(m)
+    check("params: format code 2 -> 08P01", e and e["C"] == "08P01" and
+          e["M"] == "unsupported format code: 2", e)
+    m = batch(c, m_bind("", "two", params=["1", "2"]), m_execute(), SYNC)
+    check("params: the statement still works", rows(m) == [["3"]], types(m))
+    batch(c, m_close("S", "two"), SYNC)
+
+    # every type: text in/out, binary in/out
+    for typ, tin, tout, binary in TYPE_CASES:
+        sql = "SELECT $1::%s" % typ
+        m = batch(c, m_parse("", sql), m_bind(params=[tin]), m_execute(),
+                  SYNC)
+        check("params: %s text in, text out" % typ,
+              rows(m) == [[tout]], (rows(m), error_of(m)))
+        m = batch(c, m_parse("", "SELECT $1", [OID[typ]]),
+                  m_bindx(params=[binary], pformats=[1], results=[1]),
+                  m_execute(), SYNC)
+        check("params: %s binary in, binary out" % typ,
+              raw_rows(m) == [[binary]], (raw_rows(m), error_of(m)))
+        m = batch(c, m_parse("", "SELECT $1::%s" % typ),
+                  m_bind(params=[tin], results=[1]), m_execute(), SYNC)
+        check("params: %s text in, binary out" % typ,
+              raw_rows(m) == [[binary]], (raw_rows(m), error_of(m)))
+        m = batch(c, m_parse("", "SELECT $1", [OID[typ]]),
+                  m_bindx(params=[binary], pformats=[1]), m_execute(), SYNC)
+        check("params: %s binary in, text out" % typ,
+              rows(m) == [[tout]], (rows(m), error_of(m)))
+    m = batch(c, m_parse("", "SELECT $1::int4, $2::text"),
+              m_bind(params=[None, None], results=[1]), m_execute(), SYNC)
+    check("params: NULLs in both formats", raw_rows(m) == [[None, None]],
+          raw_rows(m))
+    m = batch(c, m_parse("", "SELECT $1", [23]),
+              m_bindx(params=[b"\0\0\1"], pformats=[1]), m_execute(), SYNC)
+    e = error_of(m)
+    check("params: binary int4 of 3 bytes -> 22P03",
+          e and e["C"] == "22P03", e)
+    m = batch(c, m_parse("", "SELECT $1::int"), m_bind(params=["x1"]),
+              m_execute(), SYNC)
+    e = error_of(m)
+    check("params: bad text for int -> 22P02 at Bind",
+          e and e["C"] == "22P02" and types(m) == "1EZ", (e, types(m)))
+    m = batch(c, m_parse("", "SELECT 'a'::\"char\""), m_bind(results=[1]),
+              m_execute(), SYNC)
+    e = error_of(m)
+    check("params: binary result of a type without send -> 0A000",
+          e and e["C"] == "0A000", e)
+    m = batch(c, m_parse("", "SELECT $1", [OID["char"]]),
+              m_bindx(params=[b"a"], pformats=[1]), m_execute(), SYNC)
+    e = error_of(m)
+    check("params: binary parameter of a type without recv -> 0A000",
+          e and e["C"] == "0A000", e)
+    m = batch(c, m_parse("", "SELECT a, b FROM p WHERE a >= $1 ORDER BY a"),
+              m_bind(params=["2"], results=[1, 0]), m_execute(), SYNC)
+    check("params: per-column result formats",
+          raw_rows(m) == [[struct.pack("!i", 2), b"two"],
+                          [struct.pack("!i", 3), None]], raw_rows(m))
+
+    # parameters in every clause
+    m = batch(c, m_parse("", "SELECT a FROM p WHERE a > $1 AND a IN "
+                         "(SELECT a FROM p WHERE b IS NOT NULL OR a = $2) "
+                         "ORDER BY a LIMIT $3"),
+              m_bind(params=["0", "3", "2"]), m_execute(), SYNC)
+    check("params: WHERE, subquery, LIMIT", rows(m) == [["1"], ["2"]],
+          (rows(m), error_of(m)))
+    m = batch(c, m_parse("ins", "INSERT INTO p VALUES ($1, $2, $3, $4, $5) "
+                         "RETURNING a, c"),
+              m_bind("", "ins", params=["4", "four", "4.444", "2020-01-04",
+                                        "yes"]),
+              m_execute(),
+              m_bind("", "ins", params=["5", None, "5", None, None]),
+              m_execute(), SYNC)
+    check("params: INSERT ... RETURNING, reused with new values",
+          rows(m) == [["4", "4.44"], ["5", "5.00"]] and
+          tags(m) == ["INSERT 0 1", "INSERT 0 1"], (rows(m), error_of(m)))
+    m = batch(c, m_parse("", "UPDATE p SET b = $1 WHERE a = $2"),
+              m_bind(params=["FIVE", "5"]), m_execute(),
+              m_parse("", "DELETE FROM p WHERE a = $1"),
+              m_bind(params=["4"]), m_execute(), SYNC)
+    check("params: UPDATE and DELETE", tags(m) == ["UPDATE 1", "DELETE 1"],
+          (tags(m), error_of(m)))
+    r = rows(c.query("SELECT a, b FROM p WHERE a >= 4 ORDER BY a"))
+    check("params: ...committed at Sync", r == [["5", "FIVE"]], r)
+    batch(c, m_close("S", "ins"), SYNC)
+
+    # Describe runs nothing; RowDescription has table OID and column
+    oid = int(rows(c.query("SELECT oid FROM pg_class WHERE relname = 'p'"))
+              [0][0])
+    m = batch(c, m_parse("", "INSERT INTO p VALUES (99) RETURNING b, a, "
+                         "a + 1 AS s"), m_describe("S"), SYNC)
+    n = rows(c.query("SELECT count(*) FROM p WHERE a = 99"))
+    check("params: Describe S of an INSERT runs nothing",
+          n == [["0"]] and types(m) == "1tTZ", (n, types(m)))
+    check("params: RowDescription table OID and column number",
+          rowdesc(m) == [("b", oid, 2, 25, 0), ("a", oid, 1, 23, 0),
+                         ("s", 0, 0, 23, 0)], (rowdesc(m), oid))
+    m = batch(c, m_parse("", "SELECT 1/0 AS x"), m_describe("S"), m_bind(),
+              m_describe("P"), SYNC)
+    check("params: Describe S of SELECT 1/0 does not run it; Bind plans "
+          "(and folds 1/0: 22012)",
+          types(m) == "1tTEZ" and error_of(m)["C"] == "22012", types(m))
+    m = batch(c, m_parse("", "SELECT * FROM p"), m_bind(results=[1]),
+              m_describe("P"), SYNC)
+    check("params: Describe P carries the Bind's formats and origins",
+          rowdesc(m) and [x[4] for x in rowdesc(m)] == [1] * 5 and
+          [x[2] for x in rowdesc(m)] == [1, 2, 3, 4, 5], rowdesc(m))
+
+    # one plan, many executions: the same rows as the simple protocol
+    c.query("CREATE TABLE q1 (g int, x int)")
+    c.query("INSERT INTO q1 SELECT i % 7, i FROM generate_series(1, 300) i")
+    plans = [
+        "SELECT g, count(*), sum(x) FROM q1 WHERE x > $1 GROUP BY g "
+        "HAVING count(*) > $2 ORDER BY g",
+        "SELECT a.x, b.x FROM q1 a JOIN q1 b ON a.x = b.x + $1 "
+        "WHERE a.g = $2 ORDER BY 1, 2",
+        "SELECT x FROM q1 o WHERE x < $1 AND EXISTS (SELECT 1 FROM q1 i "
+        "WHERE i.g = o.g AND i.x > o.x + $2) ORDER BY x",
+        "SELECT x, (SELECT max(x) FROM q1 WHERE g = $2) FROM q1 "
+        "WHERE x IN (SELECT x + $1 FROM q1 WHERE g = 3) ORDER BY x "
+        "LIMIT 5",
+        "SELECT DISTINCT g FROM q1 WHERE x BETWEEN $1 AND $1 + $2 "
+        "ORDER BY g DESC",
+    ]
+    values = [("10", "2"), ("100", "3"), ("250", "1")]
+    bad = []
+    for n, sql in enumerate(plans):
+        batch(c, m_parse("plan%d" % n, sql), SYNC)
+        for v in values:
+            m = batch(c, m_bind("", "plan%d" % n, params=list(v)),
+                      m_execute(), SYNC)
+            lit = sql.replace("$1", v[0]).replace("$2", v[1])
+            want = rows(c.query(lit))
+            if rows(m) != want or error_of(m):
+                bad.append((n, v, rows(m)[:3], want[:3], error_of(m)))
+        batch(c, m_close("S", "plan%d" % n), SYNC)
+    check("params: joins, subqueries, aggregates: one plan reused gives "
+          "the simple protocol's rows", not bad, bad)
+    c.query("DROP TABLE q1")
+
+    # a cached plan survives DROP and CREATE of its table
+    c.query("CREATE TABLE r (k int, v text)")
+    c.query("INSERT INTO r VALUES (1, 'old')")
+    m = batch(c, m_parse("get", "SELECT v FROM r WHERE k = $1"),
+              m_bind("", "get", params=["1"]), m_execute(), SYNC)
+    check("params: cached statement, first run", rows(m) == [["old"]],
+          rows(m))
+    c.query("DROP TABLE r")
+    m = batch(c, m_bind("", "get", params=["1"]), m_execute(), SYNC)
+    e = error_of(m)
+    check("params: ...after DROP TABLE -> 42P01", e and e["C"] == "42P01", e)
+    c.query("CREATE TABLE r (v text, k int)")
+    c.query("INSERT INTO r VALUES ('new', 1)")
+    m = batch(c, m_bind("", "get", params=["1"]), m_execute(), SYNC)
+    check("params: ...re-planned after CREATE TABLE (columns moved)",
+          rows(m) == [["new"]], (rows(m), error_of(m)))
+    c.query("DROP TABLE r")
+    c.query("CREATE TABLE r (k int, v int)")
+    m = batch(c, m_bind("", "get", params=["1"]), m_execute(), SYNC)
+    e = error_of(m)
+    check("params: ...a changed result type -> 0A000",
+          e and e["C"] == "0A000" and
+          e["M"] == "cached plan must not change result type", e)
+    c2 = Conn()
+    batch(c2, m_parse("cnt", "SELECT count(*) FROM r"), SYNC)
+    c.query("INSERT INTO r VALUES (1, 1), (2, 2)")
+    c.query("TRUNCATE r")
+    m = batch(c2, m_bind("", "cnt"), m_execute(), SYNC)
+    check("params: another session's TRUNCATE is seen by a cached plan",
+          rows(m) == [["0"]], (rows(m), error_of(m)))
+    c2.close()
+    batch(c, m_close("S", "get"), SYNC)
+
+    # incremental portals
+    m = batch(c, m_parse("", "SELECT i FROM generate_series(1, 100000) i"),
+              m_bind(), SYNC)
+    msgs = []
+    batch(c, m_parse("", "SELECT i FROM generate_series(1, 100000) i"),
+          m_bind())
+    for _ in range(30):
+        c.send(*m_execute("", 3500))
+    c.send(*SYNC)
+    msgs = c.until_ready()
+    r = rows(msgs)
+    check("params: 100000 rows in Executes of 3500 rows",
+          len(r) == 100000 and r[0] == ["1"] and r[-1] == ["100000"] and
+          types(msgs).count("s") == 28 and
+          tags(msgs) == ["SELECT 2000", "SELECT 0"],
+          (len(r), types(msgs).count("s"), tags(msgs)))
+    t0 = time.time()
+    m = batch(c, m_parse("", "SELECT i FROM generate_series(1, 1000000000) "
+                         "i"), m_bind(), m_execute("", 5), SYNC)
+    check("params: 5 rows of a billion-row portal come at once",
+          rows(m) == [["1"], ["2"], ["3"], ["4"], ["5"]] and
+          time.time() - t0 < 5 and types(m).endswith("sZ"),
+          (types(m), time.time() - t0))
+    c.query("CREATE TABLE big (i int)")
+    c.query("INSERT INTO big SELECT g FROM generate_series(1, 50000) g")
+    m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(),
+              m_parse("", "SELECT i FROM big WHERE i % $1 = 0"),
+              m_bind("cur", "", params=["10"]), m_execute("cur", 2), SYNC)
+    m2 = c.query("SELECT count(*) FROM big")
+    m3 = batch(c, m_execute("cur", 2), SYNC)
+    m4 = batch(c, m_execute("cur", 0), m_close("P", "cur"),
+               m_parse("", "COMMIT"), m_bind(), m_execute(), SYNC)
+    check("params: a suspended table scan resumes after another query "
+          "in its block",
+          rows(m) == [["10"], ["20"]] and rows(m2) == [["50000"]] and
+          rows(m3) == [["30"], ["40"]] and len(rows(m4)) == 4996 and
+          tags(m4)[0] == "SELECT 4996" and c.status == "I",
+          (rows(m), rows(m2), rows(m3), len(rows(m4)), tags(m4)))
+
+    # implicit transaction to Sync; errors skip to Sync
+    other = Conn()
+    c.send(*m_parse("", "INSERT INTO big VALUES (-1)"))
+    c.send(*m_bind())
+    c.send(*m_execute())
+    c.send(*FLUSH)
+    got = [c.read_msg()[0] for _ in range(3)]
+    before = rows(other.query("SELECT count(*) FROM big WHERE i = -1"))
+    m = batch(c, SYNC)
+    after = rows(other.query("SELECT count(*) FROM big WHERE i = -1"))
+    check("params: an Execute's insert commits at Sync, not before",
+          got == ["1", "2", "C"] and before == [["0"]] and
+          after == [["1"]], (got, before, after))
+    other.close()
+    m = batch(c, m_parse("", "INSERT INTO big VALUES ($1)"),
+              m_bind(params=["-2"]), m_execute(),
+              m_parse("", "SELECT 1/$1::int"), m_bind(params=["0"]),
+              m_execute(),
+              m_parse("", "INSERT INTO big VALUES (-3)"), m_bind(),
+              m_execute(), SYNC)
+    n = rows(c.query("SELECT count(*) FROM big WHERE i IN (-2, -3)"))
+    check("params: an error in a pipeline skips to Sync and rolls back "
+          "its implicit transaction",
+          types(m) == "12C12EZ" and error_of(m)["C"] == "22012" and
+          n == [["0"]] and c.status == "I", (types(m), n))
+    m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(),
+              m_parse("", "INSERT INTO big VALUES ($1)"),
+              m_bind(params=["x"]), m_execute(), SYNC)
+    s1 = c.status
+    m2 = batch(c, m_parse("", "SELECT 1"), m_bind(), m_execute(), SYNC)
+    m3 = batch(c, m_parse("", "ROLLBACK"), m_bind(), m_execute(), SYNC)
+    check("params: a failed Bind fails the block; then 25P02 until ROLLBACK",
+          s1 == "E" and error_of(m)["C"] == "22P02" and
+          error_of(m2)["C"] == "25P02" and tags(m3) == ["ROLLBACK"] and
+          c.status == "I", (s1, error_of(m), error_of(m2), tags(m3)))
+    m = batch(c, m_parse("", "BEGIN"), m_bind(), m_execute(),
+              m_bind("", "nosuch"), SYNC)
+    s1 = c.status
+    batch(c, m_parse("", "ROLLBACK"), m_bind(), m_execute(), SYNC)
+    check("params: a protocol error (26000) also fails the block",
+          s1 == "E", s1)
+    c.query("DROP TABLE big")
+    c.query("DROP TABLE p")
     c.close()
 
 

@@ -20,7 +20,12 @@
 #              tupledb) against the server, and the tupledb shell on a
 #              data directory -- and the outputs compared byte for byte;
 #              psql over TCP; psql's Ctrl-C cancel; pgbench in its three
-#              query modes (a script without variables); two psql at once
+#              query modes (a script without variables, and one with
+#              \set random() variables, which become Bind parameters);
+#              \gdesc; two psql at once
+#   node       node-postgres (npm `pg`, installed into tests/server/node
+#              on first use): parameterized and named prepared statements,
+#              transactions, err.code (skipped without node/npm)
 #   cli        the shell's own cases (tests/cli/cases) through psql and
 #              the server, against their expected files (psql 15 output
 #              on PostgreSQL 15)
@@ -58,7 +63,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PSQL=$PGBIN/psql
 
 if [ $# -gt 0 ]; then groups=("$@")
-else groups=(protocol limit shutdown psql cli regress)
+else groups=(protocol limit shutdown psql node cli regress)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
@@ -94,7 +99,7 @@ group_protocol() {
   SRV_PORT=$(free_port)
   server_start "$work/proto" || { fail "protocol: server start"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" startup query errors \
-                 malformed cancel concurrent extended)"
+                 malformed cancel concurrent extended params)"
   count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
                  | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
   server_stop protocol
@@ -134,6 +139,23 @@ group_shutdown() {
   server_start "$work/shut" || { fail "shutdown: restart"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" shutdown_check)"
   server_stop "shutdown (after restart)"
+}
+
+group_node() {
+  local dir=$HERE/node out
+  command -v node >/dev/null || { skip "node" "node is not installed"; return; }
+  if [ ! -d "$dir/node_modules/pg" ]; then
+    command -v npm >/dev/null || { skip "node" "npm is not installed"; return; }
+    (cd "$dir" && timeout 300 npm install --no-audit --no-fund --silent) \
+      > "$work/npm.out" 2>&1
+    [ -d "$dir/node_modules/pg" ] \
+      || { skip "node" "npm install pg failed: $(tail -n 1 "$work/npm.out")"; return; }
+  fi
+  SRV_PORT=$(free_port)
+  server_start "$work/node" || { fail "node: server start"; return; }
+  timeout 120 node "$dir/pg_test.js" "$SRV_SOCKDIR" "$SRV_PORT" 2>&1 \
+    | grep -v '^RESULT'
+  server_stop node
 }
 
 group_psql() {
@@ -204,6 +226,46 @@ group_psql() {
     out=$("$PSQL" -X -A -t -c "SELECT count(*) FROM pgb" 2>&1)
     [ "$out" = 150 ] && ok "psql: pgbench's inserts all there" \
       || fail "psql: pgbench's inserts all there" "$out"
+
+    # pgbench with \set variables: under -M extended / prepared each :var
+    # is a Bind parameter ($1, $2) of a statement planned once; every
+    # account's balance must equal the sum of its logged deltas
+    cat > "$work/pgb-set.sql" <<'PGB'
+\set aid random(1, 100000)
+\set delta random(-5000, 5000)
+BEGIN;
+UPDATE pgb_acc SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgb_acc WHERE aid = :aid;
+INSERT INTO pgb_hist VALUES (:aid, :delta);
+END;
+PGB
+    "$PSQL" -X -q -c "CREATE TABLE pgb_acc (aid int, abalance int)" \
+      -c "INSERT INTO pgb_acc SELECT g, 0 FROM generate_series(1, 100000) g" \
+      -c "CREATE TABLE pgb_hist (aid int, delta int)"
+    for mode in simple extended prepared; do
+      out=$("$PGBIN/pgbench" -n -f "$work/pgb-set.sql" -t 15 -c 2 -j 2 -M "$mode" 2>&1)
+      if echo "$out" | grep -q 'number of transactions actually processed: 30/30' \
+         && echo "$out" | grep -q 'number of failed transactions: 0 '; then
+        ok "psql: pgbench \\set random() -M $mode, 2 clients"
+      else
+        fail "psql: pgbench \\set random() -M $mode, 2 clients" "$(echo "$out" | tail -n 5)"
+      fi
+    done
+    out=$("$PSQL" -X -A -t -c "SELECT count(*) FROM pgb_hist" \
+      -c "SELECT count(*) FROM (SELECT aid, sum(delta) AS s FROM pgb_hist GROUP BY aid) h JOIN pgb_acc a ON a.aid = h.aid WHERE a.abalance <> h.s" \
+      -c "SELECT count(*) FROM pgb_acc WHERE abalance <> 0 AND aid NOT IN (SELECT aid FROM pgb_hist)" 2>&1)
+    [ "$out" = "$(printf '90\n0\n0')" ] && ok "psql: pgbench's parameterized updates all applied" \
+      || fail "psql: pgbench's parameterized updates all applied" "$out"
+
+    # \gdesc: Parse + Describe S (nothing runs), then format_type
+    out=$(printf '%s\n' "SELECT aid, abalance AS b, 1.5::numeric(4,1) AS n FROM pgb_acc WHERE aid = 1 \\gdesc" \
+      "INSERT INTO pgb_acc VALUES (-1, -1) RETURNING aid \\gdesc" \
+      "SELECT count(*) FROM pgb_acc WHERE aid = -1;" | "$PSQL" -X -A -t 2>&1)
+    if [ "$out" = "$(printf 'aid|integer\nb|integer\nn|numeric(4,1)\naid|integer\n0')" ]; then
+      ok "psql: \\gdesc describes without running"
+    else
+      fail "psql: \\gdesc describes without running" "$out"
+    fi
 
     # two psql sessions at once, each in its own transaction
     "$PSQL" -X -q -c "CREATE TABLE two (who text, i int)"

@@ -90,3 +90,7 @@ SELECT count(*) FROM ddl_b;
 TRUNCATE nosuchtable;
 DROP TABLE nosuchtable;
 DROP TABLE ddl_a, ddl_b, ddl_n, ddl_types;
+-- a table named twice in one DROP is dropped once
+CREATE TABLE dd (a int);
+DROP TABLE dd, dd;
+DROP TABLE dd;

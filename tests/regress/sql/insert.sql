@@ -63,3 +63,12 @@ INSERT INTO ins (id) SELECT 1, 2;
 INSERT INTO ins SELECT id FROM nosuch;
 SELECT count(*), max(id) FROM ins;
 DROP TABLE ins, ins_copy, ins_dv;
+-- INSERT ... SELECT: untyped literals take the target column's type
+CREATE TABLE ti (a int, b text, c numeric(5,1), d date);
+INSERT INTO ti SELECT NULL, NULL, NULL, NULL FROM generate_series(1, 2);
+INSERT INTO ti SELECT 1, 'x', '2.25', '2024-01-02';
+INSERT INTO ti (d, a) SELECT '2024-03-04', '7';
+INSERT INTO ti SELECT 'abc';
+INSERT INTO ti SELECT NULL UNION SELECT 5;
+SELECT * FROM ti ORDER BY a NULLS FIRST, b;
+DROP TABLE ti;

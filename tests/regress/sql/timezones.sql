@@ -165,6 +165,10 @@ SELECT make_timestamptz(2024, 7, 1, 12, 30, 15.5),
 -- abbreviations and offsets in input still win over the session zone
 SELECT '2024-07-01 12:00 PST'::timestamptz, '2024-07-01 12:00+02'::timestamptz,
        '2024-07-01 12:00 Europe/Berlin'::timestamptz;
+-- generate_series steps days and months in local time
+SELECT * FROM generate_series('2024-03-08 12:00'::timestamptz, '2024-03-12', '1 day');
+SELECT * FROM generate_series('2024-01-31 02:30'::timestamptz, '2024-06-01', '1 month');
+SELECT * FROM generate_series('2024-11-03 00:30'::timestamptz, '2024-11-03 03:00', '30 minutes');
 -- a table of instants keeps them; only their display changes
 CREATE TABLE tz_events (id int, at timestamptz);
 INSERT INTO tz_events VALUES (1, '2024-03-10 01:59:59'), (2, '2024-03-10 03:00:00'),

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -319,6 +320,45 @@ TEST_BEGIN(test_settings_per_session)
 }
 TEST_END
 
+/* Every row of a one-column result, newline-separated. */
+static void
+collect_row(void *arg, int ncolumns, const char *const *values)
+{
+    Transcript *t = arg;
+
+    if (ncolumns > 0 && values[0] != NULL)
+        append(t, values[0], "\n", NULL);
+}
+
+static const tupledb_callbacks row_callbacks = {NULL, collect_row, NULL,
+                                                NULL, on_error};
+
+/* EXPLAIN ANALYZE shows a HashAggregate's batches and peak memory (the
+ * figure varies, so the regression files cannot hold it). */
+TEST_BEGIN(test_explain_hashagg_memory)
+{
+    tupledb *db = open_test_db();
+    Transcript t = {""};
+    const char *mem;
+    long kb = -1;
+
+    tupledb_exec(db,
+                 "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
+                 "SELECT g % 100, count(*) FROM generate_series(1, 10000) g "
+                 "GROUP BY 1",
+                 &row_callbacks, &t);
+    expect_true(strstr(t.text, "HashAggregate (actual rows=100 loops=1)") !=
+                NULL);
+    mem = strstr(t.text, "\n  Batches: 1  Memory Usage: ");
+    expect_ptr_not_null(mem);
+    if (mem != NULL)
+        kb = strtol(mem + strlen("\n  Batches: 1  Memory Usage: "), NULL, 10);
+    /* 100 groups: more than nothing, far less than a megabyte */
+    expect_true(kb > 0 && kb < 1024);
+    tupledb_close(db);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
@@ -327,5 +367,6 @@ main(int argc, char **argv)
                      TEST_CASE(test_implicit_transaction),
                      TEST_CASE(test_utility_statements),
                      TEST_CASE(test_cancel),
-                     TEST_CASE(test_settings_per_session));
+                     TEST_CASE(test_settings_per_session),
+                     TEST_CASE(test_explain_hashagg_memory));
 }

@@ -122,6 +122,35 @@ op_slot(void *arg)
     tdb_slot_drop(slot);
 }
 
+/* Every column of two copies through tdb_heap_getattr_array. */
+static void
+op_getattr_array(void *arg)
+{
+    OpArg *a = arg;
+    HeapTupleData tuples[2] = {*a->tuple, *a->tuple};
+    Datum values[2];
+    bool isnull[2];
+
+    for (int i = 1; i <= a->desc->natts; i++)
+        tdb_heap_getattr_array(tuples, 2, i, a->desc, values, isnull);
+}
+
+/* Every column through tdb_slot_fetch_attr (no deforming). */
+static void
+op_slot_fetch(void *arg)
+{
+    OpArg *a = arg;
+    TupleTableSlot *slot = tdb_slot_create(a->desc, &tdb_tts_ops_heap);
+
+    tdb_slot_store_heap_tuple(slot, a->tuple, false);
+    for (int i = a->desc->natts; i >= 1; i--) {
+        bool null;
+
+        (void)tdb_slot_fetch_attr(slot, i, &null);
+    }
+    tdb_slot_drop(slot);
+}
+
 typedef struct Op {
     const char *name;
     void (*run)(void *arg);
@@ -130,7 +159,8 @@ typedef struct Op {
 static const Op ops[] = {
     {"deform_tuple", op_deform}, {"deform_some", op_deform_some},
     {"getattr", op_getattr_all}, {"verify", op_verify},
-    {"heap slot", op_slot},
+    {"heap slot", op_slot}, {"slot fetch_attr", op_slot_fetch},
+    {"getattr_array", op_getattr_array},
 };
 
 /* ----------------------------------------------------------------------

@@ -216,6 +216,33 @@ check_tuple(TupleDesc desc, const Datum *values, const bool *isnull,
  * Randomized round trips
  * ---------------------------------------------------------------------- */
 
+/*
+ * tdb_heap_getattr_array over copies of tuple agrees with
+ * tdb_heap_getattr (checked against the values by check_tuple), column by
+ * column: the same NULLs, the same Datums (by-reference ones point into
+ * the tuple itself, so they compare equal as pointers).
+ */
+static void
+check_getattr_array(HeapTuple tuple, TupleDesc desc, const char *ctx)
+{
+    HeapTupleData tuples[3] = {*tuple, *tuple, *tuple};
+    Datum values[3];
+    bool isnull[3];
+
+    for (int a = 1; a <= desc->natts; a++) {
+        bool null;
+        Datum want = tdb_heap_getattr(tuple, a, desc, &null);
+
+        tdb_heap_getattr_array(tuples, 3, a, desc, values, isnull);
+        for (int k = 0; k < 3; k++)
+            if (isnull[k] != null || (!null && values[k] != want)) {
+                tt_fail("%s: getattr_array(%d)[%d] differs from getattr", ctx,
+                        a, k);
+                return;
+            }
+    }
+}
+
 static void
 roundtrip_one(uint64 *rng, int iter)
 {
@@ -241,6 +268,7 @@ roundtrip_one(uint64 *rng, int iter)
         }
     }
     check_tuple(desc, values, isnull, wider, values, isnull, rng, ctx);
+    check_getattr_array(tdb_heap_form_tuple(desc, values, isnull), desc, ctx);
 }
 
 TEST_BEGIN(test_roundtrip_random)

@@ -809,7 +809,11 @@ TEST_END
  * Random rows through every kind
  * ---------------------------------------------------------------------- */
 
-/* Ask for random columns in random order; compare each. */
+/*
+ * Ask for random columns in random order, through tdb_slot_getattr
+ * (which deforms up to the column) or tdb_slot_fetch_attr (which must
+ * leave tts_nvalid alone); compare each.
+ */
 static void
 probe_slot(TupleTableSlot *slot, const Datum *want, const bool *want_null,
            uint64 *rng, const char *ctx)
@@ -820,12 +824,16 @@ probe_slot(TupleTableSlot *slot, const Datum *want, const bool *want_null,
     for (int p = 0; p < probes && desc->natts > 0; p++) {
         int i = (int)tt_rand(rng, (uint64)desc->natts);
         int nvalid = slot->tts_nvalid;
+        bool fetch = tt_rand(rng, 2) == 0;
         bool null;
-        Datum d = tdb_slot_getattr(slot, i + 1, &null);
+        Datum d = fetch ? tdb_slot_fetch_attr(slot, i + 1, &null)
+                        : tdb_slot_getattr(slot, i + 1, &null);
+        int want_nvalid = fetch || nvalid > i + 1 ? nvalid : i + 1;
 
-        if (slot->tts_nvalid != (nvalid > i + 1 ? nvalid : i + 1)) {
-            tt_fail("%s: getattr(%d) with nvalid %d left nvalid %d", ctx, i + 1,
-                    nvalid, slot->tts_nvalid);
+        if (slot->tts_nvalid != want_nvalid) {
+            tt_fail("%s: %s(%d) with nvalid %d left nvalid %d", ctx,
+                    fetch ? "fetch_attr" : "getattr", i + 1, nvalid,
+                    slot->tts_nvalid);
             return;
         }
         if (!tt_expect_column(desc, i, want[i], want_null[i], d, null, "%s",

@@ -1,0 +1,517 @@
+#!/usr/bin/env bash
+# run.sh TUPLEDB_SHELL -- whole SQL queries in tupledb and PostgreSQL 15
+# (issue 5, "Benchmark"), each through its own client: the tupledb shell
+# with \timing against psql with \timing.
+#
+# Steps:
+#   1. loads the same tables into a fresh tupledb database (through the
+#      shell) and into a throwaway PostgreSQL 15 (tests/fixtures/pg/
+#      throwaway_pg.sh; initdb -k, shared_buffers 128MB, work_mem 4MB,
+#      jit off, max_parallel_workers_per_gather 0), with the same SQL:
+#        t16        1M rows x 16 int4 (c_j = g + j - 1), no NULLs
+#        t16_null1  the same with c1 NULL in every row
+#        t16_text   c1 text of 10-30 characters, then 15 int4
+#        jbig       100k rows (k, v), k = 1..100000
+#        jsmall     10k rows (k, w), k = 10, 20, ..., 100000
+#      then VACUUM ANALYZE everything in both (PostgreSQL: hint bits set,
+#      pages all-visible, statistics; tupledb accepts it and does
+#      nothing), a count(*) of every table (tupledb: sets hint bits) and
+#      a CHECKPOINT in PostgreSQL;
+#   2. runs every query once in each engine and stops (exit 2) unless
+#      both print the same result;
+#   3. timing: per round and query, one session per engine (a new shell
+#      process opening the database / a new psql connection and backend),
+#      which engine goes first alternating between rounds; a session runs
+#      the query once untimed (warm-up: catalog caches, code paths) and
+#      then TDB_BENCH_REPS times with \timing.  The session's peak RSS is
+#      recorded too: VmHWM of the tupledb shell process (the whole
+#      engine) and of the PostgreSQL backend (read from /proc at the end
+#      of the session);
+#   4. where the time goes (TDB_BENCH_PROFILE=0 skips it): callgrind
+#      instruction counts per row in both engines on a copy of the tables
+#      with 100k rows (tupledb: the shell with --toggle-collect=
+#      tdb_exec_run; PostgreSQL: postgres --single with
+#      --toggle-collect=standard_ExecutorRun), self cost by function; and
+#      perf record -e cpu-clock -a over repeated runs of the first deform
+#      query in each engine (user/kernel split, top functions);
+#   5. prints the markdown section and replaces "## SQL queries (issue 5)"
+#      in bench/RESULTS.md -- only that section.
+#
+# A benchmark, not a test: it fails only when its setup is broken or the
+# two engines disagree on a result.
+#
+# Environment:
+#   QUICK              1: 100k-row tables, 3 rounds (development; do not
+#                      commit its figures)
+#   TDB_BENCH_ROUNDS   rounds (default 7)
+#   TDB_BENCH_REPS     timed runs per session (default 3)
+#   TDB_BENCH_ONLY     space-separated query names to run (default all)
+#   TDB_BENCH_PROFILE  0 skips callgrind and perf
+#   TDB_BENCH_COMPARE  another tupledb shell (e.g. built before a
+#                      change): timed in the same rounds on the same
+#                      database, as a third engine taking its turn, and
+#                      shown as "tupledb before" next to this one
+#   TDB_BENCH_RESULTS  file to update (default bench/RESULTS.md); "-"
+#                      prints the section without writing any file
+#   TDB_BENCH_RAW      raw records (default sql-raw.txt next to the shell
+#                      binary)
+#   TDB_BENCH_REPORT_ONLY 1: measure nothing, rebuild the section from the
+#                      raw records of an earlier run
+#   PGBIN              PostgreSQL binaries (default
+#                      /usr/lib/postgresql/15/bin)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/common/lib.sh
+. "$here/../common/lib.sh"
+root=$bench_root
+tdb=${1:?usage: run.sh TUPLEDB_SHELL}
+[ -x "$tdb" ] || bench_die "$tdb is not executable"
+tdb=$(cd "$(dirname "$tdb")" && pwd)/$(basename "$tdb")
+
+if [ "${QUICK:-0}" = 1 ]; then
+  rows=100000 rounds=${TDB_BENCH_ROUNDS:-3}
+else
+  rows=1000000 rounds=${TDB_BENCH_ROUNDS:-7}
+fi
+reps=${TDB_BENCH_REPS:-3}
+cg_rows=100000
+big_rows=100000 small_rows=10000
+results=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
+raw=${TDB_BENCH_RAW:-$(dirname "$tdb")/sql-raw.txt}
+heading="## SQL queries (issue 5)"
+compare=${TDB_BENCH_COMPARE:-}
+if [ -n "$compare" ]; then
+  [ -x "$compare" ] || bench_die "$compare is not executable"
+  compare=$(cd "$(dirname "$compare")" && pwd)/$(basename "$compare")
+fi
+export PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+
+all_queries="deform_a deform_b deform_c filter join group"
+queries=${TDB_BENCH_ONLY:-$all_queries}
+declare -A qsql=(
+  [deform_a]="SELECT sum(c16) FROM t16"
+  [deform_b]="SELECT sum(c16) FROM t16_null1"
+  [deform_c]="SELECT sum(c16) FROM t16_text"
+  [filter]="SELECT count(*) FROM t16 WHERE c1 % 7 = 3"
+  [join]="SELECT count(*) FROM jbig b JOIN jsmall s ON b.k = s.k"
+  [group]="SELECT count(*), sum(s) FROM (SELECT c1 % 100000 AS g, sum(c2) AS s FROM t16 GROUP BY 1) x"
+)
+for q in $queries; do
+  [ -n "${qsql[$q]:-}" ] || bench_die "unknown query $q (known: $all_queries)"
+done
+
+# load_sql N: the tables with N rows for the 16-column ones, as SQL that
+# both engines run unchanged
+load_sql() {
+  local n=$1 ints16 ints15 vals16 vals15
+  ints16=$(seq -s ', ' -f 'c%g int4' 1 16)
+  ints15=$(seq -s ', ' -f 'c%g int4' 2 16)
+  vals16=$(seq -s ', ' -f 'g + %g' 0 15)
+  vals15=$(seq -s ', ' -f 'g + %g' 1 15)
+  cat <<SQL
+CREATE TABLE t16 ($ints16);
+INSERT INTO t16 SELECT $vals16 FROM generate_series(1, $n) g;
+CREATE TABLE t16_null1 ($ints16);
+INSERT INTO t16_null1 SELECT NULL::int4, $vals15 FROM generate_series(1, $n) g;
+CREATE TABLE t16_text (c1 text, $ints15);
+INSERT INTO t16_text SELECT substr(md5(g::text), 1, 10 + g % 21), $vals15 FROM generate_series(1, $n) g;
+CREATE TABLE jbig (k int4, v int4);
+INSERT INTO jbig SELECT g, g FROM generate_series(1, $big_rows) g;
+CREATE TABLE jsmall (k int4, w int4);
+INSERT INTO jsmall SELECT g * 10, g FROM generate_series(1, $small_rows) g;
+VACUUM ANALYZE t16;
+VACUUM ANALYZE t16_null1;
+VACUUM ANALYZE t16_text;
+VACUUM ANALYZE jbig;
+VACUUM ANALYZE jsmall;
+SELECT count(*) FROM t16;
+SELECT count(*) FROM t16_null1;
+SELECT count(*) FROM t16_text;
+SELECT count(*) FROM jbig;
+SELECT count(*) FROM jsmall;
+SQL
+}
+
+# session_input Q: a timing session's statements (warm-up, then reps)
+session_input() {
+  local q=$1 i
+  printf '%s\n' '\timing on' '\echo @warm' "${qsql[$q]};"
+  for ((i = 0; i < reps; i++)); do
+    printf '%s\n' "\\echo @$i" "${qsql[$q]};"
+  done
+  printf '%s\n' '\timing off'
+}
+
+# timing_filter ENGINE Q ROUND: "@label" and "Time: X ms" lines into
+# "time ENGINE Q ROUND REP MS" records (the warm-up is "warm")
+timing_filter() {
+  awk -v e="$1" -v q="$2" -v r="$3" '
+    /^@/ { label = substr($0, 2); next }
+    /^Time: / { print "time", e, q, r, label, $2; next }
+    $1 == "hwm" { print "rss", e, q, r, $2 }'
+}
+
+tdb_session() { # Q ROUND [ENGINE BINARY]
+  local q=$1 r=$2 e=${3:-tdb} bin=${4:-$tdb} out
+  out=$(session_input "$q" |
+    /usr/bin/time -f 'hwm %M' -o "$work/tdb.rss" "$bin" -X -q -At -F ' ' "$work/tdb" 2>"$work/tdb.err") ||
+    { cat "$work/tdb.err" >&2; bench_die "tupledb session failed ($q, $bin)"; }
+  { printf '%s\n' "$out"; cat "$work/tdb.rss"; } | timing_filter "$e" "$q" "$r"
+}
+
+pg_session() { # Q ROUND
+  local q=$1 r=$2
+  {
+    session_input "$q"
+    echo "SELECT 'hwm', (regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'), 'VmHWM:\s+(\d+)'))[1];"
+  } | psql_run -At -F ' ' | timing_filter pg "$q" "$r"
+}
+
+measure() {
+  : >"$raw"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-sql.XXXXXX")
+  chmod 755 "$work"
+  trap 'rm -rf "$work"' EXIT
+  {
+    echo "info rows $rows"
+    echo "info big_rows $big_rows"
+    echo "info small_rows $small_rows"
+    echo "info rounds $rounds"
+    echo "info reps $reps"
+    echo "info cg_rows $cg_rows"
+    echo "info quick ${QUICK:-0}"
+    for q in $queries; do echo "query $q ${qsql[$q]}"; done
+  } >>"$raw"
+
+  # PostgreSQL runs in this shell (throwaway_pg.sh's trap stops it when
+  # the script exits); the settings of bench/heap, plus work_mem
+  # shellcheck disable=SC2034 # read by throwaway_pg.sh
+  PORT=54331 SCRIPT=bench-sql
+  # shellcheck source=tests/fixtures/pg/throwaway_pg.sh
+  . "$root/tests/fixtures/pg/throwaway_pg.sh"
+  local pgopts="-c fsync=on -c synchronous_commit=on -c max_parallel_workers_per_gather=0 -c jit=off -c shared_buffers=128MB -c work_mem=4MB"
+  pg_throwaway_start bench-sql-pg "-k" "$pgopts"
+  trap 'pg_throwaway_cleanup; rm -rf "$work"' EXIT
+  echo "pginfo version $(psql_run -At -c 'SHOW server_version')" >>"$raw"
+  echo "pginfo settings $(psql_run -At -F ' ' -c "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','data_checksums','shared_buffers','work_mem','hash_mem_multiplier','max_parallel_workers_per_gather','jit')")" >>"$raw"
+  echo "info tdb_version $("$tdb" --version | head -n 1)" >>"$raw"
+
+  local start q r e
+  start=$(date +%s)
+  echo "bench-sql: loading $rows-row tables into tupledb and PostgreSQL $(psql_run -At -c 'SHOW server_version')"
+  load_sql "$rows" | { printf '%s\n' '\timing on'; cat; } |
+    "$tdb" -X -q -At "$work/tdb" 2>&1 | awk '/^Time: / { t += $2 } /ERROR/ { print > "/dev/stderr"; bad = 1 } END { printf "load tdb %.0f\n", t; exit bad }' >>"$raw" ||
+    bench_die "loading tupledb failed"
+  { load_sql "$rows"; echo "CHECKPOINT;"; } | { printf '%s\n' '\timing on'; cat; } |
+    psql_run -At 2>&1 | tee "$work/pgload.log" | awk '/^Time: / { t += $2 } /ERROR/ { print > "/dev/stderr"; bad = 1 } END { printf "load pg %.0f\n", t; exit bad }' >>"$raw" ||
+    { echo "status ${PIPESTATUS[*]}" >&2; tail -n 5 "$work/pgload.log" >&2; bench_die "loading PostgreSQL failed"; }
+  echo "info tdb_bytes $(du -sb "$work/tdb" | awk '{ print $1 }')" >>"$raw"
+  echo "pginfo t16_bytes $(psql_run -At -c "SELECT pg_relation_size('t16')")" >>"$raw"
+  echo "elapsed load $(($(date +%s) - start))" >>"$raw"
+
+  # same answers, or no figures
+  for q in $queries; do
+    local a b
+    a=$(printf '%s\n' "${qsql[$q]};" | "$tdb" -X -q -At "$work/tdb" 2>&1)
+    b=$(printf '%s\n' "${qsql[$q]};" | psql_run -At 2>&1)
+    [ "$a" = "$b" ] || bench_die "$q: tupledb printed '$a', PostgreSQL '$b'"
+    echo "result $q $a" >>"$raw"
+  done
+  # the footprint of a session that runs nothing big
+  for ((r = 0; r < 3; r++)); do
+    qsql[idle]="SELECT 1"
+    tdb_session idle "$r" >>"$raw"
+    pg_session idle "$r" >>"$raw"
+  done
+  if [ -n "$compare" ]; then
+    echo "info compare_rev $(basename "$compare")" >>"$raw"
+    for q in $queries; do
+      [ "$(printf '%s\n' "${qsql[$q]};" | "$compare" -X -q -At "$work/tdb" 2>&1)" = \
+        "$(awk -v q="$q" '$1 == "result" && $2 == q { sub(/^result [a-z0-9_]+ /, ""); print }' "$raw")" ] ||
+        bench_die "$q: $compare prints another result"
+    done
+  fi
+
+  start=$(date +%s)
+  echo "bench-sql: $rounds rounds x ($queries), $reps timed runs per session"
+  local engines=(tdb pg) k n e
+  [ -z "$compare" ] || engines+=(base)
+  n=${#engines[@]}
+  for ((r = 0; r < rounds; r++)); do
+    for q in $queries; do
+      # the engines take turns at going first
+      for ((k = 0; k < n; k++)); do
+        e=${engines[$(((r + ${#q} + k) % n))]}
+        case $e in
+          tdb) tdb_session "$q" "$r" ;;
+          pg) pg_session "$q" "$r" ;;
+          base) tdb_session "$q" "$r" base "$compare" ;;
+        esac
+      done
+    done >>"$raw"
+  done
+  echo "elapsed timing $(($(date +%s) - start))" >>"$raw"
+
+  if [ "${TDB_BENCH_PROFILE:-1}" != 0 ]; then
+    start=$(date +%s)
+    profile
+    echo "elapsed profile $(($(date +%s) - start))" >>"$raw"
+  fi
+}
+
+# perf record -a over one session running query Q n + 1 times; the
+# samples of that session's engine process (the tupledb shell, the
+# PostgreSQL backend), by pid -- other sessions on the machine may run
+# processes of the same name -- as "perf ENGINE share|sym ..." records
+perf_session() { # ENGINE Q N
+  local e=$1 q=$2 n=$3 i perf_pid pid
+  {
+    [ "$e" = pg ] && echo "SELECT pg_backend_pid();"
+    for ((i = 0; i <= n; i++)); do printf '%s\n' "${qsql[$q]};"; done
+  } >"$work/perf.sql"
+  perf record -q -a -e cpu-clock -F 4000 -o "$work/perf.$e" >/dev/null 2>&1 &
+  perf_pid=$!
+  sleep 1
+  if [ "$e" = tdb ]; then
+    "$tdb" -X -q -At "$work/tdb" <"$work/perf.sql" >/dev/null &
+    pid=$!
+    wait "$pid"
+  else
+    pid=$(psql_run -At <"$work/perf.sql" | awk 'NR == 1')
+  fi
+  kill -INT "$perf_pid"
+  wait "$perf_pid" || true
+  # Kernel samples of a system-wide recording are lost by perf report's
+  # --pid filter, so they are counted from perf script (an address in
+  # the kernel's half); perf report --pid names the user-space ones
+  # (PostgreSQL's static functions included, as addresses) with shares
+  # of the user samples, scaled here to shares of all.
+  perf script -i "$work/perf.$e" -F pid,ip,sym 2>/dev/null |
+    awk -v pid="$pid" '$1 == pid { n++; if ($2 ~ /^ffff/) { nk++; k[$3]++ } }
+      END {
+        printf "kshare %.4f\n", n ? nk / n : 0
+        for (f in k) printf "ksym %.2f %s\n", 100 * k[f] / n, f
+      }' >"$work/perf.$e.k"
+  perf report -i "$work/perf.$e" --pid "$pid" --percentage relative --stdio --no-children --sort dso,sym 2>/dev/null |
+    awk -v kf="$work/perf.$e.k" -v e="$e" '
+      BEGIN { while ((getline l < kf) > 0) { split(l, a, " ")
+                if (a[1] == "kshare") ks = a[2]; else { nk++; kp[nk] = a[2]; kn[nk] = a[3] } } }
+      /^ *[0-9.]+%/ { sub(/%/, "", $1); print "perf", e, "sym", $1 * (1 - ks), $2, $3, $4 }
+      END {
+        printf "perf %s share %.1f %.1f\n", e, 100 * ks, 100 * (1 - ks)
+        for (i = 1; i <= nk; i++) print "perf", e, "sym", kp[i], "[kernel]", "[k]", kn[i]
+      }' | sort -t ' ' -k4,4 -g -r | awk '$3 == "share" || ++k <= 16' |
+    python3 -c '
+# name PostgreSQL'"'"'s static functions (perf prints an address) after
+# the exported function that precedes them in the binary
+import bisect, subprocess, sys
+syms = []
+for path in sys.argv[1:]:
+    out = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True).stdout
+    syms += [(int(f[0], 16), f[2]) for f in (l.split() for l in out.splitlines()) if len(f) == 3 and f[1] in "Tt"]
+syms.sort()
+keys = [a for a, _ in syms]
+for line in sys.stdin:
+    f = line.split()
+    if f[2] != "sym":
+        print(line, end="")
+        continue
+    name = f[6] if len(f) > 6 else "?"
+    if name.startswith("0x") and keys:
+        i = bisect.bisect_right(keys, int(name, 16)) - 1
+        if i >= 0:
+            name = "~" + syms[i][1]
+    print(" ".join(f[:4]), f[5], name)
+' "$PGBIN/postgres"
+}
+
+profile() {
+  local q part n
+  echo "bench-sql: callgrind ($cg_rows-row tables) and perf"
+  # the same tables, smaller, for callgrind
+  load_sql "$cg_rows" | "$tdb" -X -q -At "$work/tdbcg" >/dev/null 2>&1 ||
+    bench_die "loading the callgrind copy into tupledb failed"
+  psql_run -q -c "CREATE DATABASE cg" >/dev/null
+  { echo '\connect cg'; load_sql "$cg_rows"; echo "CHECKPOINT;"; } |
+    psql_run >/dev/null ||
+    bench_die "loading the callgrind copy into PostgreSQL failed"
+
+  if command -v perf >/dev/null &&
+    perf record -q -a -e cpu-clock -o "$work/perf.probe" -- true >/dev/null 2>&1; then
+    perf_session tdb deform_a 10 >>"$raw"
+    perf_session pg deform_a 10 >>"$raw"
+  else
+    echo "perf info missing" >>"$raw"
+  fi
+
+  if bench_want_callgrind; then
+    for q in $queries; do
+      valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+        --callgrind-out-file="$work/cg.tdb.$q" --toggle-collect=tdb_exec_run \
+        "$tdb" -X -q -At -c "${qsql[$q]}" "$work/tdbcg" >/dev/null 2>"$work/cg.err" ||
+        { tail -5 "$work/cg.err" >&2; bench_die "callgrind failed (tupledb, $q)"; }
+    done
+    # PostgreSQL in single-user mode, the server stopped
+    as_pg "$PGBIN/pg_ctl" stop -D "$TMP/data" -m fast -w >/dev/null
+    for q in $queries; do
+      printf '%s\n' "${qsql[$q]};" | as_pg valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+        --callgrind-out-file="$TMP/cg.pg.$q" --toggle-collect=standard_ExecutorRun \
+        "$PGBIN/postgres" --single -D "$TMP/data" -c shared_buffers=128MB -c work_mem=4MB \
+        -c jit=off -c max_parallel_workers_per_gather=0 cg >/dev/null 2>"$work/cg.err" ||
+        { tail -5 "$work/cg.err" >&2; bench_die "callgrind failed (PostgreSQL, $q)"; }
+      mv "$TMP/cg.pg.$q" "$work/cg.pg.$q"
+    done
+    pg_start
+    for q in $queries; do
+      n=$cg_rows
+      [ "$q" = join ] && n=$big_rows
+      for part in tdb pg; do
+        bench_cg_summary "$work/cg.$part.$q" |
+          awk -v e="$part" -v q="$q" -v n="$n" '{ printf "cg total %s %s %.1f %d\n", e, q, $1 / n, n }' >>"$raw"
+        bench_cg_selfcost fn "$n" 10 "$work/cg.$part.$q" |
+          awk -v e="$part" -v q="$q" '{ print "cg fn", e, q, $1, $3 }' >>"$raw"
+      done
+    done
+  fi
+}
+
+if [ "${TDB_BENCH_REPORT_ONLY:-0}" = 1 ]; then
+  [ -s "$raw" ] || bench_die "no raw records in $raw"
+else
+  measure
+fi
+
+section=$(mktemp)
+trap 'rm -f "$section"' EXIT
+
+bench_describe_machine
+# shellcheck disable=SC2016 # awk program
+awk "${bench_machine_vars[@]}" -v heading="$heading" -v quick="${QUICK:-0}" \
+  "$bench_awk_stats"'
+function f1(v) { return v < 0 ? "n/a" : sprintf("%.1f", v) }
+function mb(kb) { return kb < 0 ? "n/a" : sprintf("%.0f", kb / 1024) }
+function commas(v,    s, r) {
+  s = sprintf("%d", v); r = ""
+  while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
+  return s r
+}
+# rounds of query q: paired ratio PostgreSQL median / tupledb median
+function paired(q,    r, k) {
+  for (r = 0; r < 1000; r++) {
+    if (!(("tdb" SUBSEP q SUBSEP r) in n) || !(("pg" SUBSEP q SUBSEP r) in n)) continue
+    add("pair" SUBSEP q, median("pg" SUBSEP q SUBSEP r) / median("tdb" SUBSEP q SUBSEP r))
+  }
+}
+$1 == "info" { v = $0; sub(/^info [a-z0-9_]+ /, "", v); info[$2] = v; next }
+$1 == "pginfo" { v = $0; sub(/^pginfo [a-z0-9_]+ /, "", v); pginfo[$2] = v; next }
+$1 == "query" { nq++; qs[nq] = $2; v = $0; sub(/^query [a-z0-9_]+ /, "", v); sql[$2] = v; next }
+$1 == "result" { v = $0; sub(/^result [a-z0-9_]+ /, "", v); gsub(/\|/, ", ", v); res[$2] = v; next }
+$1 == "load" { load[$2] = $3; next }
+$1 == "elapsed" { el[$2] = $3; next }
+$1 == "time" && $5 != "warm" {
+  add($2 SUBSEP $3, $6); add($2 SUBSEP $3 SUBSEP $4, $6)
+  if ($2 == "base") have_base = 1
+  next
+}
+$1 == "rss" { add("rss" SUBSEP $2 SUBSEP $3, $5); next }
+$1 == "perf" && $2 == "info" { perf_missing = 1; next }
+$1 == "perf" && $3 == "share" { kshare[$2] = $4; ushare[$2] = $5; have_perf = 1; next }
+$1 == "perf" && $3 == "sym" { ns[$2]++; sym[$2, ns[$2]] = $6; symk[$2, ns[$2]] = $5; symp[$2, ns[$2]] = $4; next }
+$1 == "cg" && $2 == "total" { cgt[$3, $4] = $5; have_cg = 1; next }
+$1 == "cg" && $2 == "fn" { ncgf[$3, $4]++; cgf[$3, $4, ncgf[$3, $4]] = sprintf("%8.1f  %s", $5, $6); cgv[$3, $4, $6] = $5; next }
+
+END {
+  names["deform_a"] = "(a) 16 int4, no NULLs: `SELECT sum(c16) FROM t16`"
+  names["deform_b"] = "(b) c1 NULL in every row: `SELECT sum(c16) FROM t16_null1`"
+  names["deform_c"] = "(c) text c1, then 15 int4: `SELECT sum(c16) FROM t16_text`"
+  names["filter"] = "filter: `SELECT count(*) FROM t16 WHERE c1 % 7 = 3`"
+  names["join"] = "join: `SELECT count(*) FROM jbig b JOIN jsmall s ON b.k = s.k`"
+  names["group"] = "group by: `SELECT count(*), sum(s) FROM (SELECT c1 % 100000 AS g, sum(c2) AS s FROM t16 GROUP BY 1) x`"
+  short["deform_a"] = "(a) no NULLs"; short["deform_b"] = "(b) c1 NULL"; short["deform_c"] = "(c) text c1"
+  short["filter"] = "filter"; short["join"] = "join"; short["group"] = "group by"
+
+  print heading
+  print ""
+  if (quick == 1)
+    print "**QUICK run (small tables, few rounds): for development only, not comparable.**\n"
+  printf "`make bench-sql` (bench/sql/run.sh) on %s: %s (%s vCPUs; %s), kernel %s, %s, tupledb at %s. PostgreSQL %s: %s.\n\n", \
+    date, cpu, ncpu, caches, kernel, cc, rev, pginfo["version"], pginfo["settings"]
+  printf "Both engines hold the same tables, loaded with the same SQL through their own client (%s-row `t16`, `t16_null1`, `t16_text`: 16 columns as in the pgsql-hackers thread \"Make tuple deformation faster\"; `jbig` %s rows and `jsmall` %s rows), then `VACUUM ANALYZE` (and a `CHECKPOINT` in PostgreSQL). `t16` is %s bytes in PostgreSQL, over a quarter of the 128 MB of shared buffers in both engines, so every scan reads it through a 256 kB ring from the OS page cache. Each query runs in %s rounds; in each round each engine gets one new session (a new `tupledb` shell process / a new psql connection), which engine goes first alternating, and each session runs the query once untimed and then %s times under `\\timing` (the client-side time of the statement: the shell calling the C API in-process, psql a round trip to the backend). Times are medians and minima over all timed runs; the ratio is **PostgreSQL ÷ tupledb** (2.00× means tupledb takes half the time), of the medians, with the min–max of the per-round ratios. Peak RSS is VmHWM of the session: the tupledb shell process, which is the whole engine, and the PostgreSQL backend (which also counts the shared memory it touched).\n\n", \
+    commas(info["rows"]), commas(info["big_rows"]), commas(info["small_rows"]), commas(pginfo["t16_bytes"]), info["rounds"], info["reps"]
+  print "| query | result | tupledb median ms | tupledb best | PostgreSQL median ms | PostgreSQL best | **PostgreSQL ÷ tupledb** | per-round min–max | peak RSS tupledb / PostgreSQL (MB) |" (have_base ? " tupledb before: median ms | best | PostgreSQL ÷ tupledb before |" : "")
+  print "|---|---|--:|--:|--:|--:|--:|--:|--:|" (have_base ? "--:|--:|--:|" : "")
+  for (i = 1; i <= nq; i++) {
+    q = qs[i]; paired(q)
+    tm = median("tdb" SUBSEP q); pm = median("pg" SUBSEP q)
+    printf "| %s | %s | %s | %s | %s | %s | **%s** | %s | %s / %s |", names[q], res[q], f1(tm), f1(lo("tdb" SUBSEP q)), \
+      f1(pm), f1(lo("pg" SUBSEP q)), x(ratio(pm, tm)), xrange("pair" SUBSEP q), \
+      mb(median("rss" SUBSEP "tdb" SUBSEP q)), mb(median("rss" SUBSEP "pg" SUBSEP q))
+    if (have_base)
+      printf " %s | %s | %s |", f1(median("base" SUBSEP q)), f1(lo("base" SUBSEP q)), x(ratio(pm, median("base" SUBSEP q)))
+    printf "\n"
+  }
+  printf "\nAn idle session (`SELECT 1`) peaks at %s MB (tupledb) and %s MB (PostgreSQL backend). Loading took %.1f s in tupledb and %.1f s in PostgreSQL (the INSERTs, VACUUM ANALYZE%s).", \
+    mb(median("rss" SUBSEP "tdb" SUBSEP "idle")), mb(median("rss" SUBSEP "pg" SUBSEP "idle")), load["tdb"] / 1000, load["pg"] / 1000, ", CHECKPOINT"
+  if (have_base) printf " The \"before\" columns are `%s`, another build of the shell timed in the same rounds on the same database (TDB_BENCH_COMPARE).", info["compare_rev"]
+  print "\n"
+  print "Target (issue 5): each deform query at least 3× PostgreSQL'"'"'s speed on the same machine."
+  print ""
+  for (i = 1; i <= nq; i++) {
+    q = qs[i]
+    if (q !~ /^deform/) continue
+    r = ratio(median("pg" SUBSEP q), median("tdb" SUBSEP q))
+    printf "* %s: %s — **%s** (median ratio; rounds %s)\n", short[q], x(r), (r >= 3 ? "met" : "missed"), xrange("pair" SUBSEP q)
+  }
+  print ""
+
+  print "### Where the time goes"
+  print ""
+  if (have_cg) {
+    printf "callgrind instructions per row (`Ir`; repeatable, blind to cache misses and to the kernel) on copies of the tables with %s rows (join: per `jbig` row), counting only the executor: tupledb'"'"'s `tdb_exec_run`, PostgreSQL'"'"'s `standard_ExecutorRun` in single-user mode (`postgres --single`, same settings). Both include reading the pages from the OS page cache into the buffer pool and checking their checksums.\n\n", commas(info["cg_rows"])
+    print "| query | tupledb Ir/row | PostgreSQL Ir/row | PostgreSQL ÷ tupledb |"
+    print "|---|--:|--:|--:|"
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]
+      printf "| %s | %.0f | %.0f | %s |\n", short[q], cgt["tdb", q], cgt["pg", q], x(ratio(cgt["pg", q], cgt["tdb", q]))
+    }
+    print ""
+    print "tupledb'"'"'s self instructions per row by function (inlined code counts for its caller):"
+    print ""
+    print "```"
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]
+      printf "%s: %.1f Ir/row\n", short[q], cgt["tdb", q]
+      for (k = 1; k <= ncgf["tdb", q] && k <= 8; k++) print cgf["tdb", q, k]
+      print ""
+    }
+    print "```"
+    print ""
+  }
+  if (have_perf) {
+    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running query (a) 11 times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel (reading the pages), PostgreSQL %.0f%%.\n\n", kshare["tdb"], kshare["pg"]
+    print "Top functions (self; [k] kernel):"
+    print ""
+    print "```"
+    for (e = 1; e <= 2; e++) {
+      en = e == 1 ? "tdb" : "pg"
+      print (e == 1 ? "tupledb" : "PostgreSQL")
+      for (k = 1; k <= ns[en] && k <= 12; k++) printf "%6.2f%%  %s %s\n", symp[en, k], symk[en, k], sym[en, k]
+      print ""
+    }
+    print "```"
+    print ""
+  } else if (perf_missing) {
+    print "perf could not record on this machine; only callgrind figures are given."
+    print ""
+  }
+}
+' "$raw" >"$section"
+cat "$here/notes.md" >>"$section"
+
+cat "$section"
+
+if [ "$results" != "-" ]; then
+  bench_write_section "$results" "$heading" "$section"
+  echo "bench-sql: updated $results (raw records: $raw)"
+fi
