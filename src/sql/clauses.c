@@ -35,6 +35,10 @@
  *     leaves just the ELSE.
  *   - COALESCE: NULL constants drop out; a non-NULL constant ends the
  *     list (it alone remains if it comes first).
+ *   - Operators that PostgreSQL implements as inlinable SQL functions
+ *     become what their bodies say: interval + timestamptz turns into
+ *     timestamptz + interval (operands swapped, so the other one is
+ *     evaluated first), text || 1 folds as text || 1::text would.
  * Evaluation compiles the sub-expression with the executor's expression
  * compiler and runs it once in a scratch memory context; the result is
  * copied into the caller's context as a Const.
@@ -152,8 +156,11 @@ null_const_like(const Expr *expr)
 }
 
 /*
- * Date/time values whose text form depends on TimeZone / DateStyle:
- * their input and output functions are stable, not immutable.
+ * Date/time values whose text form depends on TimeZone / DateStyle /
+ * IntervalStyle (or, for input, on 'now'): their input and output
+ * functions are stable, not immutable -- pg_type's typinput/typoutput
+ * volatilities.  (float and bytea output read extra_float_digits and
+ * bytea_output, yet PostgreSQL marks them immutable, and so do we.)
  */
 static bool
 io_is_stable(Oid type, bool input)
@@ -171,32 +178,37 @@ io_is_stable(Oid type, bool input)
     }
 }
 
-/* Does mixing these types involve a time zone conversion? */
-static bool
-crosses_time_zone(Oid a, Oid b)
-{
-    return (a == TIMESTAMPTZOID) != (b == TIMESTAMPTZOID) &&
-           a != InvalidOid && b != InvalidOid;
-}
-
+/*
+ * Only immutable calls are evaluated at plan time; stable ones -- those
+ * whose result depends on a setting such as TimeZone or DateStyle, or on
+ * the transaction (now()) -- wait for execution, as PostgreSQL's
+ * provolatile says.  Casts carry their function's volatility in the
+ * FuncDesc the analyzer made for them; operators in their OperDesc.
+ */
 static bool
 func_is_immutable(const FuncExpr *f)
 {
-    if (f->func->volatility != PROVOLATILE_IMMUTABLE || f->func->retset)
-        return false;
-    /* casts between timestamptz and the zone-less types read TimeZone */
-    return !(f->is_cast && list_length(f->args) == 1 &&
-             crosses_time_zone(exprType(list_nth(f->args, 0)),
-                               exprType(&f->xpr)));
+    return f->func->volatility == PROVOLATILE_IMMUTABLE && !f->func->retset;
 }
 
+/*
+ * text || anynonarray and anynonarray || text (operators 2779, 2780) are
+ * stable SQL functions in PostgreSQL, but it inlines their bodies
+ * ($1 || $2::text) before folding, so the call folds exactly when the
+ * non-text operand's output function is immutable: 'a' || 1 becomes a
+ * constant, 'a' || '2024-01-01'::date does not.
+ */
 static bool
-oper_is_immutable(const OperDesc *op)
+oper_is_immutable(const OpExpr *o)
 {
-    /* timestamptz +- interval and cross-type comparisons read TimeZone */
-    if (op->left == TIMESTAMPTZOID && op->right == INTERVALOID)
-        return false;
-    return !crosses_time_zone(op->left, op->right);
+    const OperDesc *op = o->op;
+
+    if (op->oid == 2779 || op->oid == 2780) {
+        Oid other = exprType(list_nth(o->args, op->oid == 2779 ? 1 : 0));
+
+        return !io_is_stable(other, false);
+    }
+    return op->volatility == PROVOLATILE_IMMUTABLE;
 }
 
 /* ----------------------------------------------------------------------
@@ -218,15 +230,46 @@ fold_func(FuncExpr *f, FoldContext *ctx)
     return (Node *)copy;
 }
 
+/*
+ * Operators whose PostgreSQL function is SQL of the form "$2 + $1":
+ * interval + timestamp[tz]/date/time, integer + date, time + date.
+ * PostgreSQL inlines such functions while folding, so the call becomes
+ * its commutator with the operands swapped -- visibly: EXPLAIN prints
+ * it that way, and the right operand is evaluated (and fails) first.
+ * The commutator with the swapped operand types, or NULL.
+ */
+static const OperDesc *
+inlined_commutator(const OperDesc *op)
+{
+    switch (op->oid) {
+    case 1363: /* time + date */
+    case 1849: /* interval + time */
+    case 2551: /* interval + date */
+    case 2553: /* interval + timestamp */
+    case 2554: /* interval + timestamptz */
+    case 2555: /* integer + date */
+        return tdb_oper_lookup(op->name, op->right, op->left);
+    default:
+        return NULL;
+    }
+}
+
 static Node *
 fold_oper(OpExpr *o, FoldContext *ctx)
 {
     OpExpr *copy = (OpExpr *)tdb_copy_node_shallow((Node *)o);
+    const OperDesc *swapped = inlined_commutator(o->op);
 
     copy->args = fold_list(o->args, ctx);
+    if (swapped != NULL && list_length(copy->args) == 2) {
+        copy->op = swapped;
+        copy->args = tdb_list_make2(list_nth(copy->args, 1),
+                                    list_nth(copy->args, 0));
+        o = copy;
+    }
     if (o->op->strict && any_null_const(copy->args))
         return (Node *)null_const_like(&o->xpr);
-    if (all_const(copy->args) && oper_is_immutable(o->op))
+    if (all_const(copy->args) && oper_is_immutable(copy))
         return (Node *)evaluate(&copy->xpr);
     return (Node *)copy;
 }

@@ -6,6 +6,15 @@
  * and limits.  Integer settings may carry a unit (memory in kB, time in
  * ms) and accept values with units ("64MB", "2s") and print with the
  * largest unit that divides the value, as PostgreSQL does.
+ *
+ * Settings with a fixed list of values (PostgreSQL's enums) store the
+ * list's spelling, so SHOW prints it in PostgreSQL's case.  A few
+ * settings have an assign hook that parses the value, stores what SHOW
+ * prints (PostgreSQL's canonical form: DateStyle "ISO, MDY", TimeZone
+ * "America/New_York" or "<+02>-02") and the parsed form the types layer
+ * reads (guc.h).  As in PostgreSQL, the error for a bad value names the
+ * setting as the statement spelled it, except for the hooked settings
+ * (DateStyle, TimeZone), whose errors use the setting's own spelling.
  */
 #include "common/base.h"
 
@@ -35,7 +44,16 @@ typedef enum GucUnit {
     GUC_UNIT_MS, /* stored in ms */
 } GucUnit;
 
-typedef struct GucDef {
+typedef struct GucDef GucDef;
+
+/*
+ * Parse value for def and store it (text and parsed form) into s, or
+ * raise 22023.  name: the setting as the statement spelled it.
+ */
+typedef void (*GucAssignHook)(const GucDef *def, Settings *s,
+                              const char *name, const char *value);
+
+struct GucDef {
     const char *name; /* PostgreSQL's spelling (SHOW's column label) */
     GucKind kind;
     GucUnit unit;
@@ -45,31 +63,49 @@ typedef struct GucDef {
     const char *const *allowed; /* GUC_STRING: accepted values (case-
                                  * insensitive), NULL = anything */
     size_t size;                /* GUC_STRING: the field's size */
-} GucDef;
+    GucAssignHook assign;       /* GUC_STRING: parses and stores the
+                                 * value; NULL: stored as given */
+};
 
 #define OFF(field) offsetof(Settings, field)
 #define INT_SETTING(name, field, unit, min, max, def)                       \
-    {name, GUC_INT, unit, OFF(field), min, max, def, NULL, 0}
+    {name, GUC_INT, unit, OFF(field), min, max, def, NULL, 0, NULL}
 #define BOOL_SETTING(name, field, def)                                      \
-    {name, GUC_BOOL, GUC_UNIT_NONE, OFF(field), 0, 1, def, NULL, 0}
-#define STRING_SETTING(name, field, def, allowed)                           \
+    {name, GUC_BOOL, GUC_UNIT_NONE, OFF(field), 0, 1, def, NULL, 0, NULL}
+#define HOOK_SETTING(name, field, def, allowed, hook)                       \
     {name,    GUC_STRING, GUC_UNIT_NONE, OFF(field), 0, 0, def, allowed,    \
-     sizeof(((Settings *)0)->field)}
+     sizeof(((Settings *)0)->field), hook}
+#define STRING_SETTING(name, field, def, allowed)                           \
+    HOOK_SETTING(name, field, def, allowed, NULL)
+
+static void assign_timezone(const GucDef *def, Settings *s, const char *name,
+                            const char *value);
+static void assign_datestyle(const GucDef *def, Settings *s,
+                             const char *name, const char *value);
+static void assign_interval_style(const GucDef *def, Settings *s,
+                                  const char *name, const char *value);
+static void assign_bytea_output(const GucDef *def, Settings *s,
+                                const char *name, const char *value);
 
 static const char *const encodings[] = {"UTF8", "UNICODE", "UTF-8", NULL};
 static const char *const message_levels[] = {
     "debug5", "debug4", "debug3", "debug2",  "debug1", "log",
     "notice", "warning", "error", NULL};
+/* in IntervalStyleKind order */
 static const char *const interval_styles[] = {
     "postgres", "postgres_verbose", "sql_standard", "iso_8601", NULL};
+/* in ByteaOutputKind order */
+static const char *const bytea_outputs[] = {"escape", "hex", NULL};
 static const char *const on_only[] = {"on", NULL};
 
 static const GucDef settings[] = {
     STRING_SETTING("application_name", application_name, "", NULL),
+    HOOK_SETTING("bytea_output", bytea_output, "hex", bytea_outputs,
+                 assign_bytea_output),
     STRING_SETTING("client_encoding", client_encoding, "UTF8", encodings),
     STRING_SETTING("client_min_messages", client_min_messages, "notice",
                    message_levels),
-    STRING_SETTING("DateStyle", datestyle, "ISO, MDY", NULL),
+    HOOK_SETTING("DateStyle", datestyle, "ISO, MDY", NULL, assign_datestyle),
     BOOL_SETTING("enable_hashagg", enable_hashagg, "on"),
     BOOL_SETTING("enable_hashjoin", enable_hashjoin, "on"),
     BOOL_SETTING("enable_nestloop", enable_nestloop, "on"),
@@ -78,9 +114,9 @@ static const GucDef settings[] = {
     INT_SETTING("extra_float_digits", extra_float_digits, GUC_UNIT_NONE, -15,
                 3, "1"),
     {"hash_mem_multiplier", GUC_REAL, GUC_UNIT_NONE,
-     OFF(hash_mem_multiplier), 1.0, 1000.0, "2", NULL, 0},
-    STRING_SETTING("IntervalStyle", intervalstyle, "postgres",
-                   interval_styles),
+     OFF(hash_mem_multiplier), 1.0, 1000.0, "2", NULL, 0, NULL},
+    HOOK_SETTING("IntervalStyle", intervalstyle, "postgres", interval_styles,
+                 assign_interval_style),
     INT_SETTING("lock_timeout", lock_timeout, GUC_UNIT_MS, 0, INT_MAX, "0"),
     INT_SETTING("maintenance_work_mem", maintenance_work_mem, GUC_UNIT_KB,
                 1024, INT_MAX, "65536"),
@@ -89,7 +125,7 @@ static const GucDef settings[] = {
                 INT_MAX, "0"),
     STRING_SETTING("standard_conforming_strings", standard_conforming_strings,
                    "on", on_only),
-    STRING_SETTING("TimeZone", timezone, "UTC", NULL),
+    HOOK_SETTING("TimeZone", timezone, "UTC", NULL, assign_timezone),
     BOOL_SETTING("trace_sort", trace_sort, "off"),
     INT_SETTING("work_mem", work_mem, GUC_UNIT_KB, 64, INT_MAX, "4096"),
 };
@@ -133,21 +169,33 @@ units_of(GucUnit unit)
 }
 
 static TDB_NORETURN void
-invalid_value(const GucDef *def, const char *value, const char *hint)
+invalid_value(const char *name, const char *value, const char *hint)
 {
     if (hint != NULL)
         ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                errmsg("invalid value for parameter \"%s\": \"%s\"",
-                       def->name, value),
+                errmsg("invalid value for parameter \"%s\": \"%s\"", name,
+                       value),
                 errhint("%s", hint));
     ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-            errmsg("invalid value for parameter \"%s\": \"%s\"", def->name,
+            errmsg("invalid value for parameter \"%s\": \"%s\"", name,
                    value));
+}
+
+/* The same with a DETAIL (NULL: none), for the hooked settings. */
+static TDB_NORETURN void
+invalid_value_detail(const GucDef *def, const char *value, const char *detail)
+{
+    if (detail == NULL)
+        invalid_value(def->name, value, NULL);
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("invalid value for parameter \"%s\": \"%s\"", def->name,
+                   value),
+            errdetail("%s", detail));
 }
 
 /* Parse a number with an optional unit into the setting's base unit. */
 static double
-parse_number(const GucDef *def, const char *value)
+parse_number(const GucDef *def, const char *name, const char *value)
 {
     const UnitName *units = units_of(def->unit);
     char *end;
@@ -156,7 +204,7 @@ parse_number(const GucDef *def, const char *value)
     errno = 0;
     number = strtod(value, &end);
     if (end == value || errno == ERANGE || isnan(number))
-        invalid_value(def, value, NULL);
+        invalid_value(name, value, NULL);
     while (isspace((unsigned char)*end))
         end++;
     if (*end == '\0')
@@ -165,18 +213,18 @@ parse_number(const GucDef *def, const char *value)
         if (strcmp(end, units[i].name) == 0)
             return number * units[i].multiplier;
     if (def->unit == GUC_UNIT_KB)
-        invalid_value(def, value,
+        invalid_value(name, value,
                       "Valid units for this parameter are \"B\", \"kB\", "
                       "\"MB\", \"GB\", and \"TB\".");
     if (def->unit == GUC_UNIT_MS)
-        invalid_value(def, value,
+        invalid_value(name, value,
                       "Valid units for this parameter are \"us\", \"ms\", "
                       "\"s\", \"min\", \"h\", and \"d\".");
-    invalid_value(def, value, NULL);
+    invalid_value(name, value, NULL);
 }
 
 static bool
-parse_bool(const GucDef *def, const char *value)
+parse_bool(const char *name, const char *value)
 {
     static const char *const truths[] = {"on", "true", "yes", "1", NULL};
     static const char *const lies[] = {"off", "false", "no", "0", NULL};
@@ -188,11 +236,11 @@ parse_bool(const GucDef *def, const char *value)
         if (strcasecmp(value, lies[i]) == 0)
             return false;
     ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-            errmsg("parameter \"%s\" requires a Boolean value", def->name));
+            errmsg("parameter \"%s\" requires a Boolean value", name));
 }
 
 static void
-check_range(const GucDef *def, double number, const char *value)
+check_range(const GucDef *def, const char *name, double number)
 {
     const char *unit = def->unit == GUC_UNIT_KB   ? " kB"
                        : def->unit == GUC_UNIT_MS ? " ms"
@@ -200,48 +248,147 @@ check_range(const GucDef *def, double number, const char *value)
 
     if (number >= def->min && number <= def->max)
         return;
-    (void)value;
     if (def->kind == GUC_REAL)
         ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                 errmsg("%g is outside the valid range for parameter \"%s\" "
                        "(%g .. %g)",
-                       number, def->name, def->min, def->max));
+                       number, name, def->min, def->max));
     ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
             errmsg("%.0f%s is outside the valid range for parameter \"%s\" "
                    "(%.0f .. %.0f)",
-                   number, unit, def->name, def->min, def->max));
+                   number, unit, name, def->min, def->max));
+}
+
+/*
+ * The index of value in def's list of allowed values, or an error
+ * (PostgreSQL's enum settings list what they accept in a hint).
+ */
+static int
+allowed_index(const GucDef *def, const char *name, const char *value)
+{
+    for (int i = 0; def->allowed[i] != NULL; i++)
+        if (strcasecmp(value, def->allowed[i]) == 0)
+            return i;
+    if (def->allowed != encodings && def->allowed != on_only) {
+        char hint[256] = "Available values: ";
+
+        for (int i = 0; def->allowed[i] != NULL; i++) {
+            strncat(hint, def->allowed[i], sizeof(hint) - strlen(hint) - 1);
+            strncat(hint, def->allowed[i + 1] != NULL ? ", " : ".",
+                    sizeof(hint) - strlen(hint) - 1);
+        }
+        invalid_value(name, value, hint);
+    }
+    invalid_value(def->name, value, NULL);
 }
 
 static void
-set_string(const GucDef *def, Settings *s, const char *value)
+store_string(const GucDef *def, Settings *s, const char *value)
 {
-    char *field = (char *)s + def->offset;
+    snprintf((char *)s + def->offset, def->size, "%s", value);
+}
 
+static void
+set_string(const GucDef *def, Settings *s, const char *name,
+           const char *value)
+{
+    if (def->assign != NULL) {
+        def->assign(def, s, name, value);
+        return;
+    }
     if (def->allowed != NULL) {
-        bool ok = false;
+        int i = allowed_index(def, name, value);
 
-        for (int i = 0; def->allowed[i] != NULL; i++)
-            if (strcasecmp(value, def->allowed[i]) == 0)
-                ok = true;
-        if (!ok && (def->allowed == message_levels ||
-                    def->allowed == interval_styles)) {
-            /* PostgreSQL's enum settings list what they accept */
-            char hint[256] = "Available values: ";
-
-            for (int i = 0; def->allowed[i] != NULL; i++) {
-                strncat(hint, def->allowed[i],
-                        sizeof(hint) - strlen(hint) - 1);
-                strncat(hint, def->allowed[i + 1] != NULL ? ", " : ".",
-                        sizeof(hint) - strlen(hint) - 1);
-            }
-            invalid_value(def, value, hint);
-        }
-        if (!ok)
-            invalid_value(def, value, NULL);
+        /* an enum's own spelling; the encoding's canonical name */
+        value = def->allowed == encodings ? encodings[0] : def->allowed[i];
     }
     if (strlen(value) >= def->size)
-        invalid_value(def, value, NULL);
-    snprintf(field, def->size, "%s", value);
+        invalid_value(def->name, value, NULL);
+    store_string(def, s, value);
+}
+
+/* ----------------------------------------------------------------------
+ * The type I/O settings (assign hooks)
+ * ---------------------------------------------------------------------- */
+
+static void
+assign_timezone(const GucDef *def, Settings *s, const char *name,
+                const char *value)
+{
+    const DtZone *zone;
+    const char *canonical;
+    const char *detail;
+    bool leaps;
+
+    (void)name;
+    if (strcmp(value, def->default_value) == 0) {
+        /* the default, UTC, needs no file */
+        zone = tdb_typeio_utc_zone();
+        canonical = def->default_value;
+    } else {
+        zone = tdb_typeio_parse_timezone(s->zones, value, &canonical, &detail,
+                                         &leaps);
+        if (zone == NULL && leaps)
+            ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("time zone \"%s\" appears to use leap seconds",
+                           value),
+                    errdetail("PostgreSQL does not support leap seconds."));
+        if (zone == NULL)
+            invalid_value_detail(def, value, detail);
+    }
+    if (strlen(canonical) >= def->size)
+        invalid_value(def->name, value, NULL);
+    store_string(def, s, canonical);
+    s->tz = zone;
+}
+
+static void
+assign_datestyle(const GucDef *def, Settings *s, const char *name,
+                 const char *value)
+{
+    int style = s->date_style;
+    int order = s->date_order;
+    char canonical[32];
+    char *detail;
+
+    (void)name;
+    if (!tdb_typeio_parse_datestyle(value, &style, &order, canonical,
+                                    sizeof(canonical), &detail))
+        invalid_value_detail(def, value, detail);
+    store_string(def, s, canonical);
+    s->date_style = (uint8)style;
+    s->date_order = (uint8)order;
+}
+
+static void
+assign_interval_style(const GucDef *def, Settings *s, const char *name,
+                      const char *value)
+{
+    int i = allowed_index(def, name, value);
+
+    store_string(def, s, def->allowed[i]);
+    s->interval_style = (uint8)i;
+}
+
+static void
+assign_bytea_output(const GucDef *def, Settings *s, const char *name,
+                    const char *value)
+{
+    int i = allowed_index(def, name, value);
+
+    store_string(def, s, def->allowed[i]);
+    s->bytea_output_kind = (uint8)i;
+}
+
+void
+tdb_guc_typeio(const Settings *s, TypeIOSettings *io)
+{
+    io->timezone = s->tz;
+    io->date_style = s->date_style;
+    io->date_order = s->date_order;
+    io->interval_style = s->interval_style;
+    io->bytea_output = s->bytea_output_kind;
+    io->extra_float_digits = s->extra_float_digits;
 }
 
 void
@@ -254,30 +401,62 @@ tdb_guc_set(Settings *s, const char *name, const char *value)
         value = def->default_value;
     switch (def->kind) {
     case GUC_BOOL:
-        *(bool *)((char *)s + def->offset) = parse_bool(def, value);
+        *(bool *)((char *)s + def->offset) = parse_bool(name, value);
         break;
     case GUC_INT:
-        number = rint(parse_number(def, value));
-        check_range(def, number, value);
+        number = rint(parse_number(def, name, value));
+        check_range(def, name, number);
         *(int *)((char *)s + def->offset) = (int)number;
         break;
     case GUC_REAL:
-        number = parse_number(def, value);
-        check_range(def, number, value);
+        number = parse_number(def, name, value);
+        check_range(def, name, number);
         *(double *)((char *)s + def->offset) = number;
         break;
     case GUC_STRING:
-        set_string(def, s, value);
+        set_string(def, s, name, value);
         break;
     }
 }
 
 void
-tdb_guc_init(Settings *s)
+tdb_guc_init(Settings *s, TzCache *zones)
 {
     memset(s, 0, sizeof(*s));
+    s->zones = zones;
     for (int i = 0; i < NSETTINGS; i++)
         tdb_guc_set(s, settings[i].name, NULL);
+}
+
+void
+tdb_guc_copy(Settings *dst, const Settings *src, const char *name)
+{
+    const GucDef *def = find_setting(name);
+    Size size;
+
+    if (def->assign != NULL) {
+        /* the canonical text names the same value, parsed again (a
+         * TimeZone comes from the shared cache) */
+        const char *label;
+
+        tdb_guc_set(dst, def->name, tdb_guc_show(src, def->name, &label));
+        return;
+    }
+    switch (def->kind) {
+    case GUC_BOOL:
+        size = sizeof(bool);
+        break;
+    case GUC_INT:
+        size = sizeof(int);
+        break;
+    case GUC_REAL:
+        size = sizeof(double);
+        break;
+    default:
+        size = def->size;
+        break;
+    }
+    memcpy((char *)dst + def->offset, (const char *)src + def->offset, size);
 }
 
 /* An integer with the largest unit that divides it exactly. */

@@ -6,11 +6,20 @@
  * Each session has its own values (a Settings struct); the table of
  * definitions is shared and constant.  Values are stored in the unit
  * PostgreSQL stores them in (work_mem in kB, lock_timeout in ms).
+ *
+ * The settings that type input/output reads (TimeZone, DateStyle,
+ * IntervalStyle, extra_float_digits, bytea_output) are also kept parsed,
+ * next to their text, and tdb_guc_typeio() copies them into the
+ * TypeIOSettings the session installs for the types layer
+ * (types/typeio.h).  A Settings is a plain value that may be copied
+ * (transactional SET keeps copies): the parsed TimeZone points into the
+ * session's TzCache, which outlives every copy.
  */
 #ifndef TDB_SQL_GUC_H
 #define TDB_SQL_GUC_H
 
 #include "common/base.h"
+#include "types/typeio.h"
 
 /* The session's settings (read directly by the layers that use them). */
 typedef struct Settings {
@@ -27,17 +36,29 @@ typedef struct Settings {
     bool enable_seqscan;
     bool trace_sort;
     char client_encoding[32];
-    char datestyle[32];
-    char timezone[64];
+    char datestyle[32];        /* canonical: "ISO, MDY" */
+    char timezone[256];        /* canonical: "America/New_York" */
     char application_name[64];
     char search_path[64];
     char intervalstyle[32];
+    char bytea_output[8];
     char standard_conforming_strings[8];
     char client_min_messages[16];
+    /* parsed forms of the type I/O settings (types/typeio.h) */
+    const DtZone *tz;          /* TimeZone, in *zones */
+    uint8 date_style;          /* DateStyleKind */
+    uint8 date_order;          /* DateOrderKind */
+    uint8 interval_style;      /* IntervalStyleKind */
+    uint8 bytea_output_kind;   /* ByteaOutputKind */
+    TzCache *zones;            /* the session's loaded zones (shared by
+                                * every copy; not a setting) */
 } Settings;
 
-/* Fill s with every setting's default. */
-void tdb_guc_init(Settings *s);
+/*
+ * Fill s with every setting's default.  zones: the session's zone cache,
+ * where SET TimeZone keeps the zones it loads.
+ */
+void tdb_guc_init(Settings *s, TzCache *zones);
 
 /*
  * SET name = value (value NULL: RESET / SET ... TO DEFAULT).  name is
@@ -53,5 +74,18 @@ void tdb_guc_set(Settings *s, const char *name, const char *value);
  * PostgreSQL spells it).  Raises 42704 for an unknown name.
  */
 char *tdb_guc_show(const Settings *s, const char *name, const char **label);
+
+/*
+ * Give dst the value src has for setting name (a SET that is not LOCAL
+ * stores the value it computed into the values that outlive the
+ * transaction).  Raises 42704 for an unknown name.
+ */
+void tdb_guc_copy(Settings *dst, const Settings *src, const char *name);
+
+/*
+ * The type I/O part of s into io's settings fields (io's start times are
+ * left alone).
+ */
+void tdb_guc_typeio(const Settings *s, TypeIOSettings *io);
 
 #endif /* TDB_SQL_GUC_H */

@@ -1059,6 +1059,118 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 }
 
 /* ----------------------------------------------------------------------
+ * CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP, LOCALTIME
+ * ---------------------------------------------------------------------- */
+
+/* The SQL value functions' names as PostgreSQL spells their columns. */
+static const char *
+sql_value_function_name(PgQuery__SQLValueFunctionOp op)
+{
+    switch (op) {
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:
+        return "current_date";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N:
+        return "current_time";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N:
+        return "current_timestamp";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N:
+        return "localtime";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N:
+        return "localtimestamp";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE:
+        return "current_role";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER:
+        return "current_user";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER:
+        return "user";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER:
+        return "session_user";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_CATALOG:
+        return "current_catalog";
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA:
+        return "current_schema";
+    default:
+        return NULL;
+    }
+}
+
+/*
+ * A precision given to CURRENT_TIMESTAMP(p) and friends: above 6 it is
+ * reduced with PostgreSQL's warning.
+ */
+static int32
+sql_value_precision(const char *type_name, int32 typmod)
+{
+    if (typmod > 6) {
+        ereport(WARNING, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("%s(%d)%s precision reduced to maximum allowed, %d",
+                       strncmp(type_name, "time ", 5) == 0 ? "TIME"
+                                                           : "TIMESTAMP",
+                       typmod,
+                       strstr(type_name, "with time zone") != NULL
+                           ? " WITH TIME ZONE"
+                           : "",
+                       6));
+        typmod = 6;
+    }
+    return typmod;
+}
+
+/*
+ * The date/time value functions, as calls of now() -- the transaction's
+ * start -- taken to the requested type (and precision) in the session's
+ * TimeZone: CURRENT_DATE is now()::date, LOCALTIMESTAMP now()::timestamp,
+ * LOCALTIME now()::time, CURRENT_TIMESTAMP now() itself.  (EXPLAIN shows
+ * them as those expressions, not by their SQL names.)
+ */
+static Expr *
+transform_sql_value_function(ParseState *ps,
+                             const PgQuery__SQLValueFunction *svf)
+{
+    Oid type;
+    int32 typmod = -1;
+    Expr *now;
+
+    switch (svf->op) {
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:
+        type = DATEOID;
+        break;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N:
+        typmod = sql_value_precision("timestamp with time zone",
+                                     svf->typmod);
+        TDB_FALLTHROUGH;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+        type = TIMESTAMPTZOID;
+        break;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N:
+        typmod = sql_value_precision("timestamp", svf->typmod);
+        TDB_FALLTHROUGH;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
+        type = TIMESTAMPOID;
+        break;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N:
+        typmod = sql_value_precision("time without time zone",
+                                     svf->typmod);
+        TDB_FALLTHROUGH;
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME:
+        type = TIMEOID;
+        break;
+    default:
+        not_supported(ps, sql_value_function_name(svf->op) != NULL
+                              ? sql_value_function_name(svf->op)
+                              : "this SQL value function",
+                      svf->location);
+    }
+    now = tdb_make_func_call(ps, "now", NULL, svf->location);
+    return tdb_coerce_or_error(ps, now, type, typmod, CAST_EXPLICIT,
+                               svf->location);
+}
+
+/* ----------------------------------------------------------------------
  * Dispatch
  * ---------------------------------------------------------------------- */
 
@@ -1126,6 +1238,8 @@ transform(ParseState *ps, PgQuery__Node *node)
         return transform_boolean_test(ps, node->boolean_test);
     case PG_QUERY__NODE__NODE_SUB_LINK:
         return transform_sublink(ps, node->sub_link);
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
+        return transform_sql_value_function(ps, node->sqlvalue_function);
     case PG_QUERY__NODE__NODE_PARAM_REF:
         return transform_param_ref(ps, node->param_ref);
     default:
@@ -1206,6 +1320,9 @@ figure_colname(PgQuery__Node *node, const char **name)
     case PG_QUERY__NODE__NODE_COALESCE_EXPR:
         *name = "coalesce";
         return 2;
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
+        *name = sql_value_function_name(node->sqlvalue_function->op);
+        return *name != NULL ? 2 : 0;
     case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
         *name = node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST
                     ? "greatest"

@@ -86,9 +86,12 @@ tdb_can_coerce(Oid from, Oid to, char context)
     return false;
 }
 
-/* A FuncDesc for calling a cast function (EXPLAIN shows it as a cast). */
+/*
+ * A FuncDesc for calling a cast function (EXPLAIN shows it as a cast),
+ * with the cast's volatility (constant folding reads it).
+ */
 static const FuncDesc *
-cast_func_desc(Oid from, Oid to, PGFunction fn)
+cast_func_desc(Oid from, Oid to, PGFunction fn, char volatility)
 {
     FuncDesc *desc = tdb_palloc0(sizeof(FuncDesc));
     const TypeInfo *t = tdb_type_lookup(to);
@@ -98,7 +101,7 @@ cast_func_desc(Oid from, Oid to, PGFunction fn)
     desc->nargs = 1;
     desc->argtypes[0] = from;
     desc->strict = true;
-    desc->volatility = PROVOLATILE_IMMUTABLE;
+    desc->volatility = volatility;
     desc->fn = fn;
     return desc;
 }
@@ -119,7 +122,9 @@ coerce_unknown_const(ParseState *ps, Const *c, Oid target, int32 typmod,
     literal = DatumGetPointer(c->constvalue);
     TDB_TRY();
     {
-        value = tdb_type_input(to, literal, -1);
+        /* typmod -1, the length check follows; but interval needs its
+         * fields to read '1 2' DAY TO HOUR (as PostgreSQL) */
+        value = tdb_type_input(to, literal, to == INTERVALOID ? typmod : -1);
     }
     TDB_CATCH();
     {
@@ -129,6 +134,7 @@ coerce_unknown_const(ParseState *ps, Const *c, Oid target, int32 typmod,
         tdb_error_flush();
         ereport(ERROR, errcode(e.sqlerrcode), errmsg("%s", e.message),
                 e.detail[0] != '\0' ? errdetail("%s", e.detail) : 0,
+                e.hint[0] != '\0' ? errhint("%s", e.hint) : 0,
                 errposition(parse_errpos(ps, pos)));
     }
     TDB_END_TRY();
@@ -217,7 +223,7 @@ tdb_coerce_to(ParseState *ps, Expr *expr, Oid to, int32 typmod, char context,
         f->xpr.type_oid = to;
         f->xpr.typmod = -1;
         f->xpr.location = location;
-        f->func = cast_func_desc(from, to, cast->fn);
+        f->func = cast_func_desc(from, to, cast->fn, cast->volatility);
         f->args = tdb_list_make1(expr);
         f->is_cast = true;
         expr = (Expr *)f;

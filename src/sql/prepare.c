@@ -124,8 +124,14 @@ typedef struct CallState {
     MemoryContext old;
     ErrorNoticeHook old_hook;
     void *old_arg;
+    const TypeIOSettings *old_typeio;
 } CallState;
 
+/*
+ * As tdb_session_exec: the session's type I/O settings installed for the
+ * call, and the message's arrival as statement_timestamp() (PostgreSQL
+ * stamps each Parse, Bind and Execute).
+ */
 static void
 call_begin(Session *s, CallState *cs, DestReceiver *dest)
 {
@@ -133,11 +139,15 @@ call_begin(Session *s, CallState *cs, DestReceiver *dest)
     cs->old_hook =
         tdb_error_set_notice_hook(tdb_sql_forward_notice, dest, &cs->old_arg);
     atomic_store(&s->cancel_pending, 0);
+    s->typeio.stmt_start = tdb_typeio_clock();
+    tdb_sql_sync_typeio(s);
+    cs->old_typeio = tdb_typeio_install(&s->typeio);
 }
 
 static void
 call_end(Session *s, CallState *cs)
 {
+    tdb_typeio_install(cs->old_typeio);
     tdb_error_set_notice_hook(cs->old_hook, cs->old_arg, NULL);
     tdb_mcxt_switch_to(cs->old);
     tdb_mcxt_reset(s->exec_cxt);

@@ -10,6 +10,16 @@
  *   3. resets the statement's memory,
  * and the error goes back to the caller.  Nothing a failed statement
  * wrote can become visible: its rows carry an xid that never commits.
+ *
+ * Type I/O settings: while tdb_session_exec runs, the session's
+ * TypeIOSettings is the thread's current one (types/typeio.h), so that
+ * date/time, float and bytea I/O see this session's TimeZone, DateStyle,
+ * ...  Its times: the command string's arrival (statement_timestamp(),
+ * taken once per call as PostgreSQL takes it once per message), which
+ * also becomes the start of a transaction that a statement of the string
+ * begins (now()).  Its settings part is refreshed from s->settings
+ * before each statement and whenever SET, RESET or a transaction's end
+ * changes them (tdb_sql_sync_typeio).
  */
 #include "common/base.h"
 
@@ -33,7 +43,9 @@ tdb_session_create(Database *db, MemoryContext parent)
     s->stmt_cxt =
         tdb_aset_create(cxt, "PortalContext", ALLOCSET_DEFAULT_SIZES);
     s->xact = tdb_database_session(db, cxt);
-    tdb_guc_init(&s->settings);
+    tdb_guc_init(&s->settings, tdb_tzcache_create(cxt));
+    s->typeio = tdb_typeio_defaults;
+    tdb_sql_sync_typeio(s);
     return s;
 }
 
@@ -88,6 +100,12 @@ tdb_session_database(Session *s)
     return s->db;
 }
 
+void
+tdb_sql_sync_typeio(Session *s)
+{
+    tdb_guc_typeio(&s->settings, &s->typeio);
+}
+
 /* ----------------------------------------------------------------------
  * The statement loop
  * ---------------------------------------------------------------------- */
@@ -110,6 +128,8 @@ tdb_sql_ensure_transaction(Session *s)
         tdb_xact_begin(s->xact);
         tdb_xact_set_lock_timeout(s->xact, s->settings.lock_timeout);
         tdb_xact_set_cancel_flag(s->xact, &s->cancel_pending);
+        /* now() is the arrival of the command that began it */
+        s->typeio.xact_start = s->typeio.stmt_start;
     }
 }
 
@@ -142,6 +162,7 @@ tdb_sql_run_statement(Statement *st)
         tdb_xact_check_not_failed(s->xact); /* raises 25P02 */
     if (!tdb_sql_is_transaction_end(st->parsed->stmt))
         tdb_sql_ensure_transaction(s);
+    tdb_sql_sync_typeio(s);
     if (!tdb_sql_run_utility(st) && !tdb_sql_run_query(st))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("%s is not supported yet",
@@ -182,9 +203,12 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
     void *old_arg;
     ErrorNoticeHook old_hook =
         tdb_error_set_notice_hook(tdb_sql_forward_notice, dest, &old_arg);
+    const TypeIOSettings *old_typeio = tdb_typeio_install(&s->typeio);
     volatile bool ok = true;
 
     atomic_store(&s->cancel_pending, 0); /* a cancel that came while idle is stale */
+    s->typeio.stmt_start = tdb_typeio_clock();
+    tdb_sql_sync_typeio(s); /* settings may have changed between calls */
     TDB_TRY();
     {
         ParsedScript *script = tdb_sql_parse(text);
@@ -212,6 +236,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
     TDB_END_TRY();
 
     tdb_error_set_notice_hook(old_hook, old_arg, NULL);
+    tdb_typeio_install(old_typeio);
     tdb_mcxt_switch_to(old);
     tdb_mcxt_reset(s->stmt_cxt);
     tdb_mcxt_reset(s->exec_cxt);

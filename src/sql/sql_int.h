@@ -32,6 +32,11 @@ struct Session {
     Settings xact_start_settings;
     Settings session_settings;
     bool settings_saved;
+    /* what the types layer reads (types/typeio.h): the type I/O part of
+     * settings, kept in step by tdb_sql_sync_typeio, and the start times
+     * of the transaction and the current command string; installed as
+     * the thread's current TypeIOSettings while the session runs */
+    TypeIOSettings typeio;
     bool explicit_block;     /* inside BEGIN ... COMMIT/ROLLBACK */
     /* set by tdb_session_cancel from a signal handler or another
      * thread (the server's cancel requests); lock-free */
@@ -128,5 +133,9 @@ void tdb_sql_forget_running_portals(Session *s);
 
 /* Is st a statement allowed in a failed transaction block? */
 bool tdb_sql_is_transaction_end(const PgQuery__Node *stmt);
+
+/* session.c: copy the settings' type I/O part into s->typeio (after
+ * anything changes s->settings: SET, RESET, the end of a transaction). */
+void tdb_sql_sync_typeio(Session *s);
 
 #endif /* TDB_SQL_SQL_INT_H */

@@ -23,6 +23,7 @@
 #define MAX_CHAR_LENGTH 10485760
 #define NUMERIC_MAX_PRECISION 1000
 #define NUMERIC_MIN_SCALE (-1000)
+#define MAX_DATETIME_PRECISION 6 /* time, timestamp, interval */
 #define NUMERIC_MAX_SCALE 1000
 
 static const char *
@@ -96,6 +97,87 @@ numeric_typmod(const Statement *st, const PgQuery__TypeName *tn)
     return ((precision << 16) | (scale & 0x7ff)) + VARHDRSZ;
 }
 
+/*
+ * time(p), timestamp(p), timestamptz(p): the precision, which PostgreSQL's
+ * anytime/anytimestamp typmodin check: one value, not negative, above 6
+ * reduced to 6 with a warning.  label: "TIME", "TIMESTAMP(...)" prefix;
+ * suffix " WITH TIME ZONE" or "".
+ */
+static int32
+precision_typmod(const Statement *st, const PgQuery__TypeName *tn,
+                 const char *label, const char *suffix)
+{
+    int32 p;
+
+    if (tn->n_typmods != 1)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("invalid type modifier"),
+                errposition(stmt_errpos(st, tn->location)));
+    p = typmod_arg(st, tn->typmods[0]);
+    if (p < 0)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("%s(%d)%s precision must not be negative", label, p,
+                       suffix),
+                errposition(stmt_errpos(st, tn->location)));
+    if (p > MAX_DATETIME_PRECISION) {
+        ereport(WARNING, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("%s(%d)%s precision reduced to maximum allowed, %d",
+                       label, p, suffix, MAX_DATETIME_PRECISION),
+                errposition(stmt_errpos(st, tn->location)));
+        p = MAX_DATETIME_PRECISION;
+    }
+    return p;
+}
+
+/*
+ * interval [fields] [(p)]: the parser gives the fields as a bit mask
+ * (then the precision); PostgreSQL's intervaltypmodin checks the mask
+ * and packs (fields << 16) | precision, 0xFFFF for no precision.
+ */
+static int32
+interval_typmod(const Statement *st, const PgQuery__TypeName *tn)
+{
+    /* the bits of YEAR, MONTH, DAY, HOUR, MINUTE, SECOND */
+    enum { Y = 1 << 2, M = 1 << 1, D = 1 << 3, H = 1 << 10, MI = 1 << 11,
+           S = 1 << 12, FULL = 0x7FFF };
+    static const int32 ranges[] = {
+        Y, M, D, H, MI, S, Y | M, D | H, D | H | MI, D | H | MI | S, H | MI,
+        H | MI | S, MI | S, FULL,
+    };
+    int32 range;
+    int32 p;
+    bool ok = false;
+
+    if (tn->n_typmods < 1 || tn->n_typmods > 2)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("invalid INTERVAL type modifier"),
+                errposition(stmt_errpos(st, tn->location)));
+    range = typmod_arg(st, tn->typmods[0]);
+    for (Size i = 0; i < lengthof(ranges); i++)
+        if (ranges[i] == range)
+            ok = true;
+    if (!ok)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("invalid INTERVAL type modifier"),
+                errposition(stmt_errpos(st, tn->location)));
+    if (tn->n_typmods == 1)
+        return range == FULL ? -1 : (int32)((range << 16) | 0xFFFF);
+    p = typmod_arg(st, tn->typmods[1]);
+    if (p < 0)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("INTERVAL(%d) precision must not be negative", p),
+                errposition(stmt_errpos(st, tn->location)));
+    if (p > MAX_DATETIME_PRECISION) {
+        ereport(WARNING, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("INTERVAL(%d) precision reduced to maximum allowed, "
+                       "%d",
+                       p, MAX_DATETIME_PRECISION),
+                errposition(stmt_errpos(st, tn->location)));
+        p = MAX_DATETIME_PRECISION;
+    }
+    return (int32)((range << 16) | p);
+}
+
 /* The dotted name of a TypeName, for messages ("foo", "s.foo"). */
 static const char *
 dotted_name(const PgQuery__TypeName *tn, char *buf, Size size)
@@ -150,6 +232,18 @@ tdb_sql_resolve_typename(const Statement *st, const PgQuery__TypeName *tn,
         break;
     case NUMERICOID:
         *typmod = numeric_typmod(st, tn);
+        break;
+    case TIMEOID:
+        *typmod = precision_typmod(st, tn, "TIME", "");
+        break;
+    case TIMESTAMPOID:
+        *typmod = precision_typmod(st, tn, "TIMESTAMP", "");
+        break;
+    case TIMESTAMPTZOID:
+        *typmod = precision_typmod(st, tn, "TIMESTAMP", " WITH TIME ZONE");
+        break;
+    case INTERVALOID:
+        *typmod = interval_typmod(st, tn);
         break;
     default:
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),

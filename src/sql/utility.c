@@ -21,6 +21,7 @@
 #include "sql/typename.h"
 #include "tuple/heaptuple.h"
 #include "tuple/varlena.h"
+#include "types/builtins.h"
 
 /* ----------------------------------------------------------------------
  * Helpers
@@ -151,6 +152,35 @@ run_transaction_stmt(Statement *st, const PgQuery__TransactionStmt *ts)
  * SET / SHOW / RESET
  * ---------------------------------------------------------------------- */
 
+/*
+ * SET TIME ZONE INTERVAL '...' [HOUR TO MINUTE]: the literal read as an
+ * interval of that typmod and written back in the current IntervalStyle,
+ * as "INTERVAL '...'" (the form PostgreSQL hands to TimeZone).
+ */
+static bool
+append_interval_arg(const Statement *st, const PgQuery__TypeCast *tc,
+                    char *buf, Size size)
+{
+    Size len = strlen(buf);
+    Oid typid;
+    int32 typmod;
+    const PgQuery__Node *arg = tc->arg;
+
+    if (tc->type_name == NULL || arg == NULL ||
+        arg->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+        arg->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+        return false;
+    tdb_sql_resolve_typename(st, tc->type_name, &typid, &typmod);
+    if (typid != INTERVALOID)
+        return false;
+    snprintf(buf + len, size - len, "INTERVAL '%s'",
+             tdb_type_output(INTERVALOID,
+                             tdb_type_input(INTERVALOID,
+                                            arg->a_const->sval->sval,
+                                            typmod)));
+    return true;
+}
+
 /* The text of one SET argument (a constant), appended to buf. */
 static void
 append_set_arg(const Statement *st, const PgQuery__Node *arg, char *buf,
@@ -159,8 +189,11 @@ append_set_arg(const Statement *st, const PgQuery__Node *arg, char *buf,
     Size len = strlen(buf);
     const PgQuery__AConst *c;
 
-    if (arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+    if (arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) {
+        if (append_interval_arg(st, arg->type_cast, buf, size))
+            return;
         arg = arg->type_cast->arg;
+    }
     if (arg->node_case != PG_QUERY__NODE__NODE_A_CONST)
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
                 errmsg("SET requires a constant value"),
@@ -201,6 +234,7 @@ settings_at_xact_end(XactEvent event, void *arg)
     else
         return;
     s->settings_saved = false;
+    tdb_sql_sync_typeio(s);
 }
 
 /* Before the transaction's first SET: remember how to undo it. */
@@ -221,8 +255,9 @@ static void
 apply_set(Session *s, const char *name, const char *value, bool is_local)
 {
     tdb_guc_set(&s->settings, name, value);
+    /* the value as computed now (DateStyle keeps parts it does not set) */
     if (!is_local)
-        tdb_guc_set(&s->session_settings, name, value);
+        tdb_guc_copy(&s->session_settings, &s->settings, name);
 }
 
 static void
@@ -254,8 +289,8 @@ run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
         apply_set(s, vs->name, NULL, vs->is_local);
         break;
     case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL:
-        tdb_guc_init(settings);
-        tdb_guc_init(&s->session_settings);
+        tdb_guc_init(settings, settings->zones);
+        tdb_guc_init(&s->session_settings, settings->zones);
         break;
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -264,6 +299,7 @@ run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
     }
     if (strcasecmp(vs->name != NULL ? vs->name : "", "lock_timeout") == 0)
         tdb_xact_set_lock_timeout(st->session->xact, settings->lock_timeout);
+    tdb_sql_sync_typeio(s);
     complete(st,
              vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
                      vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL

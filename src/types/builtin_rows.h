@@ -30,16 +30,28 @@
         .retset = true, .volatility = PROVOLATILE_IMMUTABLE, .fn = (fn_)    \
     }
 
-/* A strict operator; eq_: may hashing and grouping use it. */
-#define OPER_ROW(oid_, name_, left_, right_, result_, fn_, com_, neg_, eq_) \
+/*
+ * A strict operator of the given volatility; eq_: may hashing and
+ * grouping use it.
+ */
+#define OPER_ROW_V(oid_, name_, left_, right_, result_, fn_, com_, neg_,    \
+                   eq_, vol_)                                               \
     {                                                                       \
         .oid = (oid_), .name = (name_), .left = (left_),                    \
         .right = (right_), .result = (result_), .fn = (fn_),                \
         .strict = true, .commutator = (com_), .negator = (neg_),            \
-        .is_equality = (eq_)                                                \
+        .is_equality = (eq_), .volatility = (vol_)                          \
     }
+/* A strict, immutable operator (the common case). */
+#define OPER_ROW(oid_, name_, left_, right_, result_, fn_, com_, neg_, eq_) \
+    OPER_ROW_V(oid_, name_, left_, right_, result_, fn_, com_, neg_, eq_,   \
+               PROVOLATILE_IMMUTABLE)
 #define OPER(oid_, name_, left_, right_, result_, fn_, com_, neg_)          \
     OPER_ROW(oid_, name_, left_, right_, result_, fn_, com_, neg_, false)
+/* A strict, stable operator (its result depends on a setting). */
+#define OPER_S(oid_, name_, left_, right_, result_, fn_, com_, neg_)        \
+    OPER_ROW_V(oid_, name_, left_, right_, result_, fn_, com_, neg_, false, \
+               PROVOLATILE_STABLE)
 /* The six comparison operators have fixed commutators and negators. */
 #define OPER_EQ(oid_, l_, r_, fn_)                                          \
     OPER_ROW(oid_, "=", l_, r_, BOOLOID, fn_, "=", "<>", true)
@@ -48,21 +60,44 @@
 #define OPER_GT(oid_, l_, r_, fn_) OPER(oid_, ">", l_, r_, BOOLOID, fn_, "<", "<=")
 #define OPER_LE(oid_, l_, r_, fn_) OPER(oid_, "<=", l_, r_, BOOLOID, fn_, ">=", ">")
 #define OPER_GE(oid_, l_, r_, fn_) OPER(oid_, ">=", l_, r_, BOOLOID, fn_, "<=", "<")
+/* Stable comparisons (across types whose comparison reads TimeZone);
+ * their "=" is not hashable (equal values need not hash alike). */
+#define OPER_EQ_S(oid_, l_, r_, fn_)                                        \
+    OPER_ROW_V(oid_, "=", l_, r_, BOOLOID, fn_, "=", "<>", false,           \
+               PROVOLATILE_STABLE)
+#define OPER_NE_S(oid_, l_, r_, fn_) OPER_S(oid_, "<>", l_, r_, BOOLOID, fn_, "<>", "=")
+#define OPER_LT_S(oid_, l_, r_, fn_) OPER_S(oid_, "<", l_, r_, BOOLOID, fn_, ">", ">=")
+#define OPER_GT_S(oid_, l_, r_, fn_) OPER_S(oid_, ">", l_, r_, BOOLOID, fn_, "<", "<=")
+#define OPER_LE_S(oid_, l_, r_, fn_) OPER_S(oid_, "<=", l_, r_, BOOLOID, fn_, ">=", ">")
+#define OPER_GE_S(oid_, l_, r_, fn_) OPER_S(oid_, ">=", l_, r_, BOOLOID, fn_, "<=", "<")
 
+/* A cast through an immutable function (the common case). */
 #define CAST(source_, target_, context_, fn_)                               \
     {                                                                       \
         .source = (source_), .target = (target_), .context = (context_),    \
-        .method = CAST_METHOD_FUNCTION, .fn = (fn_)                         \
+        .method = CAST_METHOD_FUNCTION, .fn = (fn_),                        \
+        .volatility = PROVOLATILE_IMMUTABLE                                 \
+    }
+/* A cast through a stable function (it reads a setting). */
+#define CAST_S(source_, target_, context_, fn_)                             \
+    {                                                                       \
+        .source = (source_), .target = (target_), .context = (context_),    \
+        .method = CAST_METHOD_FUNCTION, .fn = (fn_),                        \
+        .volatility = PROVOLATILE_STABLE                                    \
     }
 #define CAST_BINARY(source_, target_, context_)                             \
     {                                                                       \
         .source = (source_), .target = (target_), .context = (context_),    \
-        .method = CAST_METHOD_BINARY, .fn = NULL                            \
+        .method = CAST_METHOD_BINARY, .fn = NULL,                           \
+        .volatility = PROVOLATILE_IMMUTABLE                                 \
     }
+/* An I/O conversion cast: its volatility is that of the output and
+ * input functions (clauses.c knows which types' are stable). */
 #define CAST_INOUT(source_, target_, context_)                              \
     {                                                                       \
         .source = (source_), .target = (target_), .context = (context_),    \
-        .method = CAST_METHOD_INOUT, .fn = NULL                             \
+        .method = CAST_METHOD_INOUT, .fn = NULL,                            \
+        .volatility = PROVOLATILE_IMMUTABLE                                 \
     }
 
 /*

@@ -88,6 +88,9 @@ typedef struct OperDesc {
                              * argument types, or NULL */
     const char *negator;    /* name of the negator, same types, or NULL */
     bool is_equality;       /* an "=" that hashing and grouping may use */
+    char volatility;        /* PROVOLATILE_* of the function behind it
+                             * (stable where the result depends on a
+                             * setting such as TimeZone) */
 } OperDesc;
 
 /* pg_cast.castcontext */
@@ -106,6 +109,8 @@ typedef struct CastDesc {
     char context; /* CAST_IMPLICIT / ASSIGNMENT / EXPLICIT */
     char method;  /* CAST_METHOD_* */
     PGFunction fn; /* for CAST_METHOD_FUNCTION; strict */
+    char volatility; /* PROVOLATILE_* of fn (stable casts read settings,
+                      * e.g. timestamptz -> date reads TimeZone) */
 } CastDesc;
 
 /*
@@ -230,6 +235,9 @@ bool tdb_is_aggregate_name(const char *name);
 
 /* The cast from source to target, or NULL (same types: NULL too). */
 const CastDesc *tdb_cast_lookup(Oid source, Oid target);
+
+/* Every family's BuiltinSet (registry order); *nsets receives the count. */
+const BuiltinSet *const *tdb_builtin_sets(int *nsets);
 
 /* The support routines of typid, or NULL if it has none. */
 const TypeSupport *tdb_type_support(Oid typid);

@@ -1,10 +1,10 @@
 /*
  * bytea.c -- the binary string type bytea: input in PostgreSQL's hex
- * ("\x0a0b") and escape ("a\\b\001") formats, hex output, comparison and
- * hashing, ||, the length functions, substr/substring, position, overlay,
- * the trims, get/set_byte and get/set_bit, md5, encode/decode (encode.c),
- * LIKE (like.c), string_agg, and the I/O conversion casts with the string
- * types.
+ * ("\x0a0b") and escape ("a\\b\001") formats, output in either (the
+ * bytea_output setting), comparison and hashing, ||, the length
+ * functions, substr/substring, position, overlay, the trims, get/set_byte
+ * and get/set_bit, md5, encode/decode (encode.c), LIKE (like.c),
+ * string_agg, and the I/O conversion casts with the string types.
  *
  * A bytea is a varlena whose data are raw bytes: lengths and positions
  * count bytes, comparison is memcmp then length (so '\x00' < '\x0000'),
@@ -12,9 +12,12 @@
  * may have short headers; results are new values in the current memory
  * context.
  *
- * Not here: the bytea_output setting (the types layer cannot see session
- * settings, so output is always 'hex', PostgreSQL's default), sha224..512
- * and convert_to/convert_from (tupledb has one encoding).
+ * Output follows the session's bytea_output (types/typeio.h): 'hex'
+ * ("\x0a0b", the default) or 'escape' (printable ASCII as itself, a
+ * backslash doubled, every other byte as \ooo).
+ *
+ * Not here: sha224..512 and convert_to/convert_from (tupledb has one
+ * encoding).
  *
  * Entry point: tdb_builtins_bytea (registry.c).
  */
@@ -29,6 +32,7 @@
 #include "types/md5.h"
 #include "types/textfuncs.h"
 #include "types/sendrecv.h"
+#include "types/typeio.h"
 
 /* The data and byte length of bytea argument n. */
 #define ARG_DATA(n) VARDATA_ANY(PG_GETARG_VARLENA_P(n))
@@ -59,13 +63,49 @@ bytea_input(const char *str, int32 typmod)
     return PointerGetDatum(result);
 }
 
+/* bytea_output = escape (sized exactly, as PostgreSQL allocates it). */
+static char *
+bytea_output_escape(const unsigned char *data, Size len)
+{
+    Size outlen = 1;
+    char *out;
+    char *p;
+
+    for (Size i = 0; i < len; i++)
+        outlen += data[i] == '\\'                      ? 2
+                  : (data[i] < 0x20 || data[i] > 0x7e) ? 4
+                                                       : 1;
+    out = tdb_palloc(outlen);
+    p = out;
+    for (Size i = 0; i < len; i++) {
+        unsigned char c = data[i];
+
+        if (c == '\\') {
+            *p++ = '\\';
+            *p++ = '\\';
+        } else if (c < 0x20 || c > 0x7e) {
+            *p++ = '\\';
+            *p++ = (char)('0' + (c >> 6));
+            *p++ = (char)('0' + ((c >> 3) & 07));
+            *p++ = (char)('0' + (c & 07));
+        } else
+            *p++ = (char)c;
+    }
+    *p = '\0';
+    return out;
+}
+
 static char *
 bytea_output(Datum value)
 {
     const varlena *v = DatumGetPointer(value);
     Size len = VARSIZE_ANY_EXHDR(v);
-    char *out = tdb_palloc(2 * len + 3);
+    char *out;
 
+    if (tdb_typeio()->bytea_output == BYTEA_OUTPUT_ESCAPE)
+        return bytea_output_escape((const unsigned char *)VARDATA_ANY(v),
+                                   len);
+    out = tdb_palloc(2 * len + 3);
     out[0] = '\\';
     out[1] = 'x';
     out[2 + tdb_hex_encode(VARDATA_ANY(v), len, out + 2)] = '\0';

@@ -9,9 +9,12 @@
  * A date is int4 days since 2000-01-01 with INT32_MIN/INT32_MAX for
  * -infinity/infinity; a time is int8 microseconds since midnight,
  * 24:00:00 included.  Cross-type comparisons promote the date to a
- * timestamp; a date past the end of the timestamp range (the date range
+ * timestamp (midnight), or to a timestamptz (midnight in the session's
+ * TimeZone); a date past the end of the timestamp range (the date range
  * reaches year 5874897, timestamps year 294276) still compares greater
  * than every finite timestamp and less than infinity, as in PostgreSQL.
+ * Conversions from a timestamptz take its local date or time in the
+ * session zone.
  *
  * Entry point: tdb_builtins_date (registry.c).
  */
@@ -26,6 +29,7 @@
 #include "types/datetime.h"
 #include "types/hashfn.h"
 #include "types/sendrecv.h"
+#include "types/typeio.h"
 
 #define ARG_DATE(n) DatumGetInt32(PG_GETARG_DATUM(n))
 #define ARG_TIME(n) DatumGetInt64(PG_GETARG_DATUM(n))
@@ -97,7 +101,8 @@ date_output(Datum value)
     else {
         tdb_j2date(date + POSTGRES_EPOCH_JDATE, &tm.tm_year, &tm.tm_mon,
                    &tm.tm_mday);
-        tdb_dt_encode_date(&tm, buf);
+        tdb_dt_encode_date(&tm, tdb_typeio()->date_style,
+                           tdb_typeio()->date_order, buf);
     }
     return tdb_pstrdup(buf);
 }
@@ -137,11 +142,74 @@ tdb_date2timestamp(DateADT date)
     return date2timestamp_opt_overflow(date, NULL);
 }
 
-/* In the session zone, UTC, midnight is the same instant. */
+/*
+ * date as a timestamptz: midnight in the session zone (PostgreSQL's
+ * date2timestamptz_opt_overflow).  *overflow (if not NULL) receives 1 or
+ * -1 instead of an error when the result is past either end of the
+ * range (the zone's offset can push midnight of the first or last day
+ * out of it).
+ */
+static TimestampTz
+date2timestamptz_opt_overflow(DateADT date, int *overflow)
+{
+    DtTm tm;
+    int tz;
+    TimestampTz result;
+
+    if (overflow != NULL)
+        *overflow = 0;
+    if (date == DATEVAL_NOBEGIN)
+        return DT_NOBEGIN;
+    if (date == DATEVAL_NOEND)
+        return DT_NOEND;
+    if (date >= TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE) {
+        if (overflow != NULL) {
+            *overflow = 1;
+            return DT_NOEND;
+        }
+        ereport(ERROR, errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                errmsg("date out of range for timestamp"));
+    }
+    tdb_j2date(date + POSTGRES_EPOCH_JDATE, &tm.tm_year, &tm.tm_mon,
+               &tm.tm_mday);
+    tm.tm_hour = 0;
+    tm.tm_min = 0;
+    tm.tm_sec = 0;
+    tz = tdb_dt_zone_offset(&tm, tdb_dt_session_zone());
+    result = (TimestampTz)date * USECS_PER_DAY + (int64)tz * USECS_PER_SEC;
+    if (!IS_VALID_TIMESTAMP(result)) {
+        if (overflow != NULL) {
+            *overflow = result < MIN_TIMESTAMP ? -1 : 1;
+            return result;
+        }
+        ereport(ERROR, errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                errmsg("date out of range for timestamp"));
+    }
+    return result;
+}
+
 TimestampTz
 tdb_date2timestamptz(DateADT date)
 {
-    return date2timestamp_opt_overflow(date, NULL);
+    return date2timestamptz_opt_overflow(date, NULL);
+}
+
+/* The local date of a timestamptz in the session zone. */
+static DateADT
+timestamptz2date(TimestampTz ts)
+{
+    DtTm tm;
+    fsec_t fsec;
+    int tz;
+
+    if (TIMESTAMP_IS_NOBEGIN(ts))
+        return DATEVAL_NOBEGIN;
+    if (TIMESTAMP_IS_NOEND(ts))
+        return DATEVAL_NOEND;
+    if (!tdb_timestamp2tm(ts, &tz, &tm, &fsec))
+        tdb_dt_error_timestamp_range();
+    return tdb_date2j(tm.tm_year, tm.tm_mon, tm.tm_mday) -
+           POSTGRES_EPOCH_JDATE;
 }
 
 DateADT
@@ -158,6 +226,20 @@ tdb_timestamp2date(Timestamp ts)
         tdb_dt_error_timestamp_range();
     return tdb_date2j(tm.tm_year, tm.tm_mon, tm.tm_mday) -
            POSTGRES_EPOCH_JDATE;
+}
+
+/* date vs timestamptz: the date's midnight in the session zone. */
+static int32
+date_cmp_timestamptz(DateADT date, TimestampTz ts)
+{
+    int overflow;
+    TimestampTz dt1 = date2timestamptz_opt_overflow(date, &overflow);
+
+    if (overflow > 0)
+        return TIMESTAMP_IS_NOEND(ts) ? -1 : 1;
+    if (overflow < 0)
+        return TIMESTAMP_IS_NOBEGIN(ts) ? 1 : -1;
+    return dt1 < ts ? -1 : dt1 > ts ? 1 : 0;
 }
 
 int32
@@ -221,9 +303,11 @@ cmp64(int64 a, int64 b)
     }
 
 CMP_FUNCS(date_, cmp32(ARG_DATE(0), ARG_DATE(1)))
-/* date vs timestamp and timestamptz (identical in UTC) */
+/* date vs timestamp, and vs timestamptz (in the session zone) */
 CMP_FUNCS(date_ts_, tdb_date_cmp_timestamp(ARG_DATE(0), ARG_TS(1)))
 CMP_FUNCS(ts_date_, -tdb_date_cmp_timestamp(ARG_DATE(1), ARG_TS(0)))
+CMP_FUNCS(date_tz_, date_cmp_timestamptz(ARG_DATE(0), ARG_TS(1)))
+CMP_FUNCS(tz_date_, -date_cmp_timestamptz(ARG_DATE(1), ARG_TS(0)))
 CMP_FUNCS(time_, cmp64(ARG_TIME(0), ARG_TIME(1)))
 
 static Datum
@@ -375,6 +459,12 @@ static Datum
 timestamp_date(PG_FUNCTION_ARGS)
 {
     PG_RETURN_INT32(tdb_timestamp2date(ARG_TS(0)));
+}
+
+static Datum
+timestamptz_date(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_INT32(timestamptz2date(ARG_TS(0)));
 }
 
 /* make_date(year, month, day); a negative year is BC. */
@@ -715,7 +805,7 @@ interval_time(PG_FUNCTION_ARGS)
     PG_RETURN_INT64(result);
 }
 
-/* timestamp (or timestamptz, the same in UTC) -> time; NULL at infinity */
+/* timestamp -> time; NULL at infinity */
 static Datum
 timestamp_time(PG_FUNCTION_ARGS)
 {
@@ -726,6 +816,22 @@ timestamp_time(PG_FUNCTION_ARGS)
     if (TIMESTAMP_NOT_FINITE(ts))
         PG_RETURN_NULL();
     if (!tdb_timestamp2tm(ts, NULL, &tm, &fsec))
+        tdb_dt_error_timestamp_range();
+    PG_RETURN_INT64(tdb_tm2time(&tm, fsec));
+}
+
+/* timestamptz -> time: the local time of day in the session zone */
+static Datum
+timestamptz_time(PG_FUNCTION_ARGS)
+{
+    TimestampTz ts = ARG_TS(0);
+    DtTm tm;
+    fsec_t fsec;
+    int tz;
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        PG_RETURN_NULL();
+    if (!tdb_timestamp2tm(ts, &tz, &tm, &fsec))
         tdb_dt_error_timestamp_range();
     PG_RETURN_INT64(tdb_tm2time(&tm, fsec));
 }
@@ -840,14 +946,14 @@ static const FuncDesc date_funcs[] = {
     FUNC(2024, "timestamp", date_timestamp, TS, 1, D),
     FUNC_V(1174, "timestamptz", date_timestamptz, S, TZ, 1, D),
     FUNC(2029, "date", timestamp_date, D, 1, TS),
-    FUNC_V(1178, "date", timestamp_date, S, D, 1, TZ),
+    FUNC_V(1178, "date", timestamptz_date, S, D, 1, TZ),
     FUNC(1373, "isfinite", date_finite, BOOLOID, 1, D),
     FUNC(3846, "make_date", make_date, D, 3, I4, I4, I4),
     FUNC(6199, "extract", extract_date, NUMERICOID, 2, TEXTOID, D),
     FUNC(2344, "date_cmp_timestamp", date_ts_cmp, I4, 2, D, TS),
-    FUNC_V(2357, "date_cmp_timestamptz", date_ts_cmp, S, I4, 2, D, TZ),
+    FUNC_V(2357, "date_cmp_timestamptz", date_tz_cmp, S, I4, 2, D, TZ),
     FUNC(2370, "timestamp_cmp_date", ts_date_cmp, I4, 2, TS, D),
-    FUNC_V(2383, "timestamptz_cmp_date", ts_date_cmp, S, I4, 2, TZ, D),
+    FUNC_V(2383, "timestamptz_cmp_date", tz_date_cmp, S, I4, 2, TZ, D),
     FUNC(1688, "time_hash", time_hash, I4, 1, T),
     FUNC(1107, "time_cmp", time_cmp, I4, 2, T, T),
     FUNC(1377, "time_larger", time_larger, T, 2, T, T),
@@ -858,7 +964,7 @@ static const FuncDesc date_funcs[] = {
     FUNC(1848, "interval_pl_time", interval_pl_time, T, 2, IV, T),
     FUNC(1968, "time", time_scale, T, 2, T, I4),
     FUNC(1316, "time", timestamp_time, T, 1, TS),
-    FUNC_V(2019, "time", timestamp_time, S, T, 1, TZ),
+    FUNC_V(2019, "time", timestamptz_time, S, T, 1, TZ),
     FUNC(1419, "time", interval_time, T, 1, IV),
     FUNC(1370, "interval", time_interval, IV, 1, T),
     FUNC(3847, "make_time", make_time, T, 3, I4, I4, FLOAT8OID),
@@ -888,15 +994,15 @@ static const OperDesc date_opers[] = {
     OPER_LT(2345, D, TS, date_ts_lt), OPER_LE(2346, D, TS, date_ts_le),
     OPER_EQ_NOHASH(2347, D, TS, date_ts_eq), OPER_GE(2348, D, TS, date_ts_ge),
     OPER_GT(2349, D, TS, date_ts_gt), OPER_NE(2350, D, TS, date_ts_ne),
-    OPER_LT(2358, D, TZ, date_ts_lt), OPER_LE(2359, D, TZ, date_ts_le),
-    OPER_EQ_NOHASH(2360, D, TZ, date_ts_eq), OPER_GE(2361, D, TZ, date_ts_ge),
-    OPER_GT(2362, D, TZ, date_ts_gt), OPER_NE(2363, D, TZ, date_ts_ne),
+    OPER_LT_S(2358, D, TZ, date_tz_lt), OPER_LE_S(2359, D, TZ, date_tz_le),
+    OPER_EQ_S(2360, D, TZ, date_tz_eq), OPER_GE_S(2361, D, TZ, date_tz_ge),
+    OPER_GT_S(2362, D, TZ, date_tz_gt), OPER_NE_S(2363, D, TZ, date_tz_ne),
     OPER_LT(2371, TS, D, ts_date_lt), OPER_LE(2372, TS, D, ts_date_le),
     OPER_EQ_NOHASH(2373, TS, D, ts_date_eq), OPER_GE(2374, TS, D, ts_date_ge),
     OPER_GT(2375, TS, D, ts_date_gt), OPER_NE(2376, TS, D, ts_date_ne),
-    OPER_LT(2384, TZ, D, ts_date_lt), OPER_LE(2385, TZ, D, ts_date_le),
-    OPER_EQ_NOHASH(2386, TZ, D, ts_date_eq), OPER_GE(2387, TZ, D, ts_date_ge),
-    OPER_GT(2388, TZ, D, ts_date_gt), OPER_NE(2389, TZ, D, ts_date_ne),
+    OPER_LT_S(2384, TZ, D, tz_date_lt), OPER_LE_S(2385, TZ, D, tz_date_le),
+    OPER_EQ_S(2386, TZ, D, tz_date_eq), OPER_GE_S(2387, TZ, D, tz_date_ge),
+    OPER_GT_S(2388, TZ, D, tz_date_gt), OPER_NE_S(2389, TZ, D, tz_date_ne),
     /* time */
     OPER_EQ(1108, T, T, time_eq), OPER_NE(1109, T, T, time_ne),
     OPER_LT(1110, T, T, time_lt), OPER_LE(1111, T, T, time_le),
@@ -909,13 +1015,13 @@ static const OperDesc date_opers[] = {
 
 static const CastDesc date_casts[] = {
     CAST(D, TS, CAST_IMPLICIT, date_timestamp),
-    CAST(D, TZ, CAST_IMPLICIT, date_timestamptz),
+    CAST_S(D, TZ, CAST_IMPLICIT, date_timestamptz),
     CAST(TS, D, CAST_ASSIGNMENT, timestamp_date),
-    CAST(TZ, D, CAST_ASSIGNMENT, timestamp_date),
+    CAST_S(TZ, D, CAST_ASSIGNMENT, timestamptz_date),
     CAST(T, IV, CAST_IMPLICIT, time_interval),
     CAST(IV, T, CAST_ASSIGNMENT, interval_time),
     CAST(TS, T, CAST_ASSIGNMENT, timestamp_time),
-    CAST(TZ, T, CAST_ASSIGNMENT, timestamp_time),
+    CAST_S(TZ, T, CAST_ASSIGNMENT, timestamptz_time),
     CASTS_INOUT_TO_STRINGS(D),
     CASTS_INOUT_TO_STRINGS(T),
     CASTS_INOUT_FROM_STRINGS(D),

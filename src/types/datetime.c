@@ -11,9 +11,13 @@
  * date is its Julian day minus POSTGRES_EPOCH_JDATE; a timestamp is
  * that times USECS_PER_DAY plus the time of day.
  *
- * Time zones: the session zone is UTC (see datetime.h), so breaking a
- * timestamptz down is breaking the timestamp down and reporting offset
- * 0.
+ * Time zones: a timestamptz is broken down in the session's TimeZone
+ * (types/typeio.h) as PostgreSQL's timestamp2tm does -- the zone's
+ * offset at that instant (its localsub), then the local wall time -- and
+ * a local time goes back to an instant through the zone's offset at that
+ * local time (tdb_dt_zone_offset, PostgreSQL's DetermineTimeZoneOffset).
+ * The clock functions give the transaction's and the command's start
+ * times that the session recorded, or the real-time clock without one.
  */
 #include "common/base.h"
 
@@ -26,6 +30,7 @@
 #include "mmgr/mcxt.h"
 #include "types/builtins.h"
 #include "types/datetime.h"
+#include "types/typeio.h"
 
 const int tdb_dt_day_tab[2][13] = {
     {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0},
@@ -219,11 +224,38 @@ tdb_dt2time(int64 jd, int *hour, int *min, int *sec, fsec_t *fsec)
     *fsec = (fsec_t)(time - (*sec * USECS_PER_SEC));
 }
 
+/*
+ * Julian day jd (which may be a little below 0: local times just before
+ * the first UTC instant) into year/month/day.  The Gregorian calendar
+ * repeats every 400 years (146097 days), so a negative day is moved up
+ * by whole cycles for tdb_j2date and its year moved back.
+ */
+static void
+j2date_any(int64 jd, int *year, int *month, int *day)
+{
+    int cycles = 0;
+
+    while (jd < 0) {
+        jd += 146097;
+        cycles++;
+    }
+    tdb_j2date((int)jd, year, month, day);
+    *year -= cycles * 400;
+}
+
 bool
-tdb_timestamp2tm(Timestamp dt, int *tzp, DtTm *tm, fsec_t *fsec)
+tdb_timestamp2tm_zone(Timestamp dt, int *tzp, DtTm *tm, fsec_t *fsec,
+                      const DtZone *zone)
 {
     int64 date = dt / USECS_PER_DAY;
     int64 time = dt - date * USECS_PER_DAY;
+    int64 utime;
+    int64 local;
+    int64 days;
+    int64 secs;
+    int gmtoff;
+    bool isdst;
+    const char *abbrev;
 
     if (time < 0) {
         time += USECS_PER_DAY;
@@ -237,14 +269,47 @@ tdb_timestamp2tm(Timestamp dt, int *tzp, DtTm *tm, fsec_t *fsec)
     tdb_dt2time(time, &tm->tm_hour, &tm->tm_min, &tm->tm_sec, fsec);
     tm->tm_wday = tdb_j2day((int)date);
     tm->tm_yday = (int)date - tdb_date2j(tm->tm_year, 1, 1) + 1;
+    tm->tm_zone = NULL;
     if (tzp == NULL) {
         tm->tm_isdst = -1;
         return true;
     }
-    /* the session zone, UTC, has no daylight saving and offset 0 */
-    tm->tm_isdst = 0;
-    *tzp = 0;
+
+    /* the zone's offset at this instant, in whole seconds since 1970 */
+    if (zone == NULL)
+        zone = tdb_dt_session_zone();
+    utime = (dt - *fsec) / USECS_PER_SEC +
+            (int64)(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+    gmtoff = tdb_dt_zone_utoff(zone, utime, &isdst, &abbrev);
+    tm->tm_isdst = isdst;
+    tm->tm_zone = abbrev;
+    *tzp = -gmtoff;
+    if (gmtoff == 0)
+        return true;
+
+    /* local wall time: the fields of utime + gmtoff (fsec is unchanged,
+     * offsets being whole seconds) */
+    local = utime + gmtoff;
+    days = local / SECS_PER_DAY;
+    secs = local - days * SECS_PER_DAY;
+    if (secs < 0) {
+        secs += SECS_PER_DAY;
+        days--;
+    }
+    days += UNIX_EPOCH_JDATE;
+    j2date_any(days, &tm->tm_year, &tm->tm_mon, &tm->tm_mday);
+    tm->tm_hour = (int)(secs / SECS_PER_HOUR);
+    tm->tm_min = (int)(secs / SECS_PER_MINUTE % MINS_PER_HOUR);
+    tm->tm_sec = (int)(secs % SECS_PER_MINUTE);
+    tm->tm_wday = (int)(((days + 1) % 7 + 7) % 7);
+    tm->tm_yday = (int)(days - tdb_date2j(tm->tm_year, 1, 1) + 1);
     return true;
+}
+
+bool
+tdb_timestamp2tm(Timestamp dt, int *tzp, DtTm *tm, fsec_t *fsec)
+{
+    return tdb_timestamp2tm_zone(dt, tzp, tm, fsec, NULL);
 }
 
 TimeADT
@@ -402,6 +467,69 @@ tdb_dt_now(void)
             (int64)(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
                USECS_PER_SEC +
            ts.tv_nsec / 1000;
+}
+
+TimestampTz
+tdb_dt_xact_start(void)
+{
+    int64 t = tdb_typeio()->xact_start;
+
+    return t != TYPEIO_NO_TIMESTAMP ? t : tdb_dt_now();
+}
+
+TimestampTz
+tdb_dt_stmt_start(void)
+{
+    int64 t = tdb_typeio()->stmt_start;
+
+    return t != TYPEIO_NO_TIMESTAMP ? t : tdb_dt_xact_start();
+}
+
+const DtZone *
+tdb_dt_session_zone(void)
+{
+    const DtZone *zone = tdb_typeio()->timezone;
+
+    return zone != NULL ? zone : tdb_dt_zone_utc();
+}
+
+/* ----------------------------------------------------------------------
+ * Between local time and instants in the session zone
+ * ---------------------------------------------------------------------- */
+
+TimestampTz
+tdb_dt_local_to_tz(Timestamp ts)
+{
+    DtTm tm;
+    fsec_t fsec;
+    int tz;
+    TimestampTz result;
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        return ts;
+    if (!tdb_timestamp2tm(ts, NULL, &tm, &fsec))
+        tdb_dt_error_timestamp_range();
+    tz = tdb_dt_zone_offset(&tm, tdb_dt_session_zone());
+    result = ts + (int64)tz * USECS_PER_SEC;
+    if (!IS_VALID_TIMESTAMP(result))
+        tdb_dt_error_timestamp_range();
+    return result;
+}
+
+Timestamp
+tdb_dt_tz_to_local(TimestampTz ts)
+{
+    DtTm tm;
+    fsec_t fsec;
+    int tz;
+    Timestamp result;
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        return ts;
+    if (!tdb_timestamp2tm(ts, &tz, &tm, &fsec) ||
+        !tdb_tm2timestamp(&tm, fsec, NULL, &result))
+        tdb_dt_error_timestamp_range();
+    return result;
 }
 
 /* ----------------------------------------------------------------------

@@ -20,11 +20,13 @@
  *                  offset 8  int32 day
  *                  offset 12 int32 month
  *
- * The session settings that shape PostgreSQL's behaviour are fixed here
- * at their defaults, since types cannot read settings yet: DateStyle
- * 'ISO, MDY', IntervalStyle 'postgres', TimeZone 'UTC'.  So a
- * timestamptz is broken down in UTC and printed with "+00", and input
- * without a zone is read as UTC.
+ * The session settings that shape PostgreSQL's behaviour -- TimeZone,
+ * DateStyle, IntervalStyle -- and the transaction's start time come from
+ * the thread's TypeIOSettings (types/typeio.h): a timestamptz is broken
+ * down in the session zone (with its daylight-saving rules), input
+ * without a zone is read in it, dates are read in DateStyle's field
+ * order and everything is printed in DateStyle's / IntervalStyle's
+ * format.  'now', 'today' and now() are the transaction's start.
  *
  * Calendar arithmetic goes through Julian day numbers (date2j/j2date),
  * which work for every day from 4714-11-24 BC up to year 5874897.  A
@@ -45,6 +47,9 @@ typedef int64 Timestamp;
 typedef int64 TimestampTz;
 typedef int64 TimeOffset;
 typedef int32 fsec_t; /* fractional seconds, in microseconds */
+
+/* A time zone: transitions and offset types (datetime_tz.c). */
+typedef struct DtZone DtZone;
 
 typedef struct Interval {
     TimeOffset time; /* all time units other than days, months, years */
@@ -130,6 +135,8 @@ typedef struct DtTm {
     int tm_wday;
     int tm_yday;
     int tm_isdst; /* -1: no time zone known */
+    const char *tm_zone; /* the zone's abbreviation ("EST"), or NULL;
+                          * points into the zone, which outlives it */
 } DtTm;
 
 /* An interval broken down for output (hours may exceed a day). */
@@ -278,10 +285,18 @@ void tdb_isoweekdate2date(int isoweek, int wday, int *year, int *mon,
 void tdb_dt2time(int64 jd, int *hour, int *min, int *sec, fsec_t *fsec);
 
 /*
- * A timestamp broken down (in UTC: tzp, if not NULL, receives 0 and the
- * result is marked as having a zone); false if out of range.
+ * A timestamp broken down; false if out of range.  With tzp NULL the
+ * value is taken as it is (a timestamp without time zone: tm_isdst -1,
+ * tm_zone NULL).  Otherwise it is an instant shown in the session's
+ * TimeZone: the fields are local time there, *tzp the zone's offset at
+ * that instant (seconds west of UTC), tm_isdst and tm_zone (the
+ * abbreviation, "EST") set as PostgreSQL's timestamp2tm sets them.
  */
 bool tdb_timestamp2tm(Timestamp dt, int *tzp, DtTm *tm, fsec_t *fsec);
+
+/* The same in zone (NULL: the session's TimeZone). */
+bool tdb_timestamp2tm_zone(Timestamp dt, int *tzp, DtTm *tm, fsec_t *fsec,
+                           const DtZone *zone);
 
 /*
  * tm (plus the zone offset *tzp, seconds west of UTC, if not NULL) as a
@@ -310,6 +325,27 @@ char *tdb_dt_format_g(double v, bool pad2);
 
 /* The current time (CLOCK_REALTIME) as a timestamptz. */
 TimestampTz tdb_dt_now(void);
+
+/*
+ * The current transaction's start (now(), 'now') and the current
+ * command's arrival (statement_timestamp()), from the thread's
+ * TypeIOSettings; the clock when no session set them.
+ */
+TimestampTz tdb_dt_xact_start(void);
+TimestampTz tdb_dt_stmt_start(void);
+
+/* The session's TimeZone (never NULL). */
+const DtZone *tdb_dt_session_zone(void);
+
+/*
+ * A timestamp without time zone read as local time in the session zone,
+ * as a timestamptz (PostgreSQL's timestamp2timestamptz); raises 22008
+ * out of range.  Infinities carry over.
+ */
+TimestampTz tdb_dt_local_to_tz(Timestamp ts);
+
+/* The reverse: the local time in the session zone of an instant. */
+Timestamp tdb_dt_tz_to_local(TimestampTz ts);
 
 /* The epoch, 1970-01-01 00:00:00, as a timestamp. */
 #define EPOCH_TIMESTAMP                                                     \
@@ -350,9 +386,7 @@ TDB_NORETURN void tdb_dt_parse_error(int dterr, const char *str,
  */
 char *tdb_dt_lower_units(const varlena *units);
 
-/* ----- time zones named in input (datetime_tz.c) ----- */
-
-typedef struct DtZone DtZone;
+/* ----- time zones (datetime_tz.c) ----- */
 
 /*
  * The zone a name denotes, looked up as PostgreSQL's pg_tzset does (the
@@ -360,6 +394,30 @@ typedef struct DtZone DtZone;
  * name is neither.
  */
 const DtZone *tdb_dt_zone_load(const char *name);
+
+/*
+ * The same, and canon (TZ_STRLEN_MAX + 1 = 256 bytes, if not NULL)
+ * receives the name PostgreSQL shows for the zone: the database's own
+ * spelling of a file ("America/New_York"), a POSIX string upper-cased.
+ */
+const DtZone *tdb_dt_zone_lookup(const char *name, char *canon);
+
+/* A copy of zone in cxt (zones hold no pointers). */
+DtZone *tdb_dt_zone_copy(const DtZone *zone, MemoryContext cxt);
+
+/* UTC without reading a file (the default session zone). */
+const DtZone *tdb_dt_zone_utc(void);
+
+/* Did the zone's file list leap seconds (PostgreSQL refuses those)? */
+bool tdb_dt_zone_has_leap_seconds(const DtZone *zone);
+
+/*
+ * The zone's offset (seconds EAST of UTC) at instant t (seconds since
+ * 1970-01-01 UTC), PostgreSQL's localsub: *isdst and *abbrev (borrowed
+ * from the zone) if not NULL.
+ */
+int tdb_dt_zone_utoff(const DtZone *zone, int64 t, bool *isdst,
+                      const char **abbrev);
 
 /* Does the zone always have the same offset?  *tz: it, seconds west. */
 bool tdb_dt_zone_fixed_offset(const DtZone *zone, int *tz);
@@ -379,12 +437,19 @@ int tdb_dt_zone_abbrev_offset(DtTm *tm, const char *abbrev,
 
 /* ----- output (datetime_encode.c) ----- */
 
-/* Each writes a NUL-terminated string into str (MAXDATELEN + 1 bytes). */
-void tdb_dt_encode_date(const DtTm *tm, char *str);
+/*
+ * Each writes a NUL-terminated string into str (MAXDATELEN + 1 bytes).
+ * style and order are DateStyle's (DATESTYLE_*, DATEORDER_*), the
+ * interval's style IntervalStyle's (INTSTYLE_*), all from typeio.h.  A
+ * timestamptz passes print_tz with its offset tz (seconds west) and the
+ * zone's abbreviation tzn (or NULL), which non-ISO styles print.
+ */
+void tdb_dt_encode_date(const DtTm *tm, int style, int order, char *str);
 void tdb_dt_encode_time(const DtTm *tm, fsec_t fsec, char *str);
 void tdb_dt_encode_datetime(const DtTm *tm, fsec_t fsec, bool print_tz,
-                            int tz, char *str);
-void tdb_dt_encode_interval(const IntervalFields *itm, char *str);
+                            int tz, const char *tzn, int style, int order,
+                            char *str);
+void tdb_dt_encode_interval(const IntervalFields *itm, int style, char *str);
 void tdb_dt_encode_special_timestamp(Timestamp dt, char *str);
 void tdb_dt_encode_special_date(DateADT dt, char *str);
 
@@ -405,6 +470,8 @@ int32 tdb_date_cmp_timestamp(DateADT date, Timestamp ts);
 /* timestamp.c */
 Timestamp tdb_timestamp_pl_interval(Timestamp ts, const Interval *span);
 Timestamp tdb_timestamp_mi_interval(Timestamp ts, const Interval *span);
+/* timestamptz + span: months and days counted in the session zone. */
+TimestampTz tdb_timestamptz_pl_interval(TimestampTz ts, const Interval *span);
 /* timestamp <-> timestamptz (identical in UTC; the infinities carry). */
 TimestampTz tdb_timestamp2timestamptz(Timestamp ts);
 void tdb_adjust_timestamp_for_typmod(Timestamp *time, int32 typmod);

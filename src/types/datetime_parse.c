@@ -20,9 +20,9 @@
  * would set a bit twice is an error, and a number's meaning depends on
  * what came before it (a number after a year is a month, a 3-digit
  * number after a year is a day of the year, six digits are YYMMDD or
- * HHMMSS, ...).  Dates are read in the order DateStyle 'ISO, MDY'
- * implies when ambiguous: month, day, year, except that a first field
- * of more than two digits is a year.  The decoders return 0 or a
+ * HHMMSS, ...).  Ambiguous dates are read in DateStyle's field order
+ * (MDY, DMY or YMD; types/typeio.h), except that a first field of more
+ * than two digits is a year.  The decoders return 0 or a
  * DTERR_* code; the type's input function turns the code into
  * PostgreSQL's error (tdb_dt_parse_error).
  *
@@ -32,13 +32,13 @@
  * ("microseconds" is "microsecon"); time zone abbreviations taking
  * precedence over keywords.
  *
- * Time zones: numeric offsets, the fixed-offset abbreviations of
- * PostgreSQL's "Default" abbreviation set (EST, CET, JST, Z, ...), and
- * the zone names that mean UTC or a fixed offset (UTC, Etc/UTC, GMT,
- * Etc/GMT+5, ...).  tupledb has no time zone database yet, so other
- * zone names (America/New_York) are "not recognized" and the Default
- * set's abbreviations whose meaning changed over time (MSK, SGT, ...)
- * raise 0A000.
+ * Time zones: numeric offsets, the abbreviations of PostgreSQL's
+ * "Default" abbreviation set (EST, CET, MSK, ...), and zone names from
+ * the time zone database or POSIX strings (datetime_tz.c).  A value
+ * without a zone is local time in the session's TimeZone, its offset
+ * taken at that date and time; 'now', 'today', 'tomorrow' and
+ * 'yesterday' are relative to the transaction's start, seen in that
+ * zone.
  */
 #include "common/base.h"
 
@@ -50,6 +50,7 @@
 
 #include "common/elog.h"
 #include "types/datetime.h"
+#include "types/typeio.h"
 
 /* Meridians and eras (values of DTF_AMPM and DTF_ADBC tokens). */
 #define AM 0
@@ -960,8 +961,8 @@ decode_number_field(int len, char *str, int fmask, int *tmask, DtTm *tm,
 
 /*
  * One number of a date, its meaning taken from the fields seen so far
- * (fmask) in MDY order.  Returns 0 or a DTERR code; *tmask receives the
- * field it set.
+ * (fmask) and DateStyle's field order.  Returns 0 or a DTERR code;
+ * *tmask receives the field it set.
  */
 static int
 decode_number(int flen, char *str, bool have_text_month, int fmask,
@@ -970,6 +971,7 @@ decode_number(int flen, char *str, bool have_text_month, int fmask,
     int val;
     char *cp;
     int dterr;
+    int date_order = tdb_typeio()->date_order;
 
     *tmask = 0;
     errno = 0;
@@ -1005,10 +1007,14 @@ decode_number(int flen, char *str, bool have_text_month, int fmask,
 
     switch (fmask & DTK_DATE_M) {
     case 0:
-        /* the first number: a year if it is long, else (MDY) a month */
-        if (flen >= 3) {
+        /* the first number: a year if it is long, else what DateStyle's
+         * field order puts first */
+        if (flen >= 3 || date_order == DATEORDER_YMD) {
             *tmask = DTK_M(DTF_YEAR);
             tm->tm_year = val;
+        } else if (date_order == DATEORDER_DMY) {
+            *tmask = DTK_M(DTF_DAY);
+            tm->tm_mday = val;
         } else {
             *tmask = DTK_M(DTF_MONTH);
             tm->tm_mon = val;
@@ -1022,8 +1028,8 @@ decode_number(int flen, char *str, bool have_text_month, int fmask,
     case DTK_M(DTF_MONTH):
         if (have_text_month) {
             /* first number after a month name: MON-DD-YYYY,
-             * DD-MON-YYYY, YYYY-MON-DD */
-            if (flen >= 3) {
+             * DD-MON-YYYY, YYYY-MON-DD (and YY-MON-DD in YMD order) */
+            if (flen >= 3 || date_order == DATEORDER_YMD) {
                 *tmask = DTK_M(DTF_YEAR);
                 tm->tm_year = val;
             } else {
@@ -1366,12 +1372,26 @@ decode_labelled_number(int ptype, char *fld, int fmask, bool for_time,
     return 0;
 }
 
-/* The current date (UTC) broken down. */
+/*
+ * The transaction's start broken down in the session zone (PostgreSQL's
+ * GetCurrentTimeUsec); *tzp, if not NULL, receives the zone's offset.
+ * Its date is what 'today' means.
+ */
+static void
+current_time_tm(DtTm *tm, fsec_t *fsec, int *tzp)
+{
+    int tz;
+
+    if (!tdb_timestamp2tm(tdb_dt_xact_start(), &tz, tm, fsec))
+        tdb_dt_error_timestamp_range();
+    if (tzp != NULL)
+        *tzp = tz;
+}
+
 static void
 current_date_tm(DtTm *tm, fsec_t *fsec)
 {
-    if (!tdb_timestamp2tm(tdb_dt_now(), NULL, tm, fsec))
-        tdb_dt_error_timestamp_range();
+    current_time_tm(tm, fsec, NULL);
 }
 
 /*
@@ -1571,8 +1591,7 @@ tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
                 case DTK_NOW:
                     tmask = DTK_DATE_M | DTK_TIME_M | DTK_M(DTF_TZ);
                     *dtype = DTK_DATE;
-                    if (!tdb_timestamp2tm(tdb_dt_now(), tzp, tm, fsec))
-                        tdb_dt_error_timestamp_range();
+                    current_time_tm(tm, fsec, tzp);
                     break;
                 case DTK_YESTERDAY:
                 case DTK_TODAY:
@@ -1731,11 +1750,10 @@ tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
             *tzp = tdb_dt_zone_abbrev_offset(tm, abbrev, abbrev_zone);
         }
         if (tzp != NULL && !(fmask & DTK_M(DTF_TZ))) {
-            /* no zone given: the session zone, UTC */
+            /* no zone given: the session zone's offset at that time */
             if (fmask & DTK_M(DTF_DTZMOD))
                 return DTERR_BAD_FORMAT;
-            *tzp = 0;
-            tm->tm_isdst = 0;
+            *tzp = tdb_dt_zone_offset(tm, tdb_dt_session_zone());
         }
     }
     return 0;
@@ -1898,8 +1916,7 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
                 case DTK_NOW:
                     tmask = DTK_TIME_M;
                     *dtype = DTK_TIME;
-                    if (!tdb_timestamp2tm(tdb_dt_now(), NULL, tm, fsec))
-                        tdb_dt_error_timestamp_range();
+                    current_time_tm(tm, fsec, NULL);
                     break;
                 case DTK_ZULU:
                     tmask = DTK_TIME_M | DTK_M(DTF_TZ);
@@ -2045,10 +2062,26 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
         tm->tm_isdst = tt.tm_isdst;
     }
     if (tzp != NULL && !(fmask & DTK_M(DTF_TZ))) {
+        /* the session zone's offset on the date given, else today */
+        DtTm tt;
+        fsec_t cur_fsec;
+
         if (fmask & DTK_M(DTF_DTZMOD))
             return DTERR_BAD_FORMAT;
-        *tzp = 0;
-        tm->tm_isdst = 0;
+        if ((fmask & DTK_DATE_M) == 0)
+            current_date_tm(&tt, &cur_fsec);
+        else {
+            if ((fmask & DTK_DATE_M) != DTK_DATE_M)
+                return DTERR_BAD_FORMAT;
+            tt.tm_year = tm->tm_year;
+            tt.tm_mon = tm->tm_mon;
+            tt.tm_mday = tm->tm_mday;
+        }
+        tt.tm_hour = tm->tm_hour;
+        tt.tm_min = tm->tm_min;
+        tt.tm_sec = tm->tm_sec;
+        *tzp = tdb_dt_zone_offset(&tt, tdb_dt_session_zone());
+        tm->tm_isdst = tt.tm_isdst;
     }
     return 0;
 }
@@ -2374,6 +2407,31 @@ tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
     /* at least one field */
     if (fmask == 0)
         return DTERR_BAD_FORMAT;
+
+    /*
+     * SQL-standard style reads '-1 2:03:04' as minus (1 day 2:03:04):
+     * PostgreSQL applies a leading '-' to every field when no later field
+     * carries a sign of its own (postgres-style output always signs the
+     * fields after a negative one, so that output still reads back).
+     */
+    if (tdb_typeio()->interval_style == INTSTYLE_SQL_STANDARD &&
+        field[0][0] == '-') {
+        bool more_signs = false;
+
+        for (int i = 1; i < nf; i++)
+            if (field[i][0] == '-' || field[i][0] == '+')
+                more_signs = true;
+        if (!more_signs) {
+            if (itm_in->tm_usec > 0)
+                itm_in->tm_usec = -itm_in->tm_usec;
+            if (itm_in->tm_mday > 0)
+                itm_in->tm_mday = -itm_in->tm_mday;
+            if (itm_in->tm_mon > 0)
+                itm_in->tm_mon = -itm_in->tm_mon;
+            if (itm_in->tm_year > 0)
+                itm_in->tm_year = -itm_in->tm_year;
+        }
+    }
 
     if (is_before) {
         if (itm_in->tm_usec == INT64_MIN || itm_in->tm_mday == INT_MIN ||

@@ -623,7 +623,7 @@ text_result(const char *s)
     return PointerGetDatum(r);
 }
 
-/* to_char of a timestamp (with_tz: a timestamptz, in UTC). */
+/* to_char of a timestamp (with_tz: a timestamptz, in the session zone). */
 static Datum
 timestamp_to_char_common(FunctionCallInfo fcinfo, bool with_tz)
 {
@@ -650,9 +650,9 @@ timestamp_to_char_common(FunctionCallInfo fcinfo, bool with_tz)
     tm.tm_wday = (thisdate + 1) % 7;
     tm.tm_yday = thisdate - tdb_date2j(tt.tm_year, 1, 1) + 1;
     tm.fsec = fsec;
-    /* the session zone, UTC */
-    tm.tm_gmtoff = 0;
-    tm.tzn = with_tz ? "UTC" : NULL;
+    /* a timestamptz is shown in the session zone: its offset and name */
+    tm.tm_gmtoff = with_tz ? -tz : 0;
+    tm.tzn = with_tz ? tt.tm_zone : NULL;
     PG_RETURN_DATUM(text_result(format_datetime(
         VARDATA_ANY(fmt), VARSIZE_ANY_EXHDR(fmt), &tm, false)));
 }
@@ -696,8 +696,9 @@ interval_to_char(PG_FUNCTION_ARGS)
 }
 
 static const FuncDesc tochar_funcs[] = {
-    FUNC(2049, "to_char", timestamp_to_char, TEXTOID, 2, TIMESTAMPOID,
-         TEXTOID),
+    /* stable even without a zone: lc_time may name months (PostgreSQL) */
+    FUNC_V(2049, "to_char", timestamp_to_char, PROVOLATILE_STABLE, TEXTOID,
+           2, TIMESTAMPOID, TEXTOID),
     FUNC_V(1770, "to_char", timestamptz_to_char, PROVOLATILE_STABLE, TEXTOID,
            2, TIMESTAMPTZOID, TEXTOID),
     FUNC_V(1768, "to_char", interval_to_char, PROVOLATILE_STABLE, TEXTOID, 2,

@@ -1,6 +1,7 @@
 /*
- * datetime_tz.c -- time zones named in date/time input, with the offsets
- * PostgreSQL 15 computes for them.
+ * datetime_tz.c -- time zones: the session's TimeZone and the zones
+ * named in date/time input, with the offsets PostgreSQL 15 computes for
+ * them.
  *
  * A name is looked up as PostgreSQL's pg_tzset looks it up:
  *
@@ -23,14 +24,24 @@
  * Local time -> offset (zone_offset, PostgreSQL's DetermineTimeZoneOffset)
  * finds the transition just after "local time read as UTC, minus a day";
  * a local time in a spring-forward gap or fall-back overlap resolves as
- * PostgreSQL's does ("before" in a gap, "after" in an overlap).
+ * PostgreSQL's does ("before" in a gap, "after" in an overlap).  Instant
+ * -> offset (tdb_dt_zone_utoff, PostgreSQL's localsub) takes the type of
+ * the last transition at or before the instant, or the zone's default
+ * type before the first (inferred from the file as tzload does).
+ *
+ * Names: a database zone is known by the directory's spelling of its
+ * path ("America/New_York"), a POSIX string by its upper-case form, GMT
+ * as "GMT" -- what SHOW TimeZone prints.
  *
  * What is not done: leap seconds ("right/" zones are read without their
- * corrections); no caching (each appearance of a name reads its file:
- * named zones in input are rare, and a cache would need a process-wide
- * structure and a lock).
+ * corrections; TimeZone refuses them, as PostgreSQL does).  Zones named
+ * in input are not cached (each appearance of a name reads its file:
+ * they are rare, and a cache would need a process-wide structure and a
+ * lock); the session's TimeZone is kept in the session's TzCache
+ * (typeio.c).
  *
- * Memory: a DtZone is palloc'd in the current memory context.
+ * Memory: a DtZone is palloc'd in the current memory context; it holds
+ * no pointers, so tdb_dt_zone_copy moves it anywhere.
  */
 #include "common/base.h"
 
@@ -75,8 +86,10 @@ struct DtZone {
     int timecnt;
     int typecnt;
     int charcnt;
+    int defaulttype; /* the type before the first transition */
     bool goback;  /* instants before the table repeat by 400 years */
     bool goahead; /* and after it */
+    bool has_leaps; /* the file lists leap seconds (which are ignored) */
     int64 ats[TZ_MAX_TIMES];
     uint16 types[TZ_MAX_TIMES];
     TzType ttis[TZ_MAX_TYPES + 2];
@@ -500,9 +513,13 @@ be64(const uint8 *p)
     return (int64)(((uint64)be32(p) << 32) | be32(p + 4));
 }
 
-/* The file of name in the database, read whole (palloc'd); NULL if none. */
+/*
+ * The file of name in the database, read whole (palloc'd); NULL if none.
+ * canon (if not NULL, TZ_STRLEN_MAX + 1 bytes) receives the name with
+ * each part spelled as the directory spells it ("America/New_York").
+ */
 static uint8 *
-read_zone_file(const char *name, Size *len)
+read_zone_file(const char *name, Size *len, char *canon)
 {
     const char *dirname = getenv("TZDIR");
     char path[1024];
@@ -526,6 +543,8 @@ read_zone_file(const char *name, Size *len)
             break;
         name = slash + 1;
     }
+    if (canon != NULL)
+        snprintf(canon, TZ_STRLEN_MAX + 1, "%s", path + strlen(dirname) + 1);
     /* allocate first: nothing may raise while the file is open */
     buf = tdb_palloc(TZ_MAX_FILE);
     f = fopen(path, "rb");
@@ -557,15 +576,43 @@ types_equivalent(const DtZone *sp, int a, int b)
 }
 
 /*
+ * The type in force before the first transition, chosen as PostgreSQL's
+ * tzload chooses it: type 0 if no transition uses it; else, if the first
+ * transition is to daylight time, the nearest standard type numbered
+ * below it; else the first standard type (type 0 if none).  Files from
+ * current zic always give type 0; the rest is for older files.
+ */
+static int
+infer_default_type(const DtZone *sp)
+{
+    int i;
+
+    for (i = 0; i < sp->timecnt; i++)
+        if (sp->types[i] == 0)
+            break;
+    if (i >= sp->timecnt)
+        return 0;
+    if (sp->timecnt > 0 && sp->ttis[sp->types[0]].isdst) {
+        for (i = sp->types[0] - 1; i >= 0; i--)
+            if (!sp->ttis[i].isdst)
+                return i;
+    }
+    for (i = 0; i < sp->typecnt; i++)
+        if (!sp->ttis[i].isdst)
+            return i;
+    return 0;
+}
+
+/*
  * Load the database zone name into sp; with doextend, append the
  * transitions of the file's footer rule.  Returns false if there is no
  * such file or its data is not valid TZif.
  */
 static bool
-tzload(const char *name, DtZone *sp, bool doextend)
+tzload(const char *name, DtZone *sp, bool doextend, char *canon)
 {
     Size len = 0;
-    uint8 *buf = read_zone_file(name, &len);
+    uint8 *buf = read_zone_file(name, &len, canon);
     const uint8 *p = buf;
     const uint8 *end;
 
@@ -651,6 +698,8 @@ tzload(const char *name, DtZone *sp, bool doextend)
         sp->chars[charcnt] = '\0';
         q += charcnt;
         q += (Size)leapcnt * (Size)(stored + 4); /* leap seconds: ignored */
+        if (leapcnt > 0)
+            sp->has_leaps = true;
         for (int i = 0; i < typecnt; i++) {
             sp->ttis[i].ttisstd = ttisstdcnt != 0 && q[i] != 0;
             if (ttisstdcnt != 0 && q[i] > 1)
@@ -749,6 +798,7 @@ tzload(const char *name, DtZone *sp, bool doextend)
                 break;
             }
     }
+    sp->defaulttype = infer_default_type(sp);
     tdb_pfree(buf);
     return true;
 }
@@ -758,9 +808,10 @@ tzload(const char *name, DtZone *sp, bool doextend)
  * ---------------------------------------------------------------------- */
 
 const DtZone *
-tdb_dt_zone_load(const char *name)
+tdb_dt_zone_lookup(const char *name, char *canon)
 {
     char uppername[TZ_STRLEN_MAX + 1];
+    char found[TZ_STRLEN_MAX + 1];
     DtZone *sp;
     Size i;
 
@@ -779,15 +830,100 @@ tdb_dt_zone_load(const char *name)
         init_ttinfo(&sp->ttis[0], 0, false, 0);
         strcpy(sp->chars, "GMT");
         sp->charcnt = 4;
+        if (canon != NULL)
+            strcpy(canon, uppername);
         return sp;
     }
-    if (tzload(uppername, sp, true))
+    if (tzload(uppername, sp, true, found)) {
+        if (canon != NULL)
+            strcpy(canon, found);
         return sp;
+    }
     if (uppername[0] == ':' || !tzparse(uppername, sp)) {
         tdb_pfree(sp);
         return NULL;
     }
+    /* a POSIX string is known by its upper-case spelling */
+    if (canon != NULL)
+        strcpy(canon, uppername);
     return sp;
+}
+
+const DtZone *
+tdb_dt_zone_load(const char *name)
+{
+    return tdb_dt_zone_lookup(name, NULL);
+}
+
+/* UTC without a file: one type, offset 0, abbreviation "UTC". */
+static const DtZone utc_zone = {
+    .timecnt = 0,
+    .typecnt = 1,
+    .charcnt = 4,
+    .ttis = {{.utoff = 0, .isdst = false, .desigidx = 0}},
+    .chars = "UTC",
+};
+
+const DtZone *
+tdb_dt_zone_utc(void)
+{
+    return &utc_zone;
+}
+
+DtZone *
+tdb_dt_zone_copy(const DtZone *zone, MemoryContext cxt)
+{
+    DtZone *copy = tdb_mcxt_alloc(cxt, sizeof(DtZone));
+
+    memcpy(copy, zone, sizeof(DtZone));
+    return copy;
+}
+
+bool
+tdb_dt_zone_has_leap_seconds(const DtZone *zone)
+{
+    return zone->has_leaps;
+}
+
+int
+tdb_dt_zone_utoff(const DtZone *sp, int64 t, bool *isdst,
+                  const char **abbrev)
+{
+    const TzType *tt;
+    int i;
+
+    if ((sp->goback && t < sp->ats[0]) ||
+        (sp->goahead && t > sp->ats[sp->timecnt - 1])) {
+        /* whole 400-year cycles repeat the table's offsets exactly */
+        int64 seconds = (t < sp->ats[0] ? sp->ats[0] - t
+                                        : t - sp->ats[sp->timecnt - 1]) -
+                        1;
+        int64 shift = (seconds / SECSPERREPEAT + 1) * SECSPERREPEAT;
+
+        t += t < sp->ats[0] ? shift : -shift;
+    }
+    if (sp->timecnt == 0 || t < sp->ats[0])
+        i = sp->defaulttype;
+    else {
+        int lo = 1;
+        int hi = sp->timecnt;
+
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+
+            if (t < sp->ats[mid])
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        i = sp->types[lo - 1];
+    }
+    tt = &sp->ttis[i];
+    if (isdst != NULL)
+        *isdst = tt->isdst;
+    if (abbrev != NULL)
+        *abbrev = &sp->chars[tt->desigidx];
+    return tt->utoff;
 }
 
 bool

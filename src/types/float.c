@@ -9,6 +9,11 @@
  * are in float.h; text conversion in float_out.c; the math functions in
  * float_math.c; the aggregates in float_agg.c.
  *
+ * Output follows the session's extra_float_digits (types/typeio.h):
+ * above 0 (the default, 1) the shortest text that reads back exactly;
+ * 0 and below the value rounded to 15 + n (float4: 6 + n) significant
+ * digits in C's %g form, as PostgreSQL prints it.
+ *
  * Mixed float4/float8 operators widen the float4 (exactly) and compute
  * in double precision, as PostgreSQL's float48pl etc. do.  Casts to the
  * integer types round half to even (rint) and then check the range, so
@@ -35,6 +40,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
@@ -42,6 +48,7 @@
 #include "types/float.h"
 #include "types/hashfn.h"
 #include "types/sendrecv.h"
+#include "types/typeio.h"
 
 /* ----------------------------------------------------------------------
  * Errors
@@ -89,16 +96,45 @@ float8_input(const char *str, int32 typmod)
     return Float8GetDatum(tdb_float8_from_cstring(str));
 }
 
+/*
+ * extra_float_digits <= 0: the value rounded to FLT_DIG/DBL_DIG plus
+ * that many significant digits, printed as C's %g prints it (what
+ * PostgreSQL does, through the C library); NaN and the infinities are
+ * spelled out.  Above 0 the shortest exact form is used instead.
+ */
+static char *
+float_output_digits(double value, int ndigits)
+{
+    char *buf = tdb_palloc(FLOAT_TEXT_BUFSIZE);
+
+    if (isnan(value))
+        strcpy(buf, "NaN");
+    else if (isinf(value))
+        strcpy(buf, value > 0 ? "Infinity" : "-Infinity");
+    else
+        snprintf(buf, FLOAT_TEXT_BUFSIZE, "%.*g", Max(ndigits, 1), value);
+    return buf;
+}
+
 static char *
 float4_output(Datum value)
 {
-    return tdb_float4_to_cstring(DatumGetFloat4(value));
+    int extra = tdb_typeio()->extra_float_digits;
+
+    if (extra > 0)
+        return tdb_float4_to_cstring(DatumGetFloat4(value));
+    return float_output_digits((double)DatumGetFloat4(value),
+                               FLT_DIG + extra);
 }
 
 static char *
 float8_output(Datum value)
 {
-    return tdb_float8_to_cstring(DatumGetFloat8(value));
+    int extra = tdb_typeio()->extra_float_digits;
+
+    if (extra > 0)
+        return tdb_float8_to_cstring(DatumGetFloat8(value));
+    return float_output_digits(DatumGetFloat8(value), DBL_DIG + extra);
 }
 
 /* ----------------------------------------------------------------------

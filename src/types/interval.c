@@ -29,6 +29,7 @@
 #include "types/datetime.h"
 #include "types/hashfn.h"
 #include "types/sendrecv.h"
+#include "types/typeio.h"
 
 #define ARG_IV(n) tdb_interval_get(PG_GETARG_DATUM(n))
 
@@ -287,7 +288,7 @@ interval_output(Datum value)
     char buf[MAXDATELEN + 1];
 
     tdb_interval2itm(&span, &itm);
-    tdb_dt_encode_interval(&itm, buf);
+    tdb_dt_encode_interval(&itm, tdb_typeio()->interval_style, buf);
     return tdb_pstrdup(buf);
 }
 

@@ -46,6 +46,13 @@ static const BuiltinSet *const builtin_sets[] = {
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
 
+const BuiltinSet *const *
+tdb_builtin_sets(int *nsets)
+{
+    *nsets = NSETS;
+    return builtin_sets;
+}
+
 int
 tdb_func_candidates(const char *name, const FuncDesc **out, int max)
 {

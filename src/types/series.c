@@ -13,8 +13,9 @@
  * values are sums computed with numeric addition, so their scale is the
  * larger of the operands' (generate_series(1, 2.50, 0.5) prints 1.00).
  * Timestamps step with timestamp + interval (month steps clamp to the
- * month's end, from the running value, as PostgreSQL's do).  The state
- * lives in the SRF's multi-call context.
+ * month's end, from the running value, as PostgreSQL's do); timestamptz
+ * with timestamptz + interval, whose months and days are counted in the
+ * session's time zone.  The state lives in the SRF's multi-call context.
  */
 #include "common/base.h"
 
@@ -130,9 +131,10 @@ timestamp_series_start(FunctionCallInfo fcinfo, MemoryContext mcxt)
     return st;
 }
 
-/* timestamp and timestamptz have one representation: both use this. */
+/* timestamp and timestamptz have one representation: both use this,
+ * with_tz choosing how to add the step. */
 static Datum
-generate_series_timestamp(PG_FUNCTION_ARGS)
+generate_series_timestamp_common(FunctionCallInfo fcinfo, bool with_tz)
 {
     SRFCallContext *srf = fcinfo->context;
     TimestampSeries *st = srf->state;
@@ -147,8 +149,22 @@ generate_series_timestamp(PG_FUNCTION_ARGS)
         PG_RETURN_NULL();
     }
     result = st->current;
-    st->current = tdb_timestamp_pl_interval(st->current, &st->step);
+    st->current = with_tz
+                      ? tdb_timestamptz_pl_interval(st->current, &st->step)
+                      : tdb_timestamp_pl_interval(st->current, &st->step);
     PG_RETURN_INT64(result);
+}
+
+static Datum
+generate_series_timestamp(PG_FUNCTION_ARGS)
+{
+    return generate_series_timestamp_common(fcinfo, false);
+}
+
+static Datum
+generate_series_timestamptz(PG_FUNCTION_ARGS)
+{
+    return generate_series_timestamp_common(fcinfo, true);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -168,7 +184,7 @@ static const FuncDesc series_funcs[] = {
     SERIES(938, generate_series_timestamp, TIMESTAMPOID, 3,
            PROVOLATILE_IMMUTABLE, TIMESTAMPOID, TIMESTAMPOID, INTERVALOID),
     /* stable: month and day steps depend on the session's time zone */
-    SERIES(939, generate_series_timestamp, TIMESTAMPTZOID, 3,
+    SERIES(939, generate_series_timestamptz, TIMESTAMPTZOID, 3,
            PROVOLATILE_STABLE, TIMESTAMPTZOID, TIMESTAMPTZOID, INTERVALOID),
 };
 

@@ -8,19 +8,22 @@
  * them.
  *
  * Both are int8 microseconds since 2000-01-01 00:00:00 (timestamptz in
- * UTC), INT64_MIN/INT64_MAX being -infinity/infinity.  The session time
- * zone is UTC, so the two types hold the same number for the same
- * printed date and time, casts between them are the identity, and
- * timestamptz output ends in "+00".
+ * UTC), INT64_MIN/INT64_MAX being -infinity/infinity.  A timestamptz is
+ * an instant: input without a zone, output, casts to and from the
+ * zone-less types, comparisons with them, month/day arithmetic, age,
+ * date_trunc and extract all work on its local time in the session's
+ * TimeZone (types/typeio.h), with that zone's daylight-saving rules, as
+ * PostgreSQL's do -- which is why those functions and operators are
+ * marked stable rather than immutable (clauses.c folds only immutable
+ * ones).
  *
  * Where PostgreSQL 15 relies on wrapping integer arithmetic (it is built
  * with -fwrapv) and range-checks afterwards, this file wraps the same
  * way on purpose, so that even absurd inputs give PostgreSQL's answer.
  *
- * now(), transaction_timestamp() and statement_timestamp() read the
- * real-time clock at each call: tupledb does not record a transaction's
- * start time yet (so two calls in one statement may differ, unlike
- * PostgreSQL).
+ * now() and transaction_timestamp() return the transaction's start,
+ * statement_timestamp() the arrival of the current command string (both
+ * recorded by the session), clock_timestamp() the real-time clock.
  *
  * Entry point: tdb_builtins_timestamp (registry.c).
  */
@@ -35,6 +38,7 @@
 #include "types/datetime.h"
 #include "types/hashfn.h"
 #include "types/sendrecv.h"
+#include "types/typeio.h"
 
 #define ARG_TS(n) DatumGetInt64(PG_GETARG_DATUM(n))
 
@@ -159,15 +163,17 @@ timestamptz_input(const char *str, int32 typmod)
 static char *
 timestamp_output_common(Timestamp ts, bool with_tz)
 {
+    const TypeIOSettings *io = tdb_typeio();
     DtTm tm;
     fsec_t fsec;
-    int tz;
+    int tz = 0;
     char buf[MAXDATELEN + 1];
 
     if (TIMESTAMP_NOT_FINITE(ts))
         tdb_dt_encode_special_timestamp(ts, buf);
     else if (tdb_timestamp2tm(ts, with_tz ? &tz : NULL, &tm, &fsec))
-        tdb_dt_encode_datetime(&tm, fsec, with_tz, with_tz ? tz : 0, buf);
+        tdb_dt_encode_datetime(&tm, fsec, with_tz, tz, tm.tm_zone,
+                               io->date_style, io->date_order, buf);
     else
         tdb_dt_error_timestamp_range();
     return tdb_pstrdup(buf);
@@ -225,9 +231,8 @@ ts_cmp(Timestamp a, Timestamp b)
 }
 
 /*
- * The six comparisons and the btree comparison.  timestamp and
- * timestamptz compare the same way, also with each other: a timestamp
- * read in the session zone (UTC) is the same instant.
+ * The six comparisons and the btree comparison, for timestamp and for
+ * timestamptz (each against its own type).
  */
 static Datum
 timestamp_eq(PG_FUNCTION_ARGS)
@@ -299,18 +304,85 @@ timestamp_finite(PG_FUNCTION_ARGS)
     PG_RETURN_BOOL(!TIMESTAMP_NOT_FINITE(ARG_TS(0)));
 }
 
-/* timestamp <-> timestamptz: the same instant in UTC. */
+/* timestamp -> timestamptz: the local time in the session zone. */
 TimestampTz
 tdb_timestamp2timestamptz(Timestamp ts)
 {
-    return ts;
+    return tdb_dt_local_to_tz(ts);
 }
 
 static Datum
-timestamp_identity(PG_FUNCTION_ARGS)
+timestamp_timestamptz(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_INT64(tdb_timestamp2timestamptz(ARG_TS(0)));
+    PG_RETURN_INT64(tdb_dt_local_to_tz(ARG_TS(0)));
 }
+
+static Datum
+timestamptz_timestamp(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_INT64(tdb_dt_tz_to_local(ARG_TS(0)));
+}
+
+/*
+ * timestamp vs timestamptz: the timestamp read in the session zone.  A
+ * timestamp whose instant falls outside the timestamptz range (a zone
+ * away from its ends) still compares: past every finite value, before
+ * the infinity of its side (PostgreSQL's
+ * timestamp_cmp_timestamptz_internal).
+ */
+static int32
+ts_cmp_tz(Timestamp ts, TimestampTz tz)
+{
+    DtTm tm;
+    fsec_t fsec;
+    int offset;
+    TimestampTz t1;
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        return ts_cmp(ts, tz);
+    if (!tdb_timestamp2tm(ts, NULL, &tm, &fsec))
+        tdb_dt_error_timestamp_range();
+    offset = tdb_dt_zone_offset(&tm, tdb_dt_session_zone());
+    t1 = ts + (int64)offset * USECS_PER_SEC;
+    if (t1 < MIN_TIMESTAMP)
+        return TIMESTAMP_IS_NOBEGIN(tz) ? 1 : -1;
+    if (t1 >= END_TIMESTAMP)
+        return TIMESTAMP_IS_NOEND(tz) ? -1 : 1;
+    return ts_cmp(t1, tz);
+}
+
+#define TS_TZ_CMP(prefix, EXPR)                                             \
+    static Datum prefix##eq(PG_FUNCTION_ARGS)                               \
+    {                                                                       \
+        PG_RETURN_BOOL((EXPR) == 0);                                        \
+    }                                                                       \
+    static Datum prefix##ne(PG_FUNCTION_ARGS)                               \
+    {                                                                       \
+        PG_RETURN_BOOL((EXPR) != 0);                                        \
+    }                                                                       \
+    static Datum prefix##lt(PG_FUNCTION_ARGS)                               \
+    {                                                                       \
+        PG_RETURN_BOOL((EXPR) < 0);                                         \
+    }                                                                       \
+    static Datum prefix##gt(PG_FUNCTION_ARGS)                               \
+    {                                                                       \
+        PG_RETURN_BOOL((EXPR) > 0);                                         \
+    }                                                                       \
+    static Datum prefix##le(PG_FUNCTION_ARGS)                               \
+    {                                                                       \
+        PG_RETURN_BOOL((EXPR) <= 0);                                        \
+    }                                                                       \
+    static Datum prefix##ge(PG_FUNCTION_ARGS)                               \
+    {                                                                       \
+        PG_RETURN_BOOL((EXPR) >= 0);                                        \
+    }                                                                       \
+    static Datum prefix##cmp(PG_FUNCTION_ARGS)                              \
+    {                                                                       \
+        PG_RETURN_INT32(EXPR);                                              \
+    }
+
+TS_TZ_CMP(ts_tz_, ts_cmp_tz(ARG_TS(0), ARG_TS(1)))
+TS_TZ_CMP(tz_ts_, -ts_cmp_tz(ARG_TS(1), ARG_TS(0)))
 
 /* ----------------------------------------------------------------------
  * Arithmetic
@@ -319,18 +391,24 @@ timestamp_identity(PG_FUNCTION_ARGS)
 /*
  * ts + span: months first (keeping the day of the month, clamped to the
  * new month's last day), then days (keeping the time of day), then the
- * time part.  Infinities stay.
+ * time part.  Infinities stay.  with_tz: ts is a timestamptz, whose
+ * months and days are counted in local time in the session zone (the
+ * offset taken afresh after each step, so a day across a DST change is
+ * 23 or 25 hours).
  */
-Timestamp
-tdb_timestamp_pl_interval(Timestamp ts, const Interval *span)
+static Timestamp
+timestamp_pl_interval_internal(Timestamp ts, const Interval *span,
+                               bool with_tz)
 {
     DtTm tm;
     fsec_t fsec;
+    int tz;
+    int *tzp = with_tz ? &tz : NULL;
 
     if (TIMESTAMP_NOT_FINITE(ts))
         return ts;
     if (span->month != 0) {
-        if (!tdb_timestamp2tm(ts, NULL, &tm, &fsec))
+        if (!tdb_timestamp2tm(ts, tzp, &tm, &fsec))
             tdb_dt_error_timestamp_range();
         tm.tm_mon = wrap_add32(tm.tm_mon, span->month);
         if (tm.tm_mon > MONTHS_PER_YEAR) {
@@ -342,18 +420,22 @@ tdb_timestamp_pl_interval(Timestamp ts, const Interval *span)
         }
         if (tm.tm_mday > tdb_dt_day_tab[isleap(tm.tm_year)][tm.tm_mon - 1])
             tm.tm_mday = tdb_dt_day_tab[isleap(tm.tm_year)][tm.tm_mon - 1];
-        if (!tdb_tm2timestamp(&tm, fsec, NULL, &ts))
+        if (with_tz)
+            tz = tdb_dt_zone_offset(&tm, tdb_dt_session_zone());
+        if (!tdb_tm2timestamp(&tm, fsec, tzp, &ts))
             tdb_dt_error_timestamp_range();
     }
     if (span->day != 0) {
         int julian;
 
-        if (!tdb_timestamp2tm(ts, NULL, &tm, &fsec))
+        if (!tdb_timestamp2tm(ts, tzp, &tm, &fsec))
             tdb_dt_error_timestamp_range();
         julian = wrap_add32(tdb_date2j(tm.tm_year, tm.tm_mon, tm.tm_mday),
                             span->day);
         tdb_j2date(julian, &tm.tm_year, &tm.tm_mon, &tm.tm_mday);
-        if (!tdb_tm2timestamp(&tm, fsec, NULL, &ts))
+        if (with_tz)
+            tz = tdb_dt_zone_offset(&tm, tdb_dt_session_zone());
+        if (!tdb_tm2timestamp(&tm, fsec, tzp, &ts))
             tdb_dt_error_timestamp_range();
     }
     if (__builtin_add_overflow(ts, span->time, &ts) || !IS_VALID_TIMESTAMP(ts))
@@ -361,13 +443,33 @@ tdb_timestamp_pl_interval(Timestamp ts, const Interval *span)
     return ts;
 }
 
-Timestamp
-tdb_timestamp_mi_interval(Timestamp ts, const Interval *span)
+static Interval
+interval_negated(const Interval *span)
 {
     Interval neg = {wrap_neg64(span->time), wrap_neg32(span->day),
                     wrap_neg32(span->month)};
 
-    return tdb_timestamp_pl_interval(ts, &neg);
+    return neg;
+}
+
+Timestamp
+tdb_timestamp_pl_interval(Timestamp ts, const Interval *span)
+{
+    return timestamp_pl_interval_internal(ts, span, false);
+}
+
+TimestampTz
+tdb_timestamptz_pl_interval(TimestampTz ts, const Interval *span)
+{
+    return timestamp_pl_interval_internal(ts, span, true);
+}
+
+Timestamp
+tdb_timestamp_mi_interval(Timestamp ts, const Interval *span)
+{
+    Interval neg = interval_negated(span);
+
+    return timestamp_pl_interval_internal(ts, &neg, false);
 }
 
 static Datum
@@ -375,7 +477,7 @@ timestamp_pl_interval(PG_FUNCTION_ARGS)
 {
     Interval span = tdb_interval_get(PG_GETARG_DATUM(1));
 
-    PG_RETURN_INT64(tdb_timestamp_pl_interval(ARG_TS(0), &span));
+    PG_RETURN_INT64(timestamp_pl_interval_internal(ARG_TS(0), &span, false));
 }
 
 static Datum
@@ -383,15 +485,41 @@ interval_pl_timestamp(PG_FUNCTION_ARGS)
 {
     Interval span = tdb_interval_get(PG_GETARG_DATUM(0));
 
-    PG_RETURN_INT64(tdb_timestamp_pl_interval(ARG_TS(1), &span));
+    PG_RETURN_INT64(timestamp_pl_interval_internal(ARG_TS(1), &span, false));
 }
 
 static Datum
 timestamp_mi_interval(PG_FUNCTION_ARGS)
 {
     Interval span = tdb_interval_get(PG_GETARG_DATUM(1));
+    Interval neg = interval_negated(&span);
 
-    PG_RETURN_INT64(tdb_timestamp_mi_interval(ARG_TS(0), &span));
+    PG_RETURN_INT64(timestamp_pl_interval_internal(ARG_TS(0), &neg, false));
+}
+
+static Datum
+timestamptz_pl_interval(PG_FUNCTION_ARGS)
+{
+    Interval span = tdb_interval_get(PG_GETARG_DATUM(1));
+
+    PG_RETURN_INT64(timestamp_pl_interval_internal(ARG_TS(0), &span, true));
+}
+
+static Datum
+interval_pl_timestamptz(PG_FUNCTION_ARGS)
+{
+    Interval span = tdb_interval_get(PG_GETARG_DATUM(0));
+
+    PG_RETURN_INT64(timestamp_pl_interval_internal(ARG_TS(1), &span, true));
+}
+
+static Datum
+timestamptz_mi_interval(PG_FUNCTION_ARGS)
+{
+    Interval span = tdb_interval_get(PG_GETARG_DATUM(1));
+    Interval neg = interval_negated(&span);
+
+    PG_RETURN_INT64(timestamp_pl_interval_internal(ARG_TS(0), &neg, true));
 }
 
 /*
@@ -438,18 +566,21 @@ timestamp_mi(PG_FUNCTION_ARGS)
  * length of the month of the earlier timestamp's... as PostgreSQL).
  */
 static Interval
-timestamp_age_internal(Timestamp dt1, Timestamp dt2)
+timestamp_age_internal(Timestamp dt1, Timestamp dt2, bool with_tz)
 {
     IntervalFields itm;
     DtTm tm1;
     DtTm tm2;
     fsec_t fsec1;
     fsec_t fsec2;
+    int tz1;
+    int tz2;
     Interval result;
     bool flip = dt1 < dt2;
 
-    if (!tdb_timestamp2tm(dt1, NULL, &tm1, &fsec1) ||
-        !tdb_timestamp2tm(dt2, NULL, &tm2, &fsec2))
+    /* timestamptz: the local fields (a zone offset change is ignored) */
+    if (!tdb_timestamp2tm(dt1, with_tz ? &tz1 : NULL, &tm1, &fsec1) ||
+        !tdb_timestamp2tm(dt2, with_tz ? &tz2 : NULL, &tm2, &fsec2))
         tdb_dt_error_timestamp_range();
 
     itm.tm_usec = fsec1 - fsec2;
@@ -511,28 +642,47 @@ timestamp_age_internal(Timestamp dt1, Timestamp dt2)
 static Datum
 timestamp_age(PG_FUNCTION_ARGS)
 {
-    Interval r = timestamp_age_internal(ARG_TS(0), ARG_TS(1));
+    Interval r = timestamp_age_internal(ARG_TS(0), ARG_TS(1), false);
 
     PG_RETURN_DATUM(tdb_interval_datum(&r));
 }
 
-/* Midnight (UTC) of today. */
+static Datum
+timestamptz_age(PG_FUNCTION_ARGS)
+{
+    Interval r = timestamp_age_internal(ARG_TS(0), ARG_TS(1), true);
+
+    PG_RETURN_DATUM(tdb_interval_datum(&r));
+}
+
+/*
+ * Midnight of current_date -- the transaction's start date in the
+ * session zone -- as a timestamp (local midnight).
+ */
 static Timestamp
 current_date_timestamp(void)
 {
-    Timestamp now = tdb_dt_now();
-    Timestamp day = now / USECS_PER_DAY;
-
-    if (now < 0 && day * USECS_PER_DAY != now)
-        day--;
-    return day * USECS_PER_DAY;
+    return tdb_date2timestamp(
+        tdb_timestamp2date(tdb_dt_tz_to_local(tdb_dt_xact_start())));
 }
 
-/* age(ts): from ts to midnight today. */
+/* age(ts): from ts to midnight of current_date (as PostgreSQL's SQL
+ * definition, age(current_date::timestamp, ts)). */
 static Datum
 timestamp_age_today(PG_FUNCTION_ARGS)
 {
-    Interval r = timestamp_age_internal(current_date_timestamp(), ARG_TS(0));
+    Interval r =
+        timestamp_age_internal(current_date_timestamp(), ARG_TS(0), false);
+
+    PG_RETURN_DATUM(tdb_interval_datum(&r));
+}
+
+/* age(tz): age(current_date::timestamptz, tz). */
+static Datum
+timestamptz_age_today(PG_FUNCTION_ARGS)
+{
+    Interval r = timestamp_age_internal(
+        tdb_dt_local_to_tz(current_date_timestamp()), ARG_TS(0), true);
 
     PG_RETURN_DATUM(tdb_interval_datum(&r));
 }
@@ -552,6 +702,8 @@ timestamp_trunc_common(FunctionCallInfo fcinfo, bool with_tz)
     int val;
     DtTm tm;
     fsec_t fsec;
+    int tz;
+    bool redotz = false; /* a new day: the zone's offset may differ */
     Timestamp result;
 
     if (TIMESTAMP_NOT_FINITE(ts))
@@ -562,7 +714,7 @@ timestamp_trunc_common(FunctionCallInfo fcinfo, bool with_tz)
         ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                 errmsg("unit \"%s\" not recognized for type %s", lowunits,
                        typname));
-    if (!tdb_timestamp2tm(ts, NULL, &tm, &fsec))
+    if (!tdb_timestamp2tm(ts, with_tz ? &tz : NULL, &tm, &fsec))
         tdb_dt_error_timestamp_range();
 
     switch (val) {
@@ -580,6 +732,7 @@ timestamp_trunc_common(FunctionCallInfo fcinfo, bool with_tz)
         tm.tm_min = 0;
         tm.tm_sec = 0;
         fsec = 0;
+        redotz = true;
         break;
     }
     case DTK_MILLENNIUM:
@@ -614,6 +767,7 @@ timestamp_trunc_common(FunctionCallInfo fcinfo, bool with_tz)
         TDB_FALLTHROUGH;
     case DTK_DAY:
         tm.tm_hour = 0;
+        redotz = true;
         TDB_FALLTHROUGH;
     case DTK_HOUR:
         tm.tm_min = 0;
@@ -634,7 +788,9 @@ timestamp_trunc_common(FunctionCallInfo fcinfo, bool with_tz)
                 errmsg("unit \"%s\" not supported for type %s", lowunits,
                        typname));
     }
-    if (!tdb_tm2timestamp(&tm, fsec, NULL, &result))
+    if (with_tz && redotz)
+        tz = tdb_dt_zone_offset(&tm, tdb_dt_session_zone());
+    if (!tdb_tm2timestamp(&tm, fsec, with_tz ? &tz : NULL, &result))
         tdb_dt_error_timestamp_range();
     PG_RETURN_INT64(result);
 }
@@ -980,6 +1136,16 @@ make_timestamp(PG_FUNCTION_ARGS)
         PG_GETARG_INT32(3), PG_GETARG_INT32(4), PG_GETARG_FLOAT8(5)));
 }
 
+/* make_timestamptz(y, m, d, h, mi, s): that local time in the session
+ * zone. */
+static Datum
+make_timestamptz(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_INT64(tdb_dt_local_to_tz(make_timestamp_internal(
+        PG_GETARG_INT32(0), PG_GETARG_INT32(1), PG_GETARG_INT32(2),
+        PG_GETARG_INT32(3), PG_GETARG_INT32(4), PG_GETARG_FLOAT8(5))));
+}
+
 /* to_timestamp(float8): seconds since the Unix epoch. */
 static Datum
 float8_timestamptz(PG_FUNCTION_ARGS)
@@ -1009,8 +1175,23 @@ float8_timestamptz(PG_FUNCTION_ARGS)
     PG_RETURN_INT64(result);
 }
 
+/* now(), transaction_timestamp(): the transaction's start. */
 static Datum
 now(PG_FUNCTION_ARGS)
+{
+    (void)fcinfo;
+    PG_RETURN_INT64(tdb_dt_xact_start());
+}
+
+static Datum
+statement_timestamp(PG_FUNCTION_ARGS)
+{
+    (void)fcinfo;
+    PG_RETURN_INT64(tdb_dt_stmt_start());
+}
+
+static Datum
+clock_timestamp(PG_FUNCTION_ARGS)
 {
     (void)fcinfo;
     PG_RETURN_INT64(tdb_dt_now());
@@ -1033,10 +1214,8 @@ now(PG_FUNCTION_ARGS)
 static const FuncDesc timestamp_funcs[] = {
     FUNC(2045, "timestamp_cmp", timestamp_cmp, I4, 2, TS, TS),
     FUNC(1314, "timestamptz_cmp", timestamp_cmp, I4, 2, TZ, TZ),
-    FUNC_V(2526, "timestamp_cmp_timestamptz", timestamp_cmp, S, I4, 2, TS,
-           TZ),
-    FUNC_V(2533, "timestamptz_cmp_timestamp", timestamp_cmp, S, I4, 2, TZ,
-           TS),
+    FUNC_V(2526, "timestamp_cmp_timestamptz", ts_tz_cmp, S, I4, 2, TS, TZ),
+    FUNC_V(2533, "timestamptz_cmp_timestamp", tz_ts_cmp, S, I4, 2, TZ, TS),
     FUNC(2039, "timestamp_hash", timestamp_hash, I4, 1, TS),
     FUNC(2036, "timestamp_larger", timestamp_larger, TS, 2, TS, TS),
     FUNC(2035, "timestamp_smaller", timestamp_smaller, TS, 2, TS, TS),
@@ -1046,26 +1225,26 @@ static const FuncDesc timestamp_funcs[] = {
     FUNC(1389, "isfinite", timestamp_finite, BOOLOID, 1, TZ),
     FUNC(1961, "timestamp", timestamp_scale, TS, 2, TS, I4),
     FUNC(1967, "timestamptz", timestamp_scale, TZ, 2, TZ, I4),
-    FUNC_V(2027, "timestamp", timestamp_identity, S, TS, 1, TZ),
-    FUNC_V(2028, "timestamptz", timestamp_identity, S, TZ, 1, TS),
+    FUNC_V(2027, "timestamp", timestamptz_timestamp, S, TS, 1, TZ),
+    FUNC_V(2028, "timestamptz", timestamp_timestamptz, S, TZ, 1, TS),
     FUNC(2031, "timestamp_mi", timestamp_mi, IV, 2, TS, TS),
     FUNC(1188, "timestamptz_mi", timestamp_mi, IV, 2, TZ, TZ),
     FUNC(2032, "timestamp_pl_interval", timestamp_pl_interval, TS, 2, TS,
          IV),
     FUNC(2033, "timestamp_mi_interval", timestamp_mi_interval, TS, 2, TS,
          IV),
-    FUNC_V(1189, "timestamptz_pl_interval", timestamp_pl_interval, S, TZ, 2,
-           TZ, IV),
-    FUNC_V(1190, "timestamptz_mi_interval", timestamp_mi_interval, S, TZ, 2,
-           TZ, IV),
+    FUNC_V(1189, "timestamptz_pl_interval", timestamptz_pl_interval, S, TZ,
+           2, TZ, IV),
+    FUNC_V(1190, "timestamptz_mi_interval", timestamptz_mi_interval, S, TZ,
+           2, TZ, IV),
     FUNC(2548, "interval_pl_timestamp", interval_pl_timestamp, TS, 2, IV,
          TS),
-    FUNC_V(2549, "interval_pl_timestamptz", interval_pl_timestamp, S, TZ, 2,
-           IV, TZ),
+    FUNC_V(2549, "interval_pl_timestamptz", interval_pl_timestamptz, S, TZ,
+           2, IV, TZ),
     FUNC(2058, "age", timestamp_age, IV, 2, TS, TS),
-    FUNC(1199, "age", timestamp_age, IV, 2, TZ, TZ),
+    FUNC(1199, "age", timestamptz_age, IV, 2, TZ, TZ),
     FUNC_V(2059, "age", timestamp_age_today, S, IV, 1, TS),
-    FUNC_V(1386, "age", timestamp_age_today, S, IV, 1, TZ),
+    FUNC_V(1386, "age", timestamptz_age_today, S, IV, 1, TZ),
     FUNC(2020, "date_trunc", timestamp_trunc, TS, 2, TXT, TS),
     FUNC_V(1217, "date_trunc", timestamptz_trunc, S, TZ, 2, TXT, TZ),
     FUNC(6202, "extract", extract_timestamp, NUMERICOID, 2, TXT, TS),
@@ -1075,20 +1254,15 @@ static const FuncDesc timestamp_funcs[] = {
     FUNC(1384, "date_part", date_part_date, F8, 2, TXT, D),
     FUNC(3461, "make_timestamp", make_timestamp, TS, 6, I4, I4, I4, I4, I4,
          F8),
-    FUNC_V(3462, "make_timestamptz", make_timestamp, S, TZ, 6, I4, I4, I4,
+    FUNC_V(3462, "make_timestamptz", make_timestamptz, S, TZ, 6, I4, I4, I4,
            I4, I4, F8),
     FUNC(1158, "to_timestamp", float8_timestamptz, TZ, 1, F8),
     FUNC_V(1299, "now", now, S, TZ, 0, InvalidOid),
     FUNC_V(2647, "transaction_timestamp", now, S, TZ, 0, InvalidOid),
-    FUNC_V(2648, "statement_timestamp", now, S, TZ, 0, InvalidOid),
-    FUNC_V(2649, "clock_timestamp", now, V, TZ, 0, InvalidOid),
+    FUNC_V(2648, "statement_timestamp", statement_timestamp, S, TZ, 0,
+           InvalidOid),
+    FUNC_V(2649, "clock_timestamp", clock_timestamp, V, TZ, 0, InvalidOid),
 };
-
-/* timestamp and timestamptz compare with each other, but equal values of
- * the two may not hash alike (they do here, but PostgreSQL does not
- * declare it). */
-#define OPER_EQ_NOHASH(oid_, l_, r_, fn_)                                   \
-    OPER_ROW(oid_, "=", l_, r_, BOOLOID, fn_, "=", "<>", false)
 
 static const OperDesc timestamp_opers[] = {
     OPER_EQ(2060, TS, TS, timestamp_eq), OPER_NE(2061, TS, TS, timestamp_ne),
@@ -1097,27 +1271,27 @@ static const OperDesc timestamp_opers[] = {
     OPER_EQ(1320, TZ, TZ, timestamp_eq), OPER_NE(1321, TZ, TZ, timestamp_ne),
     OPER_LT(1322, TZ, TZ, timestamp_lt), OPER_LE(1323, TZ, TZ, timestamp_le),
     OPER_GT(1324, TZ, TZ, timestamp_gt), OPER_GE(1325, TZ, TZ, timestamp_ge),
-    OPER_LT(2534, TS, TZ, timestamp_lt), OPER_LE(2535, TS, TZ, timestamp_le),
-    OPER_EQ_NOHASH(2536, TS, TZ, timestamp_eq),
-    OPER_GE(2537, TS, TZ, timestamp_ge), OPER_GT(2538, TS, TZ, timestamp_gt),
-    OPER_NE(2539, TS, TZ, timestamp_ne),
-    OPER_LT(2540, TZ, TS, timestamp_lt), OPER_LE(2541, TZ, TS, timestamp_le),
-    OPER_EQ_NOHASH(2542, TZ, TS, timestamp_eq),
-    OPER_GE(2543, TZ, TS, timestamp_ge), OPER_GT(2544, TZ, TS, timestamp_gt),
-    OPER_NE(2545, TZ, TS, timestamp_ne),
+    /* timestamp vs timestamptz: the timestamp read in the session zone */
+    OPER_LT_S(2534, TS, TZ, ts_tz_lt), OPER_LE_S(2535, TS, TZ, ts_tz_le),
+    OPER_EQ_S(2536, TS, TZ, ts_tz_eq), OPER_GE_S(2537, TS, TZ, ts_tz_ge),
+    OPER_GT_S(2538, TS, TZ, ts_tz_gt), OPER_NE_S(2539, TS, TZ, ts_tz_ne),
+    OPER_LT_S(2540, TZ, TS, tz_ts_lt), OPER_LE_S(2541, TZ, TS, tz_ts_le),
+    OPER_EQ_S(2542, TZ, TS, tz_ts_eq), OPER_GE_S(2543, TZ, TS, tz_ts_ge),
+    OPER_GT_S(2544, TZ, TS, tz_ts_gt), OPER_NE_S(2545, TZ, TS, tz_ts_ne),
     OPER(2066, "+", TS, IV, TS, timestamp_pl_interval, "+", NULL),
     OPER(2067, "-", TS, TS, IV, timestamp_mi, NULL, NULL),
     OPER(2068, "-", TS, IV, TS, timestamp_mi_interval, NULL, NULL),
     OPER(2553, "+", IV, TS, TS, interval_pl_timestamp, "+", NULL),
-    OPER(1327, "+", TZ, IV, TZ, timestamp_pl_interval, "+", NULL),
+    /* months and days of a timestamptz count in the session zone */
+    OPER_S(1327, "+", TZ, IV, TZ, timestamptz_pl_interval, "+", NULL),
     OPER(1328, "-", TZ, TZ, IV, timestamp_mi, NULL, NULL),
-    OPER(1329, "-", TZ, IV, TZ, timestamp_mi_interval, NULL, NULL),
-    OPER(2554, "+", IV, TZ, TZ, interval_pl_timestamp, "+", NULL),
+    OPER_S(1329, "-", TZ, IV, TZ, timestamptz_mi_interval, NULL, NULL),
+    OPER_S(2554, "+", IV, TZ, TZ, interval_pl_timestamptz, "+", NULL),
 };
 
 static const CastDesc timestamp_casts[] = {
-    CAST(TS, TZ, CAST_IMPLICIT, timestamp_identity),
-    CAST(TZ, TS, CAST_ASSIGNMENT, timestamp_identity),
+    CAST_S(TS, TZ, CAST_IMPLICIT, timestamp_timestamptz),
+    CAST_S(TZ, TS, CAST_ASSIGNMENT, timestamptz_timestamp),
     CASTS_INOUT_TO_STRINGS(TS),
     CASTS_INOUT_TO_STRINGS(TZ),
     CASTS_INOUT_FROM_STRINGS(TS),

@@ -15,6 +15,13 @@ The same script runs through PostgreSQL 15 and through tupledb (run.sh),
 and every statement must print the same rows, or fail with the same
 SQLSTATE (the script sets psql's VERBOSITY to sqlstate).
 
+Now and then (SETTINGS_CHANCE) a statement changes a session setting
+that type input and output read instead: TimeZone (zones with daylight
+saving, half-hour offsets, POSIX strings, fixed offsets), DateStyle,
+IntervalStyle or extra_float_digits; the expressions that follow see
+it, so each runs under some mix of settings.  A run starts in UTC,
+'ISO, MDY', postgres and 1, as both engines do.
+
 How expressions are built: gen(type, depth) picks one production whose
 result is `type` (the PRODUCTIONS table: a template and the types of its
 operands) and fills its operands recursively; at depth 0, or by chance,
@@ -367,11 +374,14 @@ def temporal_productions(p):
                        ("make_timestamp(2000 + {0}, {1}, {2}, {0}, {1}, 1.5)",
                         ["small", "small", "small"])]
     p["timestamptz"] += [("({0} + {1})", ["timestamptz", "interval"]),
+                         ("({1} + {0})", ["timestamptz", "interval"]),
                          ("({0} - {1})", ["timestamptz", "interval"]),
                          ("date_trunc({1}, {0})", ["timestamptz", "truncfield"]),
                          ("{0}::timestamptz", ["timestamp"]),
                          ("{0}::timestamptz", ["date"]),
-                         ("{0}::timestamptz", ["text"])]
+                         ("{0}::timestamptz", ["text"]),
+                         ("make_timestamptz(2000 + {0}, {1}, {2}, {0}, {1}, 1.5)",
+                          ["small", "small", "small"])]
     p["interval"] += [("({0} + {1})", ["interval", "interval"]),
                       ("({0} - {1})", ["interval", "interval"]),
                       ("(-{0})", ["interval"]),
@@ -380,6 +390,7 @@ def temporal_productions(p):
                       ("({0} - {1})", ["timestamp", "timestamp"]),
                       ("({0} - {1})", ["timestamptz", "timestamptz"]),
                       ("age({0}, {1})", ["timestamp", "timestamp"]),
+                      ("age({0}, {1})", ["timestamptz", "timestamptz"]),
                       ("justify_days({0})", ["interval"]),
                       ("justify_hours({0})", ["interval"]),
                       ("justify_interval({0})", ["interval"]),
@@ -398,11 +409,30 @@ def temporal_productions(p):
         p["text"].append(("to_char({0}, {1})", [t, "datefmt"]))
     p["bool"] += [("({0} < {1})", ["date", "timestamp"]),
                   ("({0} = {1})", ["timestamp", "timestamptz"]),
+                  ("({0} < {1})", ["timestamptz", "timestamp"]),
+                  ("({0} >= {1})", ["date", "timestamptz"]),
+                  ("({0}::time < '12:00')", ["timestamptz"]),
                   ("isfinite({0})", ["date"]), ("isfinite({0})", ["timestamp"]),
                   ("({0} BETWEEN {1} AND {2})", ["date", "date", "date"])]
 
 
 PRODUCTIONS = productions()
+
+# Session settings a statement may switch to (see the module comment).
+SETTINGS_CHANCE = 0.02
+SETTINGS = (
+    ["SET TimeZone = '%s';" % z for z in [
+        "UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata",
+        "Australia/Lord_Howe", "Pacific/Apia", "America/Sao_Paulo",
+        "EST5EDT", "<+0545>-5:45"]] +
+    ["SET TIME ZONE -3;", "SET TIME ZONE 9.5;",
+     "SET TIME ZONE INTERVAL '-08:00' HOUR TO MINUTE;", "RESET TimeZone;"] +
+    ["SET DateStyle = '%s';" % d for d in [
+        "ISO, MDY", "ISO, DMY", "SQL, MDY", "SQL, DMY", "Postgres, MDY",
+        "Postgres, DMY", "German", "ISO, YMD"]] +
+    ["SET IntervalStyle = %s;" % i for i in [
+        "postgres", "postgres_verbose", "sql_standard", "iso_8601"]] +
+    ["SET extra_float_digits = %d;" % n for n in [-15, -3, 0, 1, 3]])
 
 AGGREGATES = [  # (template, operand type)
     ("count({0})", "int4"), ("count(DISTINCT {0})", "text"),
@@ -438,6 +468,8 @@ class Generator:
 
     def statement(self):
         rng = self.rng
+        if rng.random() < SETTINGS_CHANCE:
+            return rng.choice(SETTINGS)
         table = "ve" if rng.random() < 0.2 else "vs"
         depth = rng.choice([1, 2, 2, 3, 3, 4])
         if rng.random() < 0.15:

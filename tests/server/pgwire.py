@@ -756,6 +756,69 @@ def group_concurrent():
     b.close()
 
 
+def group_settings():
+    """TimeZone, DateStyle, IntervalStyle per connection: from the startup
+    packet, after SET (with ParameterStatus), through the extended
+    protocol, and in two connections at once."""
+    c = Conn({"TimeZone": "America/New_York", "DateStyle": "SQL, DMY"})
+    check("settings: startup TimeZone and DateStyle reported",
+          c.params.get("TimeZone") == "America/New_York" and
+          c.params.get("DateStyle") == "SQL, DMY", c.params)
+    r = rows(c.query("SELECT '2024-01-01 00:00+00'::timestamptz"))
+    check("settings: startup zone and style apply",
+          r == [["31/12/2023 19:00:00 EST"]], r)
+    m = c.query("SET TimeZone = 'asia/tokyo'; SET DateStyle = german")
+    s = sorted(b for t, b in m if t == "S")
+    check("settings: ParameterStatus with the canonical values",
+          s == [b"DateStyle\0German, DMY\0", b"TimeZone\0Asia/Tokyo\0"], s)
+    m = c.query("SET IntervalStyle = 'ISO_8601'")
+    s = [b for t, b in m if t == "S"]
+    check("settings: ParameterStatus IntervalStyle",
+          s == [b"IntervalStyle\0iso_8601\0"], s)
+    # now() is the transaction's start (the Parse); statement_timestamp()
+    # the Execute's arrival, as in PostgreSQL, which stamps every message
+    m = batch(c, m_parse("", "SELECT '2024-07-01 00:00+00'::timestamptz, "
+                             "interval '1 day 2 hours', now() <= "
+                             "statement_timestamp()"),
+              m_bind(), m_execute(), SYNC)
+    r = rows(m)
+    check("settings: extended protocol uses the session's settings",
+          r == [["01.07.2024 09:00:00 JST", "P1DT2H", "t"]], r)
+    m = c.query("SET TimeZone = 'nosuch'")
+    e = error_of(m)
+    check("settings: invalid TimeZone is 22023",
+          e and e["C"] == "22023" and
+          e["M"] == 'invalid value for parameter "TimeZone": "nosuch"', e)
+    c.close()
+
+    # two connections in different zones, querying at the same time
+    results = {}
+
+    def zone_reader(zone, want):
+        bad = 0
+        try:
+            cz = Conn({"TimeZone": zone})
+            for _ in range(100):
+                r = rows(cz.query("SELECT '2024-01-01 00:00+00'::"
+                                  "timestamptz::text"))
+                if r != [[want]]:
+                    bad += 1
+            cz.close()
+        except Exception as ex:  # noqa
+            bad = repr(ex)
+        results[zone] = bad
+
+    ths = [threading.Thread(target=zone_reader, args=a) for a in
+           (("Asia/Kolkata", "2024-01-01 05:30:00+05:30"),
+            ("America/Los_Angeles", "2023-12-31 16:00:00-08"))]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join(60)
+    check("settings: two connections keep their own zones",
+          results == {"Asia/Kolkata": 0, "America/Los_Angeles": 0}, results)
+
+
 def group_limit():
     conns = [Conn() for _ in range(3)]
     check("limit: 3 connections under --max-connections 3",

@@ -2,7 +2,8 @@
  * test_session.c -- the statement loop through the public C API
  * (api/tupledb.h): transaction blocks and their failure state, implicit
  * transactions of multi-statement strings, warnings and command tags,
- * syntax errors with positions, SET/RESET errors, DDL through SQL.
+ * syntax errors with positions, SET/RESET errors, DDL through SQL,
+ * settings that are each session's own.
  */
 #include "common/base.h"
 
@@ -15,6 +16,11 @@
 #include "api/tupledb.h"
 #include "storage/storage_test.h"
 #include "test.h"
+/* after storage_test.h, whose helpers name a parameter "text" */
+#include "catalog/database.h"
+#include "sql/session.h"
+#include "types/builtins.h"
+#include "types/typeio.h"
 
 /* Everything a tupledb_exec call reported, as one text. */
 typedef struct Transcript {
@@ -210,6 +216,110 @@ TEST_BEGIN(test_cancel)
 }
 TEST_END
 
+/*
+ * Two sessions on one database, driven through the session layer (the C
+ * API opens one session per database): a receiver that keeps the text
+ * of each row's first column, printed while the session runs -- so with
+ * that session's settings.
+ */
+typedef struct TextReceiver {
+    DestReceiver base;
+    Oid typid;
+    Transcript out;
+} TextReceiver;
+
+static void
+text_startup(DestReceiver *self, TupleDesc desc)
+{
+    ((TextReceiver *)self)->typid = TupleDescAttr(desc, 0)->atttypid;
+}
+
+static void
+text_receive(DestReceiver *self, TupleTableSlot *slot)
+{
+    TextReceiver *r = (TextReceiver *)self;
+
+    tdb_slot_getallattrs(slot);
+    append(&r->out,
+           slot->tts_isnull[0] ? "NULL"
+                               : tdb_type_output(r->typid,
+                                                 slot->tts_values[0]),
+           ";", NULL);
+}
+
+static void
+text_complete(DestReceiver *self, const char *tag)
+{
+    (void)self;
+    (void)tag;
+}
+
+static const char *
+session_rows(Session *s, const char *sql)
+{
+    static TextReceiver r;
+    ErrorData error;
+
+    memset(&r, 0, sizeof(r));
+    r.base.startup = text_startup;
+    r.base.receive = text_receive;
+    r.base.complete = text_complete;
+    if (!tdb_session_exec(s, sql, &r.base, &error))
+        append(&r.out, "ERROR ", error.message, ";");
+    return r.out.text;
+}
+
+TEST_BEGIN(test_settings_per_session)
+{
+    Database *db;
+    Session *a;
+    Session *b;
+
+    if (tdb_top_mcxt == NULL)
+        tdb_mcxt_thread_init();
+    db = tdb_database_open(test_path(test_tmpdir(), "db"), NULL);
+    a = tdb_session_create(db, NULL);
+    b = tdb_session_create(db, NULL);
+    expect_str_eq(session_rows(a, "SET TIME ZONE -5"), "");
+    expect_str_eq(session_rows(b, "SET TIME ZONE 9; "
+                                  "SET DateStyle = 'SQL, DMY'"),
+                  "");
+    for (int i = 0; i < 3; i++) {
+        expect_str_eq(
+            session_rows(a, "SELECT '2024-01-01 00:00+00'::timestamptz"),
+            "2023-12-31 19:00:00-05;");
+        expect_str_eq(
+            session_rows(b, "SELECT '2024-01-01 00:00+00'::timestamptz"),
+            "01/01/2024 09:00:00 +09;");
+    }
+    expect_str_eq(session_rows(a, "SHOW TimeZone"), "<-05>+05;");
+    expect_str_eq(session_rows(b, "SHOW DateStyle"), "SQL, DMY;");
+    /* outside a session's call the thread has nothing installed */
+    expect_ptr_eq(tdb_typeio(), &tdb_typeio_defaults);
+    /* a rolled-back SET restores the zone the types layer reads, also
+     * after an error ended the block */
+    expect_str_eq(session_rows(a, "BEGIN; SET TimeZone = 'UTC'; ROLLBACK"),
+                  "");
+    expect_str_eq(session_rows(a, "BEGIN; SET TimeZone = 'UTC'; SELECT 1/0"),
+                  "ERROR division by zero;");
+    expect_str_eq(session_rows(a, "ROLLBACK; SELECT '2024-01-01 00:00+00'::"
+                                  "timestamptz"),
+                  "2023-12-31 19:00:00-05;");
+    /* now() is one value for the whole transaction, across calls */
+    expect_str_eq(session_rows(a, "BEGIN; CREATE TABLE n (t timestamptz); "
+                                  "INSERT INTO n VALUES (now())"),
+                  "");
+    expect_str_eq(session_rows(a, "SELECT t = now() FROM n"), "t;");
+    expect_str_eq(session_rows(a, "SELECT t = now() FROM n"), "t;");
+    expect_str_eq(session_rows(a, "COMMIT; SELECT t <= now() FROM n"),
+                  "t;");
+    expect_str_eq(session_rows(a, "DROP TABLE n"), "");
+    tdb_session_destroy(a);
+    tdb_session_destroy(b);
+    tdb_database_close(db);
+}
+TEST_END
+
 /* Every row of a one-column result, newline-separated. */
 static void
 collect_row(void *arg, int ncolumns, const char *const *values)
@@ -257,5 +367,6 @@ main(int argc, char **argv)
                      TEST_CASE(test_implicit_transaction),
                      TEST_CASE(test_utility_statements),
                      TEST_CASE(test_cancel),
+                     TEST_CASE(test_settings_per_session),
                      TEST_CASE(test_explain_hashagg_memory));
 }
