@@ -825,6 +825,12 @@ column_default(ParseState *ps, Relation rel, int attnum)
                                CAST_ASSIGNMENT, -1);
 }
 
+Expr *
+tdb_analyze_column_default(Statement *st, Relation rel, int attnum)
+{
+    return column_default(new_parse_state(st, NULL, NIL), rel, attnum);
+}
+
 /* Coerce an expression assigned to column attnum (42804 if impossible). */
 static Expr *
 assign_column(ParseState *ps, Relation rel, int attnum, Expr *e,

@@ -87,6 +87,11 @@ Query *tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt);
 Expr *tdb_analyze_check(Statement *st, Relation rel, const char *sql,
                         int *nvars, int *attno);
 
+/* Column attnum's DEFAULT as an expression of the column's type (a NULL
+ * constant when it has none), as INSERT fills left-out columns; for
+ * COPY FROM. */
+Expr *tdb_analyze_column_default(Statement *st, Relation rel, int attnum);
+
 /* Check a column DEFAULT at CREATE TABLE (type, no column references),
  * raising errors with positions in the statement. */
 void tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
