@@ -11,13 +11,15 @@
  * the same one):
  *
  *   1. PROGRAM and WHERE are refused (0A000); the table is opened (42P01)
- *      -- FROM refuses the system catalogs as INSERT does (42501);
- *   2. the options are read (process_options): each at most once
- *      (42601 "conflicting or redundant options" at its position), the
- *      values checked as ProcessCopyOptions checks them, defaults filled
- *      in: text uses TAB and \N, CSV uses ',' '' '"' and escape = quote;
- *   3. the column list is resolved (42703 / 42701), then the FORCE_*
- *      lists (42703, 42P10 for a column not copied);
+ *      -- FROM refuses the system catalogs as INSERT does (42501) -- and
+ *      the column list resolved (42703 / 42701);
+ *   2. the options are read (read_options, check_options): each at most
+ *      once (42601 "conflicting or redundant options" at its position),
+ *      the values checked as ProcessCopyOptions checks them, defaults
+ *      filled in: text uses TAB and \N, CSV uses ',' '' '"' and escape =
+ *      quote;
+ *   3. the FORCE_* lists are resolved (42703, 42P10 for a column not
+ *      copied);
  *   4. a server-side file is opened (copy_from.c / copy_to.c call
  *      tdb_copy_open_file once they are past their own checks);
  *   5. the rows move; the tag is "COPY n".
@@ -701,6 +703,12 @@ tdb_sql_copy(Statement *st, const PgQuery__CopyStmt *cs)
             ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                     errmsg("permission denied for table %s",
                            target.rel->rd_name));
+        /* the column list is checked before the options, as PostgreSQL
+         * does (it needs the columns for its permission check) */
+        for (size_t i = 0; i < cs->n_attlist; i++)
+            names = tdb_lappend(names, cs->attlist[i]->string->sval);
+        target.attnums = column_numbers(target.rel->rd_att, target.rel,
+                                        names, &target.nattnums);
     }
     read_options(st, cs, &raw);
     check_options(&raw, cs->is_from, &opts);
@@ -721,10 +729,6 @@ tdb_sql_copy(Statement *st, const PgQuery__CopyStmt *cs)
     if (target.rel != NULL) {
         TupleDesc desc = target.rel->rd_att;
 
-        for (size_t i = 0; i < cs->n_attlist; i++)
-            names = tdb_lappend(names, cs->attlist[i]->string->sval);
-        target.attnums =
-            column_numbers(desc, target.rel, names, &target.nattnums);
         if (opts.force_quote_all) {
             target.force_quote =
                 tdb_palloc(sizeof(bool) * (Size)Max(1, desc->natts));

@@ -438,7 +438,9 @@ static bool
 read_line(CopyFromState *cs)
 {
     const bool csv = cs->opts->csv;
-    const char quote = cs->opts->quote, escape = cs->opts->escape;
+    const char quote = cs->opts->quote;
+    /* an escape that is the quote itself is just a toggle here */
+    const char escape = cs->opts->escape != quote ? cs->opts->escape : '\0';
     bool in_quote = false, last_was_esc = false, first = true;
 
     cs->line.len = 0;
