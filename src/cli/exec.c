@@ -188,9 +188,14 @@ static void
 on_complete(void *arg, const char *tag)
 {
     ExecState *es = arg;
+    /* psql leaves out the tag of a COPY whose data went to stdout */
+    bool copy_to_stdout =
+        es->copy.active && !es->copy.is_from && es->copy.stream == stdout;
 
     es->row_count = tag_count(tag);
-    if (!es->print)
+    if (es->copy.active && !tdb_cli_copy_end(es->sh, &es->copy))
+        es->failed = true;
+    if (!es->print || copy_to_stdout)
         return;
     if (es->has_result) {
         print_result(es->sh, &es->result);
@@ -221,6 +226,9 @@ on_error(void *arg, const tupledb_error *error)
     ExecState *es = arg;
     CliBuf msg;
 
+    /* a failed COPY FROM STDIN: psql reads the rest of the data first,
+     * so the message's line number comes after it */
+    (void)tdb_cli_copy_end(es->sh, &es->copy);
     tdb_cli_result_free(&es->result);
     es->has_result = false;
     es->failed = true;
