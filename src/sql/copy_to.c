@@ -51,6 +51,7 @@ typedef struct CopyToState {
     CopyBuf line;       /* the line being built */
     CopyBuf file_buf;   /* lines not written to the file yet */
     MemoryContext row_cxt;
+    MemoryContext cxt;  /* the COPY's own: the file lives as long */
     uint64 nrows;
 } CopyToState;
 
@@ -203,8 +204,14 @@ begin_output(CopyToState *cs)
     }
     if (cs->io->channel != NULL)
         cs->io->channel->out_begin(cs->io->channel, cs->nattnums);
-    else
+    else {
+        /* not in the executor's memory (for a query): the file must stay
+         * open until end_output */
+        MemoryContext old = tdb_mcxt_switch_to(cs->cxt);
+
         tdb_copy_open_file(cs->io, false);
+        tdb_mcxt_switch_to(old);
+    }
     if (cs->opts->header == COPY_HEADER_NONE)
         return;
     for (int i = 0; i < cs->nattnums; i++) {
@@ -386,6 +393,7 @@ tdb_copy_to(Statement *st, const CopyOptions *opts, CopyTarget *target,
     cs.opts = opts;
     cs.io = io;
     cs.target = target;
+    cs.cxt = cxt;
     tdb_copy_buf_init(&cs.line, cxt, 1024);
     if (io->channel == NULL)
         tdb_copy_buf_init(&cs.file_buf, cxt, FILE_BUF_SIZE + 1024);
