@@ -1060,11 +1060,11 @@ tdb_copy_from(Statement *st, const CopyOptions *opts, CopyTarget *target,
     if (io->channel == NULL)
         tdb_copy_open_file(io, true);
     setup(&cs, st, opts, target, io);
+    if (io->channel != NULL)
+        io->channel->in_begin(io->channel, target->nattnums);
     errcb.callback = copy_from_context;
     errcb.arg = &cs;
     tdb_error_context_push(&errcb);
-    if (io->channel != NULL)
-        io->channel->in_begin(io->channel, target->nattnums);
     cs.bistate = tdb_heap_bulk_insert_begin();
 
     if (opts->header != COPY_HEADER_NONE) {

@@ -16,6 +16,7 @@
 #define TDB_SQL_COPY_INT_H
 
 #include "common/base.h"
+#include "access/relation.h"
 #include "executor/dest.h"
 #include "executor/primnodes.h"
 #include "sql/sql_int.h"
