@@ -162,7 +162,7 @@ extern _Thread_local sigjmp_buf *tdb_exception_stack;
 #define TDB_TRY()                                                           \
     do {                                                                    \
         sigjmp_buf *tdb_save_exception_stack_ = tdb_exception_stack;        \
-        ErrorContextCallback *tdb_save_context_stack_ =                     \
+        ErrorContextCallback *volatile tdb_save_context_stack_ =            \
             tdb_error_context_stack;                                        \
         sigjmp_buf tdb_local_sigjmp_buf_;                                   \
         if (sigsetjmp(tdb_local_sigjmp_buf_, 0) == 0) {                     \
