@@ -782,6 +782,18 @@ tdb_analyze_check(Statement *st, Relation rel, const char *sql, int *nvars,
     return e;
 }
 
+Expr *
+tdb_analyze_copy_where(Statement *st, Relation rel, PgQuery__Node *raw)
+{
+    ParseState *ps = new_parse_state(st, NULL, NIL);
+    NamespaceItem *item = tdb_palloc(sizeof(NamespaceItem));
+
+    item->rtindex = tdb_add_rte(ps, tdb_make_relation_rte(ps, rel, NULL));
+    item->cols_visible = item->rel_visible = true;
+    ps->namespace = tdb_list_make1(item);
+    return tdb_transform_where(ps, raw, EXPR_KIND_COPY_WHERE, "WHERE");
+}
+
 void
 tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
                     int32 typmod)

@@ -10,9 +10,10 @@
  * PostgreSQL's order (so that a statement with several mistakes reports
  * the same one):
  *
- *   1. PROGRAM and WHERE are refused (0A000); the table is opened (42P01)
- *      -- FROM refuses the system catalogs as INSERT does (42501) -- and
- *      the column list resolved (42703 / 42701);
+ *   1. PROGRAM is refused (0A000); the table is opened (42P01) -- FROM
+ *      refuses the system catalogs as INSERT does (42501) -- FROM's
+ *      WHERE condition analyzed over its columns, and the column list
+ *      resolved (42703 / 42701);
  *   2. the options are read (read_options, check_options): each at most
  *      once (42601 "conflicting or redundant options" at its position),
  *      the values checked as ProcessCopyOptions checks them, defaults
@@ -32,7 +33,7 @@
  * TO, as PostgreSQL refuses it.  The file is closed by a reset callback
  * of the statement's memory, so an error cannot leak it.
  *
- * Not supported (0A000): FORMAT binary, PROGRAM, WHERE, ENCODING other
+ * Not supported (0A000): FORMAT binary, PROGRAM, ENCODING other
  * than UTF8 / SQL_ASCII (no conversions exist; PostgreSQL's other
  * encoding names are recognized and refused, unknown names are 22023 as
  * in PostgreSQL).  FREEZE is accepted and does nothing: tupledb does not
@@ -52,6 +53,7 @@
 
 #include "catalog/catalog.h"
 #include "common/elog.h"
+#include "sql/analyze.h"
 #include "sql/copy.h"
 #include "sql/copy_int.h"
 #include "storage/fd.h"
@@ -676,10 +678,6 @@ refuse_unsupported(const Statement *st, const PgQuery__CopyStmt *cs)
                 errmsg("COPY %s PROGRAM is not supported",
                        cs->is_from ? "FROM" : "TO"),
                 errposition(stmt_errpos(st, st->parsed->location)));
-    if (cs->where_clause != NULL)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("COPY FROM ... WHERE is not supported"),
-                errposition(stmt_errpos(st, st->parsed->location)));
 }
 
 void
@@ -703,8 +701,12 @@ tdb_sql_copy(Statement *st, const PgQuery__CopyStmt *cs)
             ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                     errmsg("permission denied for table %s",
                            target.rel->rd_name));
-        /* the column list is checked before the options, as PostgreSQL
-         * does (it needs the columns for its permission check) */
+        /* WHERE and the column list are checked before the options, as
+         * PostgreSQL does (it needs the columns for its permission
+         * check); the grammar allows WHERE only with FROM */
+        if (cs->where_clause != NULL)
+            target.where = tdb_analyze_copy_where(st, target.rel,
+                                                  cs->where_clause);
         for (size_t i = 0; i < cs->n_attlist; i++)
             names = tdb_lappend(names, cs->attlist[i]->string->sval);
         target.attnums = column_numbers(target.rel->rd_att, target.rel,

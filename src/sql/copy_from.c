@@ -27,8 +27,9 @@
  * Rows: the data's fields go to the listed columns through each type's
  * input function (with the column's typmod); the other columns get their
  * DEFAULT (evaluated per row, so now() or random() behave as in INSERT)
- * or NULL.  NOT NULL (23502) and CHECK (23514) are checked as INSERT
- * checks them, then the row joins the batch; a full batch goes to the
+ * or NULL.  A row the WHERE condition does not accept is skipped.  NOT
+ * NULL (23502) and CHECK (23514) are checked as INSERT checks them, then
+ * the row joins the batch; a full batch goes to the
  * heap with tdb_heap_multi_insert through one bulk-insert state.  An
  * error anywhere stops the statement and the rows already written die
  * with the transaction (or its failed block).
@@ -57,6 +58,7 @@
 #include "executor/executor.h"
 #include "sql/analyze.h"
 #include "sql/copy_int.h"
+#include "sql/planner.h"
 #include "storage/fd.h"
 #include "types/builtins.h"
 
@@ -105,6 +107,7 @@ typedef struct CopyFromState {
     ExprState **checks;
     const char **check_names;
     int nchecks;
+    ExprState *where;     /* COPY FROM ... WHERE, or NULL */
     ExprContext *econtext;
     EState *estate;
 
@@ -852,6 +855,12 @@ prepare_expressions(CopyFromState *cs)
         cs->defaults[cs->ndefaults++] = tdb_exec_init_expr(
             tdb_analyze_column_default(cs->st, cs->rel, a), cs->estate);
     }
+    if (t->where != NULL) {
+        Expr *w = tdb_eval_const_expressions(t->where);
+
+        cs->where = tdb_exec_init_expr((Expr *)vars_to_scan((Node *)w, NULL),
+                                       cs->estate);
+    }
     cs->nchecks = cs->rel->rd_nchecks;
     cs->checks = tdb_palloc(sizeof(ExprState *) * (Size)Max(1, cs->nchecks));
     cs->check_names = tdb_palloc(sizeof(char *) * (Size)Max(1, cs->nchecks));
@@ -989,6 +998,20 @@ build_row(CopyFromState *cs)
     tdb_slot_store_virtual(row);
 }
 
+/* WHERE: rows for which it is false or NULL are skipped (before the
+ * constraints are checked, as in PostgreSQL). */
+static bool
+passes_where(CopyFromState *cs)
+{
+    bool isnull;
+    Datum ok;
+
+    if (cs->where == NULL)
+        return true;
+    ok = tdb_exec_eval_expr(cs->where, cs->econtext, &isnull);
+    return !isnull && DatumGetBool(ok);
+}
+
 static void
 flush_batch(CopyFromState *cs)
 {
@@ -1091,11 +1114,13 @@ tdb_copy_from(Statement *st, const CopyOptions *opts, CopyTarget *target,
         tdb_mcxt_switch_to(cs.row_cxt);
         split_line(&cs);
         build_row(&cs);
-        check_constraints(&cs);
-        add_to_batch(&cs);
+        if (passes_where(&cs)) {
+            check_constraints(&cs);
+            add_to_batch(&cs);
+            nrows++;
+        }
         tdb_mcxt_switch_to(cxt);
         tdb_mcxt_reset(cs.row_cxt);
-        nrows++;
     }
     flush_batch(&cs);
     tdb_heap_bulk_insert_end(cs.bistate);

@@ -101,6 +101,7 @@ typedef struct CopyTarget {
     bool *force_quote;
     bool *force_notnull;
     bool *force_null;
+    Expr *where;       /* COPY FROM ... WHERE, analyzed; or NULL */
 } CopyTarget;
 
 /* copy.c: the column names of a FORCE_* option as per-column flags of

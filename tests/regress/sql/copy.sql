@@ -204,6 +204,42 @@ COPY esc FROM STDIN;
 \.
 SELECT count(*) FROM esc;
 DROP TABLE ct, esc, typed;
+-- COPY FROM ... WHERE: rows it rejects are skipped before the constraints
+CREATE TABLE w (a int NOT NULL, b text DEFAULT 'dflt' CHECK (b <> 'bad'));
+COPY w FROM STDIN WHERE a > 1;
+1	one
+2	two
+3	\N
+\.
+COPY w (a) FROM STDIN WHERE b = 'dflt' AND a % 2 = 0;
+4
+5
+\.
+COPY w FROM STDIN WHERE a > 10;
+1	bad
+11	eleven
+\.
+COPY w FROM STDIN WHERE b IS NOT NULL;
+12	\N
+\.
+COPY w FROM STDIN WITH (FORMAT csv) WHERE upper(b) LIKE 'T%';
+20,ten
+21,twenty
+\.
+SELECT * FROM w ORDER BY a;
+COPY w FROM STDIN WHERE a > 10;
+\N	x
+\.
+COPY w FROM STDIN WHERE nosuch > 1;
+COPY w FROM STDIN WHERE a;
+COPY w FROM STDIN WHERE a > (SELECT 1);
+COPY w FROM STDIN WHERE count(*) > 1;
+COPY w FROM STDIN WHERE generate_series(1, 2) > 1;
+COPY w TO STDOUT WHERE a > 1;
+COPY w (nosuch) FROM STDIN WHERE nosuch2 > 1;
+COPY w FROM STDIN WITH (FORMAT xml) WHERE a > 1;
+COPY w FROM STDIN WITH (FORMAT csv) WHERE a > 1 / 0;
+DROP TABLE w;
 -- the SQLSTATEs of COPY's errors
 \set VERBOSITY sqlstate
 CREATE TABLE codes (id int NOT NULL, t text CHECK (t <> 'bad'));
