@@ -13,6 +13,7 @@
 #   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
 #   make bench-heap      heap storage: bulk insert and sequential scan
 #   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
+#   make bench-copy      COPY FROM of 1M rows (file, script, psql) vs PostgreSQL
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
@@ -79,7 +80,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-sql clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-sql bench-copy clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -242,6 +243,9 @@ $(B)/bench/bench_tuple: $(B)/bench/tuple/bench_tuple.o $(B)/libtupledb.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+bench-copy: deps $(B)/tupledb
+	$(Q)bench/copy/run.sh $(B)/tupledb
 
 bench-heap: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_heap

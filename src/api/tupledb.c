@@ -5,7 +5,9 @@
  * tupledb_exec wraps the caller's callbacks in a DestReceiver that turns
  * each row into text with the columns' output functions (in a per-row
  * memory context, reset after the row is delivered) and forwards
- * notices; the session's error comes back as a tupledb_error.
+ * notices; the session's error comes back as a tupledb_error.  Its
+ * CopyChannel (executor/dest.h) hands COPY FROM STDIN / TO STDOUT data
+ * to and from the copy_* callbacks.
  *
  * Memory: a handle owns a top-level memory context holding the session
  * and the database; the thread calling into the library gets its
@@ -13,6 +15,7 @@
  */
 #include "common/base.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,7 @@ struct tupledb {
 /* The receiver handed to the session for one tupledb_exec call. */
 typedef struct ApiReceiver {
     DestReceiver base;
+    CopyChannel copy;       /* base.copy points here */
     const tupledb_callbacks *callbacks;
     void *arg;
     MemoryContext row_cxt;
@@ -122,6 +126,66 @@ api_notice(DestReceiver *self, const ErrorData *edata)
     r->callbacks->notice(r->arg, &notice);
 }
 
+/* ----- COPY data through the callbacks ----- */
+
+static ApiReceiver *
+receiver_of(CopyChannel *ch)
+{
+    return (ApiReceiver *)((char *)ch - offsetof(ApiReceiver, copy));
+}
+
+static void
+api_copy_in_begin(CopyChannel *ch, int natts)
+{
+    ApiReceiver *r = receiver_of(ch);
+
+    if (r->callbacks->copy_in == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("COPY FROM STDIN is not supported by this client"));
+    if (r->callbacks->copy_start != NULL)
+        r->callbacks->copy_start(r->arg, 1, natts);
+}
+
+static int
+api_copy_in_read(CopyChannel *ch, char *buf, int size)
+{
+    ApiReceiver *r = receiver_of(ch);
+    const char *fail = NULL;
+    int n = r->callbacks->copy_in(r->arg, buf, size, &fail);
+
+    if (n < 0 || n > size)
+        ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
+                errmsg("COPY from stdin failed: %s",
+                       fail != NULL ? fail : "aborted by the client"));
+    return n;
+}
+
+static void
+api_copy_out_begin(CopyChannel *ch, int natts)
+{
+    ApiReceiver *r = receiver_of(ch);
+
+    if (r->callbacks->copy_out == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("COPY TO STDOUT is not supported by this client"));
+    if (r->callbacks->copy_start != NULL)
+        r->callbacks->copy_start(r->arg, 0, natts);
+}
+
+static void
+api_copy_out_data(CopyChannel *ch, const char *data, int len)
+{
+    ApiReceiver *r = receiver_of(ch);
+
+    r->callbacks->copy_out(r->arg, data, len);
+}
+
+static void
+api_copy_out_end(CopyChannel *ch)
+{
+    (void)ch;
+}
+
 int
 tupledb_open(const char *path, tupledb **db_out, char **errmsg)
 {
@@ -169,6 +233,12 @@ tupledb_exec(tupledb *db, const char *sql, const tupledb_callbacks *callbacks,
     r.base.receive = api_receive;
     r.base.complete = api_complete;
     r.base.notice = api_notice;
+    r.copy.in_begin = api_copy_in_begin;
+    r.copy.in_read = api_copy_in_read;
+    r.copy.out_begin = api_copy_out_begin;
+    r.copy.out_data = api_copy_out_data;
+    r.copy.out_end = api_copy_out_end;
+    r.base.copy = &r.copy;
     r.callbacks = callbacks != NULL ? callbacks : &no_callbacks;
     r.arg = arg;
     r.row_cxt = tdb_aset_create(db->cxt, "api row", ALLOCSET_SMALL_SIZES);

@@ -66,6 +66,31 @@ typedef struct tupledb_callbacks {
     void (*notice)(void *arg, const tupledb_error *notice);
     /* The statement failed: nothing after it in the string runs. */
     void (*error)(void *arg, const tupledb_error *error);
+
+    /*
+     * COPY ... FROM STDIN and COPY ... TO STDOUT exchange data with the
+     * caller, in PostgreSQL's text or CSV format (psql's "COPY" data).
+     *
+     * copy_start: a COPY begins; is_from is 1 for FROM STDIN, 0 for TO
+     * STDOUT; ncolumns is the number of columns in the data.  Optional.
+     *
+     * copy_in: COPY FROM STDIN wants data: store up to size bytes in buf
+     * and return how many (the data may be cut anywhere, lines may span
+     * calls).  Return 0 at the end of the data -- a line "\." ends it
+     * too, and the statement then reads on to 0 and ignores the rest --
+     * or -1 to abandon the COPY: it fails with 57014 "COPY from stdin
+     * failed: <*fail_message>" (set *fail_message to a string that stays
+     * valid until the call returns, or leave it NULL).  NULL: COPY FROM
+     * STDIN fails with 0A000.
+     *
+     * copy_out: COPY TO STDOUT produced one line of data (its newline
+     * included).  NULL: COPY TO STDOUT fails with 0A000.
+     *
+     * The COPY's command tag ("COPY 3") then comes through complete.
+     */
+    void (*copy_start)(void *arg, int is_from, int ncolumns);
+    int (*copy_in)(void *arg, char *buf, int size, const char **fail_message);
+    void (*copy_out)(void *arg, const char *data, int len);
 } tupledb_callbacks;
 
 /*

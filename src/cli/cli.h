@@ -20,6 +20,7 @@
  *   exec.c      running one statement string and printing its results
  *   command.c   backslash commands
  *   describe.c  \dt and \d
+ *   copy.c      COPY FROM STDIN / TO STDOUT data, \copy
  *   input.c     reading lines: readline with history, or a file
  *   mainloop.c  the read-scan-execute loop (psql's MainLoop)
  *   main.c      options and actions
@@ -201,6 +202,9 @@ typedef struct Shell {
     bool notty;       /* stdin or stdout is not a terminal */
     bool interactive; /* reading stdin from a terminal right now */
     bool use_readline;
+    FILE *cur_cmd_source; /* the input being run (psql's cur_cmd_source):
+                           * COPY FROM STDIN reads its data from there */
+    FILE *copy_stream;    /* \copy's file while it runs, else NULL */
 } Shell;
 
 /* The value of variable name, or NULL (borrowed). */
@@ -315,6 +319,33 @@ void tdb_cli_result_free(CliResult *result);
 void tdb_cli_signals_init(Shell *sh);
 /* Was Ctrl-C pressed since the last call?  Clears the flag. */
 bool tdb_cli_cancel_pressed(void);
+
+/* ----------------------------------------------------------------------
+ * copy.c
+ * ---------------------------------------------------------------------- */
+
+/* One COPY's data side (psql's handleCopyIn / handleCopyOut). */
+typedef struct CliCopy {
+    bool active;        /* a COPY started in this statement string */
+    bool is_from;
+    FILE *stream;       /* where the data comes from / goes */
+    bool done;          /* FROM: "\." or the end of the stream was read */
+    bool at_line_begin;
+    bool prompt;        /* FROM a terminal: ">> " before each line */
+    bool failed;        /* TO: a write failed (reported once) */
+} CliCopy;
+
+/* A COPY begins (the copy_start callback). */
+void tdb_cli_copy_start(Shell *sh, CliCopy *c, int is_from);
+/* The copy_in callback: the next line (or piece of one) of the data. */
+int tdb_cli_copy_in(Shell *sh, CliCopy *c, char *buf, int size,
+                    const char **fail_message);
+/* The copy_out callback: write a line of data. */
+void tdb_cli_copy_out(Shell *sh, CliCopy *c, const char *data, int len);
+/* After the statement string: flush; false if writing failed. */
+bool tdb_cli_copy_end(Shell *sh, CliCopy *c);
+/* \copy ARGS (the rest of the line): true if it succeeded. */
+bool tdb_cli_do_copy(Shell *sh, const char *args);
 
 /* ----------------------------------------------------------------------
  * command.c, describe.c

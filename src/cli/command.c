@@ -11,7 +11,7 @@
  * Supported: \q \quit, \? \h(elp), \echo [-n], \timing [on|off],
  * \set [NAME [VALUE...]], \unset NAME, \i \include FILE, \dt [PATTERN],
  * \d [PATTERN], \pset for the few options that exist (format,
- * tuples_only, fieldsep, null), \a, \t, \f.
+ * tuples_only, fieldsep, null), \a, \t, \f, \copy (copy.c).
  */
 #include "common/base.h"
 
@@ -275,6 +275,18 @@ cmd_fieldsep(Shell *sh, CliScanState *st, const char *cmd)
     return CLI_CMD_OK;
 }
 
+/* \copy ...: the rest of the line, psql's syntax (copy.c). */
+static CliCmdResult
+cmd_copy(Shell *sh, CliScanState *st, const char *cmd)
+{
+    char *args = tdb_cli_slash_option(st, sh, CLI_ARG_WHOLE_LINE);
+    bool ok = tdb_cli_do_copy(sh, args);
+
+    (void)cmd;
+    free(args);
+    return ok ? CLI_CMD_OK : CLI_CMD_ERROR;
+}
+
 typedef struct CmdEntry {
     const char *name;
     CmdFunc func;
@@ -289,7 +301,7 @@ static const CmdEntry commands[] = {
     {"include", cmd_include}, {"d", cmd_describe},
     {"dt", cmd_describe},     {"pset", cmd_pset},
     {"a", cmd_toggle_align},  {"t", cmd_toggle_tuples},
-    {"f", cmd_fieldsep},
+    {"f", cmd_fieldsep},      {"copy", cmd_copy},
 };
 
 CliCmdResult

@@ -96,6 +96,7 @@ typedef struct ExecState {
     bool failed;
     char sqlstate[6];
     char *error_message;
+    CliCopy copy;      /* COPY FROM STDIN / TO STDOUT data (copy.c) */
 } ExecState;
 
 void
@@ -187,9 +188,14 @@ static void
 on_complete(void *arg, const char *tag)
 {
     ExecState *es = arg;
+    /* psql leaves out the tag of a COPY whose data went to stdout */
+    bool copy_to_stdout =
+        es->copy.active && !es->copy.is_from && es->copy.stream == stdout;
 
     es->row_count = tag_count(tag);
-    if (!es->print)
+    if (es->copy.active && !tdb_cli_copy_end(es->sh, &es->copy))
+        es->failed = true;
+    if (!es->print || copy_to_stdout)
         return;
     if (es->has_result) {
         print_result(es->sh, &es->result);
@@ -220,6 +226,9 @@ on_error(void *arg, const tupledb_error *error)
     ExecState *es = arg;
     CliBuf msg;
 
+    /* a failed COPY FROM STDIN: psql reads the rest of the data first,
+     * so the message's line number comes after it */
+    (void)tdb_cli_copy_end(es->sh, &es->copy);
     tdb_cli_result_free(&es->result);
     es->has_result = false;
     es->failed = true;
@@ -233,6 +242,31 @@ on_error(void *arg, const tupledb_error *error)
                          es->sh->verbosity);
     tdb_cli_log(CLI_LOG_INFO, "%s", tdb_cli_buf_str(&msg));
     tdb_cli_buf_free(&msg);
+}
+
+static void
+on_copy_start(void *arg, int is_from, int ncolumns)
+{
+    ExecState *es = arg;
+
+    (void)ncolumns;
+    tdb_cli_copy_start(es->sh, &es->copy, is_from);
+}
+
+static int
+on_copy_in(void *arg, char *buf, int size, const char **fail_message)
+{
+    ExecState *es = arg;
+
+    return tdb_cli_copy_in(es->sh, &es->copy, buf, size, fail_message);
+}
+
+static void
+on_copy_out(void *arg, const char *data, int len)
+{
+    ExecState *es = arg;
+
+    tdb_cli_copy_out(es->sh, &es->copy, data, len);
 }
 
 static double
@@ -295,7 +329,14 @@ static bool
 exec_collect(Shell *sh, const char *query, ExecState *es)
 {
     static const tupledb_callbacks callbacks = {
-        on_columns, on_row, on_complete, on_notice, on_error};
+        .columns = on_columns,
+        .row = on_row,
+        .complete = on_complete,
+        .notice = on_notice,
+        .error = on_error,
+        .copy_start = on_copy_start,
+        .copy_in = on_copy_in,
+        .copy_out = on_copy_out};
     double start;
     int rc;
 
@@ -305,6 +346,8 @@ exec_collect(Shell *sh, const char *query, ExecState *es)
     running_db = sh->db;
     rc = tupledb_exec(sh->db, query, &callbacks, es);
     running_db = NULL;
+    if (!tdb_cli_copy_end(sh, &es->copy))
+        rc = -1;
     if (es->print && sh->timing)
         print_timing(now_ms() - start);
     set_result_vars(sh, es);

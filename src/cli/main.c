@@ -252,6 +252,7 @@ main(int argc, char **argv)
     sh.popt.field_sep = tdb_cli_strdup("|");
     sh.popt.record_sep = "\n";
     sh.popt.null_print = tdb_cli_strdup("");
+    sh.cur_cmd_source = stdin; /* -c: COPY FROM STDIN reads stdin */
     parse_options(argc, argv, &o, &sh);
     if (o.datadir == NULL)
         o.datadir = "./tdbdata";

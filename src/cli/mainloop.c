@@ -143,10 +143,12 @@ tdb_cli_main_loop(Shell *sh, FILE *source)
     CliPromptStatus prompt = CLI_PROMPT_READY;
     int result = CLI_EXIT_SUCCESS;
     bool prev_interactive = sh->interactive;
+    FILE *prev_source = sh->cur_cmd_source;
     uint64 prev_lineno = tdb_cli_log_state.lineno;
     bool terminate = false;
 
     sh->interactive = source == stdin && !sh->notty;
+    sh->cur_cmd_source = source; /* COPY FROM STDIN reads its data here */
     tdb_cli_log_state.lineno = 0;
     tdb_cli_buf_init(&query);
     tdb_cli_buf_init(&history);
@@ -269,6 +271,7 @@ tdb_cli_main_loop(Shell *sh, FILE *source)
     tdb_cli_buf_free(&history);
     tdb_cli_scan_destroy(st);
     sh->interactive = prev_interactive;
+    sh->cur_cmd_source = prev_source;
     tdb_cli_log_state.lineno = prev_lineno;
     return result;
 }

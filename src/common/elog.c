@@ -21,6 +21,7 @@
 #include "common/elog.h"
 
 _Thread_local sigjmp_buf *tdb_exception_stack = NULL;
+_Thread_local ErrorContextCallback *tdb_error_context_stack = NULL;
 
 static _Thread_local ErrorData errordata[ERRORDATA_STACK_SIZE];
 static _Thread_local int errordata_depth = -1;
@@ -222,13 +223,37 @@ format_into(char *dst, int saved_errno, const char *fmt, va_list args)
 DEFINE_ERR_FIELD_SETTER(tdb_errmsg, message)
 DEFINE_ERR_FIELD_SETTER(tdb_errdetail, detail)
 DEFINE_ERR_FIELD_SETTER(tdb_errhint, hint)
-DEFINE_ERR_FIELD_SETTER(tdb_errcontext, context)
+
+/* A context line goes after the lines already there (errfinish's
+ * callbacks add theirs after the one the report itself gave). */
+int
+tdb_errcontext(const char *fmt, ...)
+{
+    ErrorData *edata = top_report();
+    char line[ERRMSG_MAX];
+    size_t used = strlen(edata->context);
+    va_list args;
+
+    va_start(args, fmt);
+    format_into(line, edata->saved_errno, fmt, args);
+    va_end(args);
+    if (used > 0 && used + 1 < sizeof(edata->context))
+        edata->context[used++] = '\n';
+    snprintf(edata->context + used, sizeof(edata->context) - used, "%s",
+             line);
+    return 0;
+}
 
 void
 tdb_errfinish(const char *filename, int lineno, const char *funcname)
 {
     ErrorData *edata = top_report();
 
+    /* the context lines of whatever is running (innermost first) */
+    for (ErrorContextCallback *cb = tdb_error_context_stack; cb != NULL;
+         cb = cb->previous)
+        cb->callback(cb->arg);
+    edata = top_report();
     edata->filename = filename;
     edata->lineno = lineno;
     edata->funcname = funcname;

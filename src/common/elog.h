@@ -105,6 +105,7 @@ int tdb_errposition(int cursorpos);
 #define errmsg(...) tdb_errmsg(__VA_ARGS__)
 #define errdetail(...) tdb_errdetail(__VA_ARGS__)
 #define errhint(...) tdb_errhint(__VA_ARGS__)
+/* Adds a CONTEXT line (after the ones already there, newline-separated). */
 #define errcontext_msg(...) tdb_errcontext(__VA_ARGS__)
 #define errposition(pos) tdb_errposition(pos)
 
@@ -115,6 +116,44 @@ int tdb_errposition(int cursorpos);
 #define elog(elevel, ...)                                                   \
     ereport((elevel), errcode(ERRCODE_INTERNAL_ERROR), errmsg(__VA_ARGS__))
 
+/* ----- context lines (PostgreSQL's error_context_stack) ----- */
+
+/*
+ * Code that wants its reports to say where they happened ("COPY t, line
+ * 3, column b: ...") pushes a callback for as long as it runs:
+ *
+ *     ErrorContextCallback cb = {NULL, my_context_fn, my_state};
+ *     tdb_error_context_push(&cb);
+ *     ... work that may raise ...
+ *     tdb_error_context_pop(&cb);
+ *
+ * When any report (ERROR or below) is finished, every callback on the
+ * thread's stack is called, innermost first, and may add a line with
+ * errcontext_msg().  Callbacks must not raise or allocate from a context
+ * that may be out of memory.  An error that unwinds past the frame that
+ * pushed a callback drops it: TDB_TRY restores the stack as it was.
+ */
+typedef struct ErrorContextCallback {
+    struct ErrorContextCallback *previous;
+    void (*callback)(void *arg);
+    void *arg;
+} ErrorContextCallback;
+
+extern _Thread_local ErrorContextCallback *tdb_error_context_stack;
+
+static inline void
+tdb_error_context_push(ErrorContextCallback *cb)
+{
+    cb->previous = tdb_error_context_stack;
+    tdb_error_context_stack = cb;
+}
+
+static inline void
+tdb_error_context_pop(ErrorContextCallback *cb)
+{
+    tdb_error_context_stack = cb->previous;
+}
+
 /* ----- catching ----- */
 
 /* The innermost TRY block's jump buffer (thread-local). */
@@ -123,17 +162,21 @@ extern _Thread_local sigjmp_buf *tdb_exception_stack;
 #define TDB_TRY()                                                           \
     do {                                                                    \
         sigjmp_buf *tdb_save_exception_stack_ = tdb_exception_stack;        \
+        ErrorContextCallback *volatile tdb_save_context_stack_ =            \
+            tdb_error_context_stack;                                        \
         sigjmp_buf tdb_local_sigjmp_buf_;                                   \
         if (sigsetjmp(tdb_local_sigjmp_buf_, 0) == 0) {                     \
             tdb_exception_stack = &tdb_local_sigjmp_buf_
 
 #define TDB_CATCH()                                                         \
         } else {                                                            \
-            tdb_exception_stack = tdb_save_exception_stack_
+            tdb_exception_stack = tdb_save_exception_stack_;                \
+            tdb_error_context_stack = tdb_save_context_stack_
 
 #define TDB_END_TRY()                                                       \
         }                                                                   \
         tdb_exception_stack = tdb_save_exception_stack_;                    \
+        tdb_error_context_stack = tdb_save_context_stack_;                  \
     } while (0)
 
 /* Use inside TDB_CATCH: propagate the caught error to the next level. */

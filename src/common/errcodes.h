@@ -112,4 +112,10 @@
 #define ERRCODE_UNDEFINED_FILE MAKE_SQLSTATE('5', '8', 'P', '0', '1')
 #define ERRCODE_DUPLICATE_FILE MAKE_SQLSTATE('5', '8', 'P', '0', '2')
 
+/* COPY (sql/copy*.c). */
+#define ERRCODE_BAD_COPY_FILE_FORMAT MAKE_SQLSTATE('2', '2', 'P', '0', '4')
+#define ERRCODE_INVALID_NAME MAKE_SQLSTATE('4', '2', '6', '0', '2')
+#define ERRCODE_CONNECTION_FAILURE MAKE_SQLSTATE('0', '8', '0', '0', '6')
+#define ERRCODE_PROTOCOL_VIOLATION MAKE_SQLSTATE('0', '8', 'P', '0', '1')
+
 #endif /* TDB_COMMON_ERRCODES_H */

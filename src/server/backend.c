@@ -133,6 +133,7 @@ exec_simple_query(Backend *be, PqMsg *m)
     tdb_remote_receiver_done(&r);
     if (!ok) {
         report_exec_error(be, &error, text);
+        tdb_copy_proto_after_error(be); /* a COPY out of step: FATAL */
         return;
     }
     if (r.ncompleted == 0) {

@@ -259,6 +259,7 @@ tdb_remote_receiver_init(RemoteReceiver *r, Backend *be)
     r->base.receive = remote_receive;
     r->base.complete = remote_complete;
     r->base.notice = remote_notice;
+    r->base.copy = tdb_copy_proto_channel(be); /* copy_proto.c */
     r->be = be;
     r->send_rowdesc = true;
     r->row_cxt = tdb_aset_create(be->cxt, "remote row", ALLOCSET_SMALL_SIZES);

@@ -210,6 +210,7 @@ bool tdb_pq_flush(Port *port);
 #define SRV_NREPORTED 13
 
 typedef struct ExtendedState ExtendedState; /* extended.c */
+typedef struct RemoteCopy RemoteCopy;       /* copy_proto.c */
 
 typedef struct Backend {
     Server *srv;
@@ -228,6 +229,7 @@ typedef struct Backend {
     double start_time;       /* seconds since the epoch */
     bool terminate;          /* leave the message loop */
     ExtendedState *ext;      /* extended-protocol state */
+    RemoteCopy *copy;        /* the COPY sub-protocol (copy_proto.c) */
 } Backend;
 
 /* What the accepting thread hands a new connection thread (malloc'd by
@@ -292,6 +294,15 @@ void tdb_remote_receiver_init(RemoteReceiver *r, Backend *be);
 void tdb_remote_receiver_done(RemoteReceiver *r);
 /* Send a RowDescription for desc (formats as in r). */
 void tdb_remote_send_rowdesc(RemoteReceiver *r, TupleDesc desc);
+
+/*
+ * The COPY sub-protocol (copy_proto.c): the connection's CopyChannel for
+ * COPY FROM STDIN / TO STDOUT (created on first use), and the check after
+ * a failed statement: a COPY that met a non-COPY message ends the
+ * connection (FATAL 08P01) as PostgreSQL does.
+ */
+CopyChannel *tdb_copy_proto_channel(Backend *be);
+void tdb_copy_proto_after_error(Backend *be);
 
 /* Extended protocol (extended.c). */
 void tdb_extended_init(Backend *be);

@@ -782,6 +782,18 @@ tdb_analyze_check(Statement *st, Relation rel, const char *sql, int *nvars,
     return e;
 }
 
+Expr *
+tdb_analyze_copy_where(Statement *st, Relation rel, PgQuery__Node *raw)
+{
+    ParseState *ps = new_parse_state(st, NULL, NIL);
+    NamespaceItem *item = tdb_palloc(sizeof(NamespaceItem));
+
+    item->rtindex = tdb_add_rte(ps, tdb_make_relation_rte(ps, rel, NULL));
+    item->cols_visible = item->rel_visible = true;
+    ps->namespace = tdb_list_make1(item);
+    return tdb_transform_where(ps, raw, EXPR_KIND_COPY_WHERE, "WHERE");
+}
+
 void
 tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
                     int32 typmod)
@@ -823,6 +835,12 @@ column_default(ParseState *ps, Relation rel, int attnum)
                            EXPR_KIND_COLUMN_DEFAULT);
     return tdb_coerce_or_error(dps, e, att->atttypid, att->atttypmod,
                                CAST_ASSIGNMENT, -1);
+}
+
+Expr *
+tdb_analyze_column_default(Statement *st, Relation rel, int attnum)
+{
+    return column_default(new_parse_state(st, NULL, NIL), rel, attnum);
 }
 
 /* Coerce an expression assigned to column attnum (42804 if impossible). */

@@ -37,6 +37,7 @@ typedef enum ExprKind {
     EXPR_KIND_AGG_ARGS,
     EXPR_KIND_COLUMN_DEFAULT,
     EXPR_KIND_CHECK_CONSTRAINT,
+    EXPR_KIND_COPY_WHERE,
 } ExprKind;
 
 /* An RTE visible to column references. */
@@ -86,6 +87,17 @@ Query *tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt);
  */
 Expr *tdb_analyze_check(Statement *st, Relation rel, const char *sql,
                         int *nvars, int *attno);
+
+/* Column attnum's DEFAULT as an expression of the column's type (a NULL
+ * constant when it has none), as INSERT fills left-out columns; for
+ * COPY FROM. */
+Expr *tdb_analyze_column_default(Statement *st, Relation rel, int attnum);
+
+/* COPY FROM ... WHERE's condition over rel's columns (rel as range-table
+ * entry 1): boolean, no subqueries, aggregates or set-returning
+ * functions (PostgreSQL's messages). */
+Expr *tdb_analyze_copy_where(Statement *st, Relation rel,
+                             PgQuery__Node *raw);
 
 /* Check a column DEFAULT at CREATE TABLE (type, no column references),
  * raising errors with positions in the statement. */

@@ -51,6 +51,8 @@ expr_kind_name(ExprKind kind)
         return "UPDATE";
     case EXPR_KIND_RETURNING:
         return "RETURNING";
+    case EXPR_KIND_COPY_WHERE:
+        return "COPY FROM WHERE conditions";
     default:
         return "this context";
     }
@@ -984,11 +986,14 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
     Query *sub;
 
     if (ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT ||
-        ps->expr_kind == EXPR_KIND_COLUMN_DEFAULT)
+        ps->expr_kind == EXPR_KIND_COLUMN_DEFAULT ||
+        ps->expr_kind == EXPR_KIND_COPY_WHERE)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("cannot use subquery in %s",
                        ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT
                            ? "check constraint"
+                       : ps->expr_kind == EXPR_KIND_COPY_WHERE
+                           ? "COPY FROM WHERE condition"
                            : "DEFAULT expression"),
                 errposition(parse_errpos(ps, sl->location)));
     sub = tdb_analyze_subquery(ps, sl->subselect);

@@ -16,6 +16,7 @@
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "sql/copy.h"
 #include "sql/sql_int.h"
 #include "sql/analyze.h"
 #include "sql/typename.h"
@@ -660,6 +661,9 @@ tdb_sql_run_utility(Statement *st)
         return true;
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
         run_vacuum(st, n->vacuum_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_COPY_STMT:
+        tdb_sql_copy(st, n->copy_stmt); /* copy.c */
         return true;
     default:
         return false;

@@ -17,7 +17,9 @@ and the script ends with "RESULT pgwire: N passed, N failed".
 Groups: startup, query, errors, malformed, cancel, concurrent, limit
 (needs a server started with --max-connections 3), extended, params
 (parameters, binary formats, cached plans, incremental portals),
-shutdown_setup /
+copy (the
+COPY sub-protocol: CopyFail, bad data, a client leaving mid-COPY, other
+messages during COPY), shutdown_setup /
 shutdown_check (around a SIGTERM and restart, see run.sh).
 """
 import os
@@ -1532,6 +1534,210 @@ def group_shutdown_check():
           r == [["1"], ["2"], ["3"]], r)
     c.close()
 
+
+
+# ----------------------------------------------------------------------
+# COPY
+# ----------------------------------------------------------------------
+
+def copy_in(c, sql, *pieces, end="c", end_body=b""):
+    """Send a COPY FROM STDIN, then pieces (bytes: CopyData; (type, body):
+    any message), then CopyDone / CopyFail; the replies from the first
+    one to ReadyForQuery."""
+    c.send("Q", sql.encode() + b"\0")
+    first = c.read_msg()
+    if first[0] != "G":
+        return [first] + c.until_ready()
+    for p in pieces:
+        if isinstance(p, tuple):
+            c.send(p[0], p[1])
+        else:
+            c.send("d", p)
+    if end is not None:
+        c.send(end, end_body)
+    return [first] + c.until_ready()
+
+
+def count_rows(c, table):
+    return rows(c.query("SELECT count(*) FROM %s" % table))[0][0]
+
+
+def group_copy():
+    c = Conn()
+    c.query("CREATE TABLE cp (a int NOT NULL, b text DEFAULT 'dflt')")
+
+    m = copy_in(c, "COPY cp FROM STDIN", b"1\tone\n2\t", b"two\n3",
+                b"\t\\N\n")
+    check("copy: CopyInResponse is text with one format per column",
+          m[0] == ("G", b"\x00\x00\x02\x00\x00\x00\x00"), m[0])
+    check("copy: rows split across CopyData -> COPY 3, ReadyForQuery I",
+          types(m) == "GCZ" and tags(m) == ["COPY 3"] and c.status == "I",
+          (types(m), tags(m)))
+    check("copy: the rows are there (\\N is NULL)",
+          rows(c.query("SELECT a, b FROM cp ORDER BY a")) ==
+          [["1", "one"], ["2", "two"], ["3", None]])
+
+    m = copy_in(c, "COPY cp (a) FROM STDIN", b"4\n",
+                ("H", b""), ("S", b""), b"5\n\\.\nnot data\n")
+    check("copy: column list (one column), Flush/Sync ignored, data after "
+          "\\. ignored", m[0][1] == b"\x00\x00\x01\x00\x00" and
+          tags(m) == ["COPY 2"] and count_rows(c, "cp") == "5",
+          (m, count_rows(c, "cp")))
+    check("copy: left-out columns take their DEFAULT",
+          rows(c.query("SELECT b FROM cp WHERE a = 4")) == [["dflt"]])
+
+    m = copy_in(c, "COPY cp FROM STDIN", b"6\tsix\n", end="f",
+                end_body=b"client says no\0")
+    e = error_of(m)
+    check("copy: CopyFail -> 57014 'COPY from stdin failed: <message>'",
+          types(m) == "GEZ" and e and e["C"] == "57014" and
+          e["M"] == "COPY from stdin failed: client says no",
+          (types(m), e))
+    check("copy: nothing of a failed COPY stays", count_rows(c, "cp") == "5")
+
+    # malformed data: the error comes at once; the client's remaining
+    # CopyData and CopyDone are dropped
+    c.send("Q", b"COPY cp FROM STDIN\0")
+    c.read_msg()
+    c.send("d", b"7\tseven\n8\teight\nnine\tnine\n")
+    m = c.until_ready()
+    e = error_of(m)
+    check("copy: bad data -> E 22P02 with the COPY line as context, then Z",
+          types(m) == "EZ" and e and e["C"] == "22P02" and
+          e.get("W") == 'COPY cp, line 3, column a: "nine"', (types(m), e))
+    c.send("d", b"10\tten\n")
+    c.send("c")
+    m = c.query("SELECT count(*) FROM cp")
+    check("copy: CopyData/CopyDone after the error are dropped; earlier "
+          "rows of the COPY are gone", types(m) == "TDCZ" and
+          rows(m) == [["5"]], (types(m), rows(m)))
+
+    for data, state, what in [
+            (b"1\ttoo\tmany\n", "22P04", "extra data"),
+            (b"1\n", "22P04", "missing data"),
+            (b"\\N\tx\n", "23502", "NOT NULL"),
+            (b"1\tx\\.y\n", "22P04", "corrupt end marker"),
+            (b"1\t\xff\n", "22021", "invalid UTF-8"),
+            (b"1\ta\r\n2\tb\n", "22P04", "mixed line ends")]:
+        e = error_of(copy_in(c, "COPY cp FROM STDIN", data))
+        check("copy: malformed data: %s -> %s" % (what, state),
+              e and e["C"] == state and e.get("W", "").startswith("COPY cp"),
+              e)
+    check("copy: the table is unchanged after all that",
+          count_rows(c, "cp") == "5")
+
+    m = c.query("COPY (SELECT a, b FROM cp WHERE a <= 3 ORDER BY a) TO STDOUT")
+    check("copy: COPY TO STDOUT -> H, one d per row, c, C, Z",
+          types(m) == "HdddcCZ" and tags(m) == ["COPY 3"] and
+          m[0][1] == b"\x00\x00\x02\x00\x00\x00\x00" and
+          [b for t, b in m if t == "d"] ==
+          [b"1\tone\n", b"2\ttwo\n", b"3\t\\N\n"], m[:6])
+    m = c.query("COPY cp TO STDOUT WITH (FORMAT csv, HEADER, FORCE_QUOTE *)")
+    d = [b for t, b in m if t == "d"]
+    check("copy: CSV with a header line",
+          tags(m) == ["COPY 5"] and d[:1] == [b"a,b\n"] and len(d) == 6,
+          (tags(m), d[:3]))
+    m = c.query("COPY (SELECT 10 / (3 - i) FROM generate_series(1, 5) i) "
+                "TO STDOUT")
+    e = error_of(m)
+    check("copy: an error after some rows -> H d d E Z",
+          types(m) == "HddEZ" and e and e["C"] == "22012", types(m))
+
+    # inside a transaction block; several statements in one string
+    c.query("BEGIN")
+    m = copy_in(c, "COPY cp FROM STDIN", b"20\ttwenty\n")
+    check("copy: in a block -> status T", tags(m) == ["COPY 1"] and
+          c.status == "T", (tags(m), c.status))
+    m = copy_in(c, "COPY cp FROM STDIN", end="f", end_body=b"x\0")
+    check("copy: CopyFail in a block -> status E", c.status == "E",
+          c.status)
+    c.query("ROLLBACK")
+    c.send("Q", b"SELECT 1; COPY cp FROM STDIN; SELECT 2\0")
+    seen = ""
+    while True:
+        t, body = c.read_msg()
+        seen += t
+        if t == "G":
+            c.send("d", b"30\tthirty\n\\.\n")
+            c.send("c")
+        if t == "Z":
+            break
+    check("copy: COPY in the middle of a multi-statement string",
+          seen == "TDCGCTDCZ" and count_rows(c, "cp") == "6", seen)
+
+    # 1 MB of rows in one CopyData, rows cut at arbitrary places
+    data = b"".join(b"%d\tx%d\n" % (1000 + i, i) for i in range(80000))
+    pieces = [data[i:i + 70001] for i in range(0, len(data), 70001)]
+    m = copy_in(c, "COPY cp FROM STDIN", *pieces)
+    check("copy: 80000 rows in pieces of 70001 bytes",
+          tags(m) == ["COPY 80000"] and count_rows(c, "cp") == "80006",
+          tags(m))
+
+    # another message during COPY IN: ERROR and FATAL 08P01, connection
+    # closed; the others go on and the rows are not there
+    other = Conn()
+    other.send("Q", b"COPY cp FROM STDIN\0")
+    other.read_msg()
+    other.send("d", b"40\tforty\n")
+    other.send("Q", b"SELECT 1\0")
+    data, closed = read_all_until_close(other.sock)
+    got = []
+    i = 0
+    data = other.buf + data
+    while i + 5 <= len(data):
+        (ln,) = struct.unpack("!I", data[i + 1:i + 5])
+        if data[i:i + 1] == b"E":
+            f = parse_fields(data[i + 5:i + 1 + ln])
+            got.append((f.get("V"), f.get("C"), f.get("M")))
+        i += 1 + ln
+    check("copy: a Query during COPY IN -> ERROR 08P01 then FATAL, closed",
+          closed and got == [
+              ("ERROR", "08P01",
+               "unexpected message type 0x51 during COPY from stdin"),
+              ("FATAL", "08P01", "terminating connection because protocol "
+               "synchronization was lost")], (closed, got))
+    other.sock.close()
+
+    # a client that vanishes mid-COPY: its rows are not there and the
+    # table can be written at once (its transaction is gone)
+    gone = Conn()
+    gone.send("Q", b"COPY cp FROM STDIN\0")
+    gone.read_msg()
+    gone.send("d", b"50\tfifty\n51\tfifty-one\n")
+    gone.sock.close()
+    time.sleep(0.3)
+    m = copy_in(c, "COPY cp FROM STDIN", b"52\tfifty-two\n")
+    check("copy: a client vanishing mid-COPY leaves nothing; others write on",
+          tags(m) == ["COPY 1"] and rows(c.query(
+              "SELECT count(*) FROM cp WHERE a BETWEEN 50 AND 52")) == [["1"]],
+          (tags(m), error_of(m)))
+
+    # through the extended protocol (not supported yet): a clean error.
+    # Sync is ignored during COPY IN, so it goes after CopyDone.
+    for msg in (m_parse("", "COPY cp FROM STDIN"), m_bind(),
+                m_describe("P"), m_execute(), ("H", b"")):
+        c.send(*msg)
+    m = []
+    while True:
+        t, body = c.read_msg()
+        m.append((t, body))
+        if t == "G":
+            c.send("d", b"60\tsixty\n")
+            c.send("c")
+            c.send(*SYNC)
+        elif t == "E" and len(m) < 6:
+            c.send(*SYNC)
+        if t == "Z":
+            break
+    e = error_of(m)
+    known("copy: COPY through the extended protocol",
+          "G" in types(m) and tags(m) == ["COPY 1"],
+          "COPY in Execute needs the prepared-statement work",
+          (types(m), e and e["C"], e and e["M"]))
+    check("copy: ... and the connection goes on",
+          rows(c.query("SELECT 1")) == [["1"]])
+    c.query("DROP TABLE cp")
+    c.close()
 
 def main():
     global HOST, PORT

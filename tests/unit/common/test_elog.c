@@ -624,6 +624,52 @@ TEST_BEGIN(test_panic_aborts_even_inside_try)
 }
 TEST_END
 
+
+/* ----- context callbacks ----- */
+
+static void
+context_line(void *arg)
+{
+    errcontext_msg("%s", (const char *)arg);
+}
+
+static void
+raise_with_inner_context(void)
+{
+    ErrorContextCallback inner = {NULL, context_line, (void *)"inner"};
+
+    tdb_error_context_push(&inner);
+    ereport(ERROR, errcode(ERRCODE_BAD_COPY_FILE_FORMAT), errmsg("boom"),
+            errcontext_msg("own"));
+}
+
+TEST_BEGIN(test_context_callbacks_innermost_first)
+{
+    ErrorContextCallback outer = {NULL, context_line, (void *)"outer"};
+    NoticeLog log;
+    void *old_arg;
+    ErrorNoticeHook old;
+
+    tdb_error_context_push(&outer);
+    expect_error(raise_with_inner_context(), ERRCODE_BAD_COPY_FILE_FORMAT,
+                 "boom");
+    expect_str_eq(tdb_test_last_error.context, "own\ninner\nouter");
+    /* the catch dropped the inner frame's callback, not the outer one */
+    expect_ptr_eq(tdb_error_context_stack, &outer);
+
+    /* notices get the lines too */
+    memset(&log, 0, sizeof(log));
+    old = tdb_error_set_notice_hook(record_notice, &log, &old_arg);
+    ereport(NOTICE, errmsg("hello"));
+    tdb_error_set_notice_hook(old, old_arg, NULL);
+    expect_int_eq(log.count, 1);
+    tdb_error_context_pop(&outer);
+    expect_ptr_null(tdb_error_context_stack);
+    expect_error(elog(ERROR, "plain"), ERRCODE_INTERNAL_ERROR, "plain");
+    expect_str_eq(tdb_test_last_error.context, "");
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
@@ -648,5 +694,6 @@ main(int argc, char **argv)
         TEST_CASE(test_long_message_truncated), TEST_CASE(test_sqlstate_unpack),
         TEST_CASE(test_elevel_names), TEST_CASE(test_uncaught_error_aborts),
         TEST_CASE(test_fatal_exits_and_is_not_caught),
-        TEST_CASE(test_panic_aborts_even_inside_try));
+        TEST_CASE(test_panic_aborts_even_inside_try),
+        TEST_CASE(test_context_callbacks_innermost_first));
 }

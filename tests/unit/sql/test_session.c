@@ -59,8 +59,9 @@ on_error(void *arg, const tupledb_error *e)
     append(arg, buf, e->message, ";");
 }
 
-static const tupledb_callbacks callbacks = {NULL, NULL, on_complete,
-                                            on_notice, on_error};
+static const tupledb_callbacks callbacks = {.complete = on_complete,
+                                            .notice = on_notice,
+                                            .error = on_error};
 
 /* Run sql and return the transcript (in a static buffer). */
 static const char *

@@ -132,9 +132,9 @@ write_raw_file(const char *path, const void *data, Size len)
 }
 
 static TDB_UNUSED void
-write_text_file(const char *path, const char *text)
+write_text_file(const char *path, const char *contents)
 {
-    write_raw_file(path, text, strlen(text));
+    write_raw_file(path, contents, strlen(contents));
 }
 
 /* Read up to len bytes of the file into buf; returns the count, -1 if it
