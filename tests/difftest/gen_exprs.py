@@ -466,10 +466,14 @@ class Generator:
         template, args = self.rng.choice(PRODUCTIONS[typ])
         return template.format(*[self.gen(a, depth - 1) for a in args])
 
+    def setting(self):
+        """A SET statement now and then (None otherwise); extra to COUNT."""
+        if self.rng.random() < SETTINGS_CHANCE:
+            return self.rng.choice(SETTINGS)
+        return None
+
     def statement(self):
         rng = self.rng
-        if rng.random() < SETTINGS_CHANCE:
-            return rng.choice(SETTINGS)
         table = "ve" if rng.random() < 0.2 else "vs"
         depth = rng.choice([1, 2, 2, 3, 3, 4])
         if rng.random() < 0.15:
@@ -504,6 +508,9 @@ def main():
         print(line)
     g = Generator(seed)
     for _ in range(count):
+        setting = g.setting()
+        if setting is not None:
+            print(setting)
         print(g.statement())
 
 

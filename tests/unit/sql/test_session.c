@@ -331,8 +331,8 @@ collect_row(void *arg, int ncolumns, const char *const *values)
         append(t, values[0], "\n", NULL);
 }
 
-static const tupledb_callbacks row_callbacks = {NULL, collect_row, NULL,
-                                                NULL, on_error};
+static const tupledb_callbacks row_callbacks = {.row = collect_row,
+                                                .error = on_error};
 
 /* EXPLAIN ANALYZE shows a HashAggregate's batches and peak memory (the
  * figure varies, so the regression files cannot hold it). */
