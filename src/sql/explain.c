@@ -26,6 +26,8 @@
 #include "common/elog.h"
 #include "executor/exec_int.h"
 #include "executor/executor.h"
+
+static const char *ident(const char *name);
 #include "executor/sortutil.h"
 #include "sql/explain.h"
 #include "sql/planner.h"
@@ -111,10 +113,9 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         if (plan->scan_colnames != NIL &&
             v->varattno <= list_length(plan->scan_colnames)) {
             if (ctx->use_prefix && plan->scan_refname != NULL)
-                buf_printf(b, "%s.", plan->scan_refname);
+                buf_printf(b, "%s.", ident(plan->scan_refname));
             buf_printf(b, "%s",
-                       (const char *)list_nth(plan->scan_colnames,
-                                              v->varattno - 1));
+                       ident(list_nth(plan->scan_colnames, v->varattno - 1)));
             return;
         }
         buf_printf(b, "column%d", v->varattno);
@@ -179,6 +180,31 @@ deparse_const(Buf *b, Const *c)
         }
         buf_printf(b, "'::%s", tdb_format_type(type, exprTypmod(c)));
     }
+}
+
+/*
+ * A name as PostgreSQL's quote_identifier prints it: bare when it is
+ * lower-case letters, digits, '_' and '$' not starting with a digit or
+ * '$', otherwise double-quoted with '"' doubled.  (PostgreSQL also
+ * quotes reserved keywords; tupledb does not check those.)
+ */
+static const char *
+ident(const char *name)
+{
+    bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
+    Buf b;
+
+    for (const char *c = name; *c != '\0' && plain; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+                *c == '_' || *c == '$';
+    if (plain)
+        return name;
+    buf_init(&b);
+    buf_printf(&b, "\"");
+    for (const char *c = name; *c != '\0'; c++)
+        buf_printf(&b, *c == '"' ? "\"\"" : "%c", *c);
+    buf_printf(&b, "\"");
+    return b.data;
 }
 
 /* An array element as array_out quotes it. */
@@ -438,9 +464,9 @@ node_name(Plan *plan)
     case T_SeqScan: {
         SeqScan *s = (SeqScan *)plan;
 
-        buf_printf(&b, "Seq Scan on %s", s->relname);
+        buf_printf(&b, "Seq Scan on %s", ident(s->relname));
         if (s->alias != NULL && strcmp(s->alias, s->relname) != 0)
-            buf_printf(&b, " %s", s->alias);
+            buf_printf(&b, " %s", ident(s->alias));
         return b.data;
     }
     case T_ValuesScan:
@@ -451,10 +477,11 @@ node_name(Plan *plan)
         if (strcmp(((FunctionScan *)plan)->alias,
                    ((FuncExpr *)((FunctionScan *)plan)->funcexpr)
                        ->func->name) != 0)
-            buf_printf(&b, " %s", ((FunctionScan *)plan)->alias);
+            buf_printf(&b, " %s", ident(((FunctionScan *)plan)->alias));
         return b.data;
     case T_SubqueryScan:
-        buf_printf(&b, "Subquery Scan on %s", ((SubqueryScan *)plan)->alias);
+        buf_printf(&b, "Subquery Scan on %s",
+                   ident(((SubqueryScan *)plan)->alias));
         return b.data;
     case T_NestLoop: {
         JoinType jt = ((NestLoop *)plan)->jointype;

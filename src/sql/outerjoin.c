@@ -294,6 +294,12 @@ reduce_join(JoinExpr *j, List *strict_rels, List *null_tests,
         reduce(j->larg, own, null_tests, rs);
         reduce(j->rarg, own, null_tests, rs);
         break;
+    case JOIN_SEMI:
+        /* a left row survives only if the join's conditions are true */
+        reduce(j->larg, union_into(tdb_list_copy(own), strict_rels, false),
+               null_tests, rs);
+        reduce(j->rarg, own, NIL, rs);
+        break;
     case JOIN_LEFT:
     case JOIN_ANTI:
         reduce(j->larg, strict_rels, null_tests, rs);

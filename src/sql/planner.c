@@ -246,7 +246,13 @@ plan_sublink(PlannerInfo *root, SubLink *sl)
     sp->xpr = sl->xpr;
     sp->xpr.tag = T_SubPlan;
     if (sl->sublink_type == ANY_SUBLINK || sl->sublink_type == ALL_SUBLINK) {
-        ctx.param_ids = tdb_lappend_int(NIL, new_param(root->glob));
+        Query *subq = (Query *)sl->subselect;
+
+        /* one Param per visible column of the subquery */
+        for (int i = 0; i < list_length(subq->target_list); i++)
+            if (!((TargetEntry *)list_nth(subq->target_list, i))->resjunk)
+                ctx.param_ids =
+                    tdb_lappend_int(ctx.param_ids, new_param(root->glob));
         sp->param_ids = ctx.param_ids;
         /* the left side may read this level's columns: preprocess too */
         sp->testexpr = (Expr *)preprocess_mutator(
@@ -816,6 +822,8 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
     else
         rows = outer->plan->plan_rows * inner->plan->plan_rows *
                clause_selectivity(join_conds);
+    if (jointype == JOIN_SEMI)
+        rows = Min(rows, outer->plan->plan_rows);
     if (jointype == JOIN_LEFT || jointype == JOIN_FULL)
         rows = Max(rows, outer->plan->plan_rows);
     if (jointype == JOIN_RIGHT || jointype == JOIN_FULL)
@@ -1142,6 +1150,12 @@ contains_volatile(Node *node, void *arg)
     return tdb_expr_walk_children(node, contains_volatile, arg);
 }
 
+bool
+tdb_contains_volatile(Node *node)
+{
+    return contains_volatile(node, NULL);
+}
+
 static bool
 contains_agg_or_subplan(Node *node, void *arg)
 {
@@ -1153,8 +1167,8 @@ contains_agg_or_subplan(Node *node, void *arg)
     return tdb_expr_walk_children(node, contains_agg_or_subplan, arg);
 }
 
-static Expr *
-and_of(List *conds)
+Expr *
+tdb_and_of(List *conds)
 {
     BoolExpr *b;
 
@@ -1199,8 +1213,8 @@ move_having_to_where(Query *q)
             keep = tdb_lappend(keep, cond);
         }
     }
-    q->jointree->quals = and_of(where);
-    q->having = and_of(keep);
+    q->jointree->quals = tdb_and_of(where);
+    q->having = tdb_and_of(keep);
 }
 
 /*
@@ -2294,6 +2308,7 @@ plan_query(PlannerInfo *root)
 
     if (q->rec_nonrecursive != NULL)
         return plan_recursive_union(root);
+    tdb_pull_up_sublinks(q);
     preprocess_query(root);
     move_having_to_where(q);
     tdb_reduce_outer_joins(q);

@@ -16,8 +16,14 @@
  *     and enable_hashagg is on, otherwise sort + sorted aggregation;
  *   - DISTINCT and set operations without ALL sort and drop duplicates;
  *     ORDER BY sorts; LIMIT/OFFSET stop early;
- *   - uncorrelated scalar / EXISTS subqueries run once (initplans),
- *     correlated ones are re-run per outer row with parameters.
+ *   - IN (subquery) and correlated [NOT] EXISTS at the top level of
+ *     WHERE become semi / anti joins above the FROM clause (sublink.c);
+ *     a semi join never hashes its outer side (PostgreSQL 15 has no
+ *     Right Semi Join), and is not replaced by an inner join over the
+ *     de-duplicated subquery as PostgreSQL's cost search sometimes is;
+ *   - other uncorrelated scalar / EXISTS subqueries run once
+ *     (initplans), correlated ones are re-run per outer row with
+ *     parameters.
  * Every expression is constant-folded first (clauses.c).
  * Row estimates (for EXPLAIN and for choosing the hashed side) come from
  * relation sizes: pages times rows per page, selectivity 1/3 per
@@ -63,5 +69,18 @@ List *tdb_derive_constant_equalities(List *conds);
  * in place.
  */
 void tdb_reduce_outer_joins(Query *q);
+
+/*
+ * sublink.c: IN (subquery) and [NOT] EXISTS (subquery) at the top level
+ * of WHERE become semi / anti joins on top of the FROM clause.  Runs
+ * before the query's expressions are preprocessed.
+ */
+void tdb_pull_up_sublinks(Query *q);
+
+/* AND of conds (NULL if none, the condition itself if one). */
+Expr *tdb_and_of(List *conds);
+
+/* Does the expression call a volatile function? */
+bool tdb_contains_volatile(Node *node);
 
 #endif /* TDB_SQL_PLANNER_H */
