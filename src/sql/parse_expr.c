@@ -428,6 +428,123 @@ make_in_list(ParseState *ps, Expr *arg, List *items, bool is_not,
     return (Expr *)in;
 }
 
+/* ----------------------------------------------------------------------
+ * Row comparisons: (a, b) op (c, d), (a, b) IN (...)
+ * ---------------------------------------------------------------------- */
+
+static bool
+is_row(const PgQuery__Node *n)
+{
+    return n != NULL && n->node_case == PG_QUERY__NODE__NODE_ROW_EXPR;
+}
+
+static List *
+row_args(ParseState *ps, PgQuery__Node *row)
+{
+    return transform_list(ps, row->row_expr->args, row->row_expr->n_args);
+}
+
+/* One pair of a row comparison; the operator must yield boolean. */
+static Expr *
+row_pair(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
+{
+    Expr *cmp = tdb_make_op(ps, opname, l, r, location);
+
+    if (exprType(cmp) != BOOLOID)
+        ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                errmsg("row comparison operator must yield type boolean, "
+                       "not type %s",
+                       tdb_format_type(exprType(cmp), -1)),
+                errposition(parse_errpos(ps, location)));
+    return cmp;
+}
+
+/*
+ * Two rows compared pair by pair, as PostgreSQL defines it: = is the
+ * AND of the pairs' =, <> the OR of their <>; <, <=, >, >= compare
+ * lexicographically (the first pair that is not equal decides), built
+ * as (l1 < r1) OR (l1 = r1 AND <the same over the rest>) with the last
+ * pair compared by the operator itself.  Three-valued logic then gives
+ * NULL exactly where PostgreSQL's row comparison does: when the first
+ * pair that is not known to be equal has a NULL.  (PostgreSQL keeps the
+ * ordering forms as one RowCompareExpr; EXPLAIN shows the expansion.)
+ */
+static Expr *
+make_row_comparison(ParseState *ps, const char *opname, List *largs,
+                    List *rargs, int location)
+{
+    int n = list_length(largs);
+    bool eq = strcmp(opname, "=") == 0, ne = strcmp(opname, "<>") == 0;
+    const char *strict;
+    Expr *result;
+
+    if (n != list_length(rargs))
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("unequal number of entries in row expressions"),
+                errposition(parse_errpos(ps, location)));
+    if (n == 0)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("cannot compare rows of zero length"),
+                errposition(parse_errpos(ps, location)));
+    if (eq || ne) {
+        List *pairs = NIL;
+
+        for (int i = 0; i < n; i++)
+            pairs = tdb_lappend(pairs, row_pair(ps, opname, list_nth(largs, i),
+                                                list_nth(rargs, i), location));
+        return n == 1 ? linitial(pairs)
+                      : make_bool(eq ? AND_EXPR : OR_EXPR, pairs, location);
+    }
+    if (strcmp(opname, "<") != 0 && strcmp(opname, "<=") != 0 &&
+        strcmp(opname, ">") != 0 && strcmp(opname, ">=") != 0)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
+                errmsg("could not determine interpretation of row "
+                       "comparison operator %s", opname),
+                errhint("Row comparison operators must be associated with "
+                        "btree operator families."),
+                errposition(parse_errpos(ps, location)));
+    strict = opname[0] == '<' ? "<" : ">";
+    result = row_pair(ps, opname, list_nth(largs, n - 1),
+                      list_nth(rargs, n - 1), location);
+    for (int i = n - 2; i >= 0; i--) {
+        Expr *l = list_nth(largs, i), *r = list_nth(rargs, i);
+        Expr *tie = make_bool(
+            AND_EXPR,
+            tdb_list_make2(row_pair(ps, "=", l, r, location), result),
+            location);
+
+        result = make_bool(
+            OR_EXPR,
+            tdb_list_make2(row_pair(ps, strict, l, r, location), tie),
+            location);
+    }
+    return result;
+}
+
+/* (a, b) IN ((1, 2), (3, 4)): row equalities ORed (<>, ANDed, for NOT IN). */
+static Expr *
+transform_row_in(ParseState *ps, PgQuery__AExpr *a, bool is_not)
+{
+    List *largs = row_args(ps, a->lexpr);
+    PgQuery__List *items = a->rexpr->list;
+    Expr *result = NULL;
+
+    for (size_t i = 0; i < items->n_items; i++) {
+        Expr *cmp;
+
+        if (!is_row(items->items[i]))
+            not_supported(ps, "IN comparing a row with a non-row value",
+                          a->location);
+        cmp = make_row_comparison(ps, is_not ? "<>" : "=", largs,
+                                  row_args(ps, items->items[i]), a->location);
+        result = result == NULL
+                     ? cmp
+                     : make_bool(is_not ? AND_EXPR : OR_EXPR,
+                                 tdb_list_make2(result, cmp), a->location);
+    }
+    return result;
+}
+
 /*
  * x IN (a, b, ...), x NOT IN (...), as PostgreSQL builds them: items
  * without columns of this query, if there are two or more, become one
@@ -438,7 +555,7 @@ static Expr *
 transform_in(ParseState *ps, PgQuery__AExpr *a)
 {
     bool is_not = strcmp(op_name(a), "<>") == 0;
-    Expr *arg = transform(ps, a->lexpr);
+    Expr *arg;
     List *items;
     List *with_vars = NIL;
     List *without_vars = NIL;
@@ -447,6 +564,9 @@ transform_in(ParseState *ps, PgQuery__AExpr *a)
 
     if (a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST)
         not_supported(ps, "IN with this right-hand side", a->location);
+    if (is_row(a->lexpr))
+        return transform_row_in(ps, a, is_not);
+    arg = transform(ps, a->lexpr);
     items = transform_list(ps, a->rexpr->list->items, a->rexpr->list->n_items);
     for (int i = 0; i < list_length(items); i++) {
         Node *item = list_nth(items, i);
@@ -529,18 +649,73 @@ transform_between(ParseState *ps, PgQuery__AExpr *a)
 }
 
 /* NULLIF(a, b) and a IS [NOT] DISTINCT FROM b. */
-static Expr *
-transform_equality_form(ParseState *ps, PgQuery__AExpr *a, bool is_nullif)
+/* l = r for NULLIF / IS DISTINCT FROM (what), which must be boolean. */
+static OpExpr *
+equality_for(ParseState *ps, Expr *l, Expr *r, const char *what,
+             int location)
 {
-    Expr *l = transform(ps, a->lexpr);
-    Expr *r = transform(ps, a->rexpr);
-    OpExpr *eq = (OpExpr *)tdb_make_op(ps, "=", l, r, a->location);
+    OpExpr *eq = (OpExpr *)tdb_make_op(ps, "=", l, r, location);
 
     if (exprType(&eq->xpr) != BOOLOID)
         ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
-                errmsg("operator for %s must return type boolean",
-                       is_nullif ? "NULLIF" : "IS DISTINCT FROM"),
+                errmsg("operator for %s must return type boolean", what),
+                errposition(parse_errpos(ps, location)));
+    return eq;
+}
+
+static Expr *
+make_distinct(OpExpr *eq, bool is_not, int location)
+{
+    DistinctExpr *d = makeNode(DistinctExpr);
+
+    d->op = eq->op;
+    d->args = eq->args;
+    d->is_not = is_not;
+    d->xpr.type_oid = BOOLOID;
+    d->xpr.typmod = -1;
+    d->xpr.location = location;
+    return (Expr *)d;
+}
+
+/* (a, b) IS [NOT] DISTINCT FROM (c, d): some pair distinct (PostgreSQL
+ * builds the OR of the pairs, under NOT for IS NOT DISTINCT FROM). */
+static Expr *
+row_distinct(ParseState *ps, PgQuery__AExpr *a, bool is_not)
+{
+    List *largs = row_args(ps, a->lexpr), *rargs = row_args(ps, a->rexpr);
+    List *pairs = NIL;
+    Expr *result;
+
+    if (list_length(largs) != list_length(rargs))
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("unequal number of entries in row expressions"),
                 errposition(parse_errpos(ps, a->location)));
+    for (int i = 0; i < list_length(largs); i++)
+        pairs = tdb_lappend(
+            pairs, make_distinct(equality_for(ps, list_nth(largs, i),
+                                              list_nth(rargs, i),
+                                              "IS DISTINCT FROM", a->location),
+                                 false, a->location));
+    result = list_length(pairs) == 1
+                 ? linitial(pairs)
+                 : make_bool(OR_EXPR, pairs, a->location);
+    return is_not ? make_bool(NOT_EXPR, tdb_lappend(NIL, result), a->location)
+                  : result;
+}
+
+static Expr *
+transform_equality_form(ParseState *ps, PgQuery__AExpr *a, bool is_nullif)
+{
+    bool is_not = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT;
+    Expr *l, *r;
+    OpExpr *eq;
+
+    if (!is_nullif && is_row(a->lexpr) && is_row(a->rexpr))
+        return row_distinct(ps, a, is_not);
+    l = transform(ps, a->lexpr);
+    r = transform(ps, a->rexpr);
+    eq = equality_for(ps, l, r, is_nullif ? "NULLIF" : "IS DISTINCT FROM",
+                      a->location);
     if (is_nullif) {
         NullIfExpr *n = makeNode(NullIfExpr);
 
@@ -550,17 +725,8 @@ transform_equality_form(ParseState *ps, PgQuery__AExpr *a, bool is_nullif)
         n->xpr.typmod = exprTypmod(linitial(eq->args));
         n->xpr.location = a->location;
         return (Expr *)n;
-    } else {
-        DistinctExpr *d = makeNode(DistinctExpr);
-
-        d->op = eq->op;
-        d->args = eq->args;
-        d->is_not = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT;
-        d->xpr.type_oid = BOOLOID;
-        d->xpr.typmod = -1;
-        d->xpr.location = a->location;
-        return (Expr *)d;
     }
+    return make_distinct(eq, is_not, a->location);
 }
 
 static Expr *
@@ -574,6 +740,10 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
         /* SIMILAR TO arrives as ~ with similar_to_escape(pattern) */
+        if (is_row(a->lexpr) && is_row(a->rexpr))
+            return make_row_comparison(ps, op_name(a),
+                                       row_args(ps, a->lexpr),
+                                       row_args(ps, a->rexpr), a->location);
         /* left first: its errors are reported before the right's */
         left = a->lexpr != NULL ? transform(ps, a->lexpr) : NULL;
         return tdb_make_op(ps, op_name(a), left, transform(ps, a->rexpr),
@@ -1034,23 +1204,39 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
         const char *opname = sl->n_oper_name > 0
                                  ? node_string(sl->oper_name[sl->n_oper_name - 1])
                                  : "=";
-        Expr *left = transform(ps, sl->testexpr);
-        Param *p = makeNode(Param);
+        bool row = is_row(sl->testexpr);
+        List *left = row ? row_args(ps, sl->testexpr)
+                         : tdb_lappend(NIL, transform(ps, sl->testexpr));
+        List *params = NIL;
 
-        if (nvisible != 1)
+        if (nvisible != list_length(left))
             ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
-                    errmsg(nvisible > 1 ? "subquery has too many columns"
-                                        : "subquery has too few columns"),
+                    errmsg(nvisible > list_length(left)
+                               ? "subquery has too many columns"
+                               : "subquery has too few columns"),
                     errposition(parse_errpos(ps, sl->location)));
-        /* the subquery's column enters the comparison as a Param */
-        p->paramkind = PARAM_SUBLINK;
-        p->paramid = 1;
-        p->xpr.type_oid = exprType(first->expr);
-        p->xpr.typmod = exprTypmod(first->expr);
-        p->xpr.location = -1;
-        result->testexpr = tdb_coerce_to_boolean(
-            ps, tdb_make_op(ps, opname, left, (Expr *)p, sl->location),
-            "ANY/ALL");
+        /* the subquery's columns enter the comparison as Params */
+        for (int i = 0; i < list_length(sub->target_list); i++) {
+            TargetEntry *te = list_nth(sub->target_list, i);
+            Param *p;
+
+            if (te->resjunk)
+                continue;
+            p = makeNode(Param);
+            p->paramkind = PARAM_SUBLINK;
+            p->paramid = list_length(params) + 1;
+            p->xpr.type_oid = exprType(te->expr);
+            p->xpr.typmod = exprTypmod(te->expr);
+            p->xpr.location = -1;
+            params = tdb_lappend(params, p);
+        }
+        result->testexpr =
+            row ? make_row_comparison(ps, opname, left, params, sl->location)
+                : tdb_coerce_to_boolean(
+                      ps,
+                      tdb_make_op(ps, opname, linitial(left),
+                                  linitial(params), sl->location),
+                      "ANY/ALL");
         result->sublink_type =
             sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK
                 ? ANY_SUBLINK

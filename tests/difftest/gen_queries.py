@@ -107,6 +107,19 @@ class Gen:
                                               self.const_for(col))
         if kind < 0.9 and col != "c":
             sub = r.choice(["t1", "t2", "t3"])
+            form = r.random()
+            if form < 0.1:  # two columns: a semi join on both
+                return "(%s, %s.c) %sIN (SELECT s.%s, s.c FROM %s s)" % (
+                    ref, alias, r.choice(["", "NOT "]), col, sub)
+            if form < 0.2:
+                return ("%sEXISTS (SELECT 1 FROM %s s WHERE s.%s = %s "
+                        "AND s.c %s %s.c)" % (
+                            r.choice(["", "NOT "]), sub, col, ref,
+                            r.choice(["=", "<>", "<"]), alias))
+            if form < 0.25:
+                return "(%s, %s.c) %s (%s, %s)" % (
+                    ref, alias, r.choice(["<", "=", ">=", "<>"]),
+                    self.const_for(col), self.const_for("c"))
             if r.random() < 0.5:  # correlated
                 return "%sEXISTS (SELECT 1 FROM %s s WHERE s.%s = %s)" % (
                     r.choice(["", "NOT "]), sub, col, ref)
