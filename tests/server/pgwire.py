@@ -1712,7 +1712,7 @@ def group_copy():
               "SELECT count(*) FROM cp WHERE a BETWEEN 50 AND 52")) == [["1"]],
           (tags(m), error_of(m)))
 
-    # through the extended protocol (not supported yet): a clean error.
+    # through the extended protocol, as libpq's PQexecParams sends it.
     # Sync is ignored during COPY IN, so it goes after CopyDone.
     for msg in (m_parse("", "COPY cp FROM STDIN"), m_bind(),
                 m_describe("P"), m_execute(), ("H", b"")):
@@ -1730,10 +1730,15 @@ def group_copy():
         if t == "Z":
             break
     e = error_of(m)
-    known("copy: COPY through the extended protocol",
-          "G" in types(m) and tags(m) == ["COPY 1"],
-          "COPY in Execute needs the prepared-statement work",
-          (types(m), e and e["C"], e and e["M"]))
+    check("copy: COPY FROM STDIN through Parse/Bind/Describe/Execute -> "
+          "n G ... C Z", types(m) == "12nGCZ" and
+          tags(m) == ["COPY 1"], (types(m), e and e["C"], e and e["M"]))
+    m = batch(c, m_parse("", "COPY (SELECT a FROM cp WHERE a = 60) TO STDOUT"),
+              m_bind(), m_describe("P"), m_execute(), SYNC)
+    check("copy: COPY TO STDOUT through the extended protocol -> "
+          "n H d c C Z (as PostgreSQL 15)",
+          types(m) == "12nHdcCZ" and
+          [b for t, b in m if t == "d"] == [b"60\n"], types(m))
     check("copy: ... and the connection goes on",
           rows(c.query("SELECT 1")) == [["1"]])
     c.query("DROP TABLE cp")
