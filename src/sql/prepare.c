@@ -98,6 +98,7 @@ struct PreparedStatement {
 typedef enum PortalState {
     PORTAL_READY,   /* bound, not started */
     PORTAL_RUNNING, /* has an executor, suspended between Executes */
+    PORTAL_HOLDING, /* DML ... RETURNING run to completion, rows kept */
     PORTAL_DONE,    /* finished */
     PORTAL_DEAD,    /* its transaction ended before it finished */
 } PortalState;
@@ -114,6 +115,9 @@ struct Portal {
     EState *estate;    /* PORTAL_RUNNING */
     PlanState *top;
     TupleDesc rowdesc; /* what dest->startup gets */
+    List *held;        /* PORTAL_HOLDING: MinimalTuples not sent yet */
+    int next_held;     /* ... the first of them */
+    TupleTableSlot *held_slot;
 };
 
 /* ----------------------------------------------------------------------
@@ -715,6 +719,76 @@ plan_rowdesc(PlannedStmt *plan)
     return tdb_exec_type_from_tlist(visible);
 }
 
+/*
+ * INSERT / UPDATE / DELETE ... RETURNING under an Execute row limit.
+ * As in PostgreSQL (PORTAL_ONE_RETURNING), the statement runs to
+ * completion at the first Execute -- a row limit never leaves a change
+ * half done -- and its RETURNING rows wait in the portal; each Execute
+ * sends up to its limit, and the one that sends the last row completes
+ * with a tag counting the rows it sent (PostgreSQL's figure too).
+ */
+typedef struct HoldReceiver {
+    DestReceiver pub;
+    Portal *portal;
+} HoldReceiver;
+
+static void
+hold_row(DestReceiver *self, TupleTableSlot *slot)
+{
+    Portal *p = ((HoldReceiver *)self)->portal;
+    MemoryContext old = tdb_mcxt_switch_to(p->cxt);
+
+    p->held = tdb_lappend(p->held, tdb_slot_copy_minimal_tuple(slot, 0));
+    tdb_mcxt_switch_to(old);
+}
+
+/* Run the started DML portal p to the end, keeping its rows. */
+static void
+hold_returning_rows(Session *s, Portal *p)
+{
+    HoldReceiver hold = {{NULL, hold_row, NULL, NULL, NULL}, p};
+    MemoryContext old;
+
+    tdb_exec_fetch(p->plan->plan, p->estate, p->top, &hold.pub, 0);
+    tdb_exec_free_estate(p->estate);
+    p->estate = NULL;
+    p->top = NULL;
+    s->nrunning--;
+    old = tdb_mcxt_switch_to(p->cxt);
+    p->held_slot = tdb_slot_create(p->rowdesc, &tdb_tts_ops_minimal);
+    tdb_mcxt_switch_to(old);
+    p->state = PORTAL_HOLDING;
+    if (tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS)
+        tdb_xact_command_counter_increment(s->xact);
+}
+
+/* Send up to max_rows (<= 0: all) of the held rows. */
+static PortalRunResult
+send_held_rows(Portal *p, int64 max_rows, DestReceiver *dest)
+{
+    int64 sent = 0;
+    char tag[64];
+
+    if (dest != NULL && dest->startup != NULL)
+        dest->startup(dest, p->rowdesc);
+    while (p->next_held < list_length(p->held) &&
+           (max_rows <= 0 || sent < max_rows)) {
+        tdb_slot_store_minimal_tuple(p->held_slot,
+                                     list_nth(p->held, p->next_held++),
+                                     false);
+        if (dest != NULL && dest->receive != NULL)
+            dest->receive(dest, p->held_slot);
+        sent++;
+    }
+    if (max_rows > 0 && sent == max_rows)
+        return PORTAL_RUN_SUSPENDED; /* PostgreSQL does not look ahead */
+    command_tag(tag, sizeof(tag), p->plan->plan->command, (uint64)sent);
+    p->state = PORTAL_DONE;
+    if (dest != NULL && dest->complete != NULL)
+        dest->complete(dest, tag);
+    return PORTAL_RUN_DONE;
+}
+
 /* Run a planned portal (the body of tdb_session_execute). */
 static PortalRunResult
 run_query_portal(Session *s, Portal *p, int64 max_rows, DestReceiver *dest)
@@ -740,7 +814,12 @@ run_query_portal(Session *s, Portal *p, int64 max_rows, DestReceiver *dest)
         p->xact_epoch = s->xact_epoch;
         s->nrunning++;
         arm_epoch(s);
+        if (plan->command != CMD_SELECT && plan->has_returning &&
+            max_rows > 0)
+            hold_returning_rows(s, p);
     }
+    if (p->state == PORTAL_HOLDING)
+        return send_held_rows(p, max_rows, dest);
     if (sends_rows && dest != NULL && dest->startup != NULL)
         dest->startup(dest, p->rowdesc);
     before = p->estate->processed;

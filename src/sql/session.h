@@ -130,7 +130,9 @@ typedef enum PortalRunResult {
 /*
  * Run p: dest->startup(desc) (every call, if it returns rows; the
  * server's receiver sends no RowDescription here), up to max_rows rows
- * (<= 0: all; a SELECT stops early, other statements always finish), then
+ * (<= 0: all; a SELECT stops early, other statements always finish --
+ * with RETURNING and a limit, the rows are kept and sent a limit at a
+ * time, the final tag counting the last call's rows), then
  * dest->complete(tag) when it is done.  A SELECT's tag counts this call's
  * rows.  Running a finished portal again sends its tag with 0 rows.
  */

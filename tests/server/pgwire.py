@@ -1491,6 +1491,22 @@ def group_params():
     batch(c, m_parse("", "ROLLBACK"), m_bind(), m_execute(), SYNC)
     check("params: a protocol error (26000) also fails the block",
           s1 == "E", s1)
+    # DML ... RETURNING under a row limit: all of it happens at the first
+    # Execute, the rows come a limit at a time, and the last Execute's
+    # tag counts its own rows (PostgreSQL 15: INSERT 0 1 here)
+    c.query("CREATE TABLE rl (a int)")
+    sql = "INSERT INTO rl SELECT g FROM generate_series(1, 5) g RETURNING a"
+    m = batch(c, m_parse("", sql), m_bind(), m_execute("", 2),
+              m_execute("", 2), m_execute("", 2), SYNC)
+    check("params: INSERT RETURNING with Execute limit 2 -> 12DDsDDsDCZ, "
+          "tag INSERT 0 1", types(m) == "12DDsDDsDCZ" and
+          tags(m) == ["INSERT 0 1"] and
+          rows(c.query("SELECT count(*) FROM rl")) == [["5"]], m)
+    m = batch(c, m_parse("", sql), m_bind(), m_execute("", 2), SYNC)
+    check("params: ... stopped after the first 2 rows, all 5 are inserted",
+          types(m) == "12DDsZ" and
+          rows(c.query("SELECT count(*) FROM rl")) == [["10"]], m)
+    c.query("DROP TABLE rl")
     c.query("DROP TABLE big")
     c.query("DROP TABLE p")
     c.close()
