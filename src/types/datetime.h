@@ -402,6 +402,16 @@ const DtZone *tdb_dt_zone_load(const char *name);
  */
 const DtZone *tdb_dt_zone_lookup(const char *name, char *canon);
 
+/*
+ * The zone of AT TIME ZONE (PostgreSQL 15's timestamp_zone): an
+ * abbreviation of the Default set by its lower-cased name lowname (a
+ * fixed offset: returns true with *offset in seconds east of UTC), else
+ * a zone -- one an abbreviation names, or name in the time zone database
+ * or as a POSIX spec (*zone; returns false).  22023 if none.
+ */
+bool tdb_dt_decode_zone_name(const char *name, const char *lowname,
+                             int *offset, const DtZone **zone);
+
 /* A copy of zone in cxt (zones hold no pointers). */
 DtZone *tdb_dt_zone_copy(const DtZone *zone, MemoryContext cxt);
 

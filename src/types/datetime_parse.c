@@ -603,6 +603,21 @@ zone_not_recognized(const char *name)
     __builtin_unreachable();
 }
 
+bool
+tdb_dt_decode_zone_name(const char *name, const char *lowname, int *offset,
+                        const DtZone **zone)
+{
+    int type = decode_zone_abbrev(lowname, offset, zone);
+
+    if (type == DTF_TZ || type == DTF_DTZ)
+        return true;
+    if (type != DTF_DYNTZ)
+        *zone = tdb_dt_zone_load(name);
+    if (*zone == NULL)
+        zone_not_recognized(name);
+    return false;
+}
+
 /* ----------------------------------------------------------------------
  * Splitting the text into fields
  * ---------------------------------------------------------------------- */

@@ -688,6 +688,111 @@ timestamptz_age_today(PG_FUNCTION_ARGS)
 }
 
 /* ----------------------------------------------------------------------
+ * AT TIME ZONE: timezone(zone, timestamp[tz])
+ *
+ * timestamptz AT TIME ZONE z is the local time at z of that instant (a
+ * timestamp); timestamp AT TIME ZONE z reads the local time as one at z
+ * (a timestamptz).  z is text (a fixed-offset abbreviation such as
+ * 'EST', a zone such as 'Europe/Berlin', or a POSIX spec -- where '+05'
+ * means five hours *west*, as in PostgreSQL) or an interval of hours,
+ * minutes and seconds east of UTC.
+ * ---------------------------------------------------------------------- */
+
+/* A local time (seconds east of UTC at east) from a UTC time, or back. */
+static Timestamp
+shift_by_offset(Timestamp ts, int64 east_usecs)
+{
+    Timestamp result;
+
+    if (__builtin_add_overflow(ts, east_usecs, &result) ||
+        !IS_VALID_TIMESTAMP(result))
+        tdb_dt_error_timestamp_range();
+    return result;
+}
+
+static Datum
+timestamptz_zone(PG_FUNCTION_ARGS)
+{
+    TimestampTz ts = ARG_TS(1);
+    const char *name = tdb_type_output(TEXTOID, PG_GETARG_DATUM(0));
+    const DtZone *zone;
+    int east, tz;
+    DtTm tm;
+    fsec_t fsec;
+    Timestamp result;
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        PG_RETURN_INT64(ts);
+    if (tdb_dt_decode_zone_name(name,
+                                tdb_dt_lower_units(PG_GETARG_VARLENA_P(0)),
+                                &east, &zone))
+        PG_RETURN_INT64(shift_by_offset(ts, (int64)east * USECS_PER_SEC));
+    if (!tdb_timestamp2tm_zone(ts, &tz, &tm, &fsec, zone) ||
+        !tdb_tm2timestamp(&tm, fsec, NULL, &result))
+        tdb_dt_error_timestamp_range();
+    PG_RETURN_INT64(result);
+}
+
+static Datum
+timestamp_zone(PG_FUNCTION_ARGS)
+{
+    Timestamp ts = ARG_TS(1);
+    const char *name = tdb_type_output(TEXTOID, PG_GETARG_DATUM(0));
+    const DtZone *zone;
+    int east;
+    DtTm tm;
+    fsec_t fsec;
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        PG_RETURN_INT64(ts);
+    if (tdb_dt_decode_zone_name(name,
+                                tdb_dt_lower_units(PG_GETARG_VARLENA_P(0)),
+                                &east, &zone))
+        PG_RETURN_INT64(shift_by_offset(ts, -(int64)east * USECS_PER_SEC));
+    if (!tdb_timestamp2tm(ts, NULL, &tm, &fsec))
+        tdb_dt_error_timestamp_range();
+    /* the zone's offset (seconds west) at that local time */
+    PG_RETURN_INT64(shift_by_offset(
+        ts, (int64)tdb_dt_zone_offset(&tm, zone) * USECS_PER_SEC));
+}
+
+/* An interval zone's offset east of UTC, in microseconds. */
+static int64
+interval_zone_offset(Datum zone)
+{
+    Interval span = tdb_interval_get(zone);
+
+    if (span.month != 0 || span.day != 0)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("interval time zone \"%s\" must not include months "
+                       "or days",
+                       tdb_type_output(INTERVALOID, zone)));
+    return span.time;
+}
+
+static Datum
+timestamptz_izone(PG_FUNCTION_ARGS)
+{
+    int64 east = interval_zone_offset(PG_GETARG_DATUM(0));
+    TimestampTz ts = ARG_TS(1);
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        PG_RETURN_INT64(ts);
+    PG_RETURN_INT64(shift_by_offset(ts, east));
+}
+
+static Datum
+timestamp_izone(PG_FUNCTION_ARGS)
+{
+    int64 east = interval_zone_offset(PG_GETARG_DATUM(0));
+    Timestamp ts = ARG_TS(1);
+
+    if (TIMESTAMP_NOT_FINITE(ts))
+        PG_RETURN_INT64(ts);
+    PG_RETURN_INT64(shift_by_offset(ts, -east));
+}
+
+/* ----------------------------------------------------------------------
  * date_trunc
  * ---------------------------------------------------------------------- */
 
@@ -1246,6 +1351,10 @@ static const FuncDesc timestamp_funcs[] = {
     FUNC_V(2059, "age", timestamp_age_today, S, IV, 1, TS),
     FUNC_V(1386, "age", timestamptz_age_today, S, IV, 1, TZ),
     FUNC(2020, "date_trunc", timestamp_trunc, TS, 2, TXT, TS),
+    FUNC(1159, "timezone", timestamptz_zone, TS, 2, TXT, TZ),
+    FUNC(2069, "timezone", timestamp_zone, TZ, 2, TXT, TS),
+    FUNC(1026, "timezone", timestamptz_izone, TS, 2, IV, TZ),
+    FUNC(2070, "timezone", timestamp_izone, TZ, 2, IV, TS),
     FUNC_V(1217, "date_trunc", timestamptz_trunc, S, TZ, 2, TXT, TZ),
     FUNC(6202, "extract", extract_timestamp, NUMERICOID, 2, TXT, TS),
     FUNC_V(6203, "extract", extract_timestamptz, S, NUMERICOID, 2, TXT, TZ),
