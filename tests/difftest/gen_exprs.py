@@ -364,7 +364,12 @@ def temporal_productions(p):
                   ("{0}::date", ["text"]),
                   ("greatest({0}, {1})", ["date", "date"])]
     p["int4"].append(("({0} - {1})", ["date", "date"]))
-    p["timestamp"] += [("({0} + {1})", ["timestamp", "interval"]),
+    p["timestamp"] += [("({0} AT TIME ZONE 'America/New_York')",
+                        ["timestamptz"]),
+                       ("({0} AT TIME ZONE 'EST')", ["timestamptz"]),
+                       ("({0} AT TIME ZONE INTERVAL '-03:30')",
+                        ["timestamptz"]),
+                       ("({0} + {1})", ["timestamp", "interval"]),
                        ("({0} - {1})", ["timestamp", "interval"]),
                        ("({0} + {1})", ["date", "interval"]),
                        ("date_trunc({1}, {0})", ["timestamp", "truncfield"]),
@@ -373,7 +378,10 @@ def temporal_productions(p):
                        ("{0}::timestamp", ["text"]),
                        ("make_timestamp(2000 + {0}, {1}, {2}, {0}, {1}, 1.5)",
                         ["small", "small", "small"])]
-    p["timestamptz"] += [("({0} + {1})", ["timestamptz", "interval"]),
+    p["timestamptz"] += [("({0} AT TIME ZONE 'Europe/Berlin')",
+                          ["timestamp"]),
+                         ("({0} AT TIME ZONE '+05')", ["timestamp"]),
+                         ("({0} + {1})", ["timestamptz", "interval"]),
                          ("({1} + {0})", ["timestamptz", "interval"]),
                          ("({0} - {1})", ["timestamptz", "interval"]),
                          ("date_trunc({1}, {0})", ["timestamptz", "truncfield"]),
