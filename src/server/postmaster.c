@@ -55,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/scram.h"
 #include "server/server_int.h"
 
 #define MAX_LISTEN_SOCKETS 16
@@ -550,6 +551,7 @@ open_database(const ServerOptions *o)
 
         memset(&dopts, 0, sizeof(dopts));
         dopts.nbuffers = o->nbuffers;
+        dopts.superuser = o->superuser;
         db = tdb_database_open(o->datadir, &dopts);
     }
     TDB_CATCH();
@@ -561,6 +563,40 @@ open_database(const ServerOptions *o)
     }
     TDB_END_TRY();
     return db;
+}
+
+/*
+ * Read the client authentication file (the option's, or DATADIR's
+ * pg_hba.conf, written with its defaults if missing) into cxt.  NULL,
+ * logged as PostgreSQL logs it, if it has an error.
+ */
+static HbaRules *
+load_hba(const ServerOptions *o, MemoryContext cxt)
+{
+    char path[4096], err[512];
+    int errline;
+    HbaRules *rules;
+
+    if (o->hba_file != NULL)
+        snprintf(path, sizeof(path), "%s", o->hba_file);
+    else {
+        snprintf(path, sizeof(path), "%s/pg_hba.conf", o->datadir);
+        if (tdb_hba_write_default(path) != 0) {
+            tdb_server_log(0, "FATAL", "could not create file \"%s\": %s",
+                           path, strerror(errno));
+            return NULL;
+        }
+    }
+    rules = tdb_hba_load(path, cxt, err, sizeof(err), &errline);
+    if (rules == NULL) {
+        tdb_server_log(0, "LOG", "%s", err);
+        if (errline > 0)
+            tdb_server_log(0, "CONTEXT",
+                           "line %d of configuration file \"%s\"", errline,
+                           path);
+        tdb_server_log(0, "FATAL", "could not load %s", path);
+    }
+    return rules;
 }
 
 /* Close the database; false (and logged) on failure. */
@@ -618,7 +654,15 @@ tdb_server_run(const ServerOptions *o)
         status = 1;
         goto done;
     }
-    if (o->listen_addresses[0] != '\0' && !listen_tcp(&ls, o)) {
+    srv.hba = load_hba(o, cxt);
+    if (srv.hba == NULL)
+        status = 1;
+    else if (!tdb_strong_random(srv.mock_secret, sizeof(srv.mock_secret))) {
+        tdb_server_log(0, "FATAL", "could not generate random numbers");
+        status = 1;
+    }
+    if (status == 0 && o->listen_addresses[0] != '\0' &&
+        !listen_tcp(&ls, o)) {
         tdb_server_log(0, "FATAL", "could not create any TCP/IP sockets");
         status = 1;
     }
