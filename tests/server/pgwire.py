@@ -1816,6 +1816,9 @@ def fatal_after(c, body_type, body):
 
 
 def group_auth():
+    """SCRAM-SHA-256 by hand.  Also passes against PostgreSQL 15 with the
+    same roles, database tdb and scram-sha-256 for 127.0.0.1 (the
+    messages and SQLSTATEs asserted here are PostgreSQL's)."""
     # the whole exchange, checked like libpq checks it
     c, bare, sfirst = scram_start()
     check("auth: R/10 offers SCRAM-SHA-256 only, R/11 server-first",
