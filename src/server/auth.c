@@ -463,7 +463,8 @@ bool
 tdb_backend_authenticate(Backend *be)
 {
     const char *host = be->port.is_unix ? "[local]" : be->port.remote_host;
-    const HbaLine *line = tdb_hba_match(be->srv->hba, be->port.is_unix,
+    const HbaLine *line = tdb_hba_match(tdb_server_hba(be->srv),
+                                        be->port.is_unix,
                                         be->port.remote_host, be->database,
                                         be->user);
     ErrorData err;

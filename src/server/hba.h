@@ -17,8 +17,9 @@
  * it means scram-sha-256), password (clear text over the wire).  The
  * first line that matches decides; none matching is a refusal.
  *
- * The file is read once at server start; a syntax error there stops the
- * start, with the file and line.  Everything is allocated in the
+ * The file is read at server start -- a syntax error there stops the
+ * start, with the file and line -- and again on SIGHUP (postmaster.c; a
+ * bad file then keeps the old rules).  A rule set is allocated in the
  * context given to tdb_hba_load and read-only afterwards, so connection
  * threads share it without a lock.
  */

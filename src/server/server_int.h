@@ -92,7 +92,10 @@ typedef struct BackendSlot {
 typedef struct Server {
     const ServerOptions *opts;
     Database *db;          /* shared by every session */
-    const HbaRules *hba;   /* pg_hba.conf, read-only after start */
+    MemoryContext cxt;     /* the server's (main thread only) */
+    int reload_pipe[2];    /* [0] readable after SIGHUP (main thread) */
+    const HbaRules *hba;   /* pg_hba.conf's current rules (lock; the
+                            * rules themselves are read-only) */
     uint8 mock_secret[32]; /* random at start: the salts of roles that do
                             * not exist (auth.c); read-only */
     int wake_pipe[2];      /* [0] becomes readable when shutdown starts */
@@ -116,6 +119,9 @@ bool tdb_server_register(Server *srv, Session *session, int32 pid,
                          int32 *key);
 /* Give back the slot of pid (before its session is destroyed). */
 void tdb_server_unregister(Server *srv, int32 pid);
+/* The current pg_hba.conf rules (a SIGHUP may replace them; a set once
+ * returned stays valid until shutdown). */
+const HbaRules *tdb_server_hba(Server *srv);
 /* CancelRequest: cancel pid's statement if key matches; false if not. */
 bool tdb_server_cancel(Server *srv, int32 pid, int32 key);
 

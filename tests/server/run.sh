@@ -24,7 +24,8 @@
 #              libpq's password= with sslmode disable/prefer, a verifier
 #              made by PostgreSQL 15, the password method, pg_hba.conf
 #              reject / no entry / scram-only for host lines, pgbench and
-#              node-postgres with a password, an hba syntax error
+#              node-postgres with a password, SIGHUP reloading the
+#              file (a bad one keeps the old rules), an hba syntax error
 #              refusing the start
 #   psql       tests/server/cases/*.sh run twice -- psql (under the name
 #              tupledb) against the server, and the tupledb shell on a
@@ -230,6 +231,24 @@ group_auth() {
   else
     skip "auth: node-postgres" "node or the pg module is missing"
   fi
+  # SIGHUP: a new file takes effect; a bad one is logged, the old rules stay
+  printf 'local all all trust\nhost all all 127.0.0.1/32 reject\n' > "$hba"
+  kill -HUP "$SRV_PID"
+  for _ in $(seq 1 100); do
+    grep -q 'received SIGHUP, reloading configuration files' "$SRV_LOG" && break
+    sleep 0.05
+  done
+  auth_psql "SIGHUP reloads pg_hba.conf" "$fatal"' pg_hba.conf rejects connection for host "127.0.0.1", user "alice", database "tdb", no encryption' alice secret
+  printf 'host all all 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 bogus\n' > "$hba"
+  kill -HUP "$SRV_PID"
+  for _ in $(seq 1 100); do
+    grep -q 'LOG:  pg_hba.conf was not reloaded' "$SRV_LOG" && break
+    sleep 0.05
+  done
+  if grep -q "CONTEXT:  line 2 of configuration file \"$hba\"" "$SRV_LOG"; then
+    ok "auth: a bad file on SIGHUP is logged with its line"
+  else fail "auth: a bad file on SIGHUP is logged with its line"; fi
+  auth_psql "a bad file on SIGHUP keeps the old rules" "$fatal"' pg_hba.conf rejects connection for host "127.0.0.1", user "alice", database "tdb", no encryption' alice secret
   server_stop auth
 
   # a syntax error in the file: the server refuses to start, with the line
