@@ -20,6 +20,7 @@
 #include "access/heapam.h"
 #include "access/snapshot.h"
 #include "catalog/catalog.h"
+#include "catalog/catalog_int.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "storage/bufmgr.h"
@@ -34,6 +35,7 @@
 typedef struct CatalogColumn {
     const char *name;
     Oid typid;
+    bool nullable; /* false (the default): NOT NULL */
 } CatalogColumn;
 
 typedef struct CatalogDef {
@@ -49,8 +51,8 @@ enum {
     Natts_pg_namespace = Anum_pg_namespace_nspname
 };
 static const CatalogColumn pg_namespace_columns[] = {
-    {"oid", OIDOID},
-    {"nspname", NAMEOID},
+    {"oid", OIDOID, false},
+    {"nspname", NAMEOID, false},
 };
 
 enum {
@@ -69,12 +71,12 @@ enum {
     Natts_pg_type = Anum_pg_type_typstorage
 };
 static const CatalogColumn pg_type_columns[] = {
-    {"oid", OIDOID},          {"typname", NAMEOID},
-    {"typnamespace", OIDOID}, {"typlen", INT2OID},
-    {"typbyval", BOOLOID},    {"typtype", CHAROID},
-    {"typcategory", CHAROID}, {"typispreferred", BOOLOID},
-    {"typelem", OIDOID},      {"typarray", OIDOID},
-    {"typalign", CHAROID},    {"typstorage", CHAROID},
+    {"oid", OIDOID, false},          {"typname", NAMEOID, false},
+    {"typnamespace", OIDOID, false}, {"typlen", INT2OID, false},
+    {"typbyval", BOOLOID, false},    {"typtype", CHAROID, false},
+    {"typcategory", CHAROID, false}, {"typispreferred", BOOLOID, false},
+    {"typelem", OIDOID, false},      {"typarray", OIDOID, false},
+    {"typalign", CHAROID, false},    {"typstorage", CHAROID, false},
 };
 
 enum {
@@ -90,11 +92,11 @@ enum {
     Natts_pg_class = Anum_pg_class_relnatts
 };
 static const CatalogColumn pg_class_columns[] = {
-    {"oid", OIDOID},          {"relname", NAMEOID},
-    {"relnamespace", OIDOID}, {"reltype", OIDOID},
-    {"relfilenode", OIDOID},  {"relpages", INT4OID},
-    {"relpersistence", CHAROID}, {"relkind", CHAROID},
-    {"relnatts", INT2OID},
+    {"oid", OIDOID, false},          {"relname", NAMEOID, false},
+    {"relnamespace", OIDOID, false}, {"reltype", OIDOID, false},
+    {"relfilenode", OIDOID, false},  {"relpages", INT4OID, false},
+    {"relpersistence", CHAROID, false}, {"relkind", CHAROID, false},
+    {"relnatts", INT2OID, false},
 };
 
 enum {
@@ -113,12 +115,12 @@ enum {
     Natts_pg_attribute = Anum_pg_attribute_attisdropped
 };
 static const CatalogColumn pg_attribute_columns[] = {
-    {"attrelid", OIDOID},     {"attname", NAMEOID},
-    {"atttypid", OIDOID},     {"attlen", INT2OID},
-    {"attnum", INT2OID},      {"atttypmod", INT4OID},
-    {"attbyval", BOOLOID},    {"attalign", CHAROID},
-    {"attstorage", CHAROID},  {"attnotnull", BOOLOID},
-    {"atthasdef", BOOLOID},   {"attisdropped", BOOLOID},
+    {"attrelid", OIDOID, false},     {"attname", NAMEOID, false},
+    {"atttypid", OIDOID, false},     {"attlen", INT2OID, false},
+    {"attnum", INT2OID, false},      {"atttypmod", INT4OID, false},
+    {"attbyval", BOOLOID, false},    {"attalign", CHAROID, false},
+    {"attstorage", CHAROID, false},  {"attnotnull", BOOLOID, false},
+    {"atthasdef", BOOLOID, false},   {"attisdropped", BOOLOID, false},
 };
 
 enum {
@@ -129,10 +131,10 @@ enum {
     Natts_pg_attrdef = Anum_pg_attrdef_adbin
 };
 static const CatalogColumn pg_attrdef_columns[] = {
-    {"oid", OIDOID},
-    {"adrelid", OIDOID},
-    {"adnum", INT2OID},
-    {"adbin", TEXTOID},
+    {"oid", OIDOID, false},
+    {"adrelid", OIDOID, false},
+    {"adnum", INT2OID, false},
+    {"adbin", TEXTOID, false},
 };
 
 enum {
@@ -144,12 +146,29 @@ enum {
     Natts_pg_constraint = Anum_pg_constraint_conbin
 };
 static const CatalogColumn pg_constraint_columns[] = {
-    {"oid", OIDOID},
-    {"conname", NAMEOID},
-    {"contype", CHAROID},
-    {"conrelid", OIDOID},
-    {"conbin", TEXTOID},
+    {"oid", OIDOID, false},
+    {"conname", NAMEOID, false},
+    {"contype", CHAROID, false},
+    {"conrelid", OIDOID, false},
+    {"conbin", TEXTOID, false},
 };
+
+static const CatalogColumn pg_authid_columns[] = {
+    {"oid", OIDOID, false},
+    {"rolname", NAMEOID, false},
+    {"rolsuper", BOOLOID, false},
+    {"rolinherit", BOOLOID, false},
+    {"rolcreaterole", BOOLOID, false},
+    {"rolcreatedb", BOOLOID, false},
+    {"rolcanlogin", BOOLOID, false},
+    {"rolreplication", BOOLOID, false},
+    {"rolbypassrls", BOOLOID, false},
+    {"rolconnlimit", INT4OID, false},
+    {"rolpassword", TEXTOID, true},
+};
+_Static_assert(sizeof(pg_authid_columns) / sizeof(pg_authid_columns[0]) ==
+                   Natts_pg_authid,
+               "pg_authid's columns match catalog_int.h");
 
 #define LENGTHOF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -166,9 +185,11 @@ static const CatalogDef catalogs[] = {
      LENGTHOF(pg_attrdef_columns)},
     {ConstraintRelationId, "pg_constraint", pg_constraint_columns,
      LENGTHOF(pg_constraint_columns)},
+    /* last: data directories made before roles existed get it added */
+    {AuthIdRelationId, "pg_authid", pg_authid_columns,
+     LENGTHOF(pg_authid_columns)},
 };
 
-#define MAX_CATALOG_COLUMNS 12
 _Static_assert(Natts_pg_class <= MAX_CATALOG_COLUMNS, "pg_class fits");
 
 static const CatalogDef *
@@ -185,8 +206,8 @@ catalog_def(Oid relid)
  * ---------------------------------------------------------------------- */
 
 /* Copy a name into a NAMEDATALEN buffer, truncated and zero padded. */
-static void
-copy_name(char *dst, const char *src)
+void
+tdb_catalog_copy_name(char *dst, const char *src)
 {
     Size len = strnlen(src, NAMEDATALEN - 1);
 
@@ -209,8 +230,8 @@ init_column(TupleDesc desc, int i, const char *name, Oid typid,
 }
 
 /* A catalog's open relation, built from its definition. */
-static Relation
-catalog_relation(Oid relid)
+Relation
+tdb_catalog_relation(Oid relid)
 {
     const CatalogDef *def = catalog_def(relid);
     Relation rel = tdb_palloc0(sizeof(RelationData));
@@ -220,66 +241,66 @@ catalog_relation(Oid relid)
     rel->rd_att = tdb_tupdesc_create(def->ncolumns);
     for (int i = 0; i < def->ncolumns; i++)
         init_column(rel->rd_att, i, def->columns[i].name,
-                    def->columns[i].typid, -1, true);
+                    def->columns[i].typid, -1, !def->columns[i].nullable);
     tdb_tupdesc_finalize(rel->rd_att);
-    copy_name(rel->rd_name, def->name);
+    tdb_catalog_copy_name(rel->rd_name, def->name);
     rel->rd_target_block = InvalidBlockNumber;
     return rel;
 }
 
 /* A name datum: NAMEDATALEN bytes, zero padded. */
-static Datum
-name_datum(const char *s)
+Datum
+tdb_catalog_name_datum(const char *s)
 {
     char *name = tdb_palloc(NAMEDATALEN);
 
-    copy_name(name, s);
+    tdb_catalog_copy_name(name, s);
     return PointerGetDatum(name);
 }
 
-static const char *
-datum_name(Datum d)
+const char *
+tdb_catalog_datum_name(Datum d)
 {
     return (const char *)DatumGetPointer(d);
 }
 
-/* Insert one row (values; no NULLs) into catalog relid. */
-static void
-catalog_insert(Transaction *xact, Oid relid, const Datum *values)
+void
+tdb_catalog_insert_nulls(Transaction *xact, Oid relid, const Datum *values,
+                         const bool *isnull)
 {
-    Relation rel = catalog_relation(relid);
-    bool isnull[MAX_CATALOG_COLUMNS] = {false};
+    Relation rel = tdb_catalog_relation(relid);
     HeapTuple tup = tdb_heap_form_tuple(rel->rd_att, values, isnull);
 
     tdb_heap_insert(rel, tup, xact, NULL);
+}
+
+void
+tdb_catalog_insert(Transaction *xact, Oid relid, const Datum *values)
+{
+    bool isnull[MAX_CATALOG_COLUMNS] = {false};
+
+    tdb_catalog_insert_nulls(xact, relid, values, isnull);
 }
 
 /* ----------------------------------------------------------------------
  * Catalog scans
  * ---------------------------------------------------------------------- */
 
-typedef struct CatalogScan {
-    Relation rel;
-    HeapScanDesc scan;
-    Datum values[MAX_CATALOG_COLUMNS];
-    bool isnull[MAX_CATALOG_COLUMNS];
-    ItemPointerData tid; /* the current row */
-} CatalogScan;
 
 /* Scan catalog relid with a fresh snapshot (see catalog.h). */
-static void
-catscan_begin(CatalogScan *cs, Transaction *xact, Oid relid)
+void
+tdb_catscan_begin(CatalogScan *cs, Transaction *xact, Oid relid)
 {
     Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(xact), xact,
                                       tdb_current_mcxt);
 
-    cs->rel = catalog_relation(relid);
+    cs->rel = tdb_catalog_relation(relid);
     cs->scan = tdb_heap_beginscan(cs->rel, snap);
 }
 
 /* The next row, deformed into cs->values; false at the end. */
-static bool
-catscan_next(CatalogScan *cs)
+bool
+tdb_catscan_next(CatalogScan *cs)
 {
     HeapTuple tup = tdb_heap_getnext(cs->scan);
 
@@ -290,15 +311,15 @@ catscan_next(CatalogScan *cs)
     return true;
 }
 
-static void
-catscan_end(CatalogScan *cs)
+void
+tdb_catscan_end(CatalogScan *cs)
 {
     tdb_heap_endscan(cs->scan);
 }
 
 /* Delete the current row of a catalog scan, as xact's current command. */
-static void
-catscan_delete_current(CatalogScan *cs, Transaction *xact)
+void
+tdb_catscan_delete_current(CatalogScan *cs, Transaction *xact)
 {
     TM_FailureData tmfd;
     TM_Result result = tdb_heap_delete(cs->rel, &cs->tid, xact, &tmfd);
@@ -341,7 +362,7 @@ class_row_matches(const CatalogScan *cs, ClassKey key, Oid id,
     case CLASS_BY_NAME:
         break;
     }
-    return strcmp(datum_name(cs->values[Anum_pg_class_relname - 1]), name) ==
+    return strcmp(tdb_catalog_datum_name(cs->values[Anum_pg_class_relname - 1]), name) ==
            0;
 }
 
@@ -356,16 +377,16 @@ find_class_by(Transaction *xact, ClassKey key, Oid id, const char *name,
     CatalogScan cs;
     bool found = false;
 
-    catscan_begin(&cs, xact, RelationRelationId);
-    while (!found && catscan_next(&cs)) {
+    tdb_catscan_begin(&cs, xact, RelationRelationId);
+    while (!found && tdb_catscan_next(&cs)) {
         const char *relname =
-            datum_name(cs.values[Anum_pg_class_relname - 1]);
+            tdb_catalog_datum_name(cs.values[Anum_pg_class_relname - 1]);
 
         if (!class_row_matches(&cs, key, id, name))
             continue;
         found = true;
         row->oid = DatumGetObjectId(cs.values[Anum_pg_class_oid - 1]);
-        copy_name(row->relname, relname);
+        tdb_catalog_copy_name(row->relname, relname);
         row->relfilenode =
             DatumGetObjectId(cs.values[Anum_pg_class_relfilenode - 1]);
         row->relnatts = DatumGetInt16(cs.values[Anum_pg_class_relnatts - 1]);
@@ -374,9 +395,9 @@ find_class_by(Transaction *xact, ClassKey key, Oid id, const char *name,
         row->tid = cs.tid;
         memcpy(row->values, cs.values, sizeof(row->values));
         /* the name must outlive the scan's page pin */
-        row->values[Anum_pg_class_relname - 1] = name_datum(relname);
+        row->values[Anum_pg_class_relname - 1] = tdb_catalog_name_datum(relname);
     }
-    catscan_end(&cs);
+    tdb_catscan_end(&cs);
     return found;
 }
 
@@ -395,19 +416,19 @@ delete_rows_of(Transaction *xact, Oid catalog, int attnum, Oid relid)
 {
     CatalogScan cs;
 
-    catscan_begin(&cs, xact, catalog);
-    while (catscan_next(&cs))
+    tdb_catscan_begin(&cs, xact, catalog);
+    while (tdb_catscan_next(&cs))
         if (DatumGetObjectId(cs.values[attnum - 1]) == relid)
-            catscan_delete_current(&cs, xact);
-    catscan_end(&cs);
+            tdb_catscan_delete_current(&cs, xact);
+    tdb_catscan_end(&cs);
 }
 
 /* ----------------------------------------------------------------------
  * Relation files
  * ---------------------------------------------------------------------- */
 
-static const char *
-datadir_path(Transaction *xact)
+const char *
+tdb_catalog_datadir_path(Transaction *xact)
 {
     return tdb_datadir_path(
         tdb_xact_manager_datadir(tdb_xact_manager_of(xact)));
@@ -417,7 +438,7 @@ datadir_path(Transaction *xact)
 static void
 create_relation_file(Transaction *xact, RelFileNumber rel)
 {
-    SMgrRelation smgr = tdb_smgr_open(NULL, datadir_path(xact), rel);
+    SMgrRelation smgr = tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact), rel);
 
     TDB_TRY();
     {
@@ -474,7 +495,7 @@ pending_unlink_callback(XactEvent event, void *arg)
 static void
 unlink_at(Transaction *xact, RelFileNumber rel, XactEvent when)
 {
-    const char *datadir = datadir_path(xact);
+    const char *datadir = tdb_catalog_datadir_path(xact);
     PendingUnlink *pending = tdb_mcxt_alloc(
         tdb_xact_context(xact), sizeof(PendingUnlink) + strlen(datadir) + 1);
 
@@ -541,7 +562,7 @@ insert_class_row(Transaction *xact, Oid relid, const char *name,
     Datum values[Natts_pg_class];
 
     values[Anum_pg_class_oid - 1] = ObjectIdGetDatum(relid);
-    values[Anum_pg_class_relname - 1] = name_datum(name);
+    values[Anum_pg_class_relname - 1] = tdb_catalog_name_datum(name);
     values[Anum_pg_class_relnamespace - 1] = ObjectIdGetDatum(namespace);
     values[Anum_pg_class_reltype - 1] = ObjectIdGetDatum(InvalidOid);
     values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
@@ -549,7 +570,7 @@ insert_class_row(Transaction *xact, Oid relid, const char *name,
     values[Anum_pg_class_relpersistence - 1] = CharGetDatum('p');
     values[Anum_pg_class_relkind - 1] = CharGetDatum(RELKIND_RELATION);
     values[Anum_pg_class_relnatts - 1] = Int16GetDatum((int16)natts);
-    catalog_insert(xact, RelationRelationId, values);
+    tdb_catalog_insert(xact, RelationRelationId, values);
 }
 
 static void
@@ -560,7 +581,7 @@ insert_attribute_row(Transaction *xact, Oid relid, int attnum,
     Datum values[Natts_pg_attribute];
 
     values[Anum_pg_attribute_attrelid - 1] = ObjectIdGetDatum(relid);
-    values[Anum_pg_attribute_attname - 1] = name_datum(col->name);
+    values[Anum_pg_attribute_attname - 1] = tdb_catalog_name_datum(col->name);
     values[Anum_pg_attribute_atttypid - 1] = ObjectIdGetDatum(col->typid);
     values[Anum_pg_attribute_attlen - 1] = Int16GetDatum(type->len);
     values[Anum_pg_attribute_attnum - 1] = Int16GetDatum((int16)attnum);
@@ -572,7 +593,7 @@ insert_attribute_row(Transaction *xact, Oid relid, int attnum,
     values[Anum_pg_attribute_atthasdef - 1] =
         BoolGetDatum(col->default_expr != NULL);
     values[Anum_pg_attribute_attisdropped - 1] = BoolGetDatum(false);
-    catalog_insert(xact, AttributeRelationId, values);
+    tdb_catalog_insert(xact, AttributeRelationId, values);
 
     if (col->default_expr != NULL) {
         Datum def[Natts_pg_attrdef];
@@ -583,7 +604,7 @@ insert_attribute_row(Transaction *xact, Oid relid, int attnum,
         def[Anum_pg_attrdef_adrelid - 1] = ObjectIdGetDatum(relid);
         def[Anum_pg_attrdef_adnum - 1] = Int16GetDatum((int16)attnum);
         def[Anum_pg_attrdef_adbin - 1] = PointerGetDatum(tdb_text_from_cstring(col->default_expr));
-        catalog_insert(xact, AttrDefaultRelationId, def);
+        tdb_catalog_insert(xact, AttrDefaultRelationId, def);
     }
 }
 
@@ -613,7 +634,7 @@ insert_type_rows(Transaction *xact)
         Datum values[Natts_pg_type];
 
         values[Anum_pg_type_oid - 1] = ObjectIdGetDatum(t->oid);
-        values[Anum_pg_type_typname - 1] = name_datum(t->name);
+        values[Anum_pg_type_typname - 1] = tdb_catalog_name_datum(t->name);
         values[Anum_pg_type_typnamespace - 1] =
             ObjectIdGetDatum(PG_CATALOG_NAMESPACE);
         values[Anum_pg_type_typlen - 1] = Int16GetDatum(t->len);
@@ -625,7 +646,7 @@ insert_type_rows(Transaction *xact)
         values[Anum_pg_type_typarray - 1] = ObjectIdGetDatum(t->array);
         values[Anum_pg_type_typalign - 1] = CharGetDatum(t->align);
         values[Anum_pg_type_typstorage - 1] = CharGetDatum(t->storage);
-        catalog_insert(xact, TypeRelationId, values);
+        tdb_catalog_insert(xact, TypeRelationId, values);
     }
 }
 
@@ -635,37 +656,62 @@ insert_namespace_row(Transaction *xact, Oid oid, const char *name)
     Datum values[Natts_pg_namespace];
 
     values[Anum_pg_namespace_oid - 1] = ObjectIdGetDatum(oid);
-    values[Anum_pg_namespace_nspname - 1] = name_datum(name);
-    catalog_insert(xact, NamespaceRelationId, values);
+    values[Anum_pg_namespace_nspname - 1] = tdb_catalog_name_datum(name);
+    tdb_catalog_insert(xact, NamespaceRelationId, values);
+}
+
+/* The rows that describe catalog def (in pg_class and pg_attribute). */
+static void
+insert_catalog_rows(Transaction *xact, const CatalogDef *def)
+{
+    ColumnDef cols[MAX_CATALOG_COLUMNS];
+
+    for (int c = 0; c < def->ncolumns; c++)
+        cols[c] = (ColumnDef){def->columns[c].name, def->columns[c].typid, -1,
+                              !def->columns[c].nullable, NULL};
+    insert_table_rows(xact, def->relid, def->name, PG_CATALOG_NAMESPACE,
+                      def->relid, cols, def->ncolumns);
 }
 
 void
-tdb_catalog_bootstrap(Transaction *xact)
+tdb_catalog_bootstrap(Transaction *xact, const char *superuser)
 {
     (void)tdb_xact_assign_xid(xact);
     for (int i = 0; i < LENGTHOF(catalogs); i++)
         create_relation_file(xact, catalogs[i].relid);
-    for (int i = 0; i < LENGTHOF(catalogs); i++) {
-        const CatalogDef *def = &catalogs[i];
-        ColumnDef cols[MAX_CATALOG_COLUMNS];
-
-        for (int c = 0; c < def->ncolumns; c++)
-            cols[c] = (ColumnDef){def->columns[c].name, def->columns[c].typid,
-                                  -1, true, NULL};
-        insert_table_rows(xact, def->relid, def->name, PG_CATALOG_NAMESPACE,
-                          def->relid, cols, def->ncolumns);
-    }
+    for (int i = 0; i < LENGTHOF(catalogs); i++)
+        insert_catalog_rows(xact, &catalogs[i]);
     insert_namespace_row(xact, PG_CATALOG_NAMESPACE, "pg_catalog");
     insert_namespace_row(xact, PG_PUBLIC_NAMESPACE, "public");
     insert_type_rows(xact);
+    tdb_catalog_insert_bootstrap_role(xact, superuser);
     tdb_xact_command_counter_increment(xact);
+}
+
+bool
+tdb_catalog_add_missing(Transaction *xact, const char *superuser)
+{
+    SMgrRelation smgr = tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact),
+                                      AuthIdRelationId);
+    bool exists = tdb_smgr_exists(smgr);
+
+    tdb_smgr_close(smgr);
+    if (exists)
+        return false;
+    (void)tdb_xact_assign_xid(xact);
+    create_relation_file(xact, AuthIdRelationId);
+    unlink_at(xact, AuthIdRelationId, XACT_EVENT_ABORT);
+    insert_catalog_rows(xact, catalog_def(AuthIdRelationId));
+    tdb_catalog_insert_bootstrap_role(xact, superuser);
+    tdb_xact_command_counter_increment(xact);
+    return true;
 }
 
 bool
 tdb_catalog_is_bootstrapped(Transaction *xact)
 {
     SMgrRelation smgr =
-        tdb_smgr_open(NULL, datadir_path(xact), RelationRelationId);
+        tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact), RelationRelationId);
     bool exists = tdb_smgr_exists(smgr);
     ClassRow row;
 
@@ -675,7 +721,7 @@ tdb_catalog_is_bootstrapped(Transaction *xact)
     if (!find_class(xact, RelationRelationId, NULL, &row))
         ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
                 errmsg("the catalog of data directory \"%s\" is incomplete",
-                       datadir_path(xact)),
+                       tdb_catalog_datadir_path(xact)),
                 errdetail("The creation of the database was interrupted."),
                 errhint("Remove the directory and create it again."));
     return true;
@@ -789,7 +835,7 @@ tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
 void
 tdb_catalog_truncate_table(Transaction *xact, Oid relid)
 {
-    Relation pg_class = catalog_relation(RelationRelationId);
+    Relation pg_class = tdb_catalog_relation(RelationRelationId);
     bool isnull[Natts_pg_class] = {false};
     RelFileNumber relfilenode;
     TM_FailureData tmfd;
@@ -860,7 +906,7 @@ tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
     if (!find_class_by(xact, CLASS_BY_RELFILENODE, rel, NULL, &row) ||
         row.relpages >= nblocks)
         return;
-    set_relpages_in_place(catalog_relation(RelationRelationId), &row.tid,
+    set_relpages_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
                           nblocks);
     tdb_buf_flush_relation(RelationRelationId);
 }
@@ -880,12 +926,12 @@ tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
     values[Anum_pg_constraint_oid - 1] =
         ObjectIdGetDatum(tdb_datadir_alloc_relfilenumber(
             tdb_xact_manager_datadir(tdb_xact_manager_of(xact))));
-    values[Anum_pg_constraint_conname - 1] = name_datum(name);
+    values[Anum_pg_constraint_conname - 1] = tdb_catalog_name_datum(name);
     values[Anum_pg_constraint_contype - 1] = CharGetDatum('c');
     values[Anum_pg_constraint_conrelid - 1] = ObjectIdGetDatum(relid);
     values[Anum_pg_constraint_conbin - 1] =
         PointerGetDatum(tdb_text_from_cstring(expr));
-    catalog_insert(xact, ConstraintRelationId, values);
+    tdb_catalog_insert(xact, ConstraintRelationId, values);
     catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
 }
@@ -898,8 +944,8 @@ load_checks(Transaction *xact, Relation rel)
 
     rel->rd_checks = NULL;
     rel->rd_nchecks = 0;
-    catscan_begin(&cs, xact, ConstraintRelationId);
-    while (catscan_next(&cs)) {
+    tdb_catscan_begin(&cs, xact, ConstraintRelationId);
+    while (tdb_catscan_next(&cs)) {
         RelationCheck *check;
 
         if (DatumGetObjectId(cs.values[Anum_pg_constraint_conrelid - 1]) !=
@@ -913,11 +959,11 @@ load_checks(Transaction *xact, Relation rel)
         check = &rel->rd_checks[rel->rd_nchecks++];
         check->name = tdb_mcxt_strdup(
             tdb_current_mcxt,
-            datum_name(cs.values[Anum_pg_constraint_conname - 1]));
+            tdb_catalog_datum_name(cs.values[Anum_pg_constraint_conname - 1]));
         check->expr = tdb_text_to_cstring(
             DatumGetPointer(cs.values[Anum_pg_constraint_conbin - 1]));
     }
-    catscan_end(&cs);
+    tdb_catscan_end(&cs);
 }
 
 /* ----------------------------------------------------------------------
@@ -940,8 +986,8 @@ load_columns(Transaction *xact, Relation rel, int natts)
     int seen = 0;
 
     rel->rd_att = tdb_tupdesc_create(natts);
-    catscan_begin(&cs, xact, AttributeRelationId);
-    while (catscan_next(&cs)) {
+    tdb_catscan_begin(&cs, xact, AttributeRelationId);
+    while (tdb_catscan_next(&cs)) {
         int attnum;
 
         if (DatumGetObjectId(cs.values[Anum_pg_attribute_attrelid - 1]) !=
@@ -954,7 +1000,7 @@ load_columns(Transaction *xact, Relation rel, int natts)
                            rel->rd_name, attnum, natts));
         init_column(
             rel->rd_att, attnum - 1,
-            datum_name(cs.values[Anum_pg_attribute_attname - 1]),
+            tdb_catalog_datum_name(cs.values[Anum_pg_attribute_attname - 1]),
             DatumGetObjectId(cs.values[Anum_pg_attribute_atttypid - 1]),
             DatumGetInt32(cs.values[Anum_pg_attribute_atttypmod - 1]),
             DatumGetBool(cs.values[Anum_pg_attribute_attnotnull - 1]));
@@ -962,7 +1008,7 @@ load_columns(Transaction *xact, Relation rel, int natts)
             DatumGetBool(cs.values[Anum_pg_attribute_atthasdef - 1]);
         seen++;
     }
-    catscan_end(&cs);
+    tdb_catscan_end(&cs);
     if (seen != natts)
         ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
                 errmsg("table \"%s\" has %d pg_attribute rows, expected %d",
@@ -971,8 +1017,8 @@ load_columns(Transaction *xact, Relation rel, int natts)
     rel->rd_att->tdtypeid = RECORDOID;
 
     rel->rd_defaults = NULL;
-    catscan_begin(&cs, xact, AttrDefaultRelationId);
-    while (catscan_next(&cs)) {
+    tdb_catscan_begin(&cs, xact, AttrDefaultRelationId);
+    while (tdb_catscan_next(&cs)) {
         int attnum;
 
         if (DatumGetObjectId(cs.values[Anum_pg_attrdef_adrelid - 1]) !=
@@ -987,7 +1033,7 @@ load_columns(Transaction *xact, Relation rel, int natts)
             tdb_text_to_cstring(
                 DatumGetPointer(cs.values[Anum_pg_attrdef_adbin - 1]));
     }
-    catscan_end(&cs);
+    tdb_catscan_end(&cs);
 }
 
 /* Open relid, which the caller has locked; NULL if it does not exist. */
@@ -1000,7 +1046,7 @@ open_locked(Transaction *xact, Oid relid)
     if (relid < FirstNormalObjectId) {
         for (int i = 0; i < LENGTHOF(catalogs); i++)
             if (catalogs[i].relid == relid)
-                return catalog_relation(relid);
+                return tdb_catalog_relation(relid);
     }
     if (!find_class(xact, relid, NULL, &row))
         return NULL;

@@ -23,6 +23,11 @@
  *                        expression as SQL text; the SQL layer parses it)
  *   pg_constraint (2606) oid, conname, contype ('c' = CHECK), conrelid,
  *                        conbin (the CHECK expression as SQL text)
+ *   pg_authid    (1260)  oid, rolname, rolsuper, rolinherit,
+ *                        rolcreaterole, rolcreatedb, rolcanlogin,
+ *                        rolreplication, rolbypassrls, rolconnlimit,
+ *                        rolpassword (NULL or a SCRAM-SHA-256 verifier);
+ *                        the roles (pg_authid.c)
  * A catalog's relation file number is its OID.  User tables get OIDs and
  * file numbers from the control file's counter, from 16384 up
  * (FirstNormalObjectId); a table's OID is its first file number, and
@@ -58,6 +63,10 @@
 #define AttrDefaultRelationId 2604
 #define ConstraintRelationId 2606
 #define NamespaceRelationId 2615
+#define AuthIdRelationId 1260
+
+/* The bootstrap superuser's OID (PostgreSQL's BOOTSTRAP_SUPERUSERID). */
+#define BOOTSTRAP_SUPERUSERID 10
 
 /* The first OID handed to user objects (PostgreSQL's FirstNormalObjectId). */
 #define FirstNormalObjectId 16384
@@ -79,11 +88,58 @@ typedef struct ColumnDef {
 
 /*
  * Create the catalogs of a new data directory and fill them (types,
- * namespaces, the catalogs' own pg_class and pg_attribute rows), in
- * xact's transaction (IN_PROGRESS; the caller commits).  The catalog
- * files must not exist yet.
+ * namespaces, the catalogs' own pg_class and pg_attribute rows, the
+ * bootstrap superuser role named superuser with OID 10), in xact's
+ * transaction (IN_PROGRESS; the caller commits).  The catalog files must
+ * not exist yet.
  */
-void tdb_catalog_bootstrap(Transaction *xact);
+void tdb_catalog_bootstrap(Transaction *xact, const char *superuser);
+
+/*
+ * A data directory bootstrapped before a catalog existed gets it: today
+ * pg_authid, with the bootstrap superuser.  Returns whether anything was
+ * added (the caller commits).
+ */
+bool tdb_catalog_add_missing(Transaction *xact, const char *superuser);
+
+/* ----------------------------------------------------------------------
+ * Roles (pg_authid.c)
+ * ---------------------------------------------------------------------- */
+
+/* A role as authentication and sessions need it. */
+typedef struct RoleInfo {
+    Oid oid;
+    char name[NAMEDATALEN];
+    bool superuser;
+    bool canlogin;
+    char *password; /* the verifier text, or NULL; current context */
+} RoleInfo;
+
+/* What CREATE / ALTER ROLE set: -1 in a flag means "not given". */
+typedef struct RoleOptions {
+    int superuser;
+    int canlogin;
+    bool set_password;
+    const char *password; /* stored as given (a verifier) or NULL */
+} RoleOptions;
+
+/* Look a role up by name (oid InvalidOid: by name) or by OID. */
+bool tdb_catalog_role_lookup(Transaction *xact, const char *name,
+                             RoleInfo *out);
+bool tdb_catalog_role_lookup_oid(Transaction *xact, Oid oid, RoleInfo *out);
+
+/* CREATE ROLE: 42710 role "x" already exists.  Returns the new OID. */
+Oid tdb_catalog_create_role(Transaction *xact, const char *name,
+                            const RoleOptions *opts);
+/* ALTER ROLE: the options given; 42704 role "x" does not exist. */
+void tdb_catalog_alter_role(Transaction *xact, const char *name,
+                            const RoleOptions *opts);
+/* ALTER ROLE ... RENAME TO: 42704, 42710. */
+void tdb_catalog_rename_role(Transaction *xact, const char *name,
+                             const char *newname);
+/* DROP ROLE: 42704 (missing_ok: a NOTICE and false). */
+bool tdb_catalog_drop_role(Transaction *xact, const char *name,
+                           bool missing_ok);
 
 /*
  * Is the catalog of this data directory there and complete?  false if it

@@ -8,6 +8,9 @@
  */
 #include "common/base.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include "access/heapam.h"
 #include "catalog/catalog.h"
 #include "catalog/database.h"
@@ -22,9 +25,26 @@ struct Database {
     TransactionManager *tm;
 };
 
-/* Create the catalog in a new data directory, or check it is there. */
+/*
+ * The bootstrap superuser's name: the option, else the name of the OS
+ * user creating the directory (what initdb does), else "postgres".
+ */
+static const char *
+bootstrap_superuser(const DatabaseOptions *options)
+{
+    struct passwd *pw;
+
+    if (options != NULL && options->superuser != NULL &&
+        options->superuser[0] != '\0')
+        return options->superuser;
+    pw = getpwuid(geteuid());
+    return pw != NULL && pw->pw_name[0] != '\0' ? pw->pw_name : "postgres";
+}
+
+/* Create the catalog in a new data directory, or check it is there (and
+ * add the catalogs that came later). */
 static void
-ensure_catalog(Database *db)
+ensure_catalog(Database *db, const DatabaseOptions *options)
 {
     Transaction *volatile xact = tdb_xact_create(db->tm, db->cxt);
 
@@ -32,7 +52,11 @@ ensure_catalog(Database *db)
     {
         tdb_xact_begin(xact);
         if (!tdb_catalog_is_bootstrapped(xact)) {
-            tdb_catalog_bootstrap(xact);
+            tdb_catalog_bootstrap(xact, bootstrap_superuser(options));
+            tdb_xact_commit(xact);
+            tdb_buf_flush_all();
+        } else if (tdb_catalog_add_missing(xact,
+                                           bootstrap_superuser(options))) {
             tdb_xact_commit(xact);
             tdb_buf_flush_all();
         } else
@@ -66,7 +90,7 @@ tdb_database_open(const char *path, const DatabaseOptions *options)
         pool_started = true;
         db->tm = tdb_xact_manager_open(db->dd, cxt);
         tdb_heap_set_commit_length_hook(tdb_catalog_record_length);
-        ensure_catalog(db);
+        ensure_catalog(db, options);
     }
     TDB_CATCH();
     {

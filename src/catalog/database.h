@@ -30,6 +30,9 @@ typedef struct Database Database;
 typedef struct DatabaseOptions {
     int nbuffers; /* buffer pool size in 8 kB pages; 0: the default
                    * (TDB_DEFAULT_NBUFFERS, 128 MB) */
+    const char *superuser; /* the bootstrap superuser's name when the
+                            * directory is created (initdb's -U); NULL:
+                            * the OS user's name */
 } DatabaseOptions;
 
 /*

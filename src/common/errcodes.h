@@ -98,6 +98,15 @@
 #define ERRCODE_INVALID_TABLE_DEFINITION MAKE_SQLSTATE('4', '2', 'P', '1', '6')
 #define ERRCODE_NAME_TOO_LONG MAKE_SQLSTATE('4', '2', '6', '2', '2')
 #define ERRCODE_TOO_MANY_COLUMNS MAKE_SQLSTATE('5', '4', '0', '1', '1')
+#define ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST                                \
+    MAKE_SQLSTATE('2', 'B', 'P', '0', '1')
+#define ERRCODE_OBJECT_IN_USE MAKE_SQLSTATE('5', '5', '0', '0', '6')
+#define ERRCODE_RESERVED_NAME MAKE_SQLSTATE('4', '2', '9', '3', '9')
+
+/* Authentication (server/). */
+#define ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION                          \
+    MAKE_SQLSTATE('2', '8', '0', '0', '0')
+#define ERRCODE_INVALID_PASSWORD MAKE_SQLSTATE('2', '8', 'P', '0', '1')
 #define ERRCODE_NOT_NULL_VIOLATION MAKE_SQLSTATE('2', '3', '5', '0', '2')
 
 /* File access (storage/): see tdb_fd_errcode() for the errno mapping. */

@@ -22,6 +22,10 @@
  *     A second signal while that runs is an immediate shutdown: the
  *     socket file goes and the process exits at once, as after a crash
  *     (the WAL recovers committed work on the next start).
+ *     SIGHUP: the handler writes a byte to the reload pipe, which only
+ *     this thread polls; it reads pg_hba.conf again and, if the file is
+ *     good, makes the new rules current (a bad file is logged and the
+ *     old rules stay, as in PostgreSQL).
  *
  * Connection limit: a new connection always gets a thread that reads its
  * startup packet -- a CancelRequest must get through even when the
@@ -31,7 +35,9 @@
  * closed at once.
  *
  * Locking: Server.lock protects the registry (slots, nsessions,
- * next_pid) and nthreads.  tdb_session_cancel is called under it, and a
+ * next_pid), nthreads and the current hba rules (a reload swaps the
+ * pointer; superseded rule sets stay allocated until shutdown, so a
+ * connection may go on reading the set it took).  tdb_session_cancel is called under it, and a
  * connection unregisters under it before destroying its session, so a
  * cancel never touches a session being freed.
  */
@@ -55,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/scram.h"
 #include "server/server_int.h"
 
 #define MAX_LISTEN_SOCKETS 16
@@ -62,6 +69,7 @@
 
 /* What the signal handler may touch (async-signal-safe writes only). */
 static int signal_wake_fd = -1;
+static int signal_reload_fd = -1;
 static volatile sig_atomic_t signals_received = 0;
 static char socket_path_for_signal[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
@@ -186,6 +194,17 @@ handle_shutdown_signal(int signo)
 }
 
 static void
+handle_reload_signal(int signo)
+{
+    int save_errno = errno;
+
+    (void)signo;
+    if (signal_reload_fd >= 0)
+        (void)!write(signal_reload_fd, "x", 1);
+    errno = save_errno;
+}
+
+static void
 install_signals(void)
 {
     struct sigaction sa;
@@ -196,6 +215,8 @@ install_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = handle_reload_signal;
+    sigaction(SIGHUP, &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
 }
@@ -466,11 +487,13 @@ fail:
     pthread_mutex_unlock(&srv->lock);
 }
 
-/* Poll and accept until the wake pipe fires. */
+static void reload_hba(Server *srv);
+
+/* Poll and accept until the wake pipe fires (and reload on SIGHUP). */
 static void
 accept_loop(Server *srv, ListenSet *ls)
 {
-    struct pollfd fds[MAX_LISTEN_SOCKETS + 1];
+    struct pollfd fds[MAX_LISTEN_SOCKETS + 2];
 
     for (;;) {
         int rc;
@@ -483,7 +506,10 @@ accept_loop(Server *srv, ListenSet *ls)
         fds[ls->n].fd = srv->wake_pipe[0];
         fds[ls->n].events = POLLIN;
         fds[ls->n].revents = 0;
-        rc = poll(fds, (nfds_t)ls->n + 1, -1);
+        fds[ls->n + 1].fd = srv->reload_pipe[0];
+        fds[ls->n + 1].events = POLLIN;
+        fds[ls->n + 1].revents = 0;
+        rc = poll(fds, (nfds_t)ls->n + 2, -1);
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0) {
@@ -494,6 +520,8 @@ accept_loop(Server *srv, ListenSet *ls)
         }
         if (fds[ls->n].revents != 0)
             return;
+        if (fds[ls->n + 1].revents != 0)
+            reload_hba(srv);
         for (int i = 0; i < ls->n; i++)
             if (fds[i].revents != 0)
                 accept_one(srv, &ls->socks[i]);
@@ -550,6 +578,7 @@ open_database(const ServerOptions *o)
 
         memset(&dopts, 0, sizeof(dopts));
         dopts.nbuffers = o->nbuffers;
+        dopts.superuser = o->superuser;
         db = tdb_database_open(o->datadir, &dopts);
     }
     TDB_CATCH();
@@ -561,6 +590,93 @@ open_database(const ServerOptions *o)
     }
     TDB_END_TRY();
     return db;
+}
+
+/*
+ * The client authentication file's path (the option's, or DATADIR's
+ * pg_hba.conf, written with its defaults if missing) into path; false
+ * (logged) if the default file cannot be written.
+ */
+static bool
+hba_path(const ServerOptions *o, char *path, Size size)
+{
+    if (o->hba_file != NULL) {
+        snprintf(path, size, "%s", o->hba_file);
+        return true;
+    }
+    snprintf(path, size, "%s/pg_hba.conf", o->datadir);
+    if (tdb_hba_write_default(path) != 0) {
+        tdb_server_log(0, "FATAL", "could not create file \"%s\": %s", path,
+                       strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Read the rules at path into cxt; NULL, logged as PostgreSQL logs it
+ * (the error, its line as CONTEXT), if the file has an error. */
+static HbaRules *
+read_hba(const char *path, MemoryContext cxt)
+{
+    char err[512];
+    int errline;
+    HbaRules *rules = tdb_hba_load(path, cxt, err, sizeof(err), &errline);
+
+    if (rules == NULL) {
+        tdb_server_log(0, "LOG", "%s", err);
+        if (errline > 0)
+            tdb_server_log(0, "CONTEXT",
+                           "line %d of configuration file \"%s\"", errline,
+                           path);
+    }
+    return rules;
+}
+
+/* The rules at start; NULL (logged) stops the start. */
+static HbaRules *
+load_hba(const ServerOptions *o, MemoryContext cxt)
+{
+    char path[4096];
+    HbaRules *rules;
+
+    if (!hba_path(o, path, sizeof(path)))
+        return NULL;
+    rules = read_hba(path, cxt);
+    if (rules == NULL)
+        tdb_server_log(0, "FATAL", "could not load %s", path);
+    return rules;
+}
+
+/* SIGHUP: read the file again; keep the old rules if it is bad. */
+static void
+reload_hba(Server *srv)
+{
+    char byte[64];
+    HbaRules *rules;
+
+    while (read(srv->reload_pipe[0], byte, sizeof(byte)) > 0)
+        ; /* several signals: one reload */
+    tdb_server_log(0, "LOG",
+                   "received SIGHUP, reloading configuration files");
+    rules = read_hba(srv->hba->path, srv->cxt);
+    if (rules == NULL) {
+        tdb_server_log(0, "LOG", "%s was not reloaded", "pg_hba.conf");
+        return;
+    }
+    pthread_mutex_lock(&srv->lock);
+    srv->hba = rules;
+    pthread_mutex_unlock(&srv->lock);
+}
+
+const HbaRules *
+tdb_server_hba(Server *srv)
+{
+    const HbaRules *rules;
+
+    pthread_mutex_lock(&srv->lock);
+    rules = srv->hba;
+    pthread_mutex_unlock(&srv->lock);
+    return rules;
 }
 
 /* Close the database; false (and logged) on failure. */
@@ -605,10 +721,19 @@ tdb_server_run(const ServerOptions *o)
                        strerror(errno));
         return 1;
     }
+    if (pipe2(srv.reload_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+        tdb_server_log(0, "FATAL", "could not create the reload pipe: %s",
+                       strerror(errno));
+        close(srv.wake_pipe[0]);
+        close(srv.wake_pipe[1]);
+        return 1;
+    }
     signal_wake_fd = srv.wake_pipe[1];
+    signal_reload_fd = srv.reload_pipe[1];
     install_signals();
 
     cxt = tdb_aset_create(tdb_top_mcxt, "Server", ALLOCSET_SMALL_SIZES);
+    srv.cxt = cxt;
     srv.slots = tdb_mcxt_alloc_zero(
         cxt, tdb_mcxt_array_size((Size)o->max_connections,
                                  sizeof(BackendSlot)));
@@ -618,7 +743,15 @@ tdb_server_run(const ServerOptions *o)
         status = 1;
         goto done;
     }
-    if (o->listen_addresses[0] != '\0' && !listen_tcp(&ls, o)) {
+    srv.hba = load_hba(o, cxt);
+    if (srv.hba == NULL)
+        status = 1;
+    else if (!tdb_strong_random(srv.mock_secret, sizeof(srv.mock_secret))) {
+        tdb_server_log(0, "FATAL", "could not generate random numbers");
+        status = 1;
+    }
+    if (status == 0 && o->listen_addresses[0] != '\0' &&
+        !listen_tcp(&ls, o)) {
         tdb_server_log(0, "FATAL", "could not create any TCP/IP sockets");
         status = 1;
     }
@@ -655,8 +788,11 @@ tdb_server_run(const ServerOptions *o)
 
 done:
     signal_wake_fd = -1;
+    signal_reload_fd = -1;
     close(srv.wake_pipe[0]);
     close(srv.wake_pipe[1]);
+    close(srv.reload_pipe[0]);
+    close(srv.reload_pipe[1]);
     pthread_cond_destroy(&srv.thread_exited);
     pthread_mutex_destroy(&srv.lock);
     tdb_mcxt_delete(cxt);

@@ -10,6 +10,10 @@
  *                                none (/tmp)
  *   -N, --max-connections=N      sessions at once (100)
  *   -B, --buffers=N              buffer pool size in 8 kB pages
+ *       --hba=FILE               client authentication file
+ *                                (DATADIR/pg_hba.conf)
+ *   -U, --superuser=NAME         the superuser's name if DATADIR is
+ *                                created (initdb -U; the OS user)
  *       --help                   this text
  *
  * The short letters are postgres's own.  DATADIR defaults to ./tdbdata,
@@ -47,6 +51,13 @@ usage(void)
            "  -N, --max-connections=N    maximum number of connections "
            "(default 100)\n"
            "  -B, --buffers=N            number of 8 kB shared buffers\n"
+           "      --hba=FILE             client authentication file "
+           "(default\n"
+           "                             DATADIR/pg_hba.conf)\n"
+           "  -U, --superuser=NAME       superuser name when DATADIR is "
+           "created\n"
+           "                             (default: the operating-system "
+           "user)\n"
            "      --help                 show this help, then exit\n\n"
            "SIGTERM or SIGINT shuts the server down cleanly.\n",
            TDB_SERVER_DEFAULT_PORT);
@@ -80,6 +91,8 @@ tdb_server_main(int argc, char **argv)
         {"socket-dir", required_argument, NULL, 'k'},
         {"max-connections", required_argument, NULL, 'N'},
         {"buffers", required_argument, NULL, 'B'},
+        {"hba", required_argument, NULL, 2},
+        {"superuser", required_argument, NULL, 'U'},
         {"help", no_argument, NULL, 1},
         {NULL, 0, NULL, 0},
     };
@@ -88,7 +101,7 @@ tdb_server_main(int argc, char **argv)
 
     tdb_server_options_init(&o);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:h:k:N:B:", long_options, NULL)) !=
+    while ((c = getopt_long(argc, argv, "p:h:k:N:B:U:", long_options, NULL)) !=
            -1) {
         switch (c) {
         case 'p':
@@ -106,6 +119,12 @@ tdb_server_main(int argc, char **argv)
             break;
         case 'B':
             o.nbuffers = int_option("buffers", optarg, 16, INT_MAX);
+            break;
+        case 2:
+            o.hba_file = optarg;
+            break;
+        case 'U':
+            o.superuser = optarg;
             break;
         case 1:
             usage();

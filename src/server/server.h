@@ -43,6 +43,12 @@ typedef struct ServerOptions {
     int nbuffers;                 /* buffer pool pages; 0: the default */
     int authentication_timeout;   /* seconds a client may take to finish
                                    * startup (default 60) */
+    const char *hba_file;         /* the client authentication file; NULL:
+                                   * DATADIR/pg_hba.conf, written with
+                                   * trust defaults if missing (hba.h) */
+    const char *superuser;        /* the bootstrap superuser's name if
+                                   * DATADIR is created; NULL: the OS
+                                   * user's (as initdb) */
 } ServerOptions;
 
 /* Fill o with the defaults (datadir NULL). */

@@ -33,6 +33,7 @@
 #include <stdatomic.h>
 
 #include "catalog/database.h"
+#include "server/hba.h"
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
 #include "server/server.h"
@@ -57,6 +58,13 @@
 #define PQ_LARGE_MESSAGE_LIMIT ((int)(MaxAllocSize - 1))
 
 /* SQLSTATEs only the server raises (errcodes.h lists the engine's). */
+/* Authentication request codes ('R'). */
+#define SRV_AUTH_OK 0
+#define SRV_AUTH_CLEARTEXT 3
+#define SRV_AUTH_SASL 10
+#define SRV_AUTH_SASL_CONTINUE 11
+#define SRV_AUTH_SASL_FINAL 12
+
 #define SRV_ERRCODE_PROTOCOL_VIOLATION MAKE_SQLSTATE('0', '8', 'P', '0', '1')
 #define SRV_ERRCODE_CONNECTION_FAILURE MAKE_SQLSTATE('0', '8', '0', '0', '6')
 #define SRV_ERRCODE_TOO_MANY_CONNECTIONS MAKE_SQLSTATE('5', '3', '3', '0', '0')
@@ -84,6 +92,12 @@ typedef struct BackendSlot {
 typedef struct Server {
     const ServerOptions *opts;
     Database *db;          /* shared by every session */
+    MemoryContext cxt;     /* the server's (main thread only) */
+    int reload_pipe[2];    /* [0] readable after SIGHUP (main thread) */
+    const HbaRules *hba;   /* pg_hba.conf's current rules (lock; the
+                            * rules themselves are read-only) */
+    uint8 mock_secret[32]; /* random at start: the salts of roles that do
+                            * not exist (auth.c); read-only */
     int wake_pipe[2];      /* [0] becomes readable when shutdown starts */
     atomic_bool shutting_down;
 
@@ -105,6 +119,9 @@ bool tdb_server_register(Server *srv, Session *session, int32 pid,
                          int32 *key);
 /* Give back the slot of pid (before its session is destroyed). */
 void tdb_server_unregister(Server *srv, int32 pid);
+/* The current pg_hba.conf rules (a SIGHUP may replace them; a set once
+ * returned stays valid until shutdown). */
+const HbaRules *tdb_server_hba(Server *srv);
 /* CancelRequest: cancel pid's statement if key matches; false if not. */
 bool tdb_server_cancel(Server *srv, int32 pid, int32 key);
 
@@ -222,6 +239,7 @@ typedef struct Backend {
     bool registered;
     char *user;
     char *database;
+    bool is_superuser;     /* the authenticated role's (is_superuser) */
     char *application_name;
     char client_encoding[16]; /* as reported; see startup.c */
     char reported[SRV_NREPORTED][128]; /* last ParameterStatus values */
@@ -255,6 +273,13 @@ void *tdb_backend_thread(void *arg);
  * cancel request was handled, or the client left).
  */
 bool tdb_backend_startup(Backend *be);
+
+/*
+ * Authentication (auth.c): the pg_hba.conf line, the method's exchange,
+ * AuthenticationOk, the role's LOGIN check; sets the session's user.
+ * False after a FATAL (or when the client left).
+ */
+bool tdb_backend_authenticate(Backend *be);
 
 /* Send the ParameterStatus messages whose value changed (all at first). */
 void tdb_backend_report_settings(Backend *be);

@@ -11,7 +11,9 @@
  *          v
  *     session + registry slot (53300 when max_connections are in use)
  *          v
- *     AuthenticationOk (trust), the settings, ParameterStatus x 13,
+ *     authentication (auth.c: pg_hba.conf, trust / SCRAM-SHA-256 /
+ *     password, the role) ending in AuthenticationOk, the settings,
+ *     ParameterStatus x 13,
  *     BackendKeyData; the message loop then sends ReadyForQuery.
  *
  * Every failure is a FATAL ErrorResponse (when the client can read one)
@@ -70,9 +72,10 @@ reported_value(Backend *be, int i)
     if (strcmp(name, "default_transaction_read_only") == 0 ||
         strcmp(name, "in_hot_standby") == 0)
         return "off";
-    if (strcmp(name, "integer_datetimes") == 0 ||
-        strcmp(name, "is_superuser") == 0)
+    if (strcmp(name, "integer_datetimes") == 0)
         return "on";
+    if (strcmp(name, "is_superuser") == 0)
+        return be->is_superuser ? "on" : "off";
     if (strcmp(name, "server_encoding") == 0)
         return "UTF8";
     if (strcmp(name, "server_version") == 0)
@@ -371,10 +374,8 @@ process_startup_message(Backend *be, PqMsg *m, uint32 proto)
     if (!start_session(be))
         return false;
 
-    /* trust: every user may connect */
-    tdb_pq_begin(&be->port, 'R');
-    tdb_pq_put_int32(&be->port, 0);
-    tdb_pq_end(&be->port);
+    if (!tdb_backend_authenticate(be)) /* auth.c; R/0 on success */
+        return false;
 
     if (options != NULL && !apply_options(be, options))
         return false;

@@ -12,12 +12,14 @@
 #include "common/base.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "sql/analyze.h"
+#include "sql/sql_int.h"
 #include "sql/typename.h"
 #include "tuple/varlena.h"
 
@@ -1312,6 +1314,21 @@ sql_value_precision(const char *type_name, int32 typmod)
 }
 
 /*
+ * CURRENT_USER, SESSION_USER, USER, CURRENT_ROLE: the session's role
+ * name, a name constant (a session's user never changes: there is no SET
+ * ROLE, so a plan kept by the session stays right).
+ */
+static Expr *
+session_user_const(ParseState *ps)
+{
+    char *name = tdb_palloc0(NAMEDATALEN);
+
+    snprintf(name, NAMEDATALEN, "%s",
+             tdb_sql_session_user_name(ps->st->session));
+    return (Expr *)tdb_make_const(NAMEOID, -1, PointerGetDatum(name), false);
+}
+
+/*
  * The date/time value functions, as calls of now() -- the transaction's
  * start -- taken to the requested type (and precision) in the session's
  * TimeZone: CURRENT_DATE is now()::date, LOCALTIMESTAMP now()::timestamp,
@@ -1327,6 +1344,11 @@ transform_sql_value_function(ParseState *ps,
     Expr *now;
 
     switch (svf->op) {
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER:
+        return session_user_const(ps);
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:
         type = DATEOID;
         break;

@@ -22,6 +22,7 @@
 
 #include "common/base.h"
 #include "access/xact.h"
+#include "catalog/catalog.h"
 #include "catalog/database.h"
 #include "common/elog.h"
 #include "executor/dest.h"
@@ -146,6 +147,23 @@ bool tdb_session_sync(Session *s, ErrorData *error);
 /* An error raised outside the session (the protocol layer's): end the
  * transaction as any error does. */
 void tdb_session_fail(Session *s);
+
+/*
+ * The session's user, after authentication (role.c): current_user and
+ * session_user, and the role whose privileges count.  Without it a
+ * session is the bootstrap superuser (the shell, the C API).
+ */
+void tdb_session_set_user(Session *s, Oid roleid, const char *name);
+
+/*
+ * Read role name from the catalog in a short transaction of the session
+ * (which must be idle), for authentication.  out->password is allocated
+ * in the current memory context.  False if there is no such role or the
+ * read failed (then *error, if given, holds the error; its sqlerrcode
+ * is 0 when the role simply does not exist).
+ */
+bool tdb_session_lookup_role(Session *s, const char *name, RoleInfo *out,
+                             ErrorData *error);
 
 Settings *tdb_session_settings(Session *s);
 Transaction *tdb_session_xact(Session *s);

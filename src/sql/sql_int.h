@@ -48,6 +48,11 @@ struct Session {
     bool epoch_armed;         /* the callback is registered for the
                                * current transaction */
     int nrunning;             /* portals holding an executor (pins) */
+    /* the session's role (role.c): set by the server after
+     * authentication; InvalidOid in an embedded session, which acts as
+     * the bootstrap superuser (user_name then filled at first use) */
+    Oid user_oid;
+    char user_name[NAMEDATALEN];
 };
 
 /*
@@ -102,6 +107,11 @@ bool tdb_sql_run_create_as(Statement *st);
 /* A RangeVar's table name; schemas other than public are refused. */
 const char *tdb_sql_table_name(const Statement *st,
                                const PgQuery__RangeVar *rv);
+
+/* role.c: run st if it is CREATE / ALTER / DROP ROLE; false if not. */
+bool tdb_sql_run_role_utility(Statement *st);
+/* role.c: the session's user name (current_user, session_user). */
+const char *tdb_sql_session_user_name(Session *s);
 
 /* utility.c: run st if it is a utility statement; false if it is not. */
 bool tdb_sql_run_utility(Statement *st);

@@ -1,7 +1,8 @@
 /*
  * utility.c -- statements that are not queries: transaction control,
  * SET / SHOW / RESET, CREATE / DROP / TRUNCATE TABLE, VACUUM and
- * ANALYZE (PostgreSQL's ProcessUtility, for what tupledb has).
+ * ANALYZE (PostgreSQL's ProcessUtility, for what tupledb has); the role
+ * statements are role.c's.
  *
  * Each statement kind has a small function; tdb_sql_run_utility
  * dispatches on the parse node.  Messages, warnings and command tags are
@@ -666,6 +667,6 @@ tdb_sql_run_utility(Statement *st)
         tdb_sql_copy(st, n->copy_stmt); /* copy.c */
         return true;
     default:
-        return false;
+        return tdb_sql_run_role_utility(st); /* role.c */
     }
 }

@@ -39,7 +39,7 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 server_start() {
   local datadir=$1 i
   shift
-  "$TDB" serve "$datadir" --port "$SRV_PORT" --socket-dir "$SRV_SOCKDIR" \
+  "$TDB" serve "$datadir" --port "$SRV_PORT" --socket-dir "$SRV_SOCKDIR" --superuser tester \
     --listen 127.0.0.1 "$@" >>"$SRV_LOG" 2>&1 &
   SRV_PID=$!
   for i in $(seq 1 300); do

@@ -17,7 +17,8 @@ and the script ends with "RESULT pgwire: N passed, N failed".
 Groups: startup, query, errors, malformed, cancel, concurrent, limit
 (needs a server started with --max-connections 3), extended, params
 (parameters, binary formats, cached plans, incremental portals),
-copy (the
+auth / auth_trust (SCRAM-SHA-256 and
+trust against the roles run.sh's auth group makes), copy (the
 COPY sub-protocol: CopyFail, bad data, a client leaving mid-COPY, other
 messages during COPY), shutdown_setup /
 shutdown_check (around a SIGTERM and restart, see run.sh).
@@ -286,7 +287,7 @@ def group_startup():
 
     # protocol 3.1 and _pq_ options: NegotiateProtocolVersion, then on
     s = raw_socket()
-    s.sendall(startup_packet({"user": "x", "_pq_.fancy": "1"},
+    s.sendall(startup_packet({"user": "tester", "_pq_.fancy": "1"},
                              version=0x30001))
     c = Conn(sock=s, startup=False)
     msgs = c.until_ready()
@@ -1759,6 +1760,242 @@ def group_copy():
           rows(c.query("SELECT 1")) == [["1"]])
     c.query("DROP TABLE cp")
     c.close()
+
+# ----------------------------------------------------------------------
+# Authentication (run.sh's auth group: roles alice/secret, bob without a
+# password, nol NOLOGIN; scram-sha-256 on 127.0.0.1, trust on the socket)
+# ----------------------------------------------------------------------
+
+import base64
+import hashlib
+import hmac
+
+
+def auth_msgs(sock, data=b""):
+    """Parse raw bytes into (type, body) messages (complete ones)."""
+    out, i = [], 0
+    while i + 5 <= len(data):
+        (length,) = struct.unpack("!I", data[i + 1:i + 5])
+        if i + 1 + length > len(data):
+            break
+        out.append((chr(data[i]), data[i + 5:i + 1 + length]))
+        i += 1 + length
+    return out
+
+
+def read_auth(c):
+    """The next message, which should be an Authentication request:
+    (code, data) or ('E', fields)."""
+    t, body = c.read_msg()
+    if t == "E":
+        return "E", parse_fields(body)
+    if t != "R":
+        return t, body
+    return struct.unpack("!i", body[:4])[0], body[4:]
+
+
+def scram_start(user="alice", database="tdb", nonce="fyko+d2lbbFgONRv9qkxdawL"):
+    """Connect and send the SASLInitialResponse; returns (conn, bare,
+    server-first) or (conn, None, (code, data)) when something else came."""
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet({"user": user, "database": database}))
+    code, data = read_auth(c)
+    if code != 10:
+        return c, None, (code, data)
+    bare = "n=,r=" + nonce
+    first = ("n,," + bare).encode()
+    c.send("p", b"SCRAM-SHA-256\0" + struct.pack("!i", len(first)) + first)
+    code, data = read_auth(c)
+    if code != 11:
+        return c, None, (code, data)
+    return c, bare, data.decode()
+
+
+def scram_final(bare, server_first, password, cbind="biws"):
+    """The client-final-message and the server signature expected."""
+    attrs = dict(kv.split("=", 1) for kv in server_first.split(","))
+    salt = base64.b64decode(attrs["s"])
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode(), salt,
+                                 int(attrs["i"]))
+    client_key = hmac.new(salted, b"Client Key", "sha256").digest()
+    stored = hashlib.sha256(client_key).digest()
+    without = "c=%s,r=%s" % (cbind, attrs["r"])
+    authmsg = ",".join([bare, server_first, without]).encode()
+    sig = hmac.new(stored, authmsg, "sha256").digest()
+    proof = bytes(a ^ b for a, b in zip(client_key, sig))
+    server_key = hmac.new(salted, b"Server Key", "sha256").digest()
+    vsig = hmac.new(server_key, authmsg, "sha256").digest()
+    return (without + ",p=" + base64.b64encode(proof).decode(),
+            "v=" + base64.b64encode(vsig).decode())
+
+
+def fatal_after(c, body_type, body):
+    """Send one message, return the FATAL's fields (or None)."""
+    c.send(body_type, body)
+    data, _ = read_all_until_close(c.sock)
+    return fatal_in(data)
+
+
+def group_auth():
+    """SCRAM-SHA-256 by hand.  Also passes against PostgreSQL 15 with the
+    same roles, database tdb and scram-sha-256 for 127.0.0.1 (the
+    messages and SQLSTATEs asserted here are PostgreSQL's)."""
+    # the whole exchange, checked like libpq checks it
+    c, bare, sfirst = scram_start()
+    check("auth: R/10 offers SCRAM-SHA-256 only, R/11 server-first",
+          bare is not None and sfirst.startswith("r=fyko+d2lbbFgONRv9qkxdawL")
+          and ",s=" in sfirst and sfirst.endswith(",i=4096"), sfirst)
+    final, v = scram_final(bare, sfirst, "secret")
+    c.send("p", final.encode())
+    code, data = read_auth(c)
+    check("auth: R/12 carries the server signature", code == 12 and
+          data.decode() == v, (code, data))
+    msgs = c.until_ready()
+    check("auth: R/0, then ready; is_superuser off for alice",
+          msgs[0][0] == "R" and c.status == "I" and
+          c.params.get("is_superuser") == "off" and
+          c.params.get("session_authorization") == "alice", (types(msgs),
+                                                              c.params))
+    c.send("Q", b"SELECT current_user, session_user\0")
+    check("auth: current_user is alice", rows(c.until_ready()) ==
+          [["alice", "alice"]])
+    c.close()
+
+    # a wrong proof, a role without password, a role that does not exist
+    for user, pw, name in (("alice", "wrong", "wrong password"),
+                           ("bob", "", "role without a password"),
+                           ("nosuch", "x", "role that does not exist")):
+        c, bare, sfirst = scram_start(user)
+        if bare is None:
+            check("auth: %s gets the whole exchange" % name, False, sfirst)
+            continue
+        final, _ = scram_final(bare, sfirst, pw)
+        e = fatal_after(c, "p", final.encode())
+        check("auth: %s is FATAL 28P01 after the exchange" % name,
+              e is not None and e.get("V") == "FATAL" and
+              e.get("C") == "28P01" and
+              e.get("M") == 'password authentication failed for user "%s"'
+              % user, e)
+
+    # the mock salt of a missing role is stable (as a real one's is)
+    salts = []
+    for _ in range(2):
+        c, bare, sfirst = scram_start("nosuch2")
+        salts.append(sfirst.split(",")[1] if bare else None)
+        c.close()
+    check("auth: a missing role's salt is the same each time",
+          salts[0] is not None and salts[0] == salts[1], salts)
+
+    # NOLOGIN: the password is right, then 28000 after AuthenticationOk
+    c, bare, sfirst = scram_start("nol")
+    final, _ = scram_final(bare, sfirst, "secret")
+    c.send("p", final.encode())
+    data, _ = read_all_until_close(c.sock)
+    e = fatal_in(data)
+    check("auth: NOLOGIN role: R/12, R/0, FATAL 28000",
+          [t for t, _ in auth_msgs(None, data)][:3] == ["R", "R", "E"] and
+          e is not None and e.get("C") == "28000" and
+          e.get("M") == 'role "nol" is not permitted to log in', (data[:60], e))
+
+    # malformed SASL messages
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet({"user": "alice", "database": "tdb"}))
+    read_auth(c)
+    e = fatal_after(c, "p", b"SCRAM-SHA-1\0" + struct.pack("!i", 5) + b"n,,n=")
+    check("auth: wrong mechanism is FATAL 08P01",
+          e is not None and e.get("C") == "08P01" and
+          e.get("M") == "client selected an invalid SASL authentication "
+          "mechanism", e)
+
+    for first, name in ((b"x,,n=,r=abc", "bad gs2 flag"),
+                        (b"n,,n=,q=abc", "no nonce"),
+                        (b"p=tls-server-end-point,,n=,r=abc",
+                         "channel binding without TLS"),
+                        (b"n,", "truncated")):
+        c = Conn(startup=False)
+        c.sock.sendall(startup_packet({"user": "alice", "database": "tdb"}))
+        read_auth(c)
+        e = fatal_after(c, "p", b"SCRAM-SHA-256\0" +
+                        struct.pack("!i", len(first)) + first)
+        check("auth: client-first with %s is FATAL 08P01" % name,
+              e is not None and e.get("C") == "08P01" and
+              e.get("M") == "malformed SCRAM message", e)
+
+    # the length inside SASLInitialResponse lies
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet({"user": "alice", "database": "tdb"}))
+    read_auth(c)
+    e = fatal_after(c, "p", b"SCRAM-SHA-256\0" + struct.pack("!i", 500) +
+                    b"n,,n=,r=abc")
+    check("auth: SASLInitialResponse shorter than its length is FATAL",
+          e is not None and e.get("C") == "08P01", e)
+
+    # a final message with another nonce, a bad proof encoding, a wrong c=
+    for mangle, name, code in (
+            (lambda f: f.replace("r=fyko", "r=XXXX"), "another nonce", "08P01"),
+            (lambda f: f.split(",p=")[0] + ",p=!!!!", "bad proof", "08P01"),
+            (lambda f: f.replace("c=biws", "c=eSws"), "wrong c=", "08P01"),
+            (lambda f: f.split(",p=")[0], "no proof", "08P01")):
+        c, bare, sfirst = scram_start()
+        final, _ = scram_final(bare, sfirst, "secret")
+        e = fatal_after(c, "p", mangle(final).encode())
+        check("auth: client-final with %s is FATAL %s" % (name, code),
+              e is not None and e.get("C") == code, e)
+
+    # another message type instead of the SASL response
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet({"user": "alice", "database": "tdb"}))
+    read_auth(c)
+    e = fatal_after(c, "Q", b"SELECT 1\0")
+    check("auth: a Query instead of SASLInitialResponse is FATAL 08P01",
+          e is not None and e.get("C") == "08P01" and
+          e.get("M") == "expected SASL response, got message type 81", e)
+
+    # a length that lies in the message header
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet({"user": "alice", "database": "tdb"}))
+    read_auth(c)
+    c.sock.sendall(b"p" + struct.pack("!I", 2))
+    data, closed = read_all_until_close(c.sock)
+    check("auth: a message length under 4 closes the connection", closed,
+          data[:60])
+
+    # clients vanishing mid-exchange: after R/10, after R/11, mid-message
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet({"user": "alice", "database": "tdb"}))
+    read_auth(c)
+    c.close()
+    c, bare, sfirst = scram_start()
+    c.close()
+    c, bare, sfirst = scram_start()
+    c.sock.sendall(b"p" + struct.pack("!I", 100) + b"c=biws")
+    c.close()
+
+    # and the server still serves everyone
+    c, bare, sfirst = scram_start()
+    final, _ = scram_final(bare, sfirst, "secret")
+    c.send("p", final.encode())
+    read_auth(c)
+    c.until_ready()
+    check("auth: the server goes on after all that", c.status == "I")
+    c.close()
+
+
+def group_auth_trust():
+    """Over the Unix socket (trust): roles must exist, NOLOGIN is refused,
+    a superuser's is_superuser is on."""
+    c = Conn({"user": "tester"})
+    check("auth: trust: tester is a superuser",
+          c.params.get("is_superuser") == "on", c.params)
+    c.close()
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet({"user": "nosuch", "database": "tdb"}))
+    data, _ = read_all_until_close(c.sock)
+    e = fatal_in(data)
+    check("auth: trust: a missing role is FATAL 28000 after R/0",
+          data[:1] == b"R" and e is not None and e.get("C") == "28000" and
+          e.get("M") == 'role "nosuch" does not exist', e)
+
 
 def main():
     global HOST, PORT

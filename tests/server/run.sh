@@ -17,6 +17,16 @@
 #              both get FATAL 57P01, the server exits 0 and removes its
 #              socket; after a restart committed rows are there and the
 #              open transaction's are not
+#   auth       roles and passwords: SCRAM-SHA-256 through pgwire.py
+#              (the exchange, wrong passwords, missing roles, NOLOGIN,
+#              malformed and truncated SASL messages, clients leaving
+#              mid-exchange), real psql with PGPASSWORD right and wrong,
+#              libpq's password= with sslmode disable/prefer, a verifier
+#              made by PostgreSQL 15, the password method, pg_hba.conf
+#              reject / no entry / scram-only for host lines, pgbench and
+#              node-postgres with a password, SIGHUP reloading the
+#              file (a bad one keeps the old rules), an hba syntax error
+#              refusing the start
 #   psql       tests/server/cases/*.sh run twice -- psql (under the name
 #              tupledb) against the server, and the tupledb shell on a
 #              data directory -- and the outputs compared byte for byte;
@@ -64,7 +74,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PSQL=$PGBIN/psql
 
 if [ $# -gt 0 ]; then groups=("$@")
-else groups=(protocol limit shutdown psql node cli regress)
+else groups=(protocol limit shutdown auth psql node cli regress)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
@@ -140,6 +150,120 @@ group_shutdown() {
   server_start "$work/shut" || { fail "shutdown: restart"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" shutdown_check)"
   server_stop "shutdown (after restart)"
+}
+
+# The roles the auth group uses; PostgreSQL 15 made kat's verifier (for
+# the password 'pencil', see tests/unit/common/test_scram.c).
+AUTH_SETUP="CREATE ROLE alice LOGIN PASSWORD 'secret';
+CREATE ROLE bob LOGIN;
+CREATE ROLE nol NOLOGIN PASSWORD 'secret';
+CREATE ROLE carol LOGIN PASSWORD 'clear';
+CREATE ROLE rej LOGIN PASSWORD 'secret';
+CREATE ROLE kat LOGIN PASSWORD 'SCRAM-SHA-256\$4096:33/7peTZnzNTxKRi3siOPQ==\$6pPJ30UGLDkxLXqcwKO4Pp3JrU0LGJzg5vBQlhvBHRg=:/7Cr3OghXtJRjQF3Mt+J9/mD3abRLo4kp/IOumGxL8M=';"
+
+# auth_psql NAME EXPECTED USER PASSWORD [DATABASE]: psql over TCP prints
+# EXPECTED (its output or its error line).
+auth_psql() {
+  local name=$1 expected=$2 user=$3 pw=$4 db=${5:-tdb} out
+  out=$(env PGPASSWORD="$pw" PSQLRC=/dev/null PGCONNECT_TIMEOUT=20 \
+        "$PSQL" -X -w -A -t -h 127.0.0.1 -p "$SRV_PORT" -U "$user" -d "$db" \
+        -c "SELECT current_user" 2>&1)
+  if [ "$out" = "$expected" ]; then ok "auth: $name"
+  else fail "auth: $name" "$out"; fi
+}
+
+group_auth() {
+  local hba=$work/auth-hba.conf out fatal
+  $have_psql || { skip "auth" "no $PSQL"; return; }
+  SRV_PORT=$(free_port)
+  server_start "$work/auth" || { fail "auth: server start"; return; }
+  if grep -q '^host    all       all   127.0.0.1/32   trust$' "$work/auth/pg_hba.conf"
+  then ok "auth: a new data directory gets pg_hba.conf with trust defaults"
+  else fail "auth: a new data directory gets pg_hba.conf with trust defaults"
+  fi
+  out=$(psql_env; "$PSQL" -X -q -v ON_ERROR_STOP=1 -c "$AUTH_SETUP" 2>&1)
+  [ -z "$out" ] || fail "auth: creating the roles" "$out"
+  server_stop
+  {
+    echo "# tests/server/run.sh's auth group"
+    echo "local   all       all                     trust"
+    echo "host    all       rej     127.0.0.1/32    reject"
+    echo "host    all       carol   127.0.0.1/32    password"
+    echo "host    tdb,postgres  all  127.0.0.1 255.255.255.255  scram-sha-256"
+  } > "$hba"
+  server_start "$work/auth" --hba "$hba" || { fail "auth: restart with --hba"; return; }
+
+  fatal='psql: error: connection to server at "127.0.0.1", port '$SRV_PORT' failed: FATAL: '
+  auth_psql "psql with the right PGPASSWORD" alice alice secret
+  auth_psql "psql with a wrong PGPASSWORD" "$fatal"' password authentication failed for user "alice"' alice nope
+  auth_psql "psql without a password (-w)" 'psql: error: connection to server at "127.0.0.1", port '$SRV_PORT' failed: fe_sendauth: no password supplied' alice ""
+  auth_psql "a role without a password" "$fatal"' password authentication failed for user "bob"' bob secret
+  auth_psql "a role that does not exist" "$fatal"' password authentication failed for user "nosuch"' nosuch secret
+  auth_psql "a NOLOGIN role" "$fatal"' role "nol" is not permitted to log in' nol secret
+  auth_psql "a verifier made by PostgreSQL 15" kat kat pencil
+  auth_psql "the password method" carol carol clear
+  auth_psql "the password method, wrong" "$fatal"' password authentication failed for user "carol"' carol wrong
+  auth_psql "hba reject" "$fatal"' pg_hba.conf rejects connection for host "127.0.0.1", user "rej", database "tdb", no encryption' rej secret
+  auth_psql "no hba entry" "$fatal"' no pg_hba.conf entry for host "127.0.0.1", user "alice", database "other", no encryption' alice secret other
+  for mode in disable prefer; do
+    out=$(PSQLRC=/dev/null "$PSQL" -X -A -t -c "SELECT current_user" \
+      "host=127.0.0.1 port=$SRV_PORT user=alice dbname=tdb password=secret sslmode=$mode" 2>&1)
+    if [ "$out" = alice ]; then ok "auth: libpq password= with sslmode=$mode"
+    else fail "auth: libpq password= with sslmode=$mode" "$out"; fi
+  done
+  if grep -q 'DETAIL:  Role "nosuch" does not exist.' "$SRV_LOG"; then
+    ok "auth: the log says why (DETAIL), the client is not told"
+  else fail "auth: the log says why (DETAIL), the client is not told"; fi
+
+  $have_python && count_from "$(pgwire 127.0.0.1 "$SRV_PORT" auth)"
+  $have_python && count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" auth_trust)"
+
+  if [ -x "$PGBIN/pgbench" ]; then
+    printf 'SELECT 1;\n' > "$work/auth-bench.sql"
+    if out=$(PGPASSWORD=secret timeout 60 "$PGBIN/pgbench" -n -h 127.0.0.1 \
+             -p "$SRV_PORT" -U alice -c 2 -j 2 -t 20 -f "$work/auth-bench.sql" tdb 2>&1) &&
+       echo "$out" | grep -q 'number of transactions actually processed: 40/40'
+    then ok "auth: pgbench -c 2 with a password"
+    else fail "auth: pgbench -c 2 with a password" "$(echo "$out" | tail -n 3)"; fi
+  fi
+  if command -v node >/dev/null && [ -d "$HERE/node/node_modules/pg" ]; then
+    count_from "$(timeout 60 node "$HERE/node/auth_test.js" 127.0.0.1 "$SRV_PORT" 2>&1)"
+  else
+    skip "auth: node-postgres" "node or the pg module is missing"
+  fi
+  # SIGHUP: a new file takes effect; a bad one is logged, the old rules stay
+  printf 'local all all trust\nhost all all 127.0.0.1/32 reject\n' > "$hba"
+  kill -HUP "$SRV_PID"
+  for _ in $(seq 1 100); do
+    grep -q 'received SIGHUP, reloading configuration files' "$SRV_LOG" && break
+    sleep 0.05
+  done
+  auth_psql "SIGHUP reloads pg_hba.conf" "$fatal"' pg_hba.conf rejects connection for host "127.0.0.1", user "alice", database "tdb", no encryption' alice secret
+  printf 'host all all 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 bogus\n' > "$hba"
+  kill -HUP "$SRV_PID"
+  for _ in $(seq 1 100); do
+    grep -q 'LOG:  pg_hba.conf was not reloaded' "$SRV_LOG" && break
+    sleep 0.05
+  done
+  if grep -q "CONTEXT:  line 2 of configuration file \"$hba\"" "$SRV_LOG"; then
+    ok "auth: a bad file on SIGHUP is logged with its line"
+  else fail "auth: a bad file on SIGHUP is logged with its line"; fi
+  auth_psql "a bad file on SIGHUP keeps the old rules" "$fatal"' pg_hba.conf rejects connection for host "127.0.0.1", user "alice", database "tdb", no encryption' alice secret
+  server_stop auth
+
+  # a syntax error in the file: the server refuses to start, with the line
+  printf 'local all all trust\nhost all all 127.0.0.1/32 magic\n' > "$hba"
+  if "$TDB" serve "$work/auth" --port "$SRV_PORT" --socket-dir "$SRV_SOCKDIR" \
+       --listen 127.0.0.1 --hba "$hba" > "$work/auth-bad.log" 2>&1; then
+    fail "auth: an hba syntax error stops the start" "exit 0"
+  elif grep -q 'LOG:  invalid authentication method "magic"' "$work/auth-bad.log" &&
+       grep -q "CONTEXT:  line 2 of configuration file \"$hba\"" "$work/auth-bad.log" &&
+       grep -q "FATAL:  could not load $hba" "$work/auth-bad.log"; then
+    ok "auth: an hba syntax error stops the start, with file and line"
+  else
+    fail "auth: an hba syntax error stops the start, with file and line" \
+      "$(cat "$work/auth-bad.log")"
+  fi
 }
 
 group_node() {

@@ -36,7 +36,7 @@ async function errorOf(promise) {
 
 async function main() {
     const [host, port] = process.argv.slice(2);
-    const client = new Client({ host, port: Number(port), user: 'node',
+    const client = new Client({ host, port: Number(port), user: 'tester',
                                 database: 'node' });
     await client.connect();
     check('connect', true);

@@ -225,10 +225,12 @@ TEST_BEGIN(test_bootstrap)
 
     (void)tdb_type_all(&ntypes);
     tdb_xact_begin(s);
-    expect_int_eq(count_rows(s, "pg_class", NULL), 6);
+    expect_int_eq(count_rows(s, "pg_class", NULL), 7);
     expect_int_eq(count_rows(s, "pg_type", NULL), ntypes);
     expect_int_eq(count_rows(s, "pg_namespace", NULL), 2);
-    expect_int_eq(count_rows(s, "pg_attribute", NULL), 2 + 12 + 9 + 12 + 4 + 5);
+    expect_int_eq(count_rows(s, "pg_attribute", NULL),
+                  2 + 12 + 9 + 12 + 4 + 5 + 11);
+    expect_int_eq(count_rows(s, "pg_authid", NULL), 1);
     rel = tdb_relation_open(s, "pg_class", REL_LOCK_SHARE);
     expect_int_eq(rel->rd_id, RelationRelationId);
     expect_int_eq(rel->rd_att->natts, 9);
@@ -241,7 +243,7 @@ TEST_BEGIN(test_bootstrap)
     /* reopening does not bootstrap again */
     s = open_session(path, &db);
     tdb_xact_begin(s);
-    expect_int_eq(count_rows(s, "pg_class", NULL), 6);
+    expect_int_eq(count_rows(s, "pg_class", NULL), 7);
     tdb_xact_commit(s);
     close_session(db, s);
 }
