@@ -18,6 +18,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "sql/analyze.h"
+#include "sql/system_views.h"
 #include "sql/typename.h"
 #include "tuple/varlena.h"
 
@@ -760,6 +761,51 @@ transform_boolean_test(ParseState *ps, PgQuery__BooleanTest *b)
     return (Expr *)result;
 }
 
+/*
+ * expr COLLATE name.  Every string compares in the "C" collation
+ * (types/README.md), so the collations that exist are PostgreSQL's
+ * built-in ones that mean exactly that: "default", "C", "POSIX" and
+ * "ucs_basic" (optionally pg_catalog-qualified); the clause then leaves
+ * the value as it is.  An unknown literal becomes text first, as in
+ * PostgreSQL.  Errors: 42704 for another collation, 42804 for a type
+ * that has no collation.
+ */
+static Expr *
+transform_collate(ParseState *ps, PgQuery__CollateClause *cc)
+{
+    static const char *const builtin[] = {"default", "C", "POSIX",
+                                          "ucs_basic"};
+    Expr *arg = transform(ps, cc->arg);
+    const char *name = node_string(cc->collname[cc->n_collname - 1]);
+    const char *schema =
+        cc->n_collname > 1 ? node_string(cc->collname[0]) : NULL;
+    bool known = false;
+    Oid type;
+
+    for (size_t i = 0; i < lengthof(builtin); i++)
+        if (name != NULL && strcmp(name, builtin[i]) == 0)
+            known = true;
+    if (!known || cc->n_collname > 2 ||
+        (schema != NULL && strcmp(schema, "pg_catalog") != 0))
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
+                errmsg("collation \"%s%s%s\" for encoding \"UTF8\" does "
+                       "not exist",
+                       schema != NULL ? schema : "", schema != NULL ? "." : "",
+                       name != NULL ? name : "?"),
+                errposition(parse_errpos(ps, cc->location)));
+    if (exprType(arg) == UNKNOWNOID)
+        arg = tdb_coerce_or_error(ps, arg, TEXTOID, -1, CAST_IMPLICIT,
+                                  cc->location);
+    type = exprType(arg);
+    if (type != TEXTOID && type != VARCHAROID && type != BPCHAROID &&
+        type != NAMEOID)
+        ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                errmsg("collations are not supported by type %s",
+                       tdb_format_type(type, -1)),
+                errposition(parse_errpos(ps, cc->location)));
+    return arg;
+}
+
 static Expr *
 transform_type_cast(ParseState *ps, PgQuery__TypeCast *tc)
 {
@@ -945,7 +991,10 @@ static Expr *
 transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
 {
     const char *name = func_name(ps, fc);
+    PgQuery__Node *inlined = tdb_system_function_expand(fc, name);
 
+    if (inlined != NULL)
+        return transform(ps, inlined);
     if (fc->over != NULL)
         not_supported(ps, "a window function", fc->location);
     if (tdb_is_aggregate_name(name))
@@ -1247,6 +1296,8 @@ transform(ParseState *ps, PgQuery__Node *node)
         return transform_sql_value_function(ps, node->sqlvalue_function);
     case PG_QUERY__NODE__NODE_PARAM_REF:
         return transform_param_ref(ps, node->param_ref);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
+        return transform_collate(ps, node->collate_clause);
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("expression type %s is not supported yet",

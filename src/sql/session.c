@@ -214,7 +214,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
         ParsedScript *script = tdb_sql_parse(text);
 
         for (int i = 0; i < script->nstatements; i++) {
-            Statement st = {s, text, &script->statements[i], dest, NULL};
+            Statement st = {s, text, &script->statements[i], dest, NULL, 0};
 
             tdb_mcxt_switch_to(s->stmt_cxt);
             tdb_sql_run_statement(&st);

@@ -71,6 +71,8 @@ typedef struct Statement {
     DestReceiver *dest;
     ParamTypes *params;          /* preparing: $n allowed; NULL: a $n is
                                   * 42P02 */
+    int system_view_depth;       /* > 0 while analyzing a system view's
+                                  * definition (system_views.c) */
 } Statement;
 
 /*

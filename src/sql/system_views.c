@@ -1,0 +1,357 @@
+/*
+ * system_views.c -- PostgreSQL's pg_catalog relations and catalog
+ * functions that tupledb does not store, defined as SQL over the
+ * catalogs it does store.
+ *
+ * Clients such as psql (\d, \dt, \dt+) read pg_catalog.pg_class,
+ * pg_am, pg_roles, ... and call pg_table_is_visible, pg_get_userbyid,
+ * obj_description and friends.  tupledb's own catalogs (catalog.h) are
+ * heap tables with a subset of PostgreSQL's columns.  Here each
+ * PostgreSQL relation that clients read is a read-only *system view*:
+ * a SELECT over the stored catalogs (or constant rows, or no rows for
+ * features tupledb does not have), with PostgreSQL 15's column names and
+ * types, in its column order.  A reference to one in FROM is analyzed as
+ * a subquery (transform_range_var -> tdb_system_view_rte), so it goes
+ * through the ordinary planner and executor and reads the catalog under
+ * the statement's snapshot, like any table: joins, WHERE, ORDER BY all
+ * work, and one statement sees one consistent catalog.
+ *
+ * Name resolution follows PostgreSQL's: pg_catalog is searched before
+ * public, so `pg_class` and `pg_catalog.pg_class` are the view, and only
+ * `public.pg_am` names a user table called pg_am.  Inside a view's
+ * definition (Statement.system_view_depth > 0) `pg_catalog.X` names the
+ * stored heap catalog X, so a view can extend the table it replaces.
+ *
+ * Catalog functions whose answer comes from the catalog (pg_table_is_visible,
+ * pg_get_userbyid, obj_description, pg_table_size, ...) are SQL
+ * expressions too, expanded where they are called (PostgreSQL inlines
+ * SQL functions the same way): the call's argument parse trees replace
+ * $1..$n in the body's parse tree, which is then analyzed in the
+ * caller's place.  Bodies use table aliases starting with "sv_" so that
+ * an argument's column references still reach the caller's tables.
+ * Parse-tree locations inside a body are cleared (an error there has no
+ * position in the user's text).
+ *
+ * What is left out: columns of types tupledb does not have (arrays,
+ * aclitem, pg_node_tree, xid), and relations for features it does not
+ * have beyond the empty ones psql reads.  The only role is the bootstrap
+ * superuser (OID 10), named after the operating-system user running
+ * tupledb as initdb names it; `bootstrap_role_name` is the one place a
+ * real roles catalog will replace.
+ *
+ * Entry points: tdb_system_view_lookup / tdb_system_view_query
+ * (parse_clause.c), tdb_system_function_expand (parse_expr.c).
+ */
+#include "common/base.h"
+
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/elog.h"
+#include "sql/parse_int.h"
+#include "sql/sql_int.h"
+#include "sql/system_views.h"
+
+/* ----------------------------------------------------------------------
+ * The views
+ * ---------------------------------------------------------------------- */
+
+typedef struct SystemView {
+    const char *name;
+    const char *sql; /* the definition; %s: the bootstrap role's name as a
+                      * quoted literal (pg_roles only) */
+} SystemView;
+
+static const SystemView system_views[] = {
+    /* tupledb stores oid, relname, relnamespace, reltype, relfilenode,
+     * relpages, relpersistence, relkind, relnatts; the rest is what
+     * PostgreSQL has for a heap table without indexes, rules, triggers,
+     * row security, inheritance, TOAST table or options.  relchecks
+     * counts the table's CHECK constraints. */
+    {"pg_class",
+     "SELECT sv_c.oid, sv_c.relname, sv_c.relnamespace, sv_c.reltype,\n"
+     "       0::oid AS reloftype, 10::oid AS relowner,\n"
+     "       (CASE WHEN sv_c.relkind = 'r' THEN 2 ELSE 0 END)::oid AS relam,\n"
+     "       sv_c.relfilenode, 0::oid AS reltablespace, sv_c.relpages,\n"
+     "       (-1)::float4 AS reltuples, 0 AS relallvisible,\n"
+     "       0::oid AS reltoastrelid, false AS relhasindex,\n"
+     "       false AS relisshared, sv_c.relpersistence, sv_c.relkind,\n"
+     "       sv_c.relnatts,\n"
+     "       (SELECT count(*) FROM pg_catalog.pg_constraint sv_k\n"
+     "         WHERE sv_k.conrelid = sv_c.oid AND sv_k.contype = 'c')::int2\n"
+     "         AS relchecks,\n"
+     "       false AS relhasrules, false AS relhastriggers,\n"
+     "       false AS relhassubclass, false AS relrowsecurity,\n"
+     "       false AS relforcerowsecurity, true AS relispopulated,\n"
+     "       (CASE WHEN sv_c.relnamespace = 11 THEN 'n' ELSE 'd' END)::\"char\"\n"
+     "         AS relreplident,\n"
+     "       false AS relispartition, 0::oid AS relrewrite\n"
+     "FROM pg_catalog.pg_class sv_c"},
+    /* pg_catalog is owned by the bootstrap superuser, public by
+     * pg_database_owner (6171), as initdb leaves them */
+    {"pg_namespace",
+     "SELECT sv_n.oid, sv_n.nspname,\n"
+     "       (CASE WHEN sv_n.oid = 2200 THEN 6171 ELSE 10 END)::oid\n"
+     "         AS nspowner\n"
+     "FROM pg_catalog.pg_namespace sv_n"},
+    /* the only access method is the heap: tupledb has no indexes */
+    {"pg_am",
+     "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype"},
+    {"pg_roles",
+     "SELECT %s::name AS rolname, true AS rolsuper, true AS rolinherit,\n"
+     "       true AS rolcreaterole, true AS rolcreatedb,\n"
+     "       true AS rolcanlogin, true AS rolreplication,\n"
+     "       -1 AS rolconnlimit, NULL::text AS rolpassword,\n"
+     "       NULL::timestamptz AS rolvaliduntil, true AS rolbypassrls,\n"
+     "       10::oid AS oid"},
+    /* no COMMENT ON yet: no descriptions */
+    {"pg_description",
+     "SELECT 0::oid AS objoid, 0::oid AS classoid, 0 AS objsubid,\n"
+     "       ''::text AS description\n"
+     "WHERE false"},
+};
+
+/*
+ * The bootstrap superuser's name: the operating-system user running the
+ * process, as initdb names PostgreSQL's first role (and as the shell's
+ * \dt shows the owner).  Returned in the current memory context.
+ */
+static char *
+bootstrap_role_name(void)
+{
+    struct passwd pwbuf, *pw = NULL;
+    char buf[1024];
+
+    if (getpwuid_r(geteuid(), &pwbuf, buf, sizeof(buf), &pw) == 0 &&
+        pw != NULL)
+        return tdb_mcxt_strdup(tdb_current_mcxt, pw->pw_name);
+    return tdb_mcxt_strdup(tdb_current_mcxt, "tupledb");
+}
+
+/* s as a SQL string literal, in the current memory context. */
+static char *
+quote_literal(const char *s)
+{
+    char *out = tdb_palloc(strlen(s) * 2 + 3);
+    char *p = out;
+
+    *p++ = '\'';
+    for (; *s != '\0'; s++) {
+        if (*s == '\'')
+            *p++ = '\'';
+        *p++ = *s;
+    }
+    *p++ = '\'';
+    *p = '\0';
+    return out;
+}
+
+const SystemView *
+tdb_system_view_lookup(const Statement *st, const char *schema,
+                       const char *name)
+{
+    if (st->system_view_depth > 0)
+        return NULL; /* inside a definition: the stored catalogs */
+    if (schema != NULL && schema[0] != '\0' &&
+        strcmp(schema, "pg_catalog") != 0)
+        return NULL;
+    for (size_t i = 0; i < lengthof(system_views); i++)
+        if (strcmp(system_views[i].name, name) == 0)
+            return &system_views[i];
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------
+ * Parse trees: clearing locations, substituting parameters
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Make node (a node of a tree that libpg_query allocated and will free)
+ * a deep copy of arg, freeing what node held: the copy is packed and
+ * unpacked with protobuf-c's allocator, so the tree still owns every
+ * pointer in it exactly once.
+ */
+static void
+replace_node(PgQuery__Node *node, const PgQuery__Node *arg)
+{
+    size_t len = protobuf_c_message_get_packed_size(&arg->base);
+    uint8_t *bytes = tdb_palloc(len > 0 ? len : 1);
+    PgQuery__Node *copy;
+
+    protobuf_c_message_pack(&arg->base, bytes);
+    copy = pg_query__node__unpack(NULL, len, bytes);
+    if (copy == NULL)
+        elog(ERROR, "could not copy a parse tree");
+    protobuf_c_message_free_unpacked(&node->param_ref->base, NULL);
+    *node = *copy;
+    /* the shell of the copy; its members now belong to node */
+    copy->node_case = PG_QUERY__NODE__NODE__NOT_SET;
+    protobuf_c_message_free_unpacked(&copy->base, NULL);
+}
+
+/*
+ * Walk a protobuf-c parse tree (every message field, repeated or not,
+ * only the active member of a oneof): set every "location" field to -1
+ * and, when args is not NULL, overwrite each ParamRef node $n with a
+ * deep copy of args[n - 1] (whose own locations are kept: they point into the
+ * caller's text).
+ */
+static void
+rewrite_tree(ProtobufCMessage *msg, PgQuery__Node **args, int nargs)
+{
+    const ProtobufCMessageDescriptor *desc = msg->descriptor;
+
+    if (desc == &pg_query__node__descriptor) {
+        PgQuery__Node *node = (PgQuery__Node *)msg;
+
+        if (node->node_case == PG_QUERY__NODE__NODE_PARAM_REF &&
+            args != NULL) {
+            int n = node->param_ref->number;
+
+            if (n < 1 || n > nargs)
+                elog(ERROR, "catalog function body refers to $%d", n);
+            replace_node(node, args[n - 1]);
+            return;
+        }
+    }
+    for (unsigned i = 0; i < desc->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &desc->fields[i];
+        char *field = (char *)msg + f->offset;
+
+        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+            *(uint32_t *)((char *)msg + f->quantifier_offset) != f->id)
+            continue;
+        if (f->type == PROTOBUF_C_TYPE_INT32 &&
+            f->label != PROTOBUF_C_LABEL_REPEATED &&
+            strcmp(f->name, "location") == 0) {
+            *(int32_t *)field = -1;
+            continue;
+        }
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n = *(size_t *)((char *)msg + f->quantifier_offset);
+            ProtobufCMessage **items = *(ProtobufCMessage ***)field;
+
+            for (size_t j = 0; j < n; j++)
+                if (items[j] != NULL)
+                    rewrite_tree(items[j], args, nargs);
+        } else if (*(ProtobufCMessage **)field != NULL)
+            rewrite_tree(*(ProtobufCMessage **)field, args, nargs);
+    }
+}
+
+/* The one statement of sql, parsed in the current memory context. */
+static PgQuery__Node *
+parse_one(const char *sql)
+{
+    ParsedScript *script = tdb_sql_parse(sql);
+
+    if (script->nstatements != 1)
+        elog(ERROR, "catalog definition is not one statement");
+    return script->statements[0].stmt;
+}
+
+Query *
+tdb_system_view_query(ParseState *ps, const SystemView *view)
+{
+    const char *sql = view->sql;
+    PgQuery__Node *stmt;
+    Query *q;
+
+    if (strstr(sql, "%s") != NULL) {
+        const char *mark = strstr(sql, "%s");
+        char *role = quote_literal(bootstrap_role_name());
+        Size len = strlen(sql) + strlen(role) + 1;
+        char *def = tdb_palloc(len);
+
+        snprintf(def, len, "%.*s%s%s", (int)(mark - sql), sql, role,
+                 mark + 2);
+        sql = def;
+    }
+    stmt = parse_one(sql);
+    rewrite_tree(&stmt->base, NULL, 0);
+    ps->st->system_view_depth++;
+    /* its own level: no outer references, no WITH items of the caller */
+    q = tdb_analyze_subquery_in(ps->st, NULL, NIL, stmt);
+    ps->st->system_view_depth--;
+    return q;
+}
+
+/* ----------------------------------------------------------------------
+ * Catalog functions as SQL expressions
+ * ---------------------------------------------------------------------- */
+
+typedef struct SystemFunction {
+    const char *name;
+    int nargs;
+    const char *body; /* an expression over $1..$nargs */
+} SystemFunction;
+
+static const SystemFunction system_functions[] = {
+    /* visible: the relation exists, and no relation of that name comes
+     * earlier in the search path (pg_catalog, then public) */
+    {"pg_table_is_visible", 1,
+     "(SELECT sv_c.relnamespace = 11 OR NOT EXISTS\n"
+     "          (SELECT 1 FROM pg_catalog.pg_class sv_o\n"
+     "            WHERE sv_o.relnamespace = 11\n"
+     "              AND sv_o.relname = sv_c.relname)\n"
+     "   FROM pg_catalog.pg_class sv_c WHERE sv_c.oid = ($1)::oid)"},
+    {"pg_get_userbyid", 1,
+     "COALESCE((SELECT sv_r.rolname FROM pg_catalog.pg_roles sv_r\n"
+     "           WHERE sv_r.oid = ($1)::oid),\n"
+     "         ('unknown (OID=' || ($1)::oid::text || ')')::name)"},
+    {"obj_description", 2,
+     "(SELECT sv_d.description FROM pg_catalog.pg_description sv_d\n"
+     "  WHERE sv_d.objoid = ($1)::oid AND sv_d.objsubid = 0\n"
+     "    AND sv_d.classoid = (SELECT sv_k.oid FROM pg_catalog.pg_class sv_k\n"
+     "                          WHERE sv_k.relnamespace = 11\n"
+     "                            AND sv_k.relname = ($2)::name))"},
+    {"col_description", 2,
+     "(SELECT sv_d.description FROM pg_catalog.pg_description sv_d\n"
+     "  WHERE sv_d.objoid = ($1)::oid AND sv_d.objsubid = ($2)::int4\n"
+     "    AND sv_d.classoid = 1259)"},
+    /* the main fork's length (tupledb has no free space or visibility
+     * map forks and no TOAST tables); NULL for no such relation */
+    {"pg_table_size", 1,
+     "(SELECT sv_c.relpages::int8 * 8192 FROM pg_catalog.pg_class sv_c\n"
+     "  WHERE sv_c.oid = ($1)::oid)"},
+    {"pg_relation_size", 1,
+     "(SELECT sv_c.relpages::int8 * 8192 FROM pg_catalog.pg_class sv_c\n"
+     "  WHERE sv_c.oid = ($1)::oid)"},
+    {"pg_total_relation_size", 1,
+     "(SELECT sv_c.relpages::int8 * 8192 FROM pg_catalog.pg_class sv_c\n"
+     "  WHERE sv_c.oid = ($1)::oid)"},
+};
+
+PgQuery__Node *
+tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
+{
+    PgQuery__Node *stmt;
+    PgQuery__Node *body;
+
+    if (fc->agg_star || fc->agg_distinct || fc->n_agg_order > 0 ||
+        fc->agg_filter != NULL || fc->over != NULL || fc->func_variadic)
+        return NULL;
+    for (size_t i = 0; i < fc->n_args; i++)
+        if (fc->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
+            return NULL;
+    for (size_t i = 0; i < lengthof(system_functions); i++) {
+        const SystemFunction *f = &system_functions[i];
+        char *sql;
+        Size len;
+
+        if (strcmp(f->name, name) != 0 || f->nargs != (int)fc->n_args)
+            continue;
+        len = strlen(f->body) + sizeof("SELECT ");
+        sql = tdb_palloc(len);
+        snprintf(sql, len, "SELECT %s", f->body);
+        stmt = parse_one(sql);
+        body = stmt->select_stmt->target_list[0]->res_target->val;
+        rewrite_tree(&body->base, fc->args, (int)fc->n_args);
+        return body;
+    }
+    return NULL;
+}
