@@ -125,6 +125,12 @@ void tdb_catalog_truncate_table(Transaction *xact, Oid relid);
 Oid tdb_catalog_lookup_table(Transaction *xact, const char *name);
 
 /*
+ * The name of the relation with OID relid (allocated in the current
+ * memory context), or NULL if there is none.  No lock taken.
+ */
+char *tdb_catalog_relation_name(Transaction *xact, Oid relid);
+
+/*
  * Open a table for use in xact's transaction: lock it in mode (held to
  * the end of the transaction), then read its definition.  The result is
  * allocated in the current memory context (free with

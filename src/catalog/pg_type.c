@@ -44,7 +44,12 @@ static const TypeInfo builtin_types[] = {
     {INTERNALOID, "internal", 8, true, 'd', 'p', 'P', false, 'p', 0, false},
     {ANYELEMENTOID, "anyelement", 4, true, 'i', 'p', 'P', false, 'p', 0,
      false},
+    {REGCLASSOID, "regclass", 4, true, 'i', 'p', 'N', false, 'b', 2210,
+     true},
+    {REGTYPEOID, "regtype", 4, true, 'i', 'p', 'N', false, 'b', 2211, true},
     {UUIDOID, "uuid", 16, false, 'c', 'p', 'U', false, 'b', 2951, true},
+    {REGNAMESPACEOID, "regnamespace", 4, true, 'i', 'p', 'N', false, 'b',
+     4090, true},
 };
 
 #define NBUILTIN_TYPES ((int)(sizeof(builtin_types) / sizeof(builtin_types[0])))

@@ -46,6 +46,7 @@ tdb_session_create(Database *db, MemoryContext parent)
     tdb_guc_init(&s->settings, tdb_tzcache_create(cxt));
     s->typeio = tdb_typeio_defaults;
     tdb_sql_sync_typeio(s);
+    tdb_sql_init_catalog_lookup(s);
     return s;
 }
 

@@ -37,6 +37,7 @@ struct Session {
      * of the transaction and the current command string; installed as
      * the thread's current TypeIOSettings while the session runs */
     TypeIOSettings typeio;
+    CatalogLookup catalog_lookup; /* typeio.catalog (regnames.c) */
     bool explicit_block;     /* inside BEGIN ... COMMIT/ROLLBACK */
     /* set by tdb_session_cancel from a signal handler or another
      * thread (the server's cancel requests); lock-free */
@@ -135,6 +136,9 @@ void tdb_sql_forget_running_portals(Session *s);
 
 /* Is st a statement allowed in a failed transaction block? */
 bool tdb_sql_is_transaction_end(const PgQuery__Node *stmt);
+
+/* regnames.c: point s->typeio.catalog at the session's catalog. */
+void tdb_sql_init_catalog_lookup(Session *s);
 
 /* session.c: copy the settings' type I/O part into s->typeio (after
  * anything changes s->settings: SET, RESET, the end of a transaction). */

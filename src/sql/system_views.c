@@ -106,6 +106,68 @@ static const SystemView system_views[] = {
      "       -1 AS rolconnlimit, NULL::text AS rolpassword,\n"
      "       NULL::timestamptz AS rolvaliduntil, true AS rolbypassrls,\n"
      "       10::oid AS oid"},
+    /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
+     * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
+     * attisdropped; no identity or generated columns, no inheritance.
+     * attcollation: the type's collation */
+    {"pg_attribute",
+     "SELECT sv_a.attrelid, sv_a.attname, sv_a.atttypid,\n"
+     "       -1 AS attstattarget, sv_a.attlen, sv_a.attnum,\n"
+     "       0 AS attndims, -1 AS attcacheoff, sv_a.atttypmod,\n"
+     "       sv_a.attbyval, sv_a.attalign, sv_a.attstorage,\n"
+     "       ''::\"char\" AS attcompression, sv_a.attnotnull,\n"
+     "       sv_a.atthasdef, false AS atthasmissing,\n"
+     "       ''::\"char\" AS attidentity, ''::\"char\" AS attgenerated,\n"
+     "       sv_a.attisdropped, true AS attislocal, 0 AS attinhcount,\n"
+     "       (CASE WHEN sv_a.atttypid IN (25, 1042, 1043) THEN 100\n"
+     "             WHEN sv_a.atttypid = 19 THEN 950 ELSE 0 END)::oid\n"
+     "         AS attcollation\n"
+     "FROM pg_catalog.pg_attribute sv_a"},
+    /* built-in base types only: no domains, composites or arrays yet */
+    {"pg_type",
+     "SELECT sv_t.oid, sv_t.typname, sv_t.typnamespace,\n"
+     "       10::oid AS typowner, sv_t.typlen, sv_t.typbyval,\n"
+     "       sv_t.typtype, sv_t.typcategory, sv_t.typispreferred,\n"
+     "       true AS typisdefined, ','::\"char\" AS typdelim,\n"
+     "       0::oid AS typrelid, sv_t.typelem, sv_t.typarray,\n"
+     "       sv_t.typalign, sv_t.typstorage, false AS typnotnull,\n"
+     "       0::oid AS typbasetype, -1 AS typtypmod, 0 AS typndims,\n"
+     "       (CASE WHEN sv_t.oid IN (25, 1042, 1043) THEN 100\n"
+     "             WHEN sv_t.oid = 19 THEN 950 ELSE 0 END)::oid\n"
+     "         AS typcollation\n"
+     "FROM pg_catalog.pg_type sv_t"},
+    /* the collations that exist: every one compares bytewise ("C") */
+    {"pg_collation",
+     "SELECT sv_l.oid, sv_l.collname, 11::oid AS collnamespace,\n"
+     "       10::oid AS collowner, sv_l.collprovider,\n"
+     "       true AS collisdeterministic, sv_l.collencoding,\n"
+     "       sv_l.collcollate, sv_l.collctype\n"
+     "FROM (VALUES (100::oid, 'default'::name, 'd'::\"char\", -1,\n"
+     "              NULL::text, NULL::text),\n"
+     "             (950, 'C', 'c', -1, 'C', 'C'),\n"
+     "             (951, 'POSIX', 'c', -1, 'POSIX', 'POSIX'))\n"
+     "     AS sv_l(oid, collname, collprovider, collencoding,\n"
+     "             collcollate, collctype)"},
+    {"pg_tablespace",
+     "SELECT sv_s.oid, sv_s.spcname, 10::oid AS spcowner\n"
+     "FROM (VALUES (1663::oid, 'pg_default'::name),\n"
+     "             (1664, 'pg_global')) AS sv_s(oid, spcname)"},
+    /* no inheritance or partitions */
+    {"pg_inherits",
+     "SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0 AS inhseqno,\n"
+     "       false AS inhdetachpending\n"
+     "WHERE false"},
+    /* no indexes */
+    {"pg_index",
+     "SELECT 0::oid AS indexrelid, 0::oid AS indrelid,\n"
+     "       0::int2 AS indnatts, 0::int2 AS indnkeyatts,\n"
+     "       false AS indisunique, false AS indnullsnotdistinct,\n"
+     "       false AS indisprimary, false AS indisexclusion,\n"
+     "       false AS indimmediate, false AS indisclustered,\n"
+     "       false AS indisvalid, false AS indcheckxmin,\n"
+     "       false AS indisready, false AS indislive,\n"
+     "       false AS indisreplident\n"
+     "WHERE false"},
     /* no COMMENT ON yet: no descriptions */
     {"pg_description",
      "SELECT 0::oid AS objoid, 0::oid AS classoid, 0 AS objsubid,\n"

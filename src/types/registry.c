@@ -32,6 +32,7 @@ extern const BuiltinSet tdb_builtins_bytea;
 extern const BuiltinSet tdb_builtins_uuid;
 extern const BuiltinSet tdb_builtins_regex;
 extern const BuiltinSet tdb_builtins_series;
+extern const BuiltinSet tdb_builtins_regtypes;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
@@ -41,7 +42,7 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_formatting,
     &tdb_builtins_float,
     &tdb_builtins_bytea, &tdb_builtins_uuid, &tdb_builtins_regex,
-    &tdb_builtins_series,
+    &tdb_builtins_series, &tdb_builtins_regtypes,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
