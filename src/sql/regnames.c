@@ -1,7 +1,9 @@
 /*
- * regnames.c -- the session's catalog lookups for the reg* types
+ * regnames.c -- the session's catalog lookups for the types layer
  * (types/regtypes.c reads them through TypeIOSettings.catalog): a
- * relation's name by OID and its OID by name, in the session's current
+ * relation's name by OID and its OID by name for regclass, and a stored
+ * DEFAULT/CHECK expression printed back for pg_get_expr (analyzed over
+ * the relation's columns, then ruleutils.c), in the session's current
  * transaction (catalog reads take a fresh snapshot, catalog.h).
  *
  * Every relation name is unique in tupledb (public and pg_catalog share
@@ -12,6 +14,7 @@
 #include "common/base.h"
 
 #include "catalog/catalog.h"
+#include "sql/analyze.h"
 #include "sql/sql_int.h"
 
 static char *
@@ -30,11 +33,26 @@ relation_oid(void *arg, const char *name)
     return tdb_catalog_lookup_table(s->xact, name);
 }
 
+static char *
+deparse_expr(void *arg, const char *sql, Oid relid, bool pretty)
+{
+    Session *s = arg;
+    Statement st = {s, sql, NULL, NULL, NULL, 0};
+    Relation rel = tdb_relation_open_by_oid(s->xact, relid, REL_LOCK_SHARE);
+    char *printed =
+        tdb_deparse_expr(tdb_analyze_rel_expr(&st, rel, sql), rel->rd_att,
+                         pretty);
+
+    tdb_relation_close(rel);
+    return printed != NULL ? printed : tdb_mcxt_strdup(tdb_current_mcxt, sql);
+}
+
 void
 tdb_sql_init_catalog_lookup(Session *s)
 {
     s->catalog_lookup.arg = s;
     s->catalog_lookup.relation_name = relation_name;
     s->catalog_lookup.relation_oid = relation_oid;
+    s->catalog_lookup.deparse_expr = deparse_expr;
     s->typeio.catalog = &s->catalog_lookup;
 }

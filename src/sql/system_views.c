@@ -27,8 +27,9 @@
  * expressions too, expanded where they are called (PostgreSQL inlines
  * SQL functions the same way): the call's argument parse trees replace
  * $1..$n in the body's parse tree, which is then analyzed in the
- * caller's place.  Bodies use table aliases starting with "sv_" so that
- * an argument's column references still reach the caller's tables.
+ * caller's place.  Bodies read only derived tables whose aliases and
+ * columns start with "sv_", so that an argument's column references
+ * (`oid`, `c.oid`) still reach the caller's tables.
  * Parse-tree locations inside a body are cleared (an error there has no
  * position in the user's text).
  *
@@ -346,6 +347,25 @@ tdb_system_view_query(ParseState *ps, const SystemView *view)
  * Catalog functions as SQL expressions
  * ---------------------------------------------------------------------- */
 
+/*
+ * The catalogs the bodies read, as derived tables whose columns all
+ * start with "sv_": an unqualified column of the caller's (an argument
+ * such as `oid`) can then never be captured by a body's table.
+ */
+#define SV_CLASS(alias_)                                                    \
+    "(SELECT oid, relname, relnamespace, relpages FROM pg_catalog.pg_class)" \
+    " AS " alias_ "(sv_oid, sv_name, sv_nsp, sv_pages)"
+#define SV_DESCRIPTION(alias_)                                              \
+    "(SELECT objoid, classoid, objsubid, description"                      \
+    " FROM pg_catalog.pg_description)"                                     \
+    " AS " alias_ "(sv_objoid, sv_classoid, sv_subid, sv_text)"
+#define SV_CONSTRAINT(alias_)                                               \
+    "(SELECT oid, conrelid, conbin FROM pg_catalog.pg_constraint)"          \
+    " AS " alias_ "(sv_oid, sv_relid, sv_bin)"
+#define SV_SIZE                                                             \
+    "(SELECT sv_c.sv_pages::int8 * 8192 FROM " SV_CLASS("sv_c")            \
+    "  WHERE sv_c.sv_oid = ($1)::oid)"
+
 typedef struct SystemFunction {
     const char *name;
     int nargs;
@@ -356,36 +376,39 @@ static const SystemFunction system_functions[] = {
     /* visible: the relation exists, and no relation of that name comes
      * earlier in the search path (pg_catalog, then public) */
     {"pg_table_is_visible", 1,
-     "(SELECT sv_c.relnamespace = 11 OR NOT EXISTS\n"
-     "          (SELECT 1 FROM pg_catalog.pg_class sv_o\n"
-     "            WHERE sv_o.relnamespace = 11\n"
-     "              AND sv_o.relname = sv_c.relname)\n"
-     "   FROM pg_catalog.pg_class sv_c WHERE sv_c.oid = ($1)::oid)"},
+     "(SELECT sv_c.sv_nsp = 11 OR NOT EXISTS\n"
+     "          (SELECT 1 FROM " SV_CLASS("sv_o") "\n"
+     "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = sv_c.sv_name)\n"
+     "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)"},
     {"pg_get_userbyid", 1,
-     "COALESCE((SELECT sv_r.rolname FROM pg_catalog.pg_roles sv_r\n"
-     "           WHERE sv_r.oid = ($1)::oid),\n"
+     "COALESCE((SELECT sv_r.sv_name\n"
+     "            FROM (SELECT oid, rolname FROM pg_catalog.pg_roles)\n"
+     "                 sv_r(sv_oid, sv_name)\n"
+     "           WHERE sv_r.sv_oid = ($1)::oid),\n"
      "         ('unknown (OID=' || ($1)::oid::text || ')')::name)"},
     {"obj_description", 2,
-     "(SELECT sv_d.description FROM pg_catalog.pg_description sv_d\n"
-     "  WHERE sv_d.objoid = ($1)::oid AND sv_d.objsubid = 0\n"
-     "    AND sv_d.classoid = (SELECT sv_k.oid FROM pg_catalog.pg_class sv_k\n"
-     "                          WHERE sv_k.relnamespace = 11\n"
-     "                            AND sv_k.relname = ($2)::name))"},
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
+     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = 0\n"
+     "    AND sv_d.sv_classoid = (SELECT sv_k.sv_oid FROM " SV_CLASS("sv_k") "\n"
+     "                             WHERE sv_k.sv_nsp = 11\n"
+     "                               AND sv_k.sv_name = ($2)::name))"},
     {"col_description", 2,
-     "(SELECT sv_d.description FROM pg_catalog.pg_description sv_d\n"
-     "  WHERE sv_d.objoid = ($1)::oid AND sv_d.objsubid = ($2)::int4\n"
-     "    AND sv_d.classoid = 1259)"},
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
+     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = ($2)::int4\n"
+     "    AND sv_d.sv_classoid = 1259)"},
+    {"pg_get_constraintdef", 1,
+     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
+     "                       sv_k.sv_relid, false) || ')'\n"
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)"},
+    {"pg_get_constraintdef", 2,
+     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
+     "                       sv_k.sv_relid, ($2)::bool) || ')'\n"
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)"},
     /* the main fork's length (tupledb has no free space or visibility
      * map forks and no TOAST tables); NULL for no such relation */
-    {"pg_table_size", 1,
-     "(SELECT sv_c.relpages::int8 * 8192 FROM pg_catalog.pg_class sv_c\n"
-     "  WHERE sv_c.oid = ($1)::oid)"},
-    {"pg_relation_size", 1,
-     "(SELECT sv_c.relpages::int8 * 8192 FROM pg_catalog.pg_class sv_c\n"
-     "  WHERE sv_c.oid = ($1)::oid)"},
-    {"pg_total_relation_size", 1,
-     "(SELECT sv_c.relpages::int8 * 8192 FROM pg_catalog.pg_class sv_c\n"
-     "  WHERE sv_c.oid = ($1)::oid)"},
+    {"pg_table_size", 1, SV_SIZE},
+    {"pg_relation_size", 1, SV_SIZE},
+    {"pg_total_relation_size", 1, SV_SIZE},
 };
 
 PgQuery__Node *

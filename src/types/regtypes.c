@@ -17,6 +17,9 @@
  * prints as the number.  Unknown names raise 42P01 / 42704 / 3F000 with
  * PostgreSQL's messages.
  *
+ * Also pg_get_expr, which prints a stored expression through the same
+ * session catalog.
+ *
  * Entry point: tdb_builtins_regtypes (registry.c).
  */
 #include "common/base.h"
@@ -232,6 +235,33 @@ reghash(PG_FUNCTION_ARGS)
     PG_RETURN_INT32((int32)tdb_hash_uint32(PG_GETARG_OID(0)));
 }
 
+/*
+ * pg_get_expr(expr, relation [, pretty]): a stored DEFAULT or CHECK
+ * expression (tupledb stores SQL text where PostgreSQL stores a node
+ * tree) printed back as PostgreSQL prints it, through the session's
+ * catalog.  Stable, as in PostgreSQL.
+ */
+static Datum
+pg_get_expr_fn(PG_FUNCTION_ARGS)
+{
+    const CatalogLookup *cat = tdb_typeio()->catalog;
+    char *sql = tdb_text_to_cstring(PG_GETARG_VARLENA_P(0));
+    bool pretty = PG_NARGS() > 2 && PG_GETARG_BOOL(2);
+
+    if (cat == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("pg_get_expr needs a session"));
+    PG_RETURN_POINTER(tdb_text_from_cstring(
+        cat->deparse_expr(cat->arg, sql, PG_GETARG_OID(1), pretty)));
+}
+
+static const FuncDesc regtypes_funcs[] = {
+    FUNC_V(1716, "pg_get_expr", pg_get_expr_fn, PROVOLATILE_STABLE, TEXTOID,
+           2, TEXTOID, OIDOID),
+    FUNC_V(2509, "pg_get_expr", pg_get_expr_fn, PROVOLATILE_STABLE, TEXTOID,
+           3, TEXTOID, OIDOID, BOOLOID),
+};
+
 #define RC REGCLASSOID
 #define RT REGTYPEOID
 #define RN REGNAMESPACEOID
@@ -268,6 +298,8 @@ static const TypeSupport regtypes_types[] = {
 
 const BuiltinSet tdb_builtins_regtypes = {
     .name = "regtypes",
+    .funcs = regtypes_funcs,
+    .nfuncs = (int)lengthof(regtypes_funcs),
     .casts = regtypes_casts,
     .ncasts = (int)lengthof(regtypes_casts),
     .types = regtypes_types,

@@ -88,6 +88,10 @@ typedef struct CatalogLookup {
     /* the OID of the relation named name (as regclass reads it), or
      * InvalidOid */
     Oid (*relation_oid)(void *arg, const char *name);
+    /* a stored DEFAULT/CHECK expression of relation relid as
+     * pg_get_expr prints it (pretty or not) */
+    char *(*deparse_expr)(void *arg, const char *sql, Oid relid,
+                          bool pretty);
 } CatalogLookup;
 
 typedef struct TypeIOSettings {
