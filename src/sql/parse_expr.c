@@ -104,7 +104,12 @@ column_expr(ParseState *ps, int rtindex, RangeTblEntry *rte, int attno,
     if (rte->rtekind == RTE_JOIN) {
         e = list_nth(rte->joinaliasvars, attno - 1);
         e = (Expr *)tdb_copy_node_shallow((Node *)e);
-        if (levelsup > 0)
+        /* a column of one side is that side's Var, seen from further in
+         * like any outer column; a merged USING column of a FULL join
+         * (COALESCE) is not handled from a subquery yet */
+        if (levelsup > 0 && IsA(e, Var))
+            ((Var *)e)->varlevelsup = levelsup;
+        else if (levelsup > 0)
             not_supported(ps, "a correlated reference to a JOIN column",
                           location);
         e->location = location;
@@ -341,6 +346,8 @@ transform_const(ParseState *ps, PgQuery__AConst *c)
 /* ----------------------------------------------------------------------
  * Operators and their special forms
  * ---------------------------------------------------------------------- */
+
+static Expr *transform_op_any_array(ParseState *ps, PgQuery__AExpr *a);
 
 static const char *
 op_name(PgQuery__AExpr *a)
@@ -591,9 +598,60 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
         return transform_equality_form(ps, a, false);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+        return transform_op_any_array(ps, a);
     default:
-        not_supported(ps, "op ANY/ALL (array) syntax", a->location);
+        not_supported(ps, "this operator form", a->location);
     }
+}
+
+/*
+ * x op ANY (array) / x op ALL (array), analyzed as the same comparison
+ * over the array's elements as a subquery -- x op ANY (SELECT
+ * unnest(array)) -- which has the same NULL rules, and NULL when the
+ * array is NULL (the subquery alone would give false or true).
+ */
+static Expr *
+transform_op_any_array(ParseState *ps, PgQuery__AExpr *a)
+{
+    char sql[256];
+    PgQuery__Node *args[2] = {a->lexpr, a->rexpr};
+    const char *op = op_name(a);
+
+    for (const char *c = op; *c != '\0'; c++)
+        if (strchr("+-*/<>=~!@#%^&|`?", *c) == NULL)
+            not_supported(ps, "this operator", a->location);
+    snprintf(sql, sizeof(sql),
+             "CASE WHEN ($2) IS NULL THEN NULL::bool ELSE ($1) "
+             "OPERATOR(pg_catalog.%s) %s (SELECT pg_catalog.unnest($2)) END",
+             op, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY ? "ANY"
+                                                                   : "ALL");
+    return transform(ps, tdb_sql_expand_template(sql, args, 2));
+}
+
+/*
+ * a[i]: an element of an array (the "array subscript" function of
+ * types/array.c).  Slices (a[i:j]) and field selection are not here.
+ */
+static Expr *
+transform_indirection(ParseState *ps, PgQuery__AIndirection *ind)
+{
+    Expr *result = transform(ps, ind->arg);
+
+    for (size_t i = 0; i < ind->n_indirection; i++) {
+        PgQuery__Node *n = ind->indirection[i];
+        Expr *index;
+
+        if (n->node_case != PG_QUERY__NODE__NODE_A_INDICES ||
+            n->a_indices->is_slice || n->a_indices->uidx == NULL)
+            not_supported(ps, "this kind of indirection", -1);
+        index = tdb_coerce_or_error(ps, transform(ps, n->a_indices->uidx),
+                                    INT4OID, -1, CAST_IMPLICIT, -1);
+        result = tdb_make_func_call(
+            ps, "array subscript", tdb_list_make2(result, index), -1);
+    }
+    return result;
 }
 
 /* ----------------------------------------------------------------------
@@ -1078,6 +1136,29 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
         result->xpr.type_oid = exprType(first->expr);
         result->xpr.typmod = exprTypmod(first->expr);
         return (Expr *)result;
+    case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK: {
+        const TypeInfo *elem;
+
+        if (nvisible != 1)
+            ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                    errmsg(nvisible > 1 ? "subquery must return only one "
+                                          "column"
+                                        : "subquery must return a column"),
+                    errposition(parse_errpos(ps, sl->location)));
+        if (exprType(first->expr) == UNKNOWNOID)
+            first->expr = tdb_coerce_or_error(ps, first->expr, TEXTOID, -1,
+                                              CAST_IMPLICIT, -1);
+        elem = tdb_type_lookup(exprType(first->expr));
+        if (elem == NULL || elem->array == InvalidOid ||
+            tdb_type_lookup(elem->array) == NULL)
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("arrays of type %s are not supported yet",
+                           tdb_format_type(exprType(first->expr), -1)),
+                    errposition(parse_errpos(ps, sl->location)));
+        result->sublink_type = ARRAY_SUBLINK;
+        result->xpr.type_oid = elem->array;
+        return (Expr *)result;
+    }
     case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
     case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
         const char *opname = sl->n_oper_name > 0
@@ -1298,6 +1379,8 @@ transform(ParseState *ps, PgQuery__Node *node)
         return transform_param_ref(ps, node->param_ref);
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
         return transform_collate(ps, node->collate_clause);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+        return transform_indirection(ps, node->a_indirection);
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("expression type %s is not supported yet",
@@ -1390,11 +1473,18 @@ figure_colname(PgQuery__Node *node, const char **name)
             return 2;
         }
         return 0;
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+        /* a[i]: the array's name (no field selection in tupledb) */
+        return figure_colname(node->a_indirection->arg, name);
     case PG_QUERY__NODE__NODE_SUB_LINK: {
         PgQuery__SubLink *sl = node->sub_link;
 
         if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
             *name = "exists";
+            return 2;
+        }
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
+            *name = "array";
             return 2;
         }
         if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&

@@ -88,7 +88,8 @@ static const SystemView system_views[] = {
      "       false AS relforcerowsecurity, true AS relispopulated,\n"
      "       (CASE WHEN sv_c.relnamespace = 11 THEN 'n' ELSE 'd' END)::\"char\"\n"
      "         AS relreplident,\n"
-     "       false AS relispartition, 0::oid AS relrewrite\n"
+     "       false AS relispartition, 0::oid AS relrewrite,\n"
+     "       NULL::text[] AS reloptions, NULL::text AS relpartbound\n"
      "FROM pg_catalog.pg_class sv_c"},
     /* pg_catalog is owned by the bootstrap superuser, public by
      * pg_database_owner (6171), as initdb leaves them */
@@ -168,6 +169,34 @@ static const SystemView system_views[] = {
      "       false AS indisvalid, false AS indcheckxmin,\n"
      "       false AS indisready, false AS indislive,\n"
      "       false AS indisreplident\n"
+     "WHERE false"},
+    /* no row security policies, extended statistics or publications;
+     * pg_node_tree columns are text here (tupledb stores expressions as
+     * SQL text) */
+    {"pg_policy",
+     "SELECT 0::oid AS oid, ''::name AS polname, 0::oid AS polrelid,\n"
+     "       ''::\"char\" AS polcmd, false AS polpermissive,\n"
+     "       NULL::oid[] AS polroles, NULL::text AS polqual,\n"
+     "       NULL::text AS polwithcheck\n"
+     "WHERE false"},
+    {"pg_statistic_ext",
+     "SELECT 0::oid AS oid, 0::oid AS stxrelid, ''::name AS stxname,\n"
+     "       0::oid AS stxnamespace, 0::oid AS stxowner,\n"
+     "       0 AS stxstattarget, NULL::int2vector AS stxkeys,\n"
+     "       NULL::\"char\"[] AS stxkind, NULL::text AS stxexprs\n"
+     "WHERE false"},
+    {"pg_publication",
+     "SELECT 0::oid AS oid, ''::name AS pubname, 0::oid AS pubowner,\n"
+     "       false AS puballtables, false AS pubinsert,\n"
+     "       false AS pubupdate, false AS pubdelete,\n"
+     "       false AS pubtruncate, false AS pubviaroot\n"
+     "WHERE false"},
+    {"pg_publication_namespace",
+     "SELECT 0::oid AS oid, 0::oid AS pnpubid, 0::oid AS pnnspid\n"
+     "WHERE false"},
+    {"pg_publication_rel",
+     "SELECT 0::oid AS oid, 0::oid AS prpubid, 0::oid AS prrelid,\n"
+     "       NULL::text AS prqual, NULL::int2vector AS prattrs\n"
      "WHERE false"},
     /* no COMMENT ON yet: no descriptions */
     {"pg_description",
@@ -404,6 +433,13 @@ static const SystemFunction system_functions[] = {
      "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
      "                       sv_k.sv_relid, ($2)::bool) || ')'\n"
      "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)"},
+    /* no extended statistics objects: nothing to list */
+    {"pg_get_statisticsobjdef_columns", 1,
+     "(SELECT NULL::text WHERE ($1)::oid IS NULL)"},
+    /* a permanent user table (not a catalog) */
+    {"pg_relation_is_publishable", 1,
+     "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS("sv_c")
+     " WHERE sv_c.sv_oid = ($1)::oid)"},
     /* the main fork's length (tupledb has no free space or visibility
      * map forks and no TOAST tables); NULL for no such relation */
     {"pg_table_size", 1, SV_SIZE},
@@ -412,11 +448,21 @@ static const SystemFunction system_functions[] = {
 };
 
 PgQuery__Node *
-tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
+tdb_sql_expand_template(const char *expr, PgQuery__Node **args, int nargs)
 {
-    PgQuery__Node *stmt;
+    Size len = strlen(expr) + sizeof("SELECT ");
+    char *sql = tdb_palloc(len);
     PgQuery__Node *body;
 
+    snprintf(sql, len, "SELECT %s", expr);
+    body = parse_one(sql)->select_stmt->target_list[0]->res_target->val;
+    rewrite_tree(&body->base, args, nargs);
+    return body;
+}
+
+PgQuery__Node *
+tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
+{
     if (fc->agg_star || fc->agg_distinct || fc->n_agg_order > 0 ||
         fc->agg_filter != NULL || fc->over != NULL || fc->func_variadic)
         return NULL;
@@ -425,18 +471,10 @@ tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
             return NULL;
     for (size_t i = 0; i < lengthof(system_functions); i++) {
         const SystemFunction *f = &system_functions[i];
-        char *sql;
-        Size len;
 
-        if (strcmp(f->name, name) != 0 || f->nargs != (int)fc->n_args)
-            continue;
-        len = strlen(f->body) + sizeof("SELECT ");
-        sql = tdb_palloc(len);
-        snprintf(sql, len, "SELECT %s", f->body);
-        stmt = parse_one(sql);
-        body = stmt->select_stmt->target_list[0]->res_target->val;
-        rewrite_tree(&body->base, fc->args, (int)fc->n_args);
-        return body;
+        if (strcmp(f->name, name) == 0 && f->nargs == (int)fc->n_args)
+            return tdb_sql_expand_template(f->body, fc->args,
+                                           (int)fc->n_args);
     }
     return NULL;
 }

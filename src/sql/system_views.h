@@ -36,4 +36,13 @@ Query *tdb_system_view_query(ParseState *ps, const SystemView *view);
 PgQuery__Node *tdb_system_function_expand(const PgQuery__FuncCall *fc,
                                           const char *name);
 
+/*
+ * The raw expression expr (SQL text over $1..$nargs) with each $n
+ * replaced by a copy of args[n - 1]; the template's own locations are
+ * cleared.  For analyzing one construct as another (parse_expr.c's
+ * x op ANY (array)).  In the current memory context.
+ */
+PgQuery__Node *tdb_sql_expand_template(const char *expr,
+                                       PgQuery__Node **args, int nargs);
+
 #endif /* TDB_SQL_SYSTEM_VIEWS_H */
