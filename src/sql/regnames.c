@@ -13,6 +13,8 @@
  */
 #include "common/base.h"
 
+#include <string.h>
+
 #include "catalog/catalog.h"
 #include "sql/analyze.h"
 #include "sql/sql_int.h"
@@ -39,9 +41,22 @@ deparse_expr(void *arg, const char *sql, Oid relid, bool pretty)
     Session *s = arg;
     Statement st = {s, sql, NULL, NULL, NULL, 0};
     Relation rel = tdb_relation_open_by_oid(s->xact, relid, REL_LOCK_SHARE);
-    char *printed =
-        tdb_deparse_expr(tdb_analyze_rel_expr(&st, rel, sql), rel->rd_att,
-                         pretty);
+    Expr *e = NULL;
+    char *printed;
+
+    /* a column's DEFAULT is analyzed as INSERT does, coerced to the
+     * column's type: the (hidden) coercion decides the parentheses, as
+     * in PostgreSQL's stored tree.  Equal texts print alike, so the
+     * first column with this text will do. */
+    for (int attnum = 1; attnum <= rel->rd_att->natts && e == NULL; attnum++) {
+        const char *def = tdb_relation_column_default(rel, attnum);
+
+        if (def != NULL && strcmp(def, sql) == 0)
+            e = tdb_analyze_column_default(&st, rel, attnum);
+    }
+    if (e == NULL) /* a CHECK constraint */
+        e = tdb_analyze_rel_expr(&st, rel, sql);
+    printed = tdb_deparse_expr(e, rel->rd_att, pretty);
 
     tdb_relation_close(rel);
     return printed != NULL ? printed : tdb_mcxt_strdup(tdb_current_mcxt, sql);

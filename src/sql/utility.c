@@ -394,7 +394,6 @@ tdb_sql_stored_expr(Expr *e, TupleDesc desc, char *fallback)
 /* A CHECK constraint of CREATE TABLE, added after the table exists. */
 typedef struct PendingCheck {
     const char *name;   /* given, or NULL: chosen as PostgreSQL does */
-    const char *column; /* a column constraint's column, or NULL */
     char *expr;         /* deparsed SQL */
 } PendingCheck;
 
@@ -421,7 +420,6 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
 
         pc->name = c->conname != NULL && c->conname[0] != '\0' ? c->conname
                                                               : NULL;
-        pc->column = col != NULL ? col->name : NULL;
         pc->expr = deparse_expression(c->raw_expr);
         *checks = tdb_lappend(*checks, pc);
         return;
@@ -513,9 +511,10 @@ add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
         if (pc->name == NULL)
             pc->name = choose_check_name(
                 table,
-                pc->column != NULL ? pc->column
-                : nvars == 1 ? TupleDescAttr(rel->rd_att, attno - 1)->attname
-                             : NULL,
+                /* as PostgreSQL: after the one column it reads, column
+                 * constraint or not */
+                nvars == 1 ? TupleDescAttr(rel->rd_att, attno - 1)->attname
+                           : NULL,
                 taken);
         else if (name_taken(taken, pc->name))
             ereport(ERROR, errcode(ERRCODE_DUPLICATE_OBJECT),
