@@ -20,9 +20,10 @@
  *                        atttypmod, attbyval, attalign, attstorage,
  *                        attnotnull, atthasdef, attisdropped
  *   pg_attrdef   (2604)  oid, adrelid, adnum, adbin (the default
- *                        expression as SQL text; the SQL layer parses it)
+ *                        expression as SQL text, as pg_get_expr prints
+ *                        it: sql/ruleutils.c; the SQL layer parses it)
  *   pg_constraint (2606) oid, conname, contype ('c' = CHECK), conrelid,
- *                        conbin (the CHECK expression as SQL text)
+ *                        conbin (the CHECK expression, the same way)
  * A catalog's relation file number is its OID.  User tables get OIDs and
  * file numbers from the control file's counter, from 16384 up
  * (FirstNormalObjectId); a table's OID is its first file number, and
