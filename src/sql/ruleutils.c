@@ -183,16 +183,11 @@ paren_out(Deparse *d, Expr *node, Expr *parent, bool showimplicit)
         out(d, ")");
 }
 
-/* A column name, quoted unless lower-case letters, digits and _. */
+/* A column name, in double quotes when it needs them (keywords too). */
 static void
 ident_out(Deparse *d, const char *name)
 {
-    bool plain = name[0] != '\0' && !isdigit((unsigned char)name[0]);
-
-    for (const char *c = name; *c != '\0' && plain; c++)
-        plain = (*c >= 'a' && *c <= 'z') || isdigit((unsigned char)*c) ||
-                *c == '_';
-    if (plain) {
+    if (!tdb_sql_ident_needs_quotes(name)) {
         out(d, "%s", name);
         return;
     }
@@ -322,7 +317,9 @@ expr_out(Deparse *d, Expr *e, bool showimplicit)
     case T_FuncExpr: {
         FuncExpr *f = (FuncExpr *)e;
 
-        out(d, "%s(", f->func->name);
+        /* quoted when it is a keyword ("left"), as PostgreSQL does */
+        ident_out(d, f->func->name);
+        out(d, "(");
         list_out(d, f->args, ", ", NULL);
         out(d, ")");
         return;

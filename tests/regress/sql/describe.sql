@@ -30,3 +30,9 @@ SELECT id, name, code, price, qty, note, flag, made FROM items;
 INSERT INTO items (id, price) VALUES (2, -1);
 INSERT INTO items (id, name) VALUES (3, 'x');
 \d nosuch
+-- keywords and odd names as columns, functions printed back
+CREATE TABLE kw ("order" int CHECK ("order" > 0), "user" text DEFAULT left('abc', 2), "Q" int DEFAULT -5 CHECK ("Q" + "order" < 100), w varchar(5) CHECK (upper(w) <> 'X'));
+\d kw
+INSERT INTO kw ("order", w) VALUES (1, 'a');
+SELECT * FROM kw;
+INSERT INTO kw ("order") VALUES (0);
