@@ -381,6 +381,39 @@ expr_out(Deparse *d, Expr *e, bool showimplicit)
             out(d, ")");
         return;
     }
+    case T_CoalesceExpr:
+        out(d, "COALESCE(");
+        list_out(d, ((CoalesceExpr *)e)->args, ", ", NULL);
+        out(d, ")");
+        return;
+    case T_NullIfExpr:
+        out(d, "NULLIF(");
+        list_out(d, ((NullIfExpr *)e)->args, ", ", NULL);
+        out(d, ")");
+        return;
+    case T_MinMaxExpr:
+        out(d, ((MinMaxExpr *)e)->is_greatest ? "GREATEST(" : "LEAST(");
+        list_out(d, ((MinMaxExpr *)e)->args, ", ", NULL);
+        out(d, ")");
+        return;
+    case T_DistinctExpr: {
+        /* IS NOT DISTINCT FROM is PostgreSQL's NOT over IS DISTINCT
+         * FROM, and prints so */
+        DistinctExpr *de = (DistinctExpr *)e;
+
+        if (de->is_not)
+            out(d, d->pretty ? "NOT " : "(NOT ");
+        if (!d->pretty)
+            out(d, "(");
+        paren_out(d, linitial(de->args), e, true);
+        out(d, " IS DISTINCT FROM ");
+        paren_out(d, list_nth(de->args, 1), e, true);
+        if (!d->pretty)
+            out(d, ")");
+        if (de->is_not && !d->pretty)
+            out(d, ")");
+        return;
+    }
     default:
         d->failed = true;
         return;

@@ -36,3 +36,9 @@ CREATE TABLE kw ("order" int CHECK ("order" > 0), "user" text DEFAULT left('abc'
 INSERT INTO kw ("order", w) VALUES (1, 'a');
 SELECT * FROM kw;
 INSERT INTO kw ("order") VALUES (0);
+-- conditional forms
+CREATE TABLE z (a int DEFAULT COALESCE(NULL, 3), b int CHECK (b IS DISTINCT FROM 5), c int CHECK (NULLIF(c, 1) > 0), d int CHECK (GREATEST(d, 1) < 10), e text DEFAULT COALESCE(NULL, 'q'), f int CHECK (COALESCE(f, 0) + 1 > 0 AND f IS NOT DISTINCT FROM 3));
+\d z
+INSERT INTO z (b, c, d, f) VALUES (1, 2, 3, 3);
+INSERT INTO z (f) VALUES (4);
+SELECT * FROM z;
