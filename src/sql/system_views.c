@@ -101,13 +101,18 @@ static const SystemView system_views[] = {
     /* the only access method is the heap: tupledb has no indexes */
     {"pg_am",
      "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype"},
+    /* the bootstrap superuser, and pg_database_owner, the predefined
+     * role that owns schema public */
     {"pg_roles",
-     "SELECT %s::name AS rolname, true AS rolsuper, true AS rolinherit,\n"
-     "       true AS rolcreaterole, true AS rolcreatedb,\n"
-     "       true AS rolcanlogin, true AS rolreplication,\n"
+     "SELECT sv_r.rolname, sv_r.rolsuper, sv_r.rolinherit,\n"
+     "       sv_r.rolsuper AS rolcreaterole, sv_r.rolsuper AS rolcreatedb,\n"
+     "       sv_r.rolsuper AS rolcanlogin, sv_r.rolsuper AS rolreplication,\n"
      "       -1 AS rolconnlimit, NULL::text AS rolpassword,\n"
-     "       NULL::timestamptz AS rolvaliduntil, true AS rolbypassrls,\n"
-     "       10::oid AS oid"},
+     "       NULL::timestamptz AS rolvaliduntil,\n"
+     "       sv_r.rolsuper AS rolbypassrls, sv_r.oid\n"
+     "FROM (VALUES (%s::name, true, true, 10::oid),\n"
+     "             ('pg_database_owner', false, true, 6171))\n"
+     "     AS sv_r(rolname, rolsuper, rolinherit, oid)"},
     /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
      * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
      * attisdropped; no identity or generated columns, no inheritance.

@@ -1,4 +1,4 @@
--- psql's \d, \dt, \dt+ (list relations) on the pg_catalog views.
+-- psql's \d, \dt, \dt+ (list relations) and \dn on the pg_catalog views.
 -- Run through psql -X -a -q; expected/describe_pg15.out is PostgreSQL
 -- 15's output (run.sh's header says how to make it), compared with the
 -- Owner field replaced (the bootstrap role is named after the OS user).
@@ -15,3 +15,4 @@ CREATE TABLE e (y int);
 \d
 \dt "D2"
 \dt nosuch
+\dn
