@@ -4,7 +4,7 @@
  * pg_statistic_ext and pg_publication with them, and \d+ joins a
  * table's reloptions into text).
  *
- * Types: text[], name[], oid[], "char"[], int2[] and int2vector (an
+ * Types: text[], name[], oid[], "char"[], int2[], int4[] and int2vector (an
  * int2 array numbered from 0, printed space-separated).  Arrays are
  * values in queries only, never table columns.  The layout is
  * PostgreSQL's ArrayType:
@@ -259,13 +259,17 @@ array_input(const char *str, Oid elemtype, int lbound)
                     p++;
             } else
                 for (; *p != ',' && *p != '}'; p++) {
-                    if (*p == '\0' || *p == '{' || *p == '"')
+                    if (*p == '\0')
+                        array_syntax_error(str, "Unexpected end of input.");
+                    if (*p == '{' || *p == '"')
                         array_syntax_error(str, "Unexpected array element.");
                     if (*p == '\\' && p[1] != '\0')
                         p++;
                     trailing = isspace((unsigned char)*p) ? trailing + 1 : 0;
                     tdb_textbuf_append(&item, p, 1);
                 }
+            if (*p == '\0')
+                array_syntax_error(str, "Unexpected end of input.");
             if (*p != ',' && *p != '}')
                 array_syntax_error(str, "Unexpected array element.");
             item.len -= trailing;
@@ -389,6 +393,7 @@ ARRAY_IO(name, NAMEOID)
 ARRAY_IO(oid, OIDOID)
 ARRAY_IO(char, CHAROID)
 ARRAY_IO(int2, INT2OID)
+ARRAY_IO(int4, INT4OID)
 
 /* ----------------------------------------------------------------------
  * Functions and operators
@@ -542,6 +547,7 @@ array_unnest(PG_FUNCTION_ARGS)
 #define CA 1002
 #define SA 1005
 #define I2V 22
+#define IA 1007
 
 #define ARRAY_FUNCS(arr_, elem_)                                            \
     FUNC_V(395, "array_to_string", array_to_string, PROVOLATILE_STABLE,     \
@@ -554,6 +560,7 @@ static const FuncDesc array_funcs[] = {
     ARRAY_FUNCS(TA, TEXTOID), ARRAY_FUNCS(NA, NAMEOID),
     ARRAY_FUNCS(OA, OIDOID),  ARRAY_FUNCS(CA, CHAROID),
     ARRAY_FUNCS(SA, INT2OID), ARRAY_FUNCS(I2V, INT2OID),
+    ARRAY_FUNCS(IA, INT4OID),
 };
 
 #define ARRAY_CAT(arr_)                                                     \
@@ -570,8 +577,9 @@ static const OperDesc array_opers[] = {
     OPER_ROW(1070, "=", OA, OA, BOOLOID, array_eq, "=", NULL, false),
     OPER_ROW(1070, "=", CA, CA, BOOLOID, array_eq, "=", NULL, false),
     OPER_ROW(1070, "=", SA, SA, BOOLOID, array_eq, "=", NULL, false),
+    OPER_ROW(1070, "=", IA, IA, BOOLOID, array_eq, "=", NULL, false),
     ARRAY_CAT(TA), ARRAY_CAT(NA), ARRAY_CAT(OA), ARRAY_CAT(CA),
-    ARRAY_CAT(SA),
+    ARRAY_CAT(SA), ARRAY_CAT(IA),
 };
 
 static const CastDesc array_casts[] = {
@@ -581,11 +589,13 @@ static const CastDesc array_casts[] = {
     CASTS_INOUT_TO_STRINGS(OA),
     CASTS_INOUT_TO_STRINGS(CA),
     CASTS_INOUT_TO_STRINGS(SA),
+    CASTS_INOUT_TO_STRINGS(IA),
     CASTS_INOUT_FROM_STRINGS(TA),
     CASTS_INOUT_FROM_STRINGS(NA),
     CASTS_INOUT_FROM_STRINGS(OA),
     CASTS_INOUT_FROM_STRINGS(CA),
     CASTS_INOUT_FROM_STRINGS(SA),
+    CASTS_INOUT_FROM_STRINGS(IA),
 };
 
 static const TypeSupport array_types[] = {
@@ -594,6 +604,7 @@ static const TypeSupport array_types[] = {
     {.typid = OA, .input = oid_array_input, .output = array_output},
     {.typid = CA, .input = char_array_input, .output = array_output},
     {.typid = SA, .input = int2_array_input, .output = array_output},
+    {.typid = IA, .input = int4_array_input, .output = array_output},
     {.typid = I2V, .input = int2vector_input, .output = int2vector_output},
 };
 
