@@ -978,6 +978,16 @@ tdb_catalog_lookup_table(Transaction *xact, const char *name)
     return find_class(xact, InvalidOid, name, &row) ? row.oid : InvalidOid;
 }
 
+char *
+tdb_catalog_relation_name(Transaction *xact, Oid relid)
+{
+    ClassRow row;
+
+    if (!find_class(xact, relid, NULL, &row))
+        return NULL;
+    return tdb_mcxt_strdup(tdb_current_mcxt, row.relname);
+}
+
 /* Fill rel's descriptor and defaults from pg_attribute and pg_attrdef. */
 static void
 load_columns(Transaction *xact, Relation rel, int natts)

@@ -20,9 +20,10 @@
  *                        atttypmod, attbyval, attalign, attstorage,
  *                        attnotnull, atthasdef, attisdropped
  *   pg_attrdef   (2604)  oid, adrelid, adnum, adbin (the default
- *                        expression as SQL text; the SQL layer parses it)
+ *                        expression as SQL text, as pg_get_expr prints
+ *                        it: sql/ruleutils.c; the SQL layer parses it)
  *   pg_constraint (2606) oid, conname, contype ('c' = CHECK), conrelid,
- *                        conbin (the CHECK expression as SQL text)
+ *                        conbin (the CHECK expression, the same way)
  *   pg_authid    (1260)  oid, rolname, rolsuper, rolinherit,
  *                        rolcreaterole, rolcreatedb, rolcanlogin,
  *                        rolreplication, rolbypassrls, rolconnlimit,
@@ -179,6 +180,12 @@ void tdb_catalog_truncate_table(Transaction *xact, Oid relid);
  * tdb_relation_open to use the table.
  */
 Oid tdb_catalog_lookup_table(Transaction *xact, const char *name);
+
+/*
+ * The name of the relation with OID relid (allocated in the current
+ * memory context), or NULL if there is none.  No lock taken.
+ */
+char *tdb_catalog_relation_name(Transaction *xact, Oid relid);
 
 /*
  * Open a table for use in xact's transaction: lock it in mode (held to

@@ -17,6 +17,8 @@ static const TypeInfo builtin_types[] = {
     {NAMEOID, "name", 64, false, 'c', 'p', 'S', false, 'b', 1003, true},
     {INT8OID, "int8", 8, true, 'd', 'p', 'N', false, 'b', 1016, true},
     {INT2OID, "int2", 2, true, 's', 'p', 'N', false, 'b', 1005, true},
+    /* arrays (array.c): values in queries, not column types */
+    {22, "int2vector", -1, false, 'i', 'p', 'A', false, 'b', 1006, false},
     {INT4OID, "int4", 4, true, 'i', 'p', 'N', false, 'b', 1007, true},
     {TEXTOID, "text", -1, false, 'i', 'x', 'S', true, 'b', 1009, true},
     {OIDOID, "oid", 4, true, 'i', 'p', 'N', false, 'b', 1028, true},
@@ -24,6 +26,12 @@ static const TypeInfo builtin_types[] = {
     {FLOAT4OID, "float4", 4, true, 'i', 'p', 'N', false, 'b', 1021, true},
     {FLOAT8OID, "float8", 8, true, 'd', 'p', 'N', true, 'b', 1022, true},
     {UNKNOWNOID, "unknown", -2, false, 'c', 'p', 'X', false, 'p', 0, false},
+    {1002, "_char", -1, false, 'i', 'x', 'A', false, 'b', 0, false},
+    {1003, "_name", -1, false, 'i', 'x', 'A', false, 'b', 0, false},
+    {1005, "_int2", -1, false, 'i', 'x', 'A', false, 'b', 0, false},
+    {1007, "_int4", -1, false, 'i', 'x', 'A', false, 'b', 0, false},
+    {1009, "_text", -1, false, 'i', 'x', 'A', false, 'b', 0, false},
+    {1028, "_oid", -1, false, 'i', 'x', 'A', false, 'b', 0, false},
     {BPCHAROID, "bpchar", -1, false, 'i', 'x', 'S', false, 'b', 1014, true},
     {VARCHAROID, "varchar", -1, false, 'i', 'x', 'S', false, 'b', 1015,
      true},
@@ -37,6 +45,9 @@ static const TypeInfo builtin_types[] = {
      true},
     {NUMERICOID, "numeric", -1, false, 'i', 'm', 'N', false, 'b', 1231,
      true},
+    {REGCLASSOID, "regclass", 4, true, 'i', 'p', 'N', false, 'b', 2210,
+     true},
+    {REGTYPEOID, "regtype", 4, true, 'i', 'p', 'N', false, 'b', 2211, true},
     {RECORDOID, "record", -1, false, 'd', 'x', 'P', false, 'p', 2287, false},
     {CSTRINGOID, "cstring", -2, false, 'c', 'p', 'P', false, 'p', 1263,
      false},
@@ -45,6 +56,8 @@ static const TypeInfo builtin_types[] = {
     {ANYELEMENTOID, "anyelement", 4, true, 'i', 'p', 'P', false, 'p', 0,
      false},
     {UUIDOID, "uuid", 16, false, 'c', 'p', 'U', false, 'b', 2951, true},
+    {REGNAMESPACEOID, "regnamespace", 4, true, 'i', 'p', 'N', false, 'b',
+     4090, true},
 };
 
 #define NBUILTIN_TYPES ((int)(sizeof(builtin_types) / sizeof(builtin_types[0])))

@@ -41,6 +41,9 @@
 #define INTERNALOID 2281
 #define ANYELEMENTOID 2283
 #define UUIDOID 2950
+#define REGCLASSOID 2205
+#define REGTYPEOID 2206
+#define REGNAMESPACEOID 4089
 
 /* Namespaces (pg_namespace OIDs). */
 #define PG_CATALOG_NAMESPACE 11

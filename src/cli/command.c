@@ -171,12 +171,13 @@ static CliCmdResult
 cmd_describe(Shell *sh, CliScanState *st, const char *cmd)
 {
     char *pattern = tdb_cli_slash_option(st, sh, CLI_ARG_NORMAL);
+    bool verbose = strchr(cmd, '+') != NULL;
     bool ok;
 
     if (cmd[1] == 't' || pattern == NULL) /* \dt, or \d alone */
-        ok = tdb_cli_list_tables(sh, pattern);
+        ok = tdb_cli_list_tables(sh, pattern, verbose);
     else
-        ok = tdb_cli_describe_table(sh, pattern);
+        ok = tdb_cli_describe_table(sh, pattern, verbose);
     free(pattern);
     return ok ? CLI_CMD_OK : CLI_CMD_ERROR;
 }
@@ -299,7 +300,8 @@ static const CmdEntry commands[] = {
     {"timing", cmd_timing},   {"set", cmd_set},
     {"unset", cmd_unset},     {"i", cmd_include},
     {"include", cmd_include}, {"d", cmd_describe},
-    {"dt", cmd_describe},     {"pset", cmd_pset},
+    {"dt", cmd_describe},     {"d+", cmd_describe},
+    {"dt+", cmd_describe},    {"pset", cmd_pset},
     {"a", cmd_toggle_align},  {"t", cmd_toggle_tuples},
     {"f", cmd_fieldsep},      {"copy", cmd_copy},
 };

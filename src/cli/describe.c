@@ -1,25 +1,27 @@
 /*
- * describe.c -- \dt and \d: what the catalog holds, in psql's layout.
+ * describe.c -- \dt, \d and their + forms: what the catalog holds, in
+ * psql's layout.
  *
- *          List of relations              \dt, \d
- *   Schema | Name | Type  | Owner
- *   -------+------+-------+-------
+ *          List of relations              \dt, \d        (\dt+ adds
+ *   Schema | Name | Type  | Owner          Persistence, Access method,
+ *   -------+------+-------+-------         Size, Description)
  *   public | t    | table | alice
  *
- *               Table "public.t"          \d t
- *   Column |  Type   | Collation | Nullable | Default
- *   -------+---------+-----------+----------+---------
- *   a      | integer |           | not null | 1
+ *               Table "public.t"          \d t           (\d+ adds
+ *   Column |  Type   | Collation | Nullable | Default     Storage,
+ *   -------+---------+-----------+----------+---------    Compression,
+ *   a      | integer |           | not null | 1           Stats target,
+ *   Check constraints:                                   Description and
+ *       "t_a_check" CHECK (a > 0)                        "Access method:
+ *                                                        heap")
  *
- * Both read the catalog with ordinary SQL (pg_class, pg_namespace,
- * pg_attribute, pg_type, pg_attrdef, using only the columns tupledb's
- * catalog has -- see catalog/catalog.h), so they work once the engine
- * runs SELECT with joins, and until then report the engine's error.
- * What psql asks the server for and tupledb's catalog lacks is computed
- * here: a column's type name as format_type prints it ("character
- * varying(10)"), and the owner, which is the operating-system user that
- * runs the shell (tupledb has no roles; initdb names PostgreSQL's first
- * role after that user too).
+ * Both read the catalog with ordinary SQL on the pg_catalog views and
+ * functions psql's own queries use (sql/system_views.c): format_type,
+ * pg_get_expr and pg_get_constraintdef print types, defaults and CHECK
+ * constraints as PostgreSQL does, pg_get_userbyid names the owner (the
+ * bootstrap role, named after the operating-system user), and
+ * pg_table_size the size; so the shell prints what psql prints against
+ * `tupledb serve`.
  *
  * A pattern is psql's: unquoted letters are folded to lower case,
  * "double quotes" keep case, * and ? are wildcards, and "schema.name"
@@ -29,29 +31,53 @@
 #include "common/base.h"
 
 #include <ctype.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 
 #define TABLES_QUERY                                                        \
-    "SELECT c.oid, n.nspname, c.relname\n"                                  \
+    "SELECT c.oid, n.nspname, c.relname,\n"                                 \
+    "  pg_catalog.pg_get_userbyid(c.relowner),\n"                           \
+    "  CASE c.relpersistence WHEN 'p' THEN 'permanent'"                    \
+    " WHEN 't' THEN 'temporary' WHEN 'u' THEN 'unlogged' END,\n"            \
+    "  am.amname,\n"                                                        \
+    "  pg_catalog.pg_size_pretty(pg_catalog.pg_table_size(c.oid)),\n"       \
+    "  pg_catalog.obj_description(c.oid, 'pg_class')\n"                     \
     "FROM pg_catalog.pg_class c\n"                                          \
     "     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"       \
+    "     LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"              \
     "WHERE c.relkind = 'r'\n"                                               \
     "ORDER BY 2, 3"
+#define TABLES_NCOLS 8
 
 #define COLUMNS_QUERY                                                       \
-    "SELECT a.attname, t.typname, a.atttypmod, a.attnotnull, d.adbin\n"     \
+    "SELECT a.attname,\n"                                                   \
+    "  pg_catalog.format_type(a.atttypid, a.atttypmod),\n"                  \
+    "  a.attnotnull,\n"                                                     \
+    "  (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid, true)\n"          \
+    "   FROM pg_catalog.pg_attrdef d\n"                                     \
+    "   WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum\n"              \
+    "     AND a.atthasdef),\n"                                              \
+    "  CASE a.attstorage WHEN 'p' THEN 'plain' WHEN 'm' THEN 'main'"       \
+    " WHEN 'e' THEN 'external' WHEN 'x' THEN 'extended' END,\n"             \
+    "  pg_catalog.col_description(a.attrelid, a.attnum)\n"                  \
     "FROM pg_catalog.pg_attribute a\n"                                      \
-    "     JOIN pg_catalog.pg_type t ON t.oid = a.atttypid\n"                \
-    "     LEFT JOIN pg_catalog.pg_attrdef d\n"                              \
-    "       ON d.adrelid = a.attrelid AND d.adnum = a.attnum\n"             \
     "WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped\n"       \
     "ORDER BY a.attnum"
+#define COLUMNS_NCOLS 6
+
+#define CHECKS_QUERY                                                        \
+    "SELECT r.conname, pg_catalog.pg_get_constraintdef(r.oid, true)\n"      \
+    "FROM pg_catalog.pg_constraint r\n"                                     \
+    "WHERE r.conrelid = %s AND r.contype = 'c'\n"                           \
+    "ORDER BY 1"
+
+#define AM_QUERY                                                            \
+    "SELECT am.amname FROM pg_catalog.pg_class c\n"                         \
+    "     LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"              \
+    "WHERE c.oid = %s"
 
 /* A parsed pattern: NULL parts match anything. */
 typedef struct Pattern {
@@ -118,16 +144,7 @@ pattern_matches(const Pattern *pat, const char *schema, const char *name)
     return glob_match(pat->name, name);
 }
 
-/* The owner shown for every table: the OS user (see the header). */
-static const char *
-owner_name(void)
-{
-    const struct passwd *pw = getpwuid(geteuid());
-
-    return pw != NULL ? pw->pw_name : "tupledb";
-}
-
-/* The tables matching pattern: rows of (oid, schema, name). */
+/* The tables matching pattern: rows of TABLES_QUERY's columns. */
 static bool
 matching_tables(Shell *sh, const Pattern *pat, CliResult *tables)
 {
@@ -136,19 +153,19 @@ matching_tables(Shell *sh, const Pattern *pat, CliResult *tables)
     if (!tdb_cli_run_query(sh, TABLES_QUERY, tables))
         return false;
     for (long r = 0; r < tables->nrows; r++) {
-        char **row = &tables->cells[r * 3];
+        char **row = &tables->cells[r * TABLES_NCOLS];
 
         if (row[1] != NULL && row[2] != NULL &&
             pattern_matches(pat, row[1], row[2])) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < TABLES_NCOLS; i++) {
                 char *v = row[i];
 
                 row[i] = NULL;
-                tables->cells[kept * 3 + i] = v;
+                tables->cells[kept * TABLES_NCOLS + i] = v;
             }
             kept++;
         } else
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < TABLES_NCOLS; i++) {
                 free(row[i]);
                 row[i] = NULL;
             }
@@ -167,10 +184,20 @@ report_not_found(const char *pattern)
         tdb_cli_log(CLI_LOG_ERROR, "Did not find any relations.");
 }
 
-bool
-tdb_cli_list_tables(Shell *sh, const char *pattern)
+/* a cell as printed: NULL is the empty string */
+static const char *
+cell(const char *v)
 {
-    static const char *const headers[] = {"Schema", "Name", "Type", "Owner"};
+    return v != NULL ? v : "";
+}
+
+bool
+tdb_cli_list_tables(Shell *sh, const char *pattern, bool verbose)
+{
+    static const char *const headers[] = {
+        "Schema",      "Name",          "Type", "Owner",
+        "Persistence", "Access method", "Size", "Description"};
+    int ncols = verbose ? 8 : 4;
     Pattern pat;
     CliResult tables;
     const char **cells;
@@ -187,17 +214,23 @@ tdb_cli_list_tables(Shell *sh, const char *pattern)
         tdb_cli_result_free(&tables);
         return true;
     }
-    cells = tdb_cli_alloc(sizeof(char *) * 4 * (size_t)Max(tables.nrows, 1));
+    cells = tdb_cli_alloc(sizeof(char *) * (size_t)ncols *
+                          (size_t)Max(tables.nrows, 1));
     for (long r = 0; r < tables.nrows; r++) {
-        cells[r * 4] = tables.cells[r * 3 + 1];
-        cells[r * 4 + 1] = tables.cells[r * 3 + 2];
-        cells[r * 4 + 2] = "table";
-        cells[r * 4 + 3] = owner_name();
+        char **row = &tables.cells[r * TABLES_NCOLS];
+        const char **out = &cells[r * ncols];
+
+        out[0] = cell(row[1]);
+        out[1] = cell(row[2]);
+        out[2] = "table";
+        out[3] = cell(row[3]);
+        for (int i = 4; i < ncols; i++)
+            out[i] = cell(row[i]);
     }
     memset(&t, 0, sizeof(t));
-    t.ncolumns = 4;
+    t.ncolumns = ncols;
     t.headers = headers;
-    t.aligns = "llll";
+    t.aligns = "llllllll";
     t.nrows = tables.nrows;
     t.cells = cells;
     t.title = "List of relations";
@@ -208,111 +241,116 @@ tdb_cli_list_tables(Shell *sh, const char *pattern)
     return true;
 }
 
-/* format_type's name for a type (typname + typmod); malloc'd. */
-static char *
-format_type(const char *typname, int typmod)
+/* Run a query whose one %s stands for a table's OID. */
+static bool
+run_for_table(Shell *sh, const char *fmt, const char *oid, CliResult *res)
 {
-    static const struct {
-        const char *typname, *display;
-    } names[] = {
-        {"int2", "smallint"},
-        {"int4", "integer"},
-        {"int8", "bigint"},
-        {"float4", "real"},
-        {"float8", "double precision"},
-        {"bool", "boolean"},
-        {"varchar", "character varying"},
-        {"bpchar", "character"},
-        {"timestamp", "timestamp without time zone"},
-        {"timestamptz", "timestamp with time zone"},
-        {"time", "time without time zone"},
-        {"timetz", "time with time zone"},
-        {"char", "\"char\""},
-    };
-    CliBuf out;
+    const char *mark = strstr(fmt, "%s");
+    CliBuf query;
+    bool ok;
 
-    tdb_cli_buf_init(&out);
-    if (typname[0] == '_') { /* an array type */
-        char *elem = format_type(typname + 1, typmod);
+    tdb_cli_buf_init(&query);
+    tdb_cli_buf_printf(&query, "%.*s%s%s", (int)(mark - fmt), fmt, oid,
+                       mark + 2);
+    ok = tdb_cli_run_query(sh, tdb_cli_buf_str(&query), res);
+    tdb_cli_buf_free(&query);
+    return ok;
+}
 
-        tdb_cli_buf_printf(&out, "%s[]", elem);
-        free(elem);
-        return out.data;
+/*
+ * The footers of \d: the CHECK constraints, and for \d+ the access
+ * method, each a malloc'd line appended to *footers.
+ */
+static bool
+table_footers(Shell *sh, const char *oid, bool verbose, char ***footers,
+              int *nfooters)
+{
+    CliResult checks, am;
+    CliBuf line;
+
+    if (!run_for_table(sh, CHECKS_QUERY, oid, &checks))
+        return false;
+    *footers = tdb_cli_alloc(sizeof(char *) * (size_t)(checks.nrows + 2));
+    *nfooters = 0;
+    if (checks.nrows > 0)
+        (*footers)[(*nfooters)++] = tdb_cli_strdup("Check constraints:");
+    for (long r = 0; r < checks.nrows; r++) {
+        tdb_cli_buf_init(&line);
+        tdb_cli_buf_printf(&line, "    \"%s\" %s",
+                           cell(checks.cells[r * 2]),
+                           cell(checks.cells[r * 2 + 1]));
+        (*footers)[(*nfooters)++] = line.data;
     }
-    if (strcmp(typname, "bpchar") == 0 && typmod < 0) {
-        tdb_cli_buf_puts(&out, "bpchar");
-        return out.data;
-    }
-    if (strcmp(typname, "numeric") == 0 && typmod >= 4) {
-        int t = typmod - 4;
-        int scale = (((t & 0x7ff) ^ 1024) - 1024);
-
-        tdb_cli_buf_printf(&out, "numeric(%d,%d)", (t >> 16) & 0xffff,
-                           scale);
-        return out.data;
-    }
-    for (size_t i = 0; i < lengthof(names); i++)
-        if (strcmp(typname, names[i].typname) == 0) {
-            const char *d = names[i].display;
-            const char *zone = strstr(d, " with");
-
-            if (typmod >= 0 && zone != NULL) /* timestamp(3) with... */
-                tdb_cli_buf_printf(&out, "%.*s(%d)%s", (int)(zone - d), d,
-                                   typmod, zone);
-            else if (typmod >= 4 && (strcmp(typname, "varchar") == 0 ||
-                                     strcmp(typname, "bpchar") == 0))
-                tdb_cli_buf_printf(&out, "%s(%d)", d, typmod - 4);
-            else
-                tdb_cli_buf_puts(&out, d);
-            return out.data;
+    tdb_cli_result_free(&checks);
+    if (verbose) {
+        if (!run_for_table(sh, AM_QUERY, oid, &am))
+            return false;
+        if (am.nrows == 1 && am.cells[0] != NULL) {
+            tdb_cli_buf_init(&line);
+            tdb_cli_buf_printf(&line, "Access method: %s", am.cells[0]);
+            (*footers)[(*nfooters)++] = line.data;
         }
-    tdb_cli_buf_puts(&out, typname);
-    return out.data;
+        tdb_cli_result_free(&am);
+    }
+    return true;
 }
 
 /* Print the \d table of one table. */
 static bool
 describe_one(Shell *sh, const char *oid, const char *schema,
-             const char *name)
+             const char *name, bool verbose)
 {
-    static const char *const headers[] = {"Column", "Type", "Collation",
-                                          "Nullable", "Default"};
-    CliBuf query, title;
+    static const char *const headers[] = {
+        "Column",  "Type",        "Collation",    "Nullable",
+        "Default", "Storage",     "Compression",  "Stats target",
+        "Description"};
+    int ncols = verbose ? 9 : 5;
+    CliBuf title;
     CliResult cols;
-    char **cells;
+    const char **cells;
+    char **footers = NULL;
+    int nfooters = 0;
     CliTable t;
-    bool ok;
 
-    tdb_cli_buf_init(&query);
-    tdb_cli_buf_printf(&query, COLUMNS_QUERY, oid);
-    ok = tdb_cli_run_query(sh, tdb_cli_buf_str(&query), &cols);
-    tdb_cli_buf_free(&query);
-    if (!ok)
+    if (!run_for_table(sh, COLUMNS_QUERY, oid, &cols))
         return false;
-    cells = tdb_cli_alloc(sizeof(char *) * 5 * (size_t)Max(cols.nrows, 1));
+    if (!table_footers(sh, oid, verbose, &footers, &nfooters)) {
+        tdb_cli_result_free(&cols);
+        return false;
+    }
+    cells = tdb_cli_alloc(sizeof(char *) * (size_t)ncols *
+                          (size_t)Max(cols.nrows, 1));
     for (long r = 0; r < cols.nrows; r++) {
-        char **row = &cols.cells[r * 5];
+        char **row = &cols.cells[r * COLUMNS_NCOLS];
+        const char **out = &cells[r * ncols];
 
-        cells[r * 5] = tdb_cli_strdup(row[0] != NULL ? row[0] : "");
-        cells[r * 5 + 1] = format_type(row[1] != NULL ? row[1] : "?",
-                                       row[2] != NULL ? atoi(row[2]) : -1);
-        cells[r * 5 + 2] = tdb_cli_strdup("");
-        cells[r * 5 + 3] = tdb_cli_strdup(
-            row[3] != NULL && strcmp(row[3], "t") == 0 ? "not null" : "");
-        cells[r * 5 + 4] = tdb_cli_strdup(row[4] != NULL ? row[4] : "");
+        out[0] = cell(row[0]);
+        out[1] = cell(row[1]);
+        out[2] = "";
+        out[3] = row[2] != NULL && strcmp(row[2], "t") == 0 ? "not null" : "";
+        out[4] = cell(row[3]);
+        if (verbose) {
+            out[5] = cell(row[4]);
+            out[6] = "";
+            out[7] = "";
+            out[8] = cell(row[5]);
+        }
     }
     tdb_cli_buf_init(&title);
     tdb_cli_buf_printf(&title, "Table \"%s.%s\"", schema, name);
     memset(&t, 0, sizeof(t));
-    t.ncolumns = 5;
+    t.ncolumns = ncols;
     t.headers = headers;
-    t.aligns = "lllll";
+    t.aligns = "lllllllll";
     t.nrows = cols.nrows;
-    t.cells = (const char *const *)cells;
+    t.cells = cells;
     t.title = tdb_cli_buf_str(&title);
+    t.footers = (const char *const *)footers;
+    t.nfooters = nfooters;
     tdb_cli_print_table(stdout, &t, &sh->popt);
-    for (long i = 0; i < cols.nrows * 5; i++)
-        free(cells[i]);
+    for (int i = 0; i < nfooters; i++)
+        free(footers[i]);
+    free(footers);
     free(cells);
     tdb_cli_buf_free(&title);
     tdb_cli_result_free(&cols);
@@ -320,7 +358,7 @@ describe_one(Shell *sh, const char *oid, const char *schema,
 }
 
 bool
-tdb_cli_describe_table(Shell *sh, const char *pattern)
+tdb_cli_describe_table(Shell *sh, const char *pattern, bool verbose)
 {
     Pattern pat;
     CliResult tables;
@@ -337,8 +375,9 @@ tdb_cli_describe_table(Shell *sh, const char *pattern)
         ok = false;
     }
     for (long r = 0; r < tables.nrows && ok; r++)
-        ok = describe_one(sh, tables.cells[r * 3], tables.cells[r * 3 + 1],
-                          tables.cells[r * 3 + 2]);
+        ok = describe_one(sh, tables.cells[r * TABLES_NCOLS],
+                          tables.cells[r * TABLES_NCOLS + 1],
+                          tables.cells[r * TABLES_NCOLS + 2], verbose);
     tdb_cli_result_free(&tables);
     return ok;
 }

@@ -92,6 +92,7 @@
 /* Objects and definitions (catalog/). */
 #define ERRCODE_UNDEFINED_TABLE MAKE_SQLSTATE('4', '2', 'P', '0', '1')
 #define ERRCODE_UNDEFINED_OBJECT MAKE_SQLSTATE('4', '2', '7', '0', '4')
+#define ERRCODE_UNDEFINED_SCHEMA MAKE_SQLSTATE('3', 'F', '0', '0', '0')
 #define ERRCODE_DUPLICATE_TABLE MAKE_SQLSTATE('4', '2', 'P', '0', '7')
 #define ERRCODE_DUPLICATE_OBJECT MAKE_SQLSTATE('4', '2', '7', '1', '0')
 #define ERRCODE_DUPLICATE_COLUMN MAKE_SQLSTATE('4', '2', '7', '0', '1')

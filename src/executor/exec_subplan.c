@@ -22,6 +22,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "types/builtins.h"
 
 struct SubPlanState {
     SubPlan *sub;
@@ -124,6 +125,42 @@ run_scalar(SubPlanState *ss, MemoryContext caller, bool *isnull)
     return value;
 }
 
+/* ARRAY(subquery): every row's column, in the caller's memory */
+static Datum
+run_array(SubPlanState *ss, MemoryContext caller)
+{
+    TargetEntry *first = linitial(ss->planstate->plan->targetlist);
+    Oid elemtype = exprType(first->expr);
+    Datum *values;
+    int n = 0, max = 16;
+    TupleTableSlot *row;
+    Datum result;
+    MemoryContext old = tdb_mcxt_switch_to(caller);
+
+    values = tdb_palloc(sizeof(Datum) * (Size)max);
+    tdb_mcxt_switch_to(old);
+    while ((row = tdb_exec_proc_node(ss->planstate)) != NULL) {
+        bool isnull;
+        Datum v = tdb_slot_getattr(row, 1, &isnull);
+
+        if (isnull)
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("arrays with NULL elements are not supported "
+                           "yet"));
+        old = tdb_mcxt_switch_to(caller);
+        if (n == max) {
+            max *= 2;
+            values = tdb_repalloc(values, sizeof(Datum) * (Size)max);
+        }
+        values[n++] = copy_value(v, elemtype);
+        tdb_mcxt_switch_to(old);
+    }
+    old = tdb_mcxt_switch_to(caller);
+    result = tdb_array_construct(elemtype, values, n, 1);
+    tdb_mcxt_switch_to(old);
+    return result;
+}
+
 static Datum
 run_any_all(SubPlanState *ss, ExprContext *econtext, bool *isnull)
 {
@@ -169,6 +206,9 @@ tdb_exec_subplan(SubPlanState *ss, ExprContext *econtext, bool *isnull)
         break;
     case EXPR_SUBLINK:
         result = run_scalar(ss, caller, isnull);
+        break;
+    case ARRAY_SUBLINK:
+        result = run_array(ss, caller);
         break;
     case ANY_SUBLINK:
     case ALL_SUBLINK:

@@ -211,6 +211,7 @@ typedef enum SubLinkType {
     ANY_SUBLINK,    /* x IN (subquery), x op ANY (subquery) */
     ALL_SUBLINK,    /* x op ALL (subquery) */
     EXPR_SUBLINK,   /* (subquery) as a scalar */
+    ARRAY_SUBLINK,  /* ARRAY(subquery): its rows' one column as an array */
 } SubLinkType;
 
 /* A subquery in an expression, as the analyzer leaves it. */

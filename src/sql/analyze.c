@@ -794,15 +794,29 @@ tdb_analyze_copy_where(Statement *st, Relation rel, PgQuery__Node *raw)
     return tdb_transform_where(ps, raw, EXPR_KIND_COPY_WHERE, "WHERE");
 }
 
-void
+Expr *
 tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
                     int32 typmod)
 {
     ParseState *ps = new_parse_state(st, NULL, NIL);
     Expr *e = tdb_transform_expr(ps, raw, EXPR_KIND_COLUMN_DEFAULT);
 
-    (void)tdb_coerce_or_error(ps, e, typid, typmod, CAST_ASSIGNMENT,
-                              exprLocation(e));
+    return tdb_coerce_or_error(ps, e, typid, typmod, CAST_ASSIGNMENT,
+                               exprLocation(e));
+}
+
+Expr *
+tdb_analyze_rel_expr(Statement *st, Relation rel, const char *sql)
+{
+    ParseState *ps = new_parse_state(st, NULL, NIL);
+    NamespaceItem *item = tdb_palloc(sizeof(NamespaceItem));
+    PgQuery__Node *raw;
+
+    item->rtindex = tdb_add_rte(ps, tdb_make_relation_rte(ps, rel, NULL));
+    item->cols_visible = item->rel_visible = true;
+    ps->namespace = tdb_list_make1(item);
+    raw = parse_expression_text(st, sql);
+    return tdb_transform_expr(ps, raw, EXPR_KIND_CHECK_CONSTRAINT);
 }
 
 /* The target's CHECK constraints, for INSERT / UPDATE. */

@@ -100,9 +100,22 @@ Expr *tdb_analyze_copy_where(Statement *st, Relation rel,
                              PgQuery__Node *raw);
 
 /* Check a column DEFAULT at CREATE TABLE (type, no column references),
- * raising errors with positions in the statement. */
-void tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
-                         int32 typmod);
+ * raising errors with positions in the statement; the analyzed
+ * expression, coerced to the column's type. */
+Expr *tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
+                          int32 typmod);
+
+/* A stored DEFAULT or CHECK expression's SQL text analyzed over rel's
+ * columns, without coercion to a result type (for pg_get_expr). */
+Expr *tdb_analyze_rel_expr(Statement *st, Relation rel, const char *sql);
+
+/* ruleutils.c: e as pg_get_expr prints it (pretty or not), Vars naming
+ * desc's columns; NULL if e has a node kind it cannot print.  In the
+ * current memory context. */
+char *tdb_deparse_expr(Expr *e, TupleDesc desc, bool pretty);
+/* utility.c: e in the form CREATE TABLE stores (ruleutils' pretty
+ * layout under the default type I/O settings), or fallback. */
+char *tdb_sql_stored_expr(Expr *e, TupleDesc desc, char *fallback);
 
 /* ----- expressions (parse_expr.c) ----- */
 

@@ -19,6 +19,7 @@
 #include "common/elog.h"
 #include "sql/analyze.h"
 #include "sql/parse_int.h"
+#include "sql/system_views.h"
 
 /* ----------------------------------------------------------------------
  * Range-table entries
@@ -131,6 +132,14 @@ transform_range_var(ParseState *ps, PgQuery__RangeVar *rv, List **namespace)
                                             rv->alias, namespace);
             return add_worktable_rte(ps, cte, rv, namespace);
         }
+    }
+    {
+        const SystemView *view =
+            tdb_system_view_lookup(ps->st, rv->schemaname, rv->relname);
+
+        if (view != NULL)
+            return tdb_add_subquery_rte(ps, tdb_system_view_query(ps, view),
+                                        rv->relname, rv->alias, namespace);
     }
     TDB_TRY();
     {

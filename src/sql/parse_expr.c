@@ -20,6 +20,7 @@
 #include "common/elog.h"
 #include "sql/analyze.h"
 #include "sql/sql_int.h"
+#include "sql/system_views.h"
 #include "sql/typename.h"
 #include "tuple/varlena.h"
 
@@ -105,7 +106,12 @@ column_expr(ParseState *ps, int rtindex, RangeTblEntry *rte, int attno,
     if (rte->rtekind == RTE_JOIN) {
         e = list_nth(rte->joinaliasvars, attno - 1);
         e = (Expr *)tdb_copy_node_shallow((Node *)e);
-        if (levelsup > 0)
+        /* a column of one side is that side's Var, seen from further in
+         * like any outer column; a merged USING column of a FULL join
+         * (COALESCE) is not handled from a subquery yet */
+        if (levelsup > 0 && IsA(e, Var))
+            ((Var *)e)->varlevelsup = levelsup;
+        else if (levelsup > 0)
             not_supported(ps, "a correlated reference to a JOIN column",
                           location);
         e->location = location;
@@ -342,6 +348,8 @@ transform_const(ParseState *ps, PgQuery__AConst *c)
 /* ----------------------------------------------------------------------
  * Operators and their special forms
  * ---------------------------------------------------------------------- */
+
+static Expr *transform_op_any_array(ParseState *ps, PgQuery__AExpr *a);
 
 static const char *
 op_name(PgQuery__AExpr *a)
@@ -762,9 +770,60 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
         return transform_equality_form(ps, a, false);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+        return transform_op_any_array(ps, a);
     default:
-        not_supported(ps, "op ANY/ALL (array) syntax", a->location);
+        not_supported(ps, "this operator form", a->location);
     }
+}
+
+/*
+ * x op ANY (array) / x op ALL (array), analyzed as the same comparison
+ * over the array's elements as a subquery -- x op ANY (SELECT
+ * unnest(array)) -- which has the same NULL rules, and NULL when the
+ * array is NULL (the subquery alone would give false or true).
+ */
+static Expr *
+transform_op_any_array(ParseState *ps, PgQuery__AExpr *a)
+{
+    char sql[256];
+    PgQuery__Node *args[2] = {a->lexpr, a->rexpr};
+    const char *op = op_name(a);
+
+    for (const char *c = op; *c != '\0'; c++)
+        if (strchr("+-*/<>=~!@#%^&|`?", *c) == NULL)
+            not_supported(ps, "this operator", a->location);
+    snprintf(sql, sizeof(sql),
+             "CASE WHEN ($2) IS NULL THEN NULL::bool ELSE ($1) "
+             "OPERATOR(pg_catalog.%s) %s (SELECT pg_catalog.unnest($2)) END",
+             op, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY ? "ANY"
+                                                                   : "ALL");
+    return transform(ps, tdb_sql_expand_template(sql, args, 2));
+}
+
+/*
+ * a[i]: an element of an array (the "array subscript" function of
+ * types/array.c).  Slices (a[i:j]) and field selection are not here.
+ */
+static Expr *
+transform_indirection(ParseState *ps, PgQuery__AIndirection *ind)
+{
+    Expr *result = transform(ps, ind->arg);
+
+    for (size_t i = 0; i < ind->n_indirection; i++) {
+        PgQuery__Node *n = ind->indirection[i];
+        Expr *index;
+
+        if (n->node_case != PG_QUERY__NODE__NODE_A_INDICES ||
+            n->a_indices->is_slice || n->a_indices->uidx == NULL)
+            not_supported(ps, "this kind of indirection", -1);
+        index = tdb_coerce_or_error(ps, transform(ps, n->a_indices->uidx),
+                                    INT4OID, -1, CAST_IMPLICIT, -1);
+        result = tdb_make_func_call(
+            ps, "array subscript", tdb_list_make2(result, index), -1);
+    }
+    return result;
 }
 
 /* ----------------------------------------------------------------------
@@ -930,6 +989,51 @@ transform_boolean_test(ParseState *ps, PgQuery__BooleanTest *b)
     result->xpr.typmod = -1;
     result->xpr.location = b->location;
     return (Expr *)result;
+}
+
+/*
+ * expr COLLATE name.  Every string compares in the "C" collation
+ * (types/README.md), so the collations that exist are PostgreSQL's
+ * built-in ones that mean exactly that: "default", "C", "POSIX" and
+ * "ucs_basic" (optionally pg_catalog-qualified); the clause then leaves
+ * the value as it is.  An unknown literal becomes text first, as in
+ * PostgreSQL.  Errors: 42704 for another collation, 42804 for a type
+ * that has no collation.
+ */
+static Expr *
+transform_collate(ParseState *ps, PgQuery__CollateClause *cc)
+{
+    static const char *const builtin[] = {"default", "C", "POSIX",
+                                          "ucs_basic"};
+    Expr *arg = transform(ps, cc->arg);
+    const char *name = node_string(cc->collname[cc->n_collname - 1]);
+    const char *schema =
+        cc->n_collname > 1 ? node_string(cc->collname[0]) : NULL;
+    bool known = false;
+    Oid type;
+
+    for (size_t i = 0; i < lengthof(builtin); i++)
+        if (name != NULL && strcmp(name, builtin[i]) == 0)
+            known = true;
+    if (!known || cc->n_collname > 2 ||
+        (schema != NULL && strcmp(schema, "pg_catalog") != 0))
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
+                errmsg("collation \"%s%s%s\" for encoding \"UTF8\" does "
+                       "not exist",
+                       schema != NULL ? schema : "", schema != NULL ? "." : "",
+                       name != NULL ? name : "?"),
+                errposition(parse_errpos(ps, cc->location)));
+    if (exprType(arg) == UNKNOWNOID)
+        arg = tdb_coerce_or_error(ps, arg, TEXTOID, -1, CAST_IMPLICIT,
+                                  cc->location);
+    type = exprType(arg);
+    if (type != TEXTOID && type != VARCHAROID && type != BPCHAROID &&
+        type != NAMEOID)
+        ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                errmsg("collations are not supported by type %s",
+                       tdb_format_type(type, -1)),
+                errposition(parse_errpos(ps, cc->location)));
+    return arg;
 }
 
 static Expr *
@@ -1117,7 +1221,10 @@ static Expr *
 transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
 {
     const char *name = func_name(ps, fc);
+    PgQuery__Node *inlined = tdb_system_function_expand(fc, name);
 
+    if (inlined != NULL)
+        return transform(ps, inlined);
     if (fc->over != NULL)
         not_supported(ps, "a window function", fc->location);
     if (tdb_is_aggregate_name(name))
@@ -1201,6 +1308,29 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
         result->xpr.type_oid = exprType(first->expr);
         result->xpr.typmod = exprTypmod(first->expr);
         return (Expr *)result;
+    case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK: {
+        const TypeInfo *elem;
+
+        if (nvisible != 1)
+            ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                    errmsg(nvisible > 1 ? "subquery must return only one "
+                                          "column"
+                                        : "subquery must return a column"),
+                    errposition(parse_errpos(ps, sl->location)));
+        if (exprType(first->expr) == UNKNOWNOID)
+            first->expr = tdb_coerce_or_error(ps, first->expr, TEXTOID, -1,
+                                              CAST_IMPLICIT, -1);
+        elem = tdb_type_lookup(exprType(first->expr));
+        if (elem == NULL || elem->array == InvalidOid ||
+            tdb_type_lookup(elem->array) == NULL)
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("arrays of type %s are not supported yet",
+                           tdb_format_type(exprType(first->expr), -1)),
+                    errposition(parse_errpos(ps, sl->location)));
+        result->sublink_type = ARRAY_SUBLINK;
+        result->xpr.type_oid = elem->array;
+        return (Expr *)result;
+    }
     case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
     case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
         const char *opname = sl->n_oper_name > 0
@@ -1455,6 +1585,10 @@ transform(ParseState *ps, PgQuery__Node *node)
         return transform_sql_value_function(ps, node->sqlvalue_function);
     case PG_QUERY__NODE__NODE_PARAM_REF:
         return transform_param_ref(ps, node->param_ref);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
+        return transform_collate(ps, node->collate_clause);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+        return transform_indirection(ps, node->a_indirection);
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("expression type %s is not supported yet",
@@ -1547,11 +1681,18 @@ figure_colname(PgQuery__Node *node, const char **name)
             return 2;
         }
         return 0;
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+        /* a[i]: the array's name (no field selection in tupledb) */
+        return figure_colname(node->a_indirection->arg, name);
     case PG_QUERY__NODE__NODE_SUB_LINK: {
         PgQuery__SubLink *sl = node->sub_link;
 
         if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
             *name = "exists";
+            return 2;
+        }
+        if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
+            *name = "array";
             return 2;
         }
         if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&

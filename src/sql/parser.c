@@ -123,3 +123,39 @@ tdb_sql_node_name(const PgQuery__Node *node)
         &pg_query__node__descriptor, (unsigned)node->node_case);
     return field != NULL ? field->name : "(unknown)";
 }
+
+/*
+ * Does ident need double quotes to read back as itself?  Yes unless it
+ * is lower-case letters, digits and underscores (not starting with a
+ * digit) and not a keyword other than an unreserved one -- PostgreSQL's
+ * quote_identifier rule; the keyword kind comes from libpg_query's
+ * scanner.
+ */
+bool
+tdb_sql_ident_needs_quotes(const char *ident)
+{
+    PgQueryScanResult scan;
+    PgQuery__ScanResult *tokens;
+    bool quote;
+
+    if (ident[0] == '\0' || (ident[0] >= '0' && ident[0] <= '9'))
+        return true;
+    for (const char *c = ident; *c != '\0'; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+              *c == '_'))
+            return true;
+    scan = pg_query_scan(ident);
+    quote = true;
+    if (scan.error == NULL) {
+        tokens = pg_query__scan_result__unpack(
+            NULL, scan.pbuf.len, (const uint8_t *)scan.pbuf.data);
+        if (tokens != NULL) {
+            quote = tokens->n_tokens != 1 ||
+                    tokens->tokens[0]->keyword_kind >
+                        PG_QUERY__KEYWORD_KIND__UNRESERVED_KEYWORD;
+            pg_query__scan_result__free_unpacked(tokens, NULL);
+        }
+    }
+    pg_query_free_scan_result(scan);
+    return quote;
+}

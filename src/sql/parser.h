@@ -50,4 +50,10 @@ const char *tdb_sql_node_name(const PgQuery__Node *node);
  */
 int tdb_sql_char_position(const char *text, int offset);
 
+/*
+ * Does an identifier need double quotes in SQL text (upper case or other
+ * characters, a leading digit, a keyword that is not unreserved)?
+ */
+bool tdb_sql_ident_needs_quotes(const char *ident);
+
 #endif /* TDB_SQL_PARSER_H */

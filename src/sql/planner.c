@@ -268,6 +268,7 @@ plan_sublink(PlannerInfo *root, SubLink *sl)
     }
     if (sp->par_param == NIL &&
         (sl->sublink_type == EXPR_SUBLINK ||
+         sl->sublink_type == ARRAY_SUBLINK ||
          sl->sublink_type == EXISTS_SUBLINK)) {
         /* uncorrelated: an initplan computing a Param once */
         int paramid = new_param(root->glob);

@@ -306,7 +306,7 @@ build_plan(Session *s, PreparedStatement *ps, DestReceiver *dest)
             check_not_failed(s, ps->is_txn_end);
             if (is_planned_statement(node)) {
                 ParamTypes pt;
-                Statement st = {s, ps->text, cp->parsed, dest, &pt};
+                Statement st = {s, ps->text, cp->parsed, dest, &pt, 0};
                 Query *q;
 
                 pt.ntypes = ps->nparams;
@@ -392,7 +392,7 @@ plan_query(Session *s, PreparedStatement *ps, CachedPlan *cp,
 {
     MemoryContext cxt = tdb_aset_create(cp->cxt, "plan", ALLOCSET_SMALL_SIZES);
     MemoryContext old = tdb_mcxt_switch_to(cxt);
-    Statement st = {s, ps->text, cp->parsed, dest, NULL};
+    Statement st = {s, ps->text, cp->parsed, dest, NULL, 0};
 
     TDB_TRY();
     {
@@ -800,7 +800,7 @@ run_query_portal(Session *s, Portal *p, int64 max_rows, DestReceiver *dest)
     bool done;
 
     if (p->state == PORTAL_READY) {
-        Statement st = {s, p->plan->script->text, p->plan->parsed, dest, NULL};
+        Statement st = {s, p->plan->script->text, p->plan->parsed, dest, NULL, 0};
         MemoryContext old = tdb_mcxt_switch_to(p->cxt);
 
         tdb_sql_ensure_transaction(s);
@@ -881,7 +881,7 @@ tdb_session_execute(Session *s, Portal *p, int64 max_rows, DestReceiver *dest,
                     errmsg("portal has already run"));
         } else {
             Statement st = {s, p->plan->script->text, p->plan->parsed, dest,
-                            NULL};
+                            NULL, 0};
 
             p->state = PORTAL_DONE;
             tdb_sql_run_statement(&st);

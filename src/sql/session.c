@@ -46,6 +46,7 @@ tdb_session_create(Database *db, MemoryContext parent)
     tdb_guc_init(&s->settings, tdb_tzcache_create(cxt));
     s->typeio = tdb_typeio_defaults;
     tdb_sql_sync_typeio(s);
+    tdb_sql_init_catalog_lookup(s);
     return s;
 }
 
@@ -214,7 +215,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
         ParsedScript *script = tdb_sql_parse(text);
 
         for (int i = 0; i < script->nstatements; i++) {
-            Statement st = {s, text, &script->statements[i], dest, NULL};
+            Statement st = {s, text, &script->statements[i], dest, NULL, 0};
 
             tdb_mcxt_switch_to(s->stmt_cxt);
             tdb_sql_run_statement(&st);

@@ -37,6 +37,7 @@ struct Session {
      * of the transaction and the current command string; installed as
      * the thread's current TypeIOSettings while the session runs */
     TypeIOSettings typeio;
+    CatalogLookup catalog_lookup; /* typeio.catalog (regnames.c) */
     bool explicit_block;     /* inside BEGIN ... COMMIT/ROLLBACK */
     /* set by tdb_session_cancel from a signal handler or another
      * thread (the server's cancel requests); lock-free */
@@ -76,6 +77,8 @@ typedef struct Statement {
     DestReceiver *dest;
     ParamTypes *params;          /* preparing: $n allowed; NULL: a $n is
                                   * 42P02 */
+    int system_view_depth;       /* > 0 while analyzing a system view's
+                                  * definition (system_views.c) */
 } Statement;
 
 /*
@@ -143,6 +146,9 @@ void tdb_sql_forget_running_portals(Session *s);
 
 /* Is st a statement allowed in a failed transaction block? */
 bool tdb_sql_is_transaction_end(const PgQuery__Node *stmt);
+
+/* regnames.c: point s->typeio.catalog at the session's catalog. */
+void tdb_sql_init_catalog_lookup(Session *s);
 
 /* session.c: copy the settings' type I/O part into s->typeio (after
  * anything changes s->settings: SET, RESET, the end of a transaction). */

@@ -214,10 +214,16 @@ tdb_sql_resolve_typename(const Statement *st, const PgQuery__TypeName *tn,
                 errmsg("type \"%s\" does not exist",
                        dotted_name(tn, buf, sizeof(buf))),
                 errposition(stmt_errpos(st, tn->location)));
-    if (tn->n_array_bounds > 0)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("array types are not supported yet"),
-                errposition(stmt_errpos(st, tn->location)));
+    if (tn->n_array_bounds > 0) {
+        /* the few array types there are (types/array.c) */
+        if (type->array == InvalidOid || tdb_type_lookup(type->array) == NULL)
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("array types are not supported yet"),
+                    errposition(stmt_errpos(st, tn->location)));
+        *typid = type->array;
+        *typmod = -1;
+        return;
+    }
 
     *typid = type->oid;
     *typmod = -1;

@@ -377,10 +377,24 @@ deparse_expression(PgQuery__Node *expr)
     return sql;
 }
 
+char *
+tdb_sql_stored_expr(Expr *e, TupleDesc desc, char *fallback)
+{
+    TypeIOSettings io = tdb_typeio_defaults;
+    const TypeIOSettings *old;
+    char *sql;
+
+    /* dates and times in ISO, read back the same whatever DateStyle */
+    io.catalog = tdb_typeio()->catalog;
+    old = tdb_typeio_install(&io);
+    sql = tdb_deparse_expr(e, desc, true);
+    tdb_typeio_install(old);
+    return sql != NULL ? sql : fallback;
+}
+
 /* A CHECK constraint of CREATE TABLE, added after the table exists. */
 typedef struct PendingCheck {
     const char *name;   /* given, or NULL: chosen as PostgreSQL does */
-    const char *column; /* a column constraint's column, or NULL */
     char *expr;         /* deparsed SQL */
 } PendingCheck;
 
@@ -397,16 +411,16 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
         col->not_null = false;
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
-        tdb_analyze_default((Statement *)st, c->raw_expr, col->typid,
-                            col->typmod);
-        col->default_expr = deparse_expression(c->raw_expr);
+        col->default_expr = tdb_sql_stored_expr(
+            tdb_analyze_default((Statement *)st, c->raw_expr, col->typid,
+                                col->typmod),
+            NULL, deparse_expression(c->raw_expr));
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {
         PendingCheck *pc = tdb_palloc0(sizeof(PendingCheck));
 
         pc->name = c->conname != NULL && c->conname[0] != '\0' ? c->conname
                                                               : NULL;
-        pc->column = col != NULL ? col->name : NULL;
         pc->expr = deparse_expression(c->raw_expr);
         *checks = tdb_lappend(*checks, pc);
         return;
@@ -439,9 +453,10 @@ column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
                 errposition(stmt_errpos(st, def->location)));
     col->not_null = def->is_not_null;
     if (def->raw_default != NULL) {
-        tdb_analyze_default((Statement *)st, def->raw_default, col->typid,
-                            col->typmod);
-        col->default_expr = deparse_expression(def->raw_default);
+        col->default_expr = tdb_sql_stored_expr(
+            tdb_analyze_default((Statement *)st, def->raw_default,
+                                col->typid, col->typmod),
+            NULL, deparse_expression(def->raw_default));
     }
     for (size_t i = 0; i < def->n_constraints; i++)
         if (def->constraints[i]->node_case ==
@@ -492,14 +507,15 @@ add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
     for (int i = 0; i < list_length(checks); i++) {
         PendingCheck *pc = list_nth(checks, i);
         int nvars, attno;
+        Expr *e = tdb_analyze_check(st, rel, pc->expr, &nvars, &attno);
 
-        (void)tdb_analyze_check(st, rel, pc->expr, &nvars, &attno);
         if (pc->name == NULL)
             pc->name = choose_check_name(
                 table,
-                pc->column != NULL ? pc->column
-                : nvars == 1 ? TupleDescAttr(rel->rd_att, attno - 1)->attname
-                             : NULL,
+                /* as PostgreSQL: after the one column it reads, column
+                 * constraint or not */
+                nvars == 1 ? TupleDescAttr(rel->rd_att, attno - 1)->attname
+                           : NULL,
                 taken);
         else if (name_taken(taken, pc->name))
             ereport(ERROR, errcode(ERRCODE_DUPLICATE_OBJECT),
@@ -507,7 +523,8 @@ add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
                            "exists",
                            pc->name, table));
         taken = tdb_lappend(taken, (void *)pc->name);
-        tdb_catalog_add_check(xact, relid, pc->name, pc->expr);
+        tdb_catalog_add_check(xact, relid, pc->name,
+                              tdb_sql_stored_expr(e, rel->rd_att, pc->expr));
     }
     tdb_relation_close(rel);
 }

@@ -249,6 +249,13 @@ const TypeSupport *tdb_type_support(Oid typid);
  */
 char *tdb_format_type(Oid typid, int32 typmod);
 
+/*
+ * A one-dimensional array of n non-NULL elements of elemtype (array.c),
+ * numbered from lbound, in the current memory context.
+ */
+Datum tdb_array_construct(Oid elemtype, const Datum *values, int n,
+                          int lbound);
+
 /* Shorthands over tdb_type_support (raise if the type has none). */
 Datum tdb_type_input(Oid typid, const char *str, int32 typmod);
 char *tdb_type_output(Oid typid, Datum value);

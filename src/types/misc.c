@@ -8,9 +8,14 @@
  * series stops before a value would overflow instead of raising, as in
  * PostgreSQL: generate_series(2147483646, 2147483647) is two rows.
  *
+ * Also format_type and pg_size_pretty, which psql's describe commands
+ * call.
+ *
  * Entry point: tdb_builtins_misc (registry.c).
  */
 #include "common/base.h"
+
+#include <stdio.h>
 
 #include "common/elog.h"
 #include "tuple/varlena.h"
@@ -112,7 +117,40 @@ format_type_fn(PG_FUNCTION_ARGS)
         tdb_text_from_cstring(tdb_format_type(PG_GETARG_OID(0), typmod)));
 }
 
+/*
+ * pg_size_pretty(bigint): a byte count in the largest unit (bytes, kB,
+ * MB, GB, TB, PB; 1024 apart) that keeps it below 10240 bytes or 20480
+ * of a larger unit, rounded half away from zero, as PostgreSQL 15 prints
+ * it.  Each step divides by 1024, keeping one extra bit before the first
+ * rounded unit so that the rounding sees it.
+ */
+static Datum
+pg_size_pretty_int8(PG_FUNCTION_ARGS)
+{
+    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB",
+                                        "PB"};
+    int64 size = PG_GETARG_INT64(0);
+    char buf[64];
+
+    for (int u = 0;; u++) {
+        bool last = u == (int)lengthof(units) - 1;
+        int64 limit = u == 0 ? 10 * 1024 : 20 * 1024 - 1;
+        int64 magnitude = size < 0 ? -size : size;
+
+        if (last || magnitude < limit) {
+            if (u > 0) /* half_rounded: the extra bit decides */
+                size = (size + (size < 0 ? -1 : 1)) / 2;
+            snprintf(buf, sizeof(buf), "%lld %s", (long long)size, units[u]);
+            break;
+        }
+        /* 10 bits per unit; the step into kB keeps a rounding bit */
+        size /= (int64)1 << (u == 0 ? 9 : 10);
+    }
+    PG_RETURN_POINTER(tdb_text_from_cstring(buf));
+}
+
 static const FuncDesc misc_funcs[] = {
+    FUNC(3166, "pg_size_pretty", pg_size_pretty_int8, TEXTOID, 1, INT8OID),
     {.oid = 1081, .name = "format_type", .rettype = TEXTOID, .nargs = 2,
      .argtypes = {OIDOID, INT4OID}, .strict = false, .retset = false,
      .volatility = PROVOLATILE_STABLE, .fn = format_type_fn},

@@ -32,6 +32,8 @@ extern const BuiltinSet tdb_builtins_bytea;
 extern const BuiltinSet tdb_builtins_uuid;
 extern const BuiltinSet tdb_builtins_regex;
 extern const BuiltinSet tdb_builtins_series;
+extern const BuiltinSet tdb_builtins_regtypes;
+extern const BuiltinSet tdb_builtins_array;
 
 static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
@@ -41,7 +43,7 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_formatting,
     &tdb_builtins_float,
     &tdb_builtins_bytea, &tdb_builtins_uuid, &tdb_builtins_regex,
-    &tdb_builtins_series,
+    &tdb_builtins_series, &tdb_builtins_regtypes, &tdb_builtins_array,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
@@ -170,6 +172,17 @@ tdb_format_type(Oid typid, int32 typmod)
     char *result;
     Size len;
 
+    if (type != NULL && type->category == 'A' && type->name[0] == '_') {
+        const TypeInfo *elem = tdb_type_lookup_by_name(type->name + 1);
+
+        if (elem != NULL) {
+            char *elem_name = tdb_format_type(elem->oid, typmod);
+
+            result = tdb_palloc(strlen(elem_name) + 3);
+            snprintf(result, strlen(elem_name) + 3, "%s[]", elem_name);
+            return result;
+        }
+    }
     for (Size i = 0; i < sizeof(sql_type_names) / sizeof(sql_type_names[0]);
          i++)
         if (sql_type_names[i].typid == typid)

@@ -76,6 +76,24 @@ typedef enum ByteaOutputKind {
 /* A start time that was never set: the readers use the clock instead. */
 #define TYPEIO_NO_TIMESTAMP INT64_MIN
 
+/*
+ * Catalog lookups for the reg* types (regtypes.c), which the types layer
+ * cannot make itself: the session supplies them (sql/regnames.c).
+ * Results are allocated in the current memory context.
+ */
+typedef struct CatalogLookup {
+    void *arg;
+    /* the name of relation relid as regclass prints it, or NULL */
+    char *(*relation_name)(void *arg, Oid relid);
+    /* the OID of the relation named name (as regclass reads it), or
+     * InvalidOid */
+    Oid (*relation_oid)(void *arg, const char *name);
+    /* a stored DEFAULT/CHECK expression of relation relid as
+     * pg_get_expr prints it (pretty or not) */
+    char *(*deparse_expr)(void *arg, const char *sql, Oid relid,
+                          bool pretty);
+} CatalogLookup;
+
 typedef struct TypeIOSettings {
     /* --- settings (copied from the session's Settings) --- */
     const DtZone *timezone;  /* TimeZone; NULL is UTC */
@@ -88,6 +106,9 @@ typedef struct TypeIOSettings {
     int64 xact_start;        /* now(), transaction_timestamp(), 'now' */
     int64 stmt_start;        /* statement_timestamp(): the command
                               * string's arrival, as PostgreSQL */
+    /* --- the session's catalog, for regclass (NULL: none; OIDs then
+     * print as numbers and names are not found) --- */
+    const CatalogLookup *catalog;
 } TypeIOSettings;
 
 /* The current thread's installed pointer (NULL: none).  Use tdb_typeio. */

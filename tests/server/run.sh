@@ -410,6 +410,25 @@ PGB
     fi
   )
   server_stop "psql"
+
+  # psql's \dt+ and friends against PostgreSQL 15's output
+  # (sql/describe_pg15.sql; expected/describe_pg15.out was made by
+  # running that file through psql -X -a -q against a throwaway
+  # PostgreSQL 15, as tests/regress/regen_expected.sh does), the Owner
+  # field of unaligned rows replaced on both sides
+  SRV_PORT=$(free_port)
+  server_start "$work/describe" || { fail "psql: describe server start"; return; }
+  (psql_env; LC_ALL=C "$PSQL" -X -a -q < "$HERE/sql/describe_pg15.sql" \
+     > "$work/describe_pg15.out" 2>&1)
+  server_stop
+  owner='s/^\([^|]*|[^|]*|table|\)[^|]*/\1OWNER/'
+  if diff -u <(sed "$owner" "$HERE/expected/describe_pg15.out") \
+       <(sed "$owner" "$work/describe_pg15.out") > "$work/describe.diff"; then
+    ok "psql: \\d, \\dt, \\dt+ print what PostgreSQL 15 prints"
+  else
+    fail "psql: \\d, \\dt, \\dt+ print what PostgreSQL 15 prints"
+    sed 's/^/    /' "$work/describe.diff" | head -40
+  fi
 }
 
 group_cli() {

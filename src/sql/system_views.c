@@ -1,0 +1,485 @@
+/*
+ * system_views.c -- PostgreSQL's pg_catalog relations and catalog
+ * functions that tupledb does not store, defined as SQL over the
+ * catalogs it does store.
+ *
+ * Clients such as psql (\d, \dt, \dt+) read pg_catalog.pg_class,
+ * pg_am, pg_roles, ... and call pg_table_is_visible, pg_get_userbyid,
+ * obj_description and friends.  tupledb's own catalogs (catalog.h) are
+ * heap tables with a subset of PostgreSQL's columns.  Here each
+ * PostgreSQL relation that clients read is a read-only *system view*:
+ * a SELECT over the stored catalogs (or constant rows, or no rows for
+ * features tupledb does not have), with PostgreSQL 15's column names and
+ * types, in its column order.  A reference to one in FROM is analyzed as
+ * a subquery (transform_range_var -> tdb_system_view_rte), so it goes
+ * through the ordinary planner and executor and reads the catalog under
+ * the statement's snapshot, like any table: joins, WHERE, ORDER BY all
+ * work, and one statement sees one consistent catalog.
+ *
+ * Name resolution follows PostgreSQL's: pg_catalog is searched before
+ * public, so `pg_class` and `pg_catalog.pg_class` are the view, and only
+ * `public.pg_am` names a user table called pg_am.  Inside a view's
+ * definition (Statement.system_view_depth > 0) `pg_catalog.X` names the
+ * stored heap catalog X, so a view can extend the table it replaces.
+ *
+ * Catalog functions whose answer comes from the catalog (pg_table_is_visible,
+ * pg_get_userbyid, obj_description, pg_table_size, ...) are SQL
+ * expressions too, expanded where they are called (PostgreSQL inlines
+ * SQL functions the same way): the call's argument parse trees replace
+ * $1..$n in the body's parse tree, which is then analyzed in the
+ * caller's place.  Bodies read only derived tables whose aliases and
+ * columns start with "sv_", so that an argument's column references
+ * (`oid`, `c.oid`) still reach the caller's tables.
+ * Parse-tree locations inside a body are cleared (an error there has no
+ * position in the user's text).
+ *
+ * What is left out: columns of types tupledb does not have (arrays,
+ * aclitem, pg_node_tree, xid), and relations for features it does not
+ * have beyond the empty ones psql reads.  The only role is the bootstrap
+ * superuser (OID 10), named after the operating-system user running
+ * tupledb as initdb names it; `bootstrap_role_name` is the one place a
+ * real roles catalog will replace.
+ *
+ * Entry points: tdb_system_view_lookup / tdb_system_view_query
+ * (parse_clause.c), tdb_system_function_expand (parse_expr.c).
+ */
+#include "common/base.h"
+
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/elog.h"
+#include "sql/parse_int.h"
+#include "sql/sql_int.h"
+#include "sql/system_views.h"
+
+/* ----------------------------------------------------------------------
+ * The views
+ * ---------------------------------------------------------------------- */
+
+typedef struct SystemView {
+    const char *name;
+    const char *sql; /* the definition; %s: the bootstrap role's name as a
+                      * quoted literal (pg_roles only) */
+} SystemView;
+
+static const SystemView system_views[] = {
+    /* tupledb stores oid, relname, relnamespace, reltype, relfilenode,
+     * relpages, relpersistence, relkind, relnatts; the rest is what
+     * PostgreSQL has for a heap table without indexes, rules, triggers,
+     * row security, inheritance, TOAST table or options.  relchecks
+     * counts the table's CHECK constraints. */
+    {"pg_class",
+     "SELECT sv_c.oid, sv_c.relname, sv_c.relnamespace, sv_c.reltype,\n"
+     "       0::oid AS reloftype, 10::oid AS relowner,\n"
+     "       (CASE WHEN sv_c.relkind = 'r' THEN 2 ELSE 0 END)::oid AS relam,\n"
+     "       sv_c.relfilenode, 0::oid AS reltablespace, sv_c.relpages,\n"
+     "       (-1)::float4 AS reltuples, 0 AS relallvisible,\n"
+     "       0::oid AS reltoastrelid, false AS relhasindex,\n"
+     "       false AS relisshared, sv_c.relpersistence, sv_c.relkind,\n"
+     "       sv_c.relnatts,\n"
+     "       (SELECT count(*) FROM pg_catalog.pg_constraint sv_k\n"
+     "         WHERE sv_k.conrelid = sv_c.oid AND sv_k.contype = 'c')::int2\n"
+     "         AS relchecks,\n"
+     "       false AS relhasrules, false AS relhastriggers,\n"
+     "       false AS relhassubclass, false AS relrowsecurity,\n"
+     "       false AS relforcerowsecurity, true AS relispopulated,\n"
+     "       (CASE WHEN sv_c.relnamespace = 11 THEN 'n' ELSE 'd' END)::\"char\"\n"
+     "         AS relreplident,\n"
+     "       false AS relispartition, 0::oid AS relrewrite,\n"
+     "       NULL::text[] AS reloptions, NULL::text AS relpartbound\n"
+     "FROM pg_catalog.pg_class sv_c"},
+    /* pg_catalog is owned by the bootstrap superuser, public by
+     * pg_database_owner (6171), as initdb leaves them */
+    {"pg_namespace",
+     "SELECT sv_n.oid, sv_n.nspname,\n"
+     "       (CASE WHEN sv_n.oid = 2200 THEN 6171 ELSE 10 END)::oid\n"
+     "         AS nspowner\n"
+     "FROM pg_catalog.pg_namespace sv_n"},
+    /* the only access method is the heap: tupledb has no indexes */
+    {"pg_am",
+     "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype"},
+    /* the bootstrap superuser, and pg_database_owner, the predefined
+     * role that owns schema public */
+    {"pg_roles",
+     "SELECT sv_r.rolname, sv_r.rolsuper, sv_r.rolinherit,\n"
+     "       sv_r.rolsuper AS rolcreaterole, sv_r.rolsuper AS rolcreatedb,\n"
+     "       sv_r.rolsuper AS rolcanlogin, sv_r.rolsuper AS rolreplication,\n"
+     "       -1 AS rolconnlimit, NULL::text AS rolpassword,\n"
+     "       NULL::timestamptz AS rolvaliduntil,\n"
+     "       sv_r.rolsuper AS rolbypassrls, sv_r.oid\n"
+     "FROM (VALUES (%s::name, true, true, 10::oid),\n"
+     "             ('pg_database_owner', false, true, 6171))\n"
+     "     AS sv_r(rolname, rolsuper, rolinherit, oid)"},
+    /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
+     * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
+     * attisdropped; no identity or generated columns, no inheritance.
+     * attcollation: the type's collation */
+    {"pg_attribute",
+     "SELECT sv_a.attrelid, sv_a.attname, sv_a.atttypid,\n"
+     "       -1 AS attstattarget, sv_a.attlen, sv_a.attnum,\n"
+     "       0 AS attndims, -1 AS attcacheoff, sv_a.atttypmod,\n"
+     "       sv_a.attbyval, sv_a.attalign, sv_a.attstorage,\n"
+     "       ''::\"char\" AS attcompression, sv_a.attnotnull,\n"
+     "       sv_a.atthasdef, false AS atthasmissing,\n"
+     "       ''::\"char\" AS attidentity, ''::\"char\" AS attgenerated,\n"
+     "       sv_a.attisdropped, true AS attislocal, 0 AS attinhcount,\n"
+     "       (CASE WHEN sv_a.atttypid IN (25, 1042, 1043) THEN 100\n"
+     "             WHEN sv_a.atttypid = 19 THEN 950 ELSE 0 END)::oid\n"
+     "         AS attcollation\n"
+     "FROM pg_catalog.pg_attribute sv_a"},
+    /* built-in base types only: no domains, composites or arrays yet */
+    {"pg_type",
+     "SELECT sv_t.oid, sv_t.typname, sv_t.typnamespace,\n"
+     "       10::oid AS typowner, sv_t.typlen, sv_t.typbyval,\n"
+     "       sv_t.typtype, sv_t.typcategory, sv_t.typispreferred,\n"
+     "       true AS typisdefined, ','::\"char\" AS typdelim,\n"
+     "       0::oid AS typrelid, sv_t.typelem, sv_t.typarray,\n"
+     "       sv_t.typalign, sv_t.typstorage, false AS typnotnull,\n"
+     "       0::oid AS typbasetype, -1 AS typtypmod, 0 AS typndims,\n"
+     "       (CASE WHEN sv_t.oid IN (25, 1042, 1043) THEN 100\n"
+     "             WHEN sv_t.oid = 19 THEN 950 ELSE 0 END)::oid\n"
+     "         AS typcollation\n"
+     "FROM pg_catalog.pg_type sv_t"},
+    /* the collations that exist: every one compares bytewise ("C") */
+    {"pg_collation",
+     "SELECT sv_l.oid, sv_l.collname, 11::oid AS collnamespace,\n"
+     "       10::oid AS collowner, sv_l.collprovider,\n"
+     "       true AS collisdeterministic, sv_l.collencoding,\n"
+     "       sv_l.collcollate, sv_l.collctype\n"
+     "FROM (VALUES (100::oid, 'default'::name, 'd'::\"char\", -1,\n"
+     "              NULL::text, NULL::text),\n"
+     "             (950, 'C', 'c', -1, 'C', 'C'),\n"
+     "             (951, 'POSIX', 'c', -1, 'POSIX', 'POSIX'))\n"
+     "     AS sv_l(oid, collname, collprovider, collencoding,\n"
+     "             collcollate, collctype)"},
+    {"pg_tablespace",
+     "SELECT sv_s.oid, sv_s.spcname, 10::oid AS spcowner\n"
+     "FROM (VALUES (1663::oid, 'pg_default'::name),\n"
+     "             (1664, 'pg_global')) AS sv_s(oid, spcname)"},
+    /* no inheritance or partitions */
+    {"pg_inherits",
+     "SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0 AS inhseqno,\n"
+     "       false AS inhdetachpending\n"
+     "WHERE false"},
+    /* no indexes */
+    {"pg_index",
+     "SELECT 0::oid AS indexrelid, 0::oid AS indrelid,\n"
+     "       0::int2 AS indnatts, 0::int2 AS indnkeyatts,\n"
+     "       false AS indisunique, false AS indnullsnotdistinct,\n"
+     "       false AS indisprimary, false AS indisexclusion,\n"
+     "       false AS indimmediate, false AS indisclustered,\n"
+     "       false AS indisvalid, false AS indcheckxmin,\n"
+     "       false AS indisready, false AS indislive,\n"
+     "       false AS indisreplident\n"
+     "WHERE false"},
+    /* no row security policies, extended statistics or publications;
+     * pg_node_tree columns are text here (tupledb stores expressions as
+     * SQL text) */
+    {"pg_policy",
+     "SELECT 0::oid AS oid, ''::name AS polname, 0::oid AS polrelid,\n"
+     "       ''::\"char\" AS polcmd, false AS polpermissive,\n"
+     "       NULL::oid[] AS polroles, NULL::text AS polqual,\n"
+     "       NULL::text AS polwithcheck\n"
+     "WHERE false"},
+    {"pg_statistic_ext",
+     "SELECT 0::oid AS oid, 0::oid AS stxrelid, ''::name AS stxname,\n"
+     "       0::oid AS stxnamespace, 0::oid AS stxowner,\n"
+     "       0 AS stxstattarget, NULL::int2vector AS stxkeys,\n"
+     "       NULL::\"char\"[] AS stxkind, NULL::text AS stxexprs\n"
+     "WHERE false"},
+    {"pg_publication",
+     "SELECT 0::oid AS oid, ''::name AS pubname, 0::oid AS pubowner,\n"
+     "       false AS puballtables, false AS pubinsert,\n"
+     "       false AS pubupdate, false AS pubdelete,\n"
+     "       false AS pubtruncate, false AS pubviaroot\n"
+     "WHERE false"},
+    {"pg_publication_namespace",
+     "SELECT 0::oid AS oid, 0::oid AS pnpubid, 0::oid AS pnnspid\n"
+     "WHERE false"},
+    {"pg_publication_rel",
+     "SELECT 0::oid AS oid, 0::oid AS prpubid, 0::oid AS prrelid,\n"
+     "       NULL::text AS prqual, NULL::int2vector AS prattrs\n"
+     "WHERE false"},
+    /* no COMMENT ON yet: no descriptions */
+    {"pg_description",
+     "SELECT 0::oid AS objoid, 0::oid AS classoid, 0 AS objsubid,\n"
+     "       ''::text AS description\n"
+     "WHERE false"},
+};
+
+/*
+ * The bootstrap superuser's name: the operating-system user running the
+ * process, as initdb names PostgreSQL's first role (and as the shell's
+ * \dt shows the owner).  Returned in the current memory context.
+ */
+static char *
+bootstrap_role_name(void)
+{
+    struct passwd pwbuf, *pw = NULL;
+    char buf[1024];
+
+    if (getpwuid_r(geteuid(), &pwbuf, buf, sizeof(buf), &pw) == 0 &&
+        pw != NULL)
+        return tdb_mcxt_strdup(tdb_current_mcxt, pw->pw_name);
+    return tdb_mcxt_strdup(tdb_current_mcxt, "tupledb");
+}
+
+/* s as a SQL string literal, in the current memory context. */
+static char *
+quote_literal(const char *s)
+{
+    char *out = tdb_palloc(strlen(s) * 2 + 3);
+    char *p = out;
+
+    *p++ = '\'';
+    for (; *s != '\0'; s++) {
+        if (*s == '\'')
+            *p++ = '\'';
+        *p++ = *s;
+    }
+    *p++ = '\'';
+    *p = '\0';
+    return out;
+}
+
+const SystemView *
+tdb_system_view_lookup(const Statement *st, const char *schema,
+                       const char *name)
+{
+    if (st->system_view_depth > 0)
+        return NULL; /* inside a definition: the stored catalogs */
+    if (schema != NULL && schema[0] != '\0' &&
+        strcmp(schema, "pg_catalog") != 0)
+        return NULL;
+    for (size_t i = 0; i < lengthof(system_views); i++)
+        if (strcmp(system_views[i].name, name) == 0)
+            return &system_views[i];
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------
+ * Parse trees: clearing locations, substituting parameters
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Make node (a node of a tree that libpg_query allocated and will free)
+ * a deep copy of arg, freeing what node held: the copy is packed and
+ * unpacked with protobuf-c's allocator, so the tree still owns every
+ * pointer in it exactly once.
+ */
+static void
+replace_node(PgQuery__Node *node, const PgQuery__Node *arg)
+{
+    size_t len = protobuf_c_message_get_packed_size(&arg->base);
+    uint8_t *bytes = tdb_palloc(len > 0 ? len : 1);
+    PgQuery__Node *copy;
+
+    protobuf_c_message_pack(&arg->base, bytes);
+    copy = pg_query__node__unpack(NULL, len, bytes);
+    if (copy == NULL)
+        elog(ERROR, "could not copy a parse tree");
+    protobuf_c_message_free_unpacked(&node->param_ref->base, NULL);
+    *node = *copy;
+    /* the shell of the copy; its members now belong to node */
+    copy->node_case = PG_QUERY__NODE__NODE__NOT_SET;
+    protobuf_c_message_free_unpacked(&copy->base, NULL);
+}
+
+/*
+ * Walk a protobuf-c parse tree (every message field, repeated or not,
+ * only the active member of a oneof): set every "location" field to -1
+ * and, when args is not NULL, overwrite each ParamRef node $n with a
+ * deep copy of args[n - 1] (whose own locations are kept: they point into the
+ * caller's text).
+ */
+static void
+rewrite_tree(ProtobufCMessage *msg, PgQuery__Node **args, int nargs)
+{
+    const ProtobufCMessageDescriptor *desc = msg->descriptor;
+
+    if (desc == &pg_query__node__descriptor) {
+        PgQuery__Node *node = (PgQuery__Node *)msg;
+
+        if (node->node_case == PG_QUERY__NODE__NODE_PARAM_REF &&
+            args != NULL) {
+            int n = node->param_ref->number;
+
+            if (n < 1 || n > nargs)
+                elog(ERROR, "catalog function body refers to $%d", n);
+            replace_node(node, args[n - 1]);
+            return;
+        }
+    }
+    for (unsigned i = 0; i < desc->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &desc->fields[i];
+        char *field = (char *)msg + f->offset;
+
+        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+            *(uint32_t *)((char *)msg + f->quantifier_offset) != f->id)
+            continue;
+        if (f->type == PROTOBUF_C_TYPE_INT32 &&
+            f->label != PROTOBUF_C_LABEL_REPEATED &&
+            strcmp(f->name, "location") == 0) {
+            *(int32_t *)field = -1;
+            continue;
+        }
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n = *(size_t *)((char *)msg + f->quantifier_offset);
+            ProtobufCMessage **items = *(ProtobufCMessage ***)field;
+
+            for (size_t j = 0; j < n; j++)
+                if (items[j] != NULL)
+                    rewrite_tree(items[j], args, nargs);
+        } else if (*(ProtobufCMessage **)field != NULL)
+            rewrite_tree(*(ProtobufCMessage **)field, args, nargs);
+    }
+}
+
+/* The one statement of sql, parsed in the current memory context. */
+static PgQuery__Node *
+parse_one(const char *sql)
+{
+    ParsedScript *script = tdb_sql_parse(sql);
+
+    if (script->nstatements != 1)
+        elog(ERROR, "catalog definition is not one statement");
+    return script->statements[0].stmt;
+}
+
+Query *
+tdb_system_view_query(ParseState *ps, const SystemView *view)
+{
+    const char *sql = view->sql;
+    PgQuery__Node *stmt;
+    Query *q;
+
+    if (strstr(sql, "%s") != NULL) {
+        const char *mark = strstr(sql, "%s");
+        char *role = quote_literal(bootstrap_role_name());
+        Size len = strlen(sql) + strlen(role) + 1;
+        char *def = tdb_palloc(len);
+
+        snprintf(def, len, "%.*s%s%s", (int)(mark - sql), sql, role,
+                 mark + 2);
+        sql = def;
+    }
+    stmt = parse_one(sql);
+    rewrite_tree(&stmt->base, NULL, 0);
+    ps->st->system_view_depth++;
+    /* its own level: no outer references, no WITH items of the caller */
+    q = tdb_analyze_subquery_in(ps->st, NULL, NIL, stmt);
+    ps->st->system_view_depth--;
+    return q;
+}
+
+/* ----------------------------------------------------------------------
+ * Catalog functions as SQL expressions
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The catalogs the bodies read, as derived tables whose columns all
+ * start with "sv_": an unqualified column of the caller's (an argument
+ * such as `oid`) can then never be captured by a body's table.
+ */
+#define SV_CLASS(alias_)                                                    \
+    "(SELECT oid, relname, relnamespace, relpages FROM pg_catalog.pg_class)" \
+    " AS " alias_ "(sv_oid, sv_name, sv_nsp, sv_pages)"
+#define SV_DESCRIPTION(alias_)                                              \
+    "(SELECT objoid, classoid, objsubid, description"                      \
+    " FROM pg_catalog.pg_description)"                                     \
+    " AS " alias_ "(sv_objoid, sv_classoid, sv_subid, sv_text)"
+#define SV_CONSTRAINT(alias_)                                               \
+    "(SELECT oid, conrelid, conbin FROM pg_catalog.pg_constraint)"          \
+    " AS " alias_ "(sv_oid, sv_relid, sv_bin)"
+#define SV_SIZE                                                             \
+    "(SELECT sv_c.sv_pages::int8 * 8192 FROM " SV_CLASS("sv_c")            \
+    "  WHERE sv_c.sv_oid = ($1)::oid)"
+
+typedef struct SystemFunction {
+    const char *name;
+    int nargs;
+    const char *body; /* an expression over $1..$nargs */
+} SystemFunction;
+
+static const SystemFunction system_functions[] = {
+    /* visible: the relation exists, and no relation of that name comes
+     * earlier in the search path (pg_catalog, then public) */
+    {"pg_table_is_visible", 1,
+     "(SELECT sv_c.sv_nsp = 11 OR NOT EXISTS\n"
+     "          (SELECT 1 FROM " SV_CLASS("sv_o") "\n"
+     "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = sv_c.sv_name)\n"
+     "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)"},
+    {"pg_get_userbyid", 1,
+     "COALESCE((SELECT sv_r.sv_name\n"
+     "            FROM (SELECT oid, rolname FROM pg_catalog.pg_roles)\n"
+     "                 sv_r(sv_oid, sv_name)\n"
+     "           WHERE sv_r.sv_oid = ($1)::oid),\n"
+     "         ('unknown (OID=' || ($1)::oid::text || ')')::name)"},
+    {"obj_description", 2,
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
+     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = 0\n"
+     "    AND sv_d.sv_classoid = (SELECT sv_k.sv_oid FROM " SV_CLASS("sv_k") "\n"
+     "                             WHERE sv_k.sv_nsp = 11\n"
+     "                               AND sv_k.sv_name = ($2)::name))"},
+    {"col_description", 2,
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
+     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = ($2)::int4\n"
+     "    AND sv_d.sv_classoid = 1259)"},
+    {"pg_get_constraintdef", 1,
+     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
+     "                       sv_k.sv_relid, false) || ')'\n"
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)"},
+    {"pg_get_constraintdef", 2,
+     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
+     "                       sv_k.sv_relid, ($2)::bool) || ')'\n"
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)"},
+    /* no extended statistics objects: nothing to list */
+    {"pg_get_statisticsobjdef_columns", 1,
+     "(SELECT NULL::text WHERE ($1)::oid IS NULL)"},
+    /* a permanent user table (not a catalog) */
+    {"pg_relation_is_publishable", 1,
+     "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS("sv_c")
+     " WHERE sv_c.sv_oid = ($1)::oid)"},
+    /* the main fork's length (tupledb has no free space or visibility
+     * map forks and no TOAST tables); NULL for no such relation */
+    {"pg_table_size", 1, SV_SIZE},
+    {"pg_relation_size", 1, SV_SIZE},
+    {"pg_total_relation_size", 1, SV_SIZE},
+};
+
+PgQuery__Node *
+tdb_sql_expand_template(const char *expr, PgQuery__Node **args, int nargs)
+{
+    Size len = strlen(expr) + sizeof("SELECT ");
+    char *sql = tdb_palloc(len);
+    PgQuery__Node *body;
+
+    snprintf(sql, len, "SELECT %s", expr);
+    body = parse_one(sql)->select_stmt->target_list[0]->res_target->val;
+    rewrite_tree(&body->base, args, nargs);
+    return body;
+}
+
+PgQuery__Node *
+tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
+{
+    if (fc->agg_star || fc->agg_distinct || fc->n_agg_order > 0 ||
+        fc->agg_filter != NULL || fc->over != NULL || fc->func_variadic)
+        return NULL;
+    for (size_t i = 0; i < fc->n_args; i++)
+        if (fc->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
+            return NULL;
+    for (size_t i = 0; i < lengthof(system_functions); i++) {
+        const SystemFunction *f = &system_functions[i];
+
+        if (strcmp(f->name, name) == 0 && f->nargs == (int)fc->n_args)
+            return tdb_sql_expand_template(f->body, fc->args,
+                                           (int)fc->n_args);
+    }
+    return NULL;
+}

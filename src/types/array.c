@@ -1,0 +1,621 @@
+/*
+ * array.c -- one-dimensional arrays of a few element types, as far as
+ * PostgreSQL's catalog queries use them (psql's \d asks pg_policy,
+ * pg_statistic_ext and pg_publication with them, and \d+ joins a
+ * table's reloptions into text).
+ *
+ * Types: text[], name[], oid[], "char"[], int2[], int4[] and int2vector (an
+ * int2 array numbered from 0, printed space-separated).  Arrays are
+ * values in queries only, never table columns.  The layout is
+ * PostgreSQL's ArrayType:
+ *
+ *   int32 varlena header | int32 ndim (0 or 1) | int32 dataoffset (0:
+ *   no null bitmap) | Oid elemtype | int32 dims[ndim] | int32
+ *   lbound[ndim] | padding to 8 | elements, each aligned to the element
+ *   type's typalign, variable-length ones with 4-byte headers
+ *
+ * NULL elements are not supported (22004-free: 0A000 where one would
+ * appear).  What is here: input ('{a,"b c"}', '{}'), output, =,
+ * || (array_cat, not strict: NULL || a is a), array_to_string, unnest,
+ * array_upper, subscripting (the analyzer calls the "array subscript"
+ * function for a[i]) and ARRAY(subquery) (tdb_array_construct, used by
+ * the executor).  x op ANY (array) is analyzed as x op ANY (SELECT
+ * unnest(array)) (sql/parse_expr.c).
+ *
+ * Entry point: tdb_builtins_array (registry.c).
+ */
+#include "common/base.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "tuple/varlena.h"
+#include "types/builtin_rows.h"
+#include "types/textbuf.h"
+
+/* TextBuf as a C string builder in the current memory context */
+static void
+sb_init(TextBuf *tb)
+{
+    tdb_textbuf_init(tb, tdb_current_mcxt, 32);
+}
+
+static char *
+sb_cstring(TextBuf *tb)
+{
+    tdb_textbuf_append(tb, "", 1);
+    tb->len--;
+    return tb->buf + VARHDRSZ;
+}
+
+typedef struct ArrayHeader {
+    int32 vl_len_;
+    int32 ndim;
+    int32 dataoffset;
+    Oid elemtype;
+} ArrayHeader;
+
+#define ARR_DIMS(a) ((int32 *)((char *)(a) + sizeof(ArrayHeader)))
+#define ARR_LBOUND(a) (ARR_DIMS(a) + ((const ArrayHeader *)(a))->ndim)
+#define ARR_OVERHEAD(ndim) \
+    MAXALIGN(sizeof(ArrayHeader) + 2 * sizeof(int32) * (Size)(ndim))
+
+/* An array's elements, read out (values point into the array). */
+typedef struct ArrayElems {
+    Oid elemtype;
+    int n;
+    int lbound;
+    Datum *values;
+} ArrayElems;
+
+static Size
+align_to(Size off, char align)
+{
+    Size a = align == 'd' ? 8 : align == 'i' ? 4 : align == 's' ? 2 : 1;
+
+    return (off + a - 1) & ~(a - 1);
+}
+
+static const TypeInfo *
+elem_info(Oid elemtype)
+{
+    const TypeInfo *t = tdb_type_lookup(elemtype);
+
+    if (t == NULL)
+        elog(ERROR, "array of unknown type %u", elemtype);
+    return t;
+}
+
+/* The bytes of one element value. */
+static Size
+elem_size(const TypeInfo *t, Datum v)
+{
+    if (t->len > 0)
+        return (Size)t->len;
+    return VARSIZE_ANY_EXHDR(DatumGetPointer(v)) + VARHDRSZ;
+}
+
+Datum
+tdb_array_construct(Oid elemtype, const Datum *values, int n, int lbound)
+{
+    const TypeInfo *t = elem_info(elemtype);
+    int ndim = n > 0 ? 1 : 0;
+    Size size = ARR_OVERHEAD(ndim);
+    char *arr, *p;
+
+    for (int i = 0; i < n; i++)
+        size = align_to(size, t->align) + elem_size(t, values[i]);
+    arr = tdb_palloc0(size);
+    SET_VARSIZE(arr, size);
+    ((ArrayHeader *)arr)->ndim = ndim;
+    ((ArrayHeader *)arr)->dataoffset = 0;
+    ((ArrayHeader *)arr)->elemtype = elemtype;
+    if (ndim == 1) {
+        ARR_DIMS(arr)[0] = n;
+        ARR_LBOUND(arr)[0] = lbound;
+    }
+    p = arr + ARR_OVERHEAD(ndim);
+    for (int i = 0; i < n; i++) {
+        p = arr + align_to((Size)(p - arr), t->align);
+        if (t->byval)
+            switch (t->len) {
+            case 1:
+                *p = DatumGetChar(values[i]);
+                break;
+            case 2:
+                memcpy(p, &(int16){DatumGetInt16(values[i])}, 2);
+                break;
+            case 4:
+                memcpy(p, &(int32){DatumGetInt32(values[i])}, 4);
+                break;
+            default:
+                memcpy(p, &(int64){DatumGetInt64(values[i])}, 8);
+            }
+        else if (t->len > 0)
+            memcpy(p, DatumGetPointer(values[i]), (Size)t->len);
+        else {
+            const void *v = DatumGetPointer(values[i]);
+            Size len = VARSIZE_ANY_EXHDR(v);
+
+            SET_VARSIZE(p, len + VARHDRSZ);
+            memcpy(p + VARHDRSZ, VARDATA_ANY(v), len);
+        }
+        p += elem_size(t, PointerGetDatum(p));
+    }
+    return PointerGetDatum(arr);
+}
+
+static ArrayElems
+deconstruct(Datum d)
+{
+    const char *arr = DatumGetPointer(d);
+    const ArrayHeader *h = (const ArrayHeader *)arr;
+    const TypeInfo *t = elem_info(h->elemtype);
+    ArrayElems e;
+    Size off;
+
+    if (VARATT_IS_SHORT(arr) || h->ndim > 1 || h->dataoffset != 0)
+        elog(ERROR, "unexpected array layout");
+    e.elemtype = h->elemtype;
+    e.n = h->ndim == 1 ? ARR_DIMS(arr)[0] : 0;
+    e.lbound = h->ndim == 1 ? ARR_LBOUND(arr)[0] : 1;
+    e.values = tdb_palloc(sizeof(Datum) * (Size)Max(e.n, 1));
+    off = ARR_OVERHEAD(h->ndim);
+    for (int i = 0; i < e.n; i++) {
+        const char *p;
+
+        off = align_to(off, t->align);
+        p = arr + off;
+        if (t->byval)
+            switch (t->len) {
+            case 1:
+                e.values[i] = CharGetDatum(*p);
+                break;
+            case 2: {
+                int16 v;
+
+                memcpy(&v, p, 2);
+                e.values[i] = Int16GetDatum(v);
+                break;
+            }
+            case 4: {
+                int32 v;
+
+                memcpy(&v, p, 4);
+                e.values[i] = Int32GetDatum(v);
+                break;
+            }
+            default: {
+                int64 v;
+
+                memcpy(&v, p, 8);
+                e.values[i] = Int64GetDatum(v);
+            }
+            }
+        else
+            e.values[i] = PointerGetDatum(p);
+        off += elem_size(t, e.values[i]);
+    }
+    return e;
+}
+
+/* ----------------------------------------------------------------------
+ * Input and output
+ * ---------------------------------------------------------------------- */
+
+static void
+array_syntax_error(const char *str, const char *detail)
+{
+    ereport(ERROR, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+            errmsg("malformed array literal: \"%s\"", str),
+            errdetail("%s", detail));
+}
+
+/*
+ * '{a, "b c", d}' of elemtype: elements separated by commas, quoted
+ * ("...", backslash escapes) or not (surrounding white space dropped).
+ * An unquoted NULL is a NULL element: not supported yet.
+ */
+static Datum
+array_input(const char *str, Oid elemtype, int lbound)
+{
+    const char *p = str;
+    Datum *values;
+    int n = 0, max = 8;
+    TextBuf item;
+
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p != '{')
+        array_syntax_error(str, "Array value must start with \"{\" or "
+                                "dimension information.");
+    p++;
+    values = tdb_palloc(sizeof(Datum) * (Size)max);
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '}')
+        p++;
+    else
+        for (;;) {
+            bool quoted = false;
+            Size trailing = 0;
+
+            sb_init(&item);
+            while (isspace((unsigned char)*p))
+                p++;
+            if (*p == '"') {
+                quoted = true;
+                for (p++; *p != '"'; p++) {
+                    if (*p == '\\' && p[1] != '\0')
+                        p++;
+                    if (*p == '\0')
+                        array_syntax_error(str, "Unexpected end of input.");
+                    tdb_textbuf_append(&item, p, 1);
+                }
+                p++;
+                while (isspace((unsigned char)*p))
+                    p++;
+            } else
+                for (; *p != ',' && *p != '}'; p++) {
+                    if (*p == '\0')
+                        array_syntax_error(str, "Unexpected end of input.");
+                    if (*p == '{' || *p == '"')
+                        array_syntax_error(str, "Unexpected array element.");
+                    if (*p == '\\' && p[1] != '\0')
+                        p++;
+                    trailing = isspace((unsigned char)*p) ? trailing + 1 : 0;
+                    tdb_textbuf_append(&item, p, 1);
+                }
+            if (*p == '\0')
+                array_syntax_error(str, "Unexpected end of input.");
+            if (*p != ',' && *p != '}')
+                array_syntax_error(str, "Unexpected array element.");
+            item.len -= trailing;
+            if (!quoted && item.len == 0)
+                array_syntax_error(str, "Unexpected \"}\" character.");
+            if (!quoted && strcasecmp(sb_cstring(&item), "NULL") == 0)
+                ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("arrays with NULL elements are not "
+                               "supported yet"));
+            if (n == max) {
+                max *= 2;
+                values = tdb_repalloc(values, sizeof(Datum) * (Size)max);
+            }
+            values[n++] = tdb_type_input(elemtype, sb_cstring(&item),
+                                         -1);
+            if (*p++ == '}')
+                break;
+        }
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p != '\0')
+        array_syntax_error(str, "Junk after closing right brace.");
+    return tdb_array_construct(elemtype, values, n, lbound);
+}
+
+/* an element as array_out writes it: quoted when it must be */
+static void
+append_element(TextBuf *buf, const char *v)
+{
+    bool quote = v[0] == '\0' || strcasecmp(v, "NULL") == 0;
+
+    for (const char *c = v; *c != '\0' && !quote; c++)
+        quote = strchr("{},\"\\", *c) != NULL || isspace((unsigned char)*c);
+    if (!quote) {
+        tdb_textbuf_append(buf, v, strlen(v));
+        return;
+    }
+    tdb_textbuf_append(buf, "\"", 1);
+    for (const char *c = v; *c != '\0'; c++) {
+        if (*c == '"' || *c == '\\')
+            tdb_textbuf_append(buf, "\\", 1);
+        tdb_textbuf_append(buf, c, 1);
+    }
+    tdb_textbuf_append(buf, "\"", 1);
+}
+
+static char *
+array_output(Datum d)
+{
+    ArrayElems e = deconstruct(d);
+    TextBuf buf;
+
+    sb_init(&buf);
+    if (e.n > 0 && e.lbound != 1) {
+        char dims[48];
+        int len = snprintf(dims, sizeof(dims), "[%d:%d]=", e.lbound,
+                           e.lbound + e.n - 1);
+
+        tdb_textbuf_append(&buf, dims, (Size)len);
+    }
+    tdb_textbuf_append(&buf, "{", 1);
+    for (int i = 0; i < e.n; i++) {
+        if (i > 0)
+            tdb_textbuf_append(&buf, ",", 1);
+        append_element(&buf, tdb_type_output(e.elemtype, e.values[i]));
+    }
+    tdb_textbuf_append(&buf, "}", 1);
+    return sb_cstring(&buf);
+}
+
+/* int2vector: "1 2 3", numbered from 0 */
+static Datum
+int2vector_input(const char *str, int32 typmod)
+{
+    Datum *values = tdb_palloc(sizeof(Datum) * (strlen(str) / 2 + 1));
+    int n = 0;
+    const char *p = str;
+
+    (void)typmod;
+    for (;;) {
+        char num[16];
+        Size len = 0;
+
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '\0')
+            break;
+        while (*p != '\0' && !isspace((unsigned char)*p) && len < 15)
+            num[len++] = *p++;
+        num[len] = '\0';
+        values[n++] = tdb_type_input(INT2OID, num, -1);
+    }
+    return tdb_array_construct(INT2OID, values, n, 0);
+}
+
+static char *
+int2vector_output(Datum d)
+{
+    ArrayElems e = deconstruct(d);
+    TextBuf buf;
+
+    sb_init(&buf);
+    for (int i = 0; i < e.n; i++) {
+        char *v = tdb_type_output(INT2OID, e.values[i]);
+
+        if (i > 0)
+            tdb_textbuf_append(&buf, " ", 1);
+        tdb_textbuf_append(&buf, v, strlen(v));
+    }
+    return sb_cstring(&buf);
+}
+
+#define ARRAY_IO(name_, elem_)                                              \
+    static Datum name_##_array_input(const char *str, int32 typmod)         \
+    {                                                                       \
+        (void)typmod;                                                       \
+        return array_input(str, (elem_), 1);                                \
+    }
+ARRAY_IO(text, TEXTOID)
+ARRAY_IO(name, NAMEOID)
+ARRAY_IO(oid, OIDOID)
+ARRAY_IO(char, CHAROID)
+ARRAY_IO(int2, INT2OID)
+ARRAY_IO(int4, INT4OID)
+
+/* ----------------------------------------------------------------------
+ * Functions and operators
+ * ---------------------------------------------------------------------- */
+
+/* element equality: by bytes (the element types here compare so:
+ * integers, "char", oid, and text/name in the "C" collation) */
+static bool
+elems_equal(const TypeInfo *t, Datum a, Datum b)
+{
+    if (t->byval)
+        return a == b;
+    if (t->len > 0)
+        return memcmp(DatumGetPointer(a), DatumGetPointer(b),
+                      (Size)t->len) == 0;
+    return VARSIZE_ANY_EXHDR(DatumGetPointer(a)) ==
+               VARSIZE_ANY_EXHDR(DatumGetPointer(b)) &&
+           memcmp(VARDATA_ANY(DatumGetPointer(a)),
+                  VARDATA_ANY(DatumGetPointer(b)),
+                  VARSIZE_ANY_EXHDR(DatumGetPointer(a))) == 0;
+}
+
+/* a = b: same element type, bounds and elements */
+static Datum
+array_eq(PG_FUNCTION_ARGS)
+{
+    ArrayElems a = deconstruct(PG_GETARG_DATUM(0));
+    ArrayElems b = deconstruct(PG_GETARG_DATUM(1));
+    const TypeInfo *t = elem_info(a.elemtype);
+
+    if (a.n != b.n || (a.n > 0 && a.lbound != b.lbound))
+        PG_RETURN_BOOL(false);
+    for (int i = 0; i < a.n; i++)
+        if (!elems_equal(t, a.values[i], b.values[i]))
+            PG_RETURN_BOOL(false);
+    PG_RETURN_BOOL(true);
+}
+
+/* a || b: the elements of both; a NULL side gives the other */
+static Datum
+array_cat(PG_FUNCTION_ARGS)
+{
+    ArrayElems a, b;
+    Datum *values;
+
+    if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+        PG_RETURN_NULL();
+    if (PG_ARGISNULL(0))
+        PG_RETURN_DATUM(PG_GETARG_DATUM(1));
+    if (PG_ARGISNULL(1))
+        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    a = deconstruct(PG_GETARG_DATUM(0));
+    b = deconstruct(PG_GETARG_DATUM(1));
+    if (a.n == 0)
+        PG_RETURN_DATUM(PG_GETARG_DATUM(1));
+    if (b.n == 0)
+        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    values = tdb_palloc(sizeof(Datum) * (Size)(a.n + b.n));
+    memcpy(values, a.values, sizeof(Datum) * (Size)a.n);
+    memcpy(values + a.n, b.values, sizeof(Datum) * (Size)b.n);
+    PG_RETURN_DATUM(
+        tdb_array_construct(a.elemtype, values, a.n + b.n, a.lbound));
+}
+
+/* array_to_string(a, sep): the elements' text joined by sep */
+static Datum
+array_to_string(PG_FUNCTION_ARGS)
+{
+    ArrayElems e = deconstruct(PG_GETARG_DATUM(0));
+    const varlena *sep = PG_GETARG_VARLENA_P(1);
+    TextBuf buf;
+
+    sb_init(&buf);
+    for (int i = 0; i < e.n; i++) {
+        char *v = tdb_type_output(e.elemtype, e.values[i]);
+
+        if (i > 0)
+            tdb_textbuf_append(&buf, VARDATA_ANY(sep), VARSIZE_ANY_EXHDR(sep));
+        tdb_textbuf_append(&buf, v, strlen(v));
+    }
+    PG_RETURN_POINTER(tdb_textbuf_finish(&buf));
+}
+
+/* array_upper(a, dim): the upper bound, NULL without that dimension */
+static Datum
+array_upper(PG_FUNCTION_ARGS)
+{
+    ArrayElems e = deconstruct(PG_GETARG_DATUM(0));
+
+    if (PG_GETARG_INT32(1) != 1 || e.n == 0)
+        PG_RETURN_NULL();
+    PG_RETURN_INT32(e.lbound + e.n - 1);
+}
+
+/* a[i]: NULL outside the bounds, as in PostgreSQL */
+static Datum
+array_subscript(PG_FUNCTION_ARGS)
+{
+    ArrayElems e = deconstruct(PG_GETARG_DATUM(0));
+    int i = PG_GETARG_INT32(1) - e.lbound;
+    const TypeInfo *t = elem_info(e.elemtype);
+    Datum v;
+
+    if (i < 0 || i >= e.n)
+        PG_RETURN_NULL();
+    v = e.values[i];
+    if (!t->byval) { /* a copy: the result outlives the array */
+        Size size = elem_size(t, v);
+        void *copy = tdb_palloc(size);
+
+        memcpy(copy, DatumGetPointer(v), size);
+        v = PointerGetDatum(copy);
+    }
+    PG_RETURN_DATUM(v);
+}
+
+typedef struct UnnestState {
+    ArrayElems elems;
+    int next;
+} UnnestState;
+
+/* unnest(a): one row per element */
+static Datum
+array_unnest(PG_FUNCTION_ARGS)
+{
+    SRFCallContext *srf = fcinfo->context;
+    UnnestState *st = srf->state;
+
+    if (srf->call_no == 0 || st == NULL) {
+        MemoryContext old = tdb_mcxt_switch_to(srf->multi_call_mcxt);
+        const void *arr = DatumGetPointer(PG_GETARG_DATUM(0));
+        void *copy = tdb_palloc(VARSIZE_ANY(arr));
+
+        memcpy(copy, arr, VARSIZE_ANY(arr));
+        st = tdb_palloc(sizeof(UnnestState));
+        st->elems = deconstruct(PointerGetDatum(copy));
+        st->next = 0;
+        srf->state = st;
+        tdb_mcxt_switch_to(old);
+    }
+    if (st->next >= st->elems.n) {
+        srf->is_done = true;
+        PG_RETURN_NULL();
+    }
+    PG_RETURN_DATUM(st->elems.values[st->next++]);
+}
+
+#define TA 1009
+#define NA 1003
+#define OA 1028
+#define CA 1002
+#define SA 1005
+#define I2V 22
+#define IA 1007
+
+#define ARRAY_FUNCS(arr_, elem_)                                            \
+    FUNC_V(395, "array_to_string", array_to_string, PROVOLATILE_STABLE,     \
+           TEXTOID, 2, arr_, TEXTOID),                                      \
+        FUNC_SRF(2331, "unnest", array_unnest, elem_, 1, arr_),             \
+        FUNC(2092, "array_upper", array_upper, INT4OID, 2, arr_, INT4OID),  \
+        FUNC(0, "array subscript", array_subscript, elem_, 2, arr_, INT4OID)
+
+static const FuncDesc array_funcs[] = {
+    ARRAY_FUNCS(TA, TEXTOID), ARRAY_FUNCS(NA, NAMEOID),
+    ARRAY_FUNCS(OA, OIDOID),  ARRAY_FUNCS(CA, CHAROID),
+    ARRAY_FUNCS(SA, INT2OID), ARRAY_FUNCS(I2V, INT2OID),
+    ARRAY_FUNCS(IA, INT4OID),
+};
+
+#define ARRAY_CAT(arr_)                                                     \
+    {                                                                       \
+        .oid = 375, .name = "||", .left = (arr_), .right = (arr_),          \
+        .result = (arr_), .fn = array_cat, .strict = false,                 \
+        .commutator = NULL, .negator = NULL, .is_equality = false,          \
+        .volatility = PROVOLATILE_IMMUTABLE                                 \
+    }
+
+static const OperDesc array_opers[] = {
+    OPER_ROW(1070, "=", TA, TA, BOOLOID, array_eq, "=", NULL, false),
+    OPER_ROW(1070, "=", NA, NA, BOOLOID, array_eq, "=", NULL, false),
+    OPER_ROW(1070, "=", OA, OA, BOOLOID, array_eq, "=", NULL, false),
+    OPER_ROW(1070, "=", CA, CA, BOOLOID, array_eq, "=", NULL, false),
+    OPER_ROW(1070, "=", SA, SA, BOOLOID, array_eq, "=", NULL, false),
+    OPER_ROW(1070, "=", IA, IA, BOOLOID, array_eq, "=", NULL, false),
+    ARRAY_CAT(TA), ARRAY_CAT(NA), ARRAY_CAT(OA), ARRAY_CAT(CA),
+    ARRAY_CAT(SA), ARRAY_CAT(IA),
+};
+
+static const CastDesc array_casts[] = {
+    CAST_BINARY(I2V, SA, CAST_IMPLICIT),
+    CASTS_INOUT_TO_STRINGS(TA),
+    CASTS_INOUT_TO_STRINGS(NA),
+    CASTS_INOUT_TO_STRINGS(OA),
+    CASTS_INOUT_TO_STRINGS(CA),
+    CASTS_INOUT_TO_STRINGS(SA),
+    CASTS_INOUT_TO_STRINGS(IA),
+    CASTS_INOUT_FROM_STRINGS(TA),
+    CASTS_INOUT_FROM_STRINGS(NA),
+    CASTS_INOUT_FROM_STRINGS(OA),
+    CASTS_INOUT_FROM_STRINGS(CA),
+    CASTS_INOUT_FROM_STRINGS(SA),
+    CASTS_INOUT_FROM_STRINGS(IA),
+};
+
+static const TypeSupport array_types[] = {
+    {.typid = TA, .input = text_array_input, .output = array_output},
+    {.typid = NA, .input = name_array_input, .output = array_output},
+    {.typid = OA, .input = oid_array_input, .output = array_output},
+    {.typid = CA, .input = char_array_input, .output = array_output},
+    {.typid = SA, .input = int2_array_input, .output = array_output},
+    {.typid = IA, .input = int4_array_input, .output = array_output},
+    {.typid = I2V, .input = int2vector_input, .output = int2vector_output},
+};
+
+const BuiltinSet tdb_builtins_array = {
+    .name = "array",
+    .funcs = array_funcs,
+    .nfuncs = (int)lengthof(array_funcs),
+    .opers = array_opers,
+    .nopers = (int)lengthof(array_opers),
+    .casts = array_casts,
+    .ncasts = (int)lengthof(array_casts),
+    .types = array_types,
+    .ntypes = (int)lengthof(array_types),
+};
