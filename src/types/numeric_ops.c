@@ -58,9 +58,11 @@ add_or_sub(Datum num1, Datum num2, bool negate2)
     NumericVar arg1;
     NumericVar arg2;
     NumericVar result;
+    NumericDigit local1[NUMERIC_LOCAL_DIGITS];
+    NumericDigit local2[NUMERIC_LOCAL_DIGITS];
 
-    tdb_numeric_to_var(num1, &arg1);
-    tdb_numeric_to_var(num2, &arg2);
+    tdb_numeric_to_var_local(num1, &arg1, local1);
+    tdb_numeric_to_var_local(num2, &arg2, local2);
     if (numvar_is_special(&arg1) || numvar_is_special(&arg2)) {
         int s1;
         int s2;
@@ -101,9 +103,11 @@ tdb_numeric_mul(PG_FUNCTION_ARGS)
     NumericVar arg1;
     NumericVar arg2;
     NumericVar result;
+    NumericDigit local1[NUMERIC_LOCAL_DIGITS];
+    NumericDigit local2[NUMERIC_LOCAL_DIGITS];
 
-    tdb_numeric_to_var(PG_GETARG_DATUM(0), &arg1);
-    tdb_numeric_to_var(PG_GETARG_DATUM(1), &arg2);
+    tdb_numeric_to_var_local(PG_GETARG_DATUM(0), &arg1, local1);
+    tdb_numeric_to_var_local(PG_GETARG_DATUM(1), &arg2, local2);
     if (numvar_is_special(&arg1) || numvar_is_special(&arg2)) {
         if (arg1.sign == NUMERIC_NAN || arg2.sign == NUMERIC_NAN)
             return special_result(0);
