@@ -782,15 +782,40 @@ shortest_digits8(uint64 stored_mant, int biased_exp, Digits *out)
 
     ryu_float8(stored_mant, biased_exp, &v, &exp10);
     n = ryu_decimal_length(v);
-    /* two digits per division, from the right */
-    for (int i = n; i >= 2; i -= 2) {
-        int pair = (int)(v % 100);
 
-        v /= 100;
-        memcpy(out->digits + i - 2, ryu_digit_pairs + 2 * pair, 2);
+    /*
+     * Two digits per division, from the right, in 32-bit arithmetic: the
+     * low eight digits first when there are more than eight (a 64-bit
+     * division by 100 per pair was a quarter of float8 output's cost).
+     */
+    {
+        char *p = out->digits + n;
+        uint32 w;
+
+        if (v >= 100000000) {
+            uint32 low = (uint32)(v % 100000000);
+
+            v /= 100000000;
+            for (int i = 0; i < 4; i++) {
+                p -= 2;
+                memcpy(p, ryu_digit_pairs + 2 * (low % 100), 2);
+                low /= 100;
+            }
+        }
+        w = (uint32)v; /* below 10^9 */
+        while (w >= 100) {
+            p -= 2;
+            memcpy(p, ryu_digit_pairs + 2 * (w % 100), 2);
+            w /= 100;
+        }
+        if (w >= 10) {
+            p -= 2;
+            memcpy(p, ryu_digit_pairs + 2 * w, 2);
+        } else {
+            *--p = (char)('0' + w);
+        }
+        Assert(p == out->digits);
     }
-    if (n % 2 == 1)
-        out->digits[0] = (char)('0' + v);
     out->ndigits = n;
     out->exponent = exp10 + n;
 }
