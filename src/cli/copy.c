@@ -319,6 +319,7 @@ parse_slash_copy(const char *args, SlashCopy *sc)
     tdb_cli_buf_puts(&sc->before, "");
     if (args == NULL) {
         tdb_cli_log(CLI_LOG_ERROR, "\\copy: arguments required");
+        slash_copy_free(sc);
         return false;
     }
     t.storage = tdb_cli_alloc(2 * strlen(args) + 1);
@@ -377,6 +378,7 @@ parse_slash_copy(const char *args, SlashCopy *sc)
         goto done;
     if (strcasecmp(token, "program") == 0) {
         tdb_cli_log(CLI_LOG_ERROR, "\\copy: PROGRAM is not supported");
+        slash_copy_free(sc);
         free(t.storage);
         return false;
     }
