@@ -30,12 +30,14 @@
  * The thread and its list are process-wide state (no allocation: timers
  * are embedded in their Session); the thread starts at the first arming
  * and runs detached for the life of the process, asleep while nothing
- * is armed.  If it cannot be started, arming raises 53000.
+ * is armed, with every signal blocked.  If it cannot be started, arming
+ * raises 53000.
  */
 #include "common/base.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
 
 #include "common/elog.h"
@@ -105,12 +107,20 @@ timer_main(void *arg)
     return NULL;
 }
 
+/*
+ * Start the thread with every signal blocked (it inherits the mask):
+ * process-directed signals must go to the threads that expect them --
+ * the shell's SIGINT has to interrupt the main thread's read, the
+ * server's SIGTERM its accept loop.
+ */
 static void
 timer_start(void)
 {
     pthread_condattr_t attr;
     pthread_attr_t tattr;
     pthread_t thread;
+    sigset_t all;
+    sigset_t old;
 
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -119,7 +129,10 @@ timer_start(void)
     pthread_attr_init(&tattr);
     pthread_attr_setdetachstate(&tattr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&tattr, 64 * 1024);
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     timer_started = pthread_create(&thread, &tattr, timer_main, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&tattr);
 }
 
