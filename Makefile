@@ -14,6 +14,7 @@
 #   make bench-heap      heap storage: bulk insert and sequential scan
 #   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
 #   make bench-copy      COPY FROM of 1M rows (file, script, psql) vs PostgreSQL
+#   make bench-types     numeric + x sum avg, float8 arithmetic and output vs PostgreSQL
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
@@ -80,7 +81,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-sql bench-copy clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-sql bench-copy bench-types clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -261,6 +262,12 @@ $(B)/bench/bench_heap: $(B)/bench/heap/bench_heap.o $(B)/libtupledb.a
 bench-sql: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/sql/run.sh build/release/tupledb
+
+# The same harness with the "types" workload set (bench/sql/sets/types.sh):
+# numeric and float8 work over 1M values (issue 6).
+bench-types: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb types
 
 clean:
 	rm -rf build

@@ -20,6 +20,7 @@
 #                              put in front of a report's awk program
 #   bench_write_section RESULTS HEADING SECTION_FILE
 #                              replace the HEADING section of RESULTS
+#   bench_commas N             N with thousands separators: 1,000,000
 #   bench_want_callgrind       true unless TDB_BENCH_PROFILE=0 or valgrind
 #                              is missing
 #   bench_cg_summary DUMP      the event totals of a callgrind dump
@@ -109,6 +110,15 @@ bench_write_section() {
     END { if (!done) printf "\n%s", sec }
   ' "$results" >"$results.tmp.$$"
   mv "$results.tmp.$$" "$results"
+}
+
+bench_commas() {
+  local s=$1 r=""
+  while [ ${#s} -gt 3 ]; do
+    r=",${s: -3}$r"
+    s=${s:0:${#s}-3}
+  done
+  echo "$s$r"
 }
 
 bench_want_callgrind() {

@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# run.sh TUPLEDB_SHELL -- whole SQL queries in tupledb and PostgreSQL 15
-# (issue 5, "Benchmark"), each through its own client: the tupledb shell
-# with \timing against psql with \timing.
+# run.sh TUPLEDB_SHELL [SET] -- whole SQL queries in tupledb and PostgreSQL
+# 15, each through its own client: the tupledb shell with \timing against
+# psql with \timing.  SET names a workload set, sets/SET.sh: the tables,
+# the queries and the report's section (bench/README.md, "Workload
+# sets"):
+#   sql     (default; make bench-sql) issue 5: deform, filter, join and
+#           GROUP BY queries over 16-column tables
+#   types   (make bench-types) issue 6: numeric + x sum avg and float8
+#           arithmetic and output over 1M values
 #
 # Steps:
-#   1. loads the same tables into a fresh tupledb database (through the
+#   1. loads the set's tables into a fresh tupledb database (through the
 #      shell) and into a throwaway PostgreSQL 15 (tests/fixtures/pg/
 #      throwaway_pg.sh; initdb -k, shared_buffers 128MB, work_mem 4MB,
-#      jit off, max_parallel_workers_per_gather 0), with the same SQL:
-#        t16        1M rows x 16 int4 (c_j = g + j - 1), no NULLs
-#        t16_null1  the same with c1 NULL in every row
-#        t16_text   c1 text of 10-30 characters, then 15 int4
-#        jbig       100k rows (k, v), k = 1..100000
-#        jsmall     10k rows (k, w), k = 10, 20, ..., 100000
-#      then VACUUM ANALYZE everything in both (PostgreSQL: hint bits set,
-#      pages all-visible, statistics; tupledb accepts it and does
-#      nothing), a count(*) of every table (tupledb: sets hint bits) and
-#      a CHECKPOINT in PostgreSQL;
+#      jit off, max_parallel_workers_per_gather 0), with the same SQL
+#      (the set's set_load_sql, which ends with VACUUM ANALYZE --
+#      PostgreSQL: hint bits set, pages all-visible, statistics; tupledb
+#      accepts it and does nothing -- and a count(*) of every table,
+#      which sets tupledb's hint bits), then a CHECKPOINT in PostgreSQL;
 #   2. runs every query once in each engine and stops (exit 2) unless
 #      both print the same result;
 #   3. timing: per round and query, one session per engine (a new shell
@@ -32,10 +33,11 @@
 #      with 100k rows (tupledb: the shell with --toggle-collect=
 #      tdb_exec_run; PostgreSQL: postgres --single with
 #      --toggle-collect=standard_ExecutorRun), self cost by function; and
-#      perf record -e cpu-clock -a over repeated runs of the first deform
+#      perf record -e cpu-clock -a over repeated runs of the set's perf
 #      query in each engine (user/kernel split, top functions);
-#   5. prints the markdown section and replaces "## SQL queries (issue 5)"
-#      in bench/RESULTS.md -- only that section.
+#   5. prints the markdown section and replaces the set's heading ("## SQL
+#      queries (issue 5)", "## Types (issue 6)") in bench/RESULTS.md --
+#      only that section.
 #
 # A benchmark, not a test: it fails only when its setup is broken or the
 # two engines disagree on a result.
@@ -53,8 +55,8 @@
 #                      shown as "tupledb before" next to this one
 #   TDB_BENCH_RESULTS  file to update (default bench/RESULTS.md); "-"
 #                      prints the section without writing any file
-#   TDB_BENCH_RAW      raw records (default sql-raw.txt next to the shell
-#                      binary)
+#   TDB_BENCH_RAW      raw records (default SET-raw.txt next to the shell
+#                      binary: sql-raw.txt, types-raw.txt)
 #   TDB_BENCH_REPORT_ONLY 1: measure nothing, rebuild the section from the
 #                      raw records of an earlier run
 #   PGBIN              PostgreSQL binaries (default
@@ -65,9 +67,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/common/lib.sh
 . "$here/../common/lib.sh"
 root=$bench_root
-tdb=${1:?usage: run.sh TUPLEDB_SHELL}
+tdb=${1:?usage: run.sh TUPLEDB_SHELL [SET]}
 [ -x "$tdb" ] || bench_die "$tdb is not executable"
 tdb=$(cd "$(dirname "$tdb")" && pwd)/$(basename "$tdb")
+set_name=${2:-sql}
+[ -f "$here/sets/$set_name.sh" ] ||
+  bench_die "unknown workload set $set_name (known: $(cd "$here/sets" && ls | sed 's/\.sh$//' | tr '\n' ' '))"
+# shellcheck source=bench/sql/sets/sql.sh
+. "$here/sets/$set_name.sh"
 
 if [ "${QUICK:-0}" = 1 ]; then
   rows=100000 rounds=${TDB_BENCH_ROUNDS:-3}
@@ -76,10 +83,9 @@ else
 fi
 reps=${TDB_BENCH_REPS:-3}
 cg_rows=100000
-big_rows=100000 small_rows=10000
 results=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
-raw=${TDB_BENCH_RAW:-$(dirname "$tdb")/sql-raw.txt}
-heading="## SQL queries (issue 5)"
+raw=${TDB_BENCH_RAW:-$(dirname "$tdb")/$set_raw_name}
+heading=$set_heading
 compare=${TDB_BENCH_COMPARE:-}
 if [ -n "$compare" ]; then
   [ -x "$compare" ] || bench_die "$compare is not executable"
@@ -87,51 +93,10 @@ if [ -n "$compare" ]; then
 fi
 export PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 
-all_queries="deform_a deform_b deform_c filter join group"
 queries=${TDB_BENCH_ONLY:-$all_queries}
-declare -A qsql=(
-  [deform_a]="SELECT sum(c16) FROM t16"
-  [deform_b]="SELECT sum(c16) FROM t16_null1"
-  [deform_c]="SELECT sum(c16) FROM t16_text"
-  [filter]="SELECT count(*) FROM t16 WHERE c1 % 7 = 3"
-  [join]="SELECT count(*) FROM jbig b JOIN jsmall s ON b.k = s.k"
-  [group]="SELECT count(*), sum(s) FROM (SELECT c1 % 100000 AS g, sum(c2) AS s FROM t16 GROUP BY 1) x"
-)
 for q in $queries; do
   [ -n "${qsql[$q]:-}" ] || bench_die "unknown query $q (known: $all_queries)"
 done
-
-# load_sql N: the tables with N rows for the 16-column ones, as SQL that
-# both engines run unchanged
-load_sql() {
-  local n=$1 ints16 ints15 vals16 vals15
-  ints16=$(seq -s ', ' -f 'c%g int4' 1 16)
-  ints15=$(seq -s ', ' -f 'c%g int4' 2 16)
-  vals16=$(seq -s ', ' -f 'g + %g' 0 15)
-  vals15=$(seq -s ', ' -f 'g + %g' 1 15)
-  cat <<SQL
-CREATE TABLE t16 ($ints16);
-INSERT INTO t16 SELECT $vals16 FROM generate_series(1, $n) g;
-CREATE TABLE t16_null1 ($ints16);
-INSERT INTO t16_null1 SELECT NULL::int4, $vals15 FROM generate_series(1, $n) g;
-CREATE TABLE t16_text (c1 text, $ints15);
-INSERT INTO t16_text SELECT substr(md5(g::text), 1, 10 + g % 21), $vals15 FROM generate_series(1, $n) g;
-CREATE TABLE jbig (k int4, v int4);
-INSERT INTO jbig SELECT g, g FROM generate_series(1, $big_rows) g;
-CREATE TABLE jsmall (k int4, w int4);
-INSERT INTO jsmall SELECT g * 10, g FROM generate_series(1, $small_rows) g;
-VACUUM ANALYZE t16;
-VACUUM ANALYZE t16_null1;
-VACUUM ANALYZE t16_text;
-VACUUM ANALYZE jbig;
-VACUUM ANALYZE jsmall;
-SELECT count(*) FROM t16;
-SELECT count(*) FROM t16_null1;
-SELECT count(*) FROM t16_text;
-SELECT count(*) FROM jbig;
-SELECT count(*) FROM jsmall;
-SQL
-}
 
 # session_input Q: a timing session's statements (warm-up, then reps)
 session_input() {
@@ -170,28 +135,34 @@ pg_session() { # Q ROUND
 
 measure() {
   : >"$raw"
-  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-sql.XXXXXX")
+  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-$set_name.XXXXXX")
   chmod 755 "$work"
   trap 'rm -rf "$work"' EXIT
   {
+    echo "info set $set_name"
     echo "info rows $rows"
-    echo "info big_rows $big_rows"
-    echo "info small_rows $small_rows"
     echo "info rounds $rounds"
     echo "info reps $reps"
     echo "info cg_rows $cg_rows"
     echo "info quick ${QUICK:-0}"
-    for q in $queries; do echo "query $q ${qsql[$q]}"; done
+    echo "info perf_query $set_perf_query"
+    echo "info target_text $set_target_text"
+    for q in $queries; do
+      echo "query $q ${qsql[$q]}"
+      echo "qshort $q ${qshort[$q]}"
+      echo "qlong $q ${qlong[$q]:-${qshort[$q]}}"
+      [ -z "${qtarget[$q]:-}" ] || echo "target $q ${qtarget[$q]}"
+    done
   } >>"$raw"
 
   # PostgreSQL runs in this shell (throwaway_pg.sh's trap stops it when
   # the script exits); the settings of bench/heap, plus work_mem
   # shellcheck disable=SC2034 # read by throwaway_pg.sh
-  PORT=54331 SCRIPT=bench-sql
+  PORT=54331 SCRIPT=bench-$set_name
   # shellcheck source=tests/fixtures/pg/throwaway_pg.sh
   . "$root/tests/fixtures/pg/throwaway_pg.sh"
   local pgopts="-c fsync=on -c synchronous_commit=on -c max_parallel_workers_per_gather=0 -c jit=off -c shared_buffers=128MB -c work_mem=4MB"
-  pg_throwaway_start bench-sql-pg "-k" "$pgopts"
+  pg_throwaway_start "bench-$set_name-pg" "-k" "$pgopts"
   trap 'pg_throwaway_cleanup; rm -rf "$work"' EXIT
   echo "pginfo version $(psql_run -At -c 'SHOW server_version')" >>"$raw"
   echo "pginfo settings $(psql_run -At -F ' ' -c "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','data_checksums','shared_buffers','work_mem','hash_mem_multiplier','max_parallel_workers_per_gather','jit')")" >>"$raw"
@@ -199,15 +170,15 @@ measure() {
 
   local start q r e
   start=$(date +%s)
-  echo "bench-sql: loading $rows-row tables into tupledb and PostgreSQL $(psql_run -At -c 'SHOW server_version')"
-  load_sql "$rows" | { printf '%s\n' '\timing on'; cat; } |
+  echo "bench-$set_name: loading $rows-row tables into tupledb and PostgreSQL $(psql_run -At -c 'SHOW server_version')"
+  set_load_sql "$rows" | { printf '%s\n' '\timing on'; cat; } |
     "$tdb" -X -q -At "$work/tdb" 2>&1 | awk '/^Time: / { t += $2 } /ERROR/ { print > "/dev/stderr"; bad = 1 } END { printf "load tdb %.0f\n", t; exit bad }' >>"$raw" ||
     bench_die "loading tupledb failed"
-  { load_sql "$rows"; echo "CHECKPOINT;"; } | { printf '%s\n' '\timing on'; cat; } |
+  { set_load_sql "$rows"; echo "CHECKPOINT;"; } | { printf '%s\n' '\timing on'; cat; } |
     psql_run -At 2>&1 | tee "$work/pgload.log" | awk '/^Time: / { t += $2 } /ERROR/ { print > "/dev/stderr"; bad = 1 } END { printf "load pg %.0f\n", t; exit bad }' >>"$raw" ||
     { echo "status ${PIPESTATUS[*]}" >&2; tail -n 5 "$work/pgload.log" >&2; bench_die "loading PostgreSQL failed"; }
   echo "info tdb_bytes $(du -sb "$work/tdb" | awk '{ print $1 }')" >>"$raw"
-  echo "pginfo t16_bytes $(psql_run -At -c "SELECT pg_relation_size('t16')")" >>"$raw"
+  set_describe "$rows" | sed 's/^/desc /' >>"$raw"
   echo "elapsed load $(($(date +%s) - start))" >>"$raw"
 
   # same answers, or no figures
@@ -234,7 +205,7 @@ measure() {
   fi
 
   start=$(date +%s)
-  echo "bench-sql: $rounds rounds x ($queries), $reps timed runs per session"
+  echo "bench-$set_name: $rounds rounds x ($queries), $reps timed runs per session"
   local engines=(tdb pg) k n e
   [ -z "$compare" ] || engines+=(base)
   n=${#engines[@]}
@@ -328,19 +299,19 @@ for line in sys.stdin:
 
 profile() {
   local q part n
-  echo "bench-sql: callgrind ($cg_rows-row tables) and perf"
+  echo "bench-$set_name: callgrind ($cg_rows-row tables) and perf"
   # the same tables, smaller, for callgrind
-  load_sql "$cg_rows" | "$tdb" -X -q -At "$work/tdbcg" >/dev/null 2>&1 ||
+  set_load_sql "$cg_rows" | "$tdb" -X -q -At "$work/tdbcg" >/dev/null 2>&1 ||
     bench_die "loading the callgrind copy into tupledb failed"
   psql_run -q -c "CREATE DATABASE cg" >/dev/null
-  { echo '\connect cg'; load_sql "$cg_rows"; echo "CHECKPOINT;"; } |
+  { echo '\connect cg'; set_load_sql "$cg_rows"; echo "CHECKPOINT;"; } |
     psql_run >/dev/null ||
     bench_die "loading the callgrind copy into PostgreSQL failed"
 
   if command -v perf >/dev/null &&
     perf record -q -a -e cpu-clock -o "$work/perf.probe" -- true >/dev/null 2>&1; then
-    perf_session tdb deform_a 10 >>"$raw"
-    perf_session pg deform_a 10 >>"$raw"
+    perf_session tdb "$set_perf_query" 10 >>"$raw"
+    perf_session pg "$set_perf_query" 10 >>"$raw"
   else
     echo "perf info missing" >>"$raw"
   fi
@@ -364,8 +335,7 @@ profile() {
     done
     pg_start
     for q in $queries; do
-      n=$cg_rows
-      [ "$q" = join ] && n=$big_rows
+      n=$(set_cg_rows "$q" "$cg_rows")
       for part in tdb pg; do
         bench_cg_summary "$work/cg.$part.$q" |
           awk -v e="$part" -v q="$q" -v n="$n" '{ printf "cg total %s %s %.1f %d\n", e, q, $1 / n, n }' >>"$raw"
@@ -406,6 +376,10 @@ function paired(q,    r, k) {
 $1 == "info" { v = $0; sub(/^info [a-z0-9_]+ /, "", v); info[$2] = v; next }
 $1 == "pginfo" { v = $0; sub(/^pginfo [a-z0-9_]+ /, "", v); pginfo[$2] = v; next }
 $1 == "query" { nq++; qs[nq] = $2; v = $0; sub(/^query [a-z0-9_]+ /, "", v); sql[$2] = v; next }
+$1 == "qshort" { v = $0; sub(/^qshort [a-z0-9_]+ /, "", v); short[$2] = v; next }
+$1 == "qlong" { v = $0; sub(/^qlong [a-z0-9_]+ /, "", v); long[$2] = v; next }
+$1 == "target" { target[$2] = $3; next }
+$1 == "desc" { v = $0; sub(/^desc /, "", v); desc = desc v "\n"; next }
 $1 == "result" { v = $0; sub(/^result [a-z0-9_]+ /, "", v); gsub(/\|/, ", ", v); res[$2] = v; next }
 $1 == "load" { load[$2] = $3; next }
 $1 == "elapsed" { el[$2] = $3; next }
@@ -422,23 +396,16 @@ $1 == "cg" && $2 == "total" { cgt[$3, $4] = $5; have_cg = 1; next }
 $1 == "cg" && $2 == "fn" { ncgf[$3, $4]++; cgf[$3, $4, ncgf[$3, $4]] = sprintf("%8.1f  %s", $5, $6); cgv[$3, $4, $6] = $5; next }
 
 END {
-  names["deform_a"] = "(a) 16 int4, no NULLs: `SELECT sum(c16) FROM t16`"
-  names["deform_b"] = "(b) c1 NULL in every row: `SELECT sum(c16) FROM t16_null1`"
-  names["deform_c"] = "(c) text c1, then 15 int4: `SELECT sum(c16) FROM t16_text`"
-  names["filter"] = "filter: `SELECT count(*) FROM t16 WHERE c1 % 7 = 3`"
-  names["join"] = "join: `SELECT count(*) FROM jbig b JOIN jsmall s ON b.k = s.k`"
-  names["group"] = "group by: `SELECT count(*), sum(s) FROM (SELECT c1 % 100000 AS g, sum(c2) AS s FROM t16 GROUP BY 1) x`"
-  short["deform_a"] = "(a) no NULLs"; short["deform_b"] = "(b) c1 NULL"; short["deform_c"] = "(c) text c1"
-  short["filter"] = "filter"; short["join"] = "join"; short["group"] = "group by"
-
+  for (i = 1; i <= nq; i++) names[qs[i]] = long[qs[i]] ": `" sql[qs[i]] "`"
   print heading
   print ""
   if (quick == 1)
     print "**QUICK run (small tables, few rounds): for development only, not comparable.**\n"
-  printf "`make bench-sql` (bench/sql/run.sh) on %s: %s (%s vCPUs; %s), kernel %s, %s, tupledb at %s. PostgreSQL %s: %s.\n\n", \
-    date, cpu, ncpu, caches, kernel, cc, rev, pginfo["version"], pginfo["settings"]
-  printf "Both engines hold the same tables, loaded with the same SQL through their own client (%s-row `t16`, `t16_null1`, `t16_text`: 16 columns as in the pgsql-hackers thread \"Make tuple deformation faster\"; `jbig` %s rows and `jsmall` %s rows), then `VACUUM ANALYZE` (and a `CHECKPOINT` in PostgreSQL). `t16` is %s bytes in PostgreSQL, over a quarter of the 128 MB of shared buffers in both engines, so every scan reads it through a 256 kB ring from the OS page cache. Each query runs in %s rounds; in each round each engine gets one new session (a new `tupledb` shell process / a new psql connection), which engine goes first alternating, and each session runs the query once untimed and then %s times under `\\timing` (the client-side time of the statement: the shell calling the C API in-process, psql a round trip to the backend). Times are medians and minima over all timed runs; the ratio is **PostgreSQL ÷ tupledb** (2.00× means tupledb takes half the time), of the medians, with the min–max of the per-round ratios. Peak RSS is VmHWM of the session: the tupledb shell process, which is the whole engine, and the PostgreSQL backend (which also counts the shared memory it touched).\n\n", \
-    commas(info["rows"]), commas(info["big_rows"]), commas(info["small_rows"]), commas(pginfo["t16_bytes"]), info["rounds"], info["reps"]
+  printf "`make bench-%s` (bench/sql/run.sh, workload set `%s`) on %s: %s (%s vCPUs; %s), kernel %s, %s, tupledb at %s. PostgreSQL %s: %s.\n\n", \
+    info["set"], info["set"], date, cpu, ncpu, caches, kernel, cc, rev, pginfo["version"], pginfo["settings"]
+  printf "%s\n", desc
+  printf "Each query runs in %s rounds; in each round each engine gets one new session (a new `tupledb` shell process / a new psql connection), which engine goes first alternating, and each session runs the query once untimed and then %s times under `\\timing` (the client-side time of the statement: the shell calling the C API in-process, psql a round trip to the backend). Times are medians and minima over all timed runs; the ratio is **PostgreSQL ÷ tupledb** (2.00× means tupledb takes half the time), of the medians, with the min–max of the per-round ratios. Peak RSS is VmHWM of the session: the tupledb shell process, which is the whole engine, and the PostgreSQL backend (which also counts the shared memory it touched).\n\n", \
+    info["rounds"], info["reps"]
   print "| query | result | tupledb median ms | tupledb best | PostgreSQL median ms | PostgreSQL best | **PostgreSQL ÷ tupledb** | per-round min–max | peak RSS tupledb / PostgreSQL (MB) |" (have_base ? " tupledb before: median ms | best | PostgreSQL ÷ tupledb before |" : "")
   print "|---|---|--:|--:|--:|--:|--:|--:|--:|" (have_base ? "--:|--:|--:|" : "")
   for (i = 1; i <= nq; i++) {
@@ -455,20 +422,22 @@ END {
     mb(median("rss" SUBSEP "tdb" SUBSEP "idle")), mb(median("rss" SUBSEP "pg" SUBSEP "idle")), load["tdb"] / 1000, load["pg"] / 1000, ", CHECKPOINT"
   if (have_base) printf " The \"before\" columns are `%s`, another build of the shell timed in the same rounds on the same database (TDB_BENCH_COMPARE).", info["compare_rev"]
   print "\n"
-  print "Target (issue 5): each deform query at least 3× PostgreSQL'"'"'s speed on the same machine."
-  print ""
-  for (i = 1; i <= nq; i++) {
-    q = qs[i]
-    if (q !~ /^deform/) continue
-    r = ratio(median("pg" SUBSEP q), median("tdb" SUBSEP q))
-    printf "* %s: %s — **%s** (median ratio; rounds %s)\n", short[q], x(r), (r >= 3 ? "met" : "missed"), xrange("pair" SUBSEP q)
+  if (info["target_text"] != "") {
+    print info["target_text"]
+    print ""
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]
+      if (!(q in target)) continue
+      r = ratio(median("pg" SUBSEP q), median("tdb" SUBSEP q))
+      printf "* %s: %s — **%s** (median ratio; rounds %s)\n", short[q], x(r), (r >= target[q] ? "met" : "missed"), xrange("pair" SUBSEP q)
+    }
+    print ""
   }
-  print ""
 
   print "### Where the time goes"
   print ""
   if (have_cg) {
-    printf "callgrind instructions per row (`Ir`; repeatable, blind to cache misses and to the kernel) on copies of the tables with %s rows (join: per `jbig` row), counting only the executor: tupledb'"'"'s `tdb_exec_run`, PostgreSQL'"'"'s `standard_ExecutorRun` in single-user mode (`postgres --single`, same settings). Both include reading the pages from the OS page cache into the buffer pool and checking their checksums.\n\n", commas(info["cg_rows"])
+    printf "callgrind instructions per row (`Ir`; repeatable, blind to cache misses and to the kernel) on copies of the tables with %s rows counting only the executor: tupledb'"'"'s `tdb_exec_run`, PostgreSQL'"'"'s `standard_ExecutorRun` in single-user mode (`postgres --single`, same settings). Both include reading the pages from the OS page cache into the buffer pool and checking their checksums.\n\n", commas(info["cg_rows"])
     print "| query | tupledb Ir/row | PostgreSQL Ir/row | PostgreSQL ÷ tupledb |"
     print "|---|--:|--:|--:|"
     for (i = 1; i <= nq; i++) {
@@ -489,7 +458,7 @@ END {
     print ""
   }
   if (have_perf) {
-    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running query (a) 11 times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel (reading the pages), PostgreSQL %.0f%%.\n\n", kshare["tdb"], kshare["pg"]
+    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running %s 11 times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel (mostly reading the pages), PostgreSQL %.0f%%.\n\n", short[info["perf_query"]], kshare["tdb"], kshare["pg"]
     print "Top functions (self; [k] kernel):"
     print ""
     print "```"
@@ -507,11 +476,11 @@ END {
   }
 }
 ' "$raw" >"$section"
-cat "$here/notes.md" >>"$section"
+cat "$set_notes" >>"$section"
 
 cat "$section"
 
 if [ "$results" != "-" ]; then
   bench_write_section "$results" "$heading" "$section"
-  echo "bench-sql: updated $results (raw records: $raw)"
+  echo "bench-$set_name: updated $results (raw records: $raw)"
 fi

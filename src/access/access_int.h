@@ -141,11 +141,16 @@ void tdb_xact_deadline_after(struct timespec *deadline, int ms);
  * until deadline (NULL: none; returns ETIMEDOUT when it passes), or until
  * the session asks to cancel (ECANCELED; the caller gives up the wait,
  * releases the mutex and calls tdb_xact_raise_canceled).  With a cancel
- * flag the wait is cut in 100 ms slices to look at it.
+ * flag the wait is cut in LOCK_WAIT_SLICE_MS slices to look at it (10
+ * ms, so that a statement_timeout of a few tens of milliseconds ends a
+ * lock wait close to its time; a waiter waking 100 times a second costs
+ * nothing measurable).
  */
+#define LOCK_WAIT_SLICE_MS 10
 int tdb_xact_lock_wait(Transaction *xact, pthread_cond_t *cond,
                        pthread_mutex_t *mutex, const struct timespec *deadline);
-/* 57014 "canceling statement due to user request"; clears the request. */
+/* 57014 for the reason in the cancel flag (tdb_xact_raise_cancel_reason);
+ * clears the flag. */
 TDB_NORETURN void tdb_xact_raise_canceled(Transaction *xact);
 
 /* lmgr.c: set up / tear down the lock table (manager open / release). */

@@ -225,7 +225,7 @@ tdb_xact_lock_wait(Transaction *xact, pthread_cond_t *cond,
     }
     if (atomic_load(xact->cancel_flag))
         return ECANCELED;
-    tdb_xact_deadline_after(&slice, 100);
+    tdb_xact_deadline_after(&slice, LOCK_WAIT_SLICE_MS);
     if (deadline != NULL &&
         (deadline->tv_sec < slice.tv_sec ||
          (deadline->tv_sec == slice.tv_sec &&
@@ -238,12 +238,27 @@ tdb_xact_lock_wait(Transaction *xact, pthread_cond_t *cond,
 }
 
 void
-tdb_xact_raise_canceled(Transaction *xact)
+tdb_xact_raise_cancel_reason(int why)
 {
-    if (xact->cancel_flag != NULL)
-        atomic_store(xact->cancel_flag, 0);
+    if (why == XACT_CANCEL_STATEMENT_TIMEOUT)
+        ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
+                errmsg("canceling statement due to statement timeout"));
     ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
             errmsg("canceling statement due to user request"));
+    __builtin_unreachable();
+}
+
+void
+tdb_xact_raise_canceled(Transaction *xact)
+{
+    int why = XACT_CANCEL_USER;
+
+    if (xact->cancel_flag != NULL) {
+        why = atomic_exchange(xact->cancel_flag, XACT_CANCEL_NONE);
+        if (why == XACT_CANCEL_NONE)
+            why = XACT_CANCEL_USER;
+    }
+    tdb_xact_raise_cancel_reason(why);
 }
 
 void

@@ -162,11 +162,29 @@ void tdb_xact_destroy(Transaction *xact);
  * default: for ever). */
 void tdb_xact_set_lock_timeout(Transaction *xact, int timeout_ms);
 /*
+ * The values of a session's cancel flag: why the running statement must
+ * stop.  A cancel request (the shell's Ctrl-C, the server's
+ * CancelRequest) stores XACT_CANCEL_USER; the statement_timeout timer
+ * (sql/stmt_timeout.c) stores XACT_CANCEL_STATEMENT_TIMEOUT.
+ */
+#define XACT_CANCEL_NONE 0
+#define XACT_CANCEL_USER 1
+#define XACT_CANCEL_STATEMENT_TIMEOUT 2
+
+/*
  * The session's cancel request flag (NULL: none): while waiting for the
- * writer lock or a relation lock, a set flag ends the wait with 57014
- * "canceling statement due to user request" (and clears the flag).
+ * writer lock or a relation lock, a set flag ends the wait with 57014,
+ * "canceling statement due to user request" or "... due to statement
+ * timeout" by the flag's value (and clears the flag).
  */
 void tdb_xact_set_cancel_flag(Transaction *xact, atomic_int *flag);
+
+/*
+ * Raise 57014 for a cancel flag's value why (XACT_CANCEL_USER or
+ * XACT_CANCEL_STATEMENT_TIMEOUT): PostgreSQL's "canceling statement due
+ * to user request" / "canceling statement due to statement timeout".
+ */
+TDB_NORETURN void tdb_xact_raise_cancel_reason(int why);
 
 /* Start a transaction: IDLE -> IN_PROGRESS.  Raises 25P02 when FAILED,
  * elog ERROR when IN_PROGRESS. */

@@ -105,6 +105,9 @@ int tupledb_open(const char *path, tupledb **db, char **errmsg);
  * statements separated by semicolons).  Returns 0 if every statement
  * succeeded, -1 if one failed (reported through callbacks->error).
  * An empty string (or only comments) reports nothing and returns 0.
+ * With `SET statement_timeout` in force, each statement running longer
+ * fails with 57014 "canceling statement due to statement timeout" (the
+ * timer runs in a thread of the library, started at the first use).
  */
 int tupledb_exec(tupledb *db, const char *sql,
                  const tupledb_callbacks *callbacks, void *arg);

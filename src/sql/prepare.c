@@ -142,7 +142,14 @@ call_begin(Session *s, CallState *cs, DestReceiver *dest)
     cs->old = tdb_mcxt_switch_to(s->exec_cxt);
     cs->old_hook =
         tdb_error_set_notice_hook(tdb_sql_forward_notice, dest, &cs->old_arg);
-    atomic_store(&s->cancel_pending, 0);
+    {
+        /* a cancel request that came while idle is stale; a statement
+         * timeout that fired between the messages of a batch is not */
+        int expected = XACT_CANCEL_USER;
+
+        atomic_compare_exchange_strong(&s->cancel_pending, &expected,
+                                       XACT_CANCEL_NONE);
+    }
     s->typeio.stmt_start = tdb_typeio_clock();
     tdb_sql_sync_typeio(s);
     cs->old_typeio = tdb_typeio_install(&s->typeio);
@@ -462,6 +469,10 @@ tdb_session_prepare(Session *s, const char *sql, const Oid *paramtypes,
     call_begin(s, &cs, dest);
     TDB_TRY();
     {
+        /* PostgreSQL arms statement_timeout at the first Parse, Bind or
+         * Execute of a batch; it runs until an Execute completes, an
+         * error, or Sync */
+        tdb_sql_timeout_start(s);
         ps->plan = build_plan(s, ps, dest);
     }
     TDB_CATCH();
@@ -580,6 +591,7 @@ tdb_session_bind(Session *s, PreparedStatement *ps, const BindValue *values,
     call_begin(s, &cs, dest);
     TDB_TRY();
     {
+        tdb_sql_timeout_start(s);
         if (nvalues != ps->nparams)
             ereport(ERROR, errcode(MAKE_SQLSTATE('0', '8', 'P', '0', '1')),
                     errmsg("bind message supplies %d parameters, but "
@@ -860,6 +872,8 @@ tdb_session_execute(Session *s, Portal *p, int64 max_rows, DestReceiver *dest,
     call_begin(s, &cs, dest);
     TDB_TRY();
     {
+        tdb_sql_timeout_start(s);
+        tdb_session_check_interrupts(s); /* a timeout since the last one */
         if (tdb_portal_is_dead(p))
             ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("portal cannot be run: its transaction has "
@@ -886,6 +900,10 @@ tdb_session_execute(Session *s, Portal *p, int64 max_rows, DestReceiver *dest,
             p->state = PORTAL_DONE;
             tdb_sql_run_statement(&st);
         }
+        /* a completed Execute ends the statement's timeout; the next
+         * message starts a fresh one */
+        if (result == PORTAL_RUN_DONE)
+            tdb_sql_timeout_stop(s);
     }
     TDB_CATCH();
     {
@@ -906,6 +924,7 @@ tdb_session_sync(Session *s, ErrorData *error)
     call_begin(s, &cs, NULL);
     TDB_TRY();
     {
+        tdb_sql_timeout_stop(s);
         if (!s->explicit_block)
             tdb_sql_close_dead_portals(s, true);
         tdb_sql_finish_implicit_transaction(s);

@@ -53,6 +53,7 @@ tdb_session_create(Database *db, MemoryContext parent)
 void
 tdb_session_destroy(Session *s)
 {
+    tdb_sql_timeout_stop(s);
     tdb_sql_close_dead_portals(s, true);
     tdb_xact_abort(s->xact);
     tdb_mcxt_delete(s->cxt);
@@ -77,10 +78,24 @@ tdb_session_check_interrupts(Session *s)
 {
     if (unlikely(atomic_load_explicit(&s->cancel_pending,
                                       memory_order_relaxed))) {
-        atomic_store(&s->cancel_pending, 0);
-        ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
-                errmsg("canceling statement due to user request"));
+        int why = atomic_exchange(&s->cancel_pending, XACT_CANCEL_NONE);
+
+        if (why != XACT_CANCEL_NONE)
+            tdb_xact_raise_cancel_reason(why);
     }
+}
+
+void
+tdb_sql_timeout_start(Session *s)
+{
+    tdb_stmt_timer_arm(&s->stmt_timer, &s->cancel_pending,
+                       s->settings.statement_timeout);
+}
+
+void
+tdb_sql_timeout_stop(Session *s)
+{
+    tdb_stmt_timer_disarm(&s->stmt_timer);
 }
 
 Settings *
@@ -178,6 +193,7 @@ tdb_sql_run_statement(Statement *st)
 void
 tdb_sql_recover_from_error(Session *s)
 {
+    tdb_sql_timeout_stop(s);
     (void)tdb_buf_release_all_pins_of_thread();
     tdb_sql_forget_running_portals(s);
     if (s->explicit_block)
@@ -212,16 +228,27 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
     tdb_sql_sync_typeio(s); /* settings may have changed between calls */
     TDB_TRY();
     {
-        ParsedScript *script = tdb_sql_parse(text);
+        ParsedScript *script;
 
+        /*
+         * statement_timeout as PostgreSQL 13+ applies it to a simple
+         * query string: from the start (parsing included) to the end of
+         * each statement separately, with the value in force when the
+         * statement starts.
+         */
+        tdb_sql_timeout_start(s);
+        script = tdb_sql_parse(text);
         for (int i = 0; i < script->nstatements; i++) {
             Statement st = {s, text, &script->statements[i], dest, NULL, 0};
 
+            tdb_sql_timeout_start(s);
             tdb_mcxt_switch_to(s->stmt_cxt);
             tdb_sql_run_statement(&st);
             tdb_mcxt_switch_to(s->exec_cxt);
             tdb_mcxt_reset(s->stmt_cxt);
+            tdb_sql_timeout_stop(s);
         }
+        tdb_sql_timeout_stop(s); /* an empty string */
         tdb_sql_finish_implicit_transaction(s);
         tdb_sql_close_dead_portals(s, false);
     }

@@ -13,10 +13,36 @@
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2,
                "cancel_pending is set from signal handlers");
 
+#include <time.h>
+
 #include "executor/dest.h"
 #include "sql/guc.h"
 #include "sql/parser.h"
 #include "sql/session.h"
+
+/*
+ * A session's statement_timeout timer (stmt_timeout.c).  Embedded in the
+ * Session; next, in_list, deadline and flag are under stmt_timeout.c's
+ * lock, active belongs to the session's thread.
+ */
+typedef struct StatementTimer {
+    struct StatementTimer *next; /* the armed list */
+    atomic_int *flag;            /* the session's cancel_pending */
+    struct timespec deadline;    /* CLOCK_MONOTONIC */
+    bool in_list;                /* armed and not yet fired */
+    bool active;                 /* armed and not yet disarmed */
+} StatementTimer;
+
+/*
+ * Arm t to store XACT_CANCEL_STATEMENT_TIMEOUT into *flag timeout_ms from
+ * now; nothing if t is already active (PostgreSQL keeps a running
+ * statement timeout across the messages of an extended-protocol batch)
+ * or timeout_ms <= 0.  Raises 53000 if the timer thread cannot start.
+ */
+void tdb_stmt_timer_arm(StatementTimer *t, atomic_int *flag, int timeout_ms);
+/* Disarm t (nothing if not active) and clear a timeout it fired that
+ * nobody saw; a user's cancel request stays. */
+void tdb_stmt_timer_disarm(StatementTimer *t);
 
 struct Session {
     Database *db;
@@ -41,7 +67,10 @@ struct Session {
     bool explicit_block;     /* inside BEGIN ... COMMIT/ROLLBACK */
     /* set by tdb_session_cancel from a signal handler or another
      * thread (the server's cancel requests); lock-free */
-    atomic_int cancel_pending;
+    atomic_int cancel_pending;  /* XACT_CANCEL_* (access/xact.h) */
+    /* statement_timeout: armed at a statement's start (session.c,
+     * prepare.c), disarmed at its end, its failure, or Sync */
+    StatementTimer stmt_timer;
     /* prepare.c: every portal, and the transaction count that tells a
      * portal whether the transaction it started in is still going */
     struct Portal *portals;
@@ -135,6 +164,11 @@ void tdb_sql_finish_implicit_transaction(Session *s);
 void tdb_sql_forward_notice(const ErrorData *edata, void *arg);
 /* The statement boundary's error recovery (session.c's header). */
 void tdb_sql_recover_from_error(Session *s);
+/* Arm the session's statement timer with the session's statement_timeout
+ * (if not armed already, and if the setting is not 0). */
+void tdb_sql_timeout_start(Session *s);
+/* Disarm it. */
+void tdb_sql_timeout_stop(Session *s);
 
 /* prepare.c: the session's portals when its transaction ends or it is
  * destroyed: end the executors of portals whose transaction is over

@@ -167,6 +167,13 @@ flt8_cmp(double a, double b)
 int tdb_float8_format(double value, char *buf);
 int tdb_float4_format(float value, char *buf);
 
+/*
+ * tdb_float8_format's text by the exact (big-integer) method instead of
+ * Ryu: the same text, several times slower.  For tests, which compare
+ * the two.
+ */
+int tdb_float8_format_exact(double value, char *buf);
+
 /* The same, palloc'd in the current memory context. */
 char *tdb_float8_to_cstring(double value);
 char *tdb_float4_to_cstring(float value);

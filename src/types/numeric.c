@@ -91,6 +91,13 @@ header_is_special(uint16 header)
 void
 tdb_numeric_to_var(Datum value, NumericVar *var)
 {
+    tdb_numeric_to_var_local(value, var, NULL);
+}
+
+void
+tdb_numeric_to_var_local(Datum value, NumericVar *var,
+                         NumericDigit local[NUMERIC_LOCAL_DIGITS])
+{
     const char *data = VARDATA_ANY(DatumGetPointer(value));
     Size datalen = VARSIZE_ANY_EXHDR(DatumGetPointer(value));
     uint16 header;
@@ -129,6 +136,9 @@ tdb_numeric_to_var(Datum value, NumericVar *var)
     digit_bytes = data + hdrsize;
     if (((uintptr_t)digit_bytes % sizeof(NumericDigit)) == 0) {
         var->digits = (NumericDigit *)digit_bytes; /* borrowed */
+    } else if (local != NULL && var->ndigits <= NUMERIC_LOCAL_DIGITS) {
+        memcpy(local, digit_bytes, (Size)var->ndigits * sizeof(NumericDigit));
+        var->digits = local; /* borrowed from the caller */
     } else {
         int ndigits = var->ndigits;
 

@@ -161,6 +161,18 @@ void tdb_numvar_sqrt(const NumericVar *arg, NumericVar *result, int rscale);
  */
 void tdb_numeric_to_var(Datum value, NumericVar *var);
 /*
+ * tdb_numeric_to_var without an allocation for values of up to
+ * NUMERIC_LOCAL_DIGITS digits: unaligned digits (a short varlena header
+ * leaves them at an odd address) are copied into local, a caller's
+ * (usually stack) array, and var borrows them; longer values get a
+ * buffer as before.  The per-row operators and sum/avg's transition use
+ * it: allocating and freeing a copy of each input was a third of
+ * sum(numeric)'s instructions.
+ */
+#define NUMERIC_LOCAL_DIGITS 32
+void tdb_numeric_to_var_local(Datum value, NumericVar *var,
+                              NumericDigit local[NUMERIC_LOCAL_DIGITS]);
+/*
  * The stored form of var (palloc'd, 4-byte header): leading and trailing
  * zero digits stripped, the short header when weight and dscale fit.
  * 22003 "value overflows numeric format" if weight or dscale do not fit.

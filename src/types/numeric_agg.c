@@ -239,8 +239,9 @@ numeric_accum_common(FunctionCallInfo fcinfo, bool with_squares)
 
     if (!PG_ARGISNULL(1)) {
         NumericVar x;
+        NumericDigit local[NUMERIC_LOCAL_DIGITS];
 
-        tdb_numeric_to_var(PG_GETARG_DATUM(1), &x);
+        tdb_numeric_to_var_local(PG_GETARG_DATUM(1), &x, local);
         numeric_state_add(state, &x);
         tdb_numvar_free(&x);
     }

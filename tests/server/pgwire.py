@@ -713,6 +713,107 @@ def group_cancel():
     c.close()
 
 
+def group_timeout():
+    """statement_timeout and lock_timeout, as PostgreSQL 15 applies them
+    (this group passes against PostgreSQL 15 too)."""
+    c = Conn()
+    timeout_msg = "canceling statement due to statement timeout"
+
+    # simple protocol: the long statement is cancelled, the next one runs
+    c.query("SET statement_timeout = 200")
+    t0 = time.time()
+    e = error_of(c.query("SELECT count(*) FROM generate_series(1, 2000000000)"))
+    took = time.time() - t0
+    check("timeout: simple query ends with 57014",
+          e and e["C"] == "57014" and e["M"] == timeout_msg and
+          c.status == "I", e)
+    check("timeout: ... after about the timeout", 0.15 < took < 5, took)
+    check("timeout: the next statement runs",
+          rows(c.query("SELECT 1")) == [["1"]])
+    check("timeout: SHOW", rows(c.query("SHOW statement_timeout")) ==
+          [["200ms"]])
+
+    # each statement of a query string has its own timeout
+    msgs = c.query("SELECT count(*) FROM generate_series(1, 100000); "
+                   "SELECT count(*) FROM generate_series(1, 2000000000)")
+    e = error_of(msgs)
+    check("timeout: per statement of a string",
+          rows(msgs)[:1] == [["100000"]] and e and e["M"] == timeout_msg, e)
+
+    # in a transaction block: the block fails
+    c.query("BEGIN")
+    e = error_of(c.query("SELECT count(*) FROM generate_series(1, 2000000000)"))
+    check("timeout: in a block, the block fails",
+          e and e["C"] == "57014" and c.status == "E", (e, c.status))
+    e = error_of(c.query("SELECT 1"))
+    check("timeout: ... then 25P02", e and e["C"] == "25P02", e)
+    c.query("ROLLBACK")
+
+    # extended protocol: Parse/Bind/Execute/Sync
+    msgs = batch(c, m_parse("", "SELECT count(*) FROM generate_series(1, 2000000000)"),
+                 m_bind(), m_execute(), SYNC)
+    e = error_of(msgs)
+    check("timeout: extended protocol ends with 57014",
+          e and e["C"] == "57014" and e["M"] == timeout_msg and
+          c.status == "I", e)
+    msgs = batch(c, m_parse("", "SELECT 3"), m_bind(), m_execute(), SYNC)
+    check("timeout: extended protocol goes on", rows(msgs) == [["3"]], msgs)
+
+    # the timer starts at a batch's first message and runs across the
+    # messages until an Execute completes: a client pausing between Bind
+    # and Execute uses up the statement's time
+    c.send(*m_parse("", "SELECT 4"))
+    c.send(*m_bind())
+    c.send(*FLUSH)
+    time.sleep(0.5)
+    msgs = batch(c, m_execute(), SYNC)
+    e = error_of(msgs)
+    check("timeout: a batch's time runs from its first message",
+          e and e["C"] == "57014" and e["M"] == timeout_msg, msgs)
+    # ... but a completed Execute stops it: the next one starts afresh
+    c.send(*m_parse("", "SELECT 5"))
+    c.send(*m_bind())
+    c.send(*m_execute())
+    c.send(*FLUSH)
+    time.sleep(0.5)
+    msgs = batch(c, m_bind(), m_execute(), SYNC)
+    check("timeout: a completed Execute ends its timeout",
+          error_of(msgs) is None and rows(msgs) == [["5"], ["5"]], msgs)
+
+    # a lock wait: c holds a row (PostgreSQL) / the writer lock (tupledb)
+    c.query("RESET statement_timeout")
+    c.query("CREATE TABLE tl (i int)")
+    c.query("INSERT INTO tl VALUES (1)")
+    c.query("BEGIN")
+    c.query("UPDATE tl SET i = 2")
+    w = Conn()
+    w.query("SET statement_timeout = '300ms'")
+    t0 = time.time()
+    e = error_of(w.query("UPDATE tl SET i = 3"))
+    took = time.time() - t0
+    check("timeout: a lock wait ends with 57014",
+          e and e["C"] == "57014" and e["M"] == timeout_msg and
+          0.2 < took < 5, (e, took))
+    w.query("RESET statement_timeout")
+    w.query("SET lock_timeout = '200ms'")
+    e = error_of(w.query("UPDATE tl SET i = 4"))
+    check("timeout: lock_timeout ends a lock wait with 55P03",
+          e and e["C"] == "55P03" and
+          e["M"] == "canceling statement due to lock timeout", e)
+    c.query("COMMIT")
+    check("timeout: the cancelled updates left nothing",
+          rows(w.query("SELECT i FROM tl")) == [["2"]])
+    w.query("DROP TABLE tl")
+    w.close()
+
+    # an idle session is never cancelled by a timeout
+    c.query("SET statement_timeout = 100")
+    time.sleep(0.3)
+    check("timeout: idle time does not count",
+          rows(c.query("SELECT 6")) == [["6"]])
+    c.close()
+
+
 def group_concurrent():
     a = Conn()
     b = Conn()

@@ -10,8 +10,10 @@
 #
 #   protocol   pgwire.py: startup, simple query, errors, malformed
 #              packets, CancelRequest, concurrent sessions, settings, the extended
-#              protocol, the COPY sub-protocol (Unix socket; startup and
-#              query again over TCP)
+#              protocol, the COPY sub-protocol, statement_timeout and
+#              lock_timeout (simple and extended protocol, lock waits; the
+#              group passes against PostgreSQL 15 too) (Unix socket;
+#              startup and query again over TCP)
 #   limit      --max-connections 3: the 4th client gets 53300
 #   shutdown   SIGTERM with an open transaction and a running query:
 #              both get FATAL 57P01, the server exits 0 and removes its
@@ -110,7 +112,7 @@ group_protocol() {
   SRV_PORT=$(free_port)
   server_start "$work/proto" || { fail "protocol: server start"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" startup query errors \
-                 malformed cancel concurrent extended params settings copy)"
+                 malformed cancel concurrent extended params settings copy timeout)"
   count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
                  | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
   server_stop protocol

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -218,6 +219,66 @@ TEST_BEGIN(test_cancel)
 TEST_END
 
 /*
+ * statement_timeout through the C API: each statement of a string gets
+ * its own timeout, a cancelled one ends with 57014 "... due to statement
+ * timeout", the session goes on, and a timeout never outlives its
+ * statement (time spent idle between calls does not count).
+ */
+TEST_BEGIN(test_statement_timeout)
+{
+    tupledb *db = open_test_db();
+    struct timespec t0;
+    struct timespec t1;
+    double ms;
+
+    expect_str_eq(run(db, "SET statement_timeout = 100"), "SET;");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    expect_str_eq(run(db, "SELECT count(*) FROM generate_series(1, "
+                          "2000000000)"),
+                  "ERROR 57014@0 canceling statement due to statement "
+                  "timeout;");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    ms = (double)(t1.tv_sec - t0.tv_sec) * 1000 +
+         (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    expect_true(ms >= 90 && ms < 5000);
+    expect_int_eq(tupledb_transaction_status(db), 'I');
+    /* a string: the first statement finishes, the second is cancelled */
+    expect_str_eq(run(db, "SELECT count(*) FROM generate_series(1, 1000); "
+                          "SELECT count(*) FROM generate_series(1, "
+                          "2000000000)"),
+                  "SELECT 1;ERROR 57014@0 canceling statement due to "
+                  "statement timeout;");
+    /* idle time is not a statement's */
+    usleep(200 * 1000);
+    expect_str_eq(run(db, "SELECT count(*) FROM generate_series(1, 10)"),
+                  "SELECT 1;");
+    /* in a block, the block fails */
+    expect_str_eq(run(db, "BEGIN"), "BEGIN;");
+    expect_str_eq(run(db, "SELECT count(*) FROM generate_series(1, "
+                          "2000000000)"),
+                  "ERROR 57014@0 canceling statement due to statement "
+                  "timeout;");
+    expect_int_eq(tupledb_transaction_status(db), 'E');
+    expect_str_eq(run(db, "ROLLBACK"), "ROLLBACK;");
+    /* a user's cancel keeps its own message while a timeout is armed */
+    {
+        CancelArg ca = {db};
+        pthread_t thread;
+
+        expect_str_eq(run(db, "SET statement_timeout = '10s'"), "SET;");
+        pthread_create(&thread, NULL, canceller, &ca);
+        expect_str_eq(run(db, "SELECT count(*) FROM generate_series(1, "
+                              "2000000000)"),
+                      "ERROR 57014@0 canceling statement due to user "
+                      "request;");
+        pthread_join(thread, NULL);
+    }
+    expect_str_eq(run(db, "RESET statement_timeout"), "RESET;");
+    tupledb_close(db);
+}
+TEST_END
+
+/*
  * Two sessions on one database, driven through the session layer (the C
  * API opens one session per database): a receiver that keeps the text
  * of each row's first column, printed while the session runs -- so with
@@ -368,6 +429,7 @@ main(int argc, char **argv)
                      TEST_CASE(test_implicit_transaction),
                      TEST_CASE(test_utility_statements),
                      TEST_CASE(test_cancel),
+                     TEST_CASE(test_statement_timeout),
                      TEST_CASE(test_settings_per_session),
                      TEST_CASE(test_explain_hashagg_memory));
 }

@@ -18,6 +18,7 @@
  */
 #include "common/base.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "mmgr/mcxt.h"
 #include "test.h"
 #include "types/builtins.h"
+#include "types/float.h"
 
 /* ----------------------------------------------------------------------
  * Calling through fmgr
@@ -721,6 +723,102 @@ TEST_BEGIN(test_output_round_trip)
 }
 TEST_END
 
+/*
+ * float8 output by Ryu against the exact method (the slower big-integer
+ * digit loop, which the fixture and the round trips above check): the
+ * same text for random bit patterns, every binary exponent, integers
+ * around 2^53, short decimals (k / 10^j, where ties and exact interval
+ * ends happen), powers of two and their neighbours, and denormals.
+ */
+static bool
+ryu_agrees(double d)
+{
+    char fast[FLOAT_TEXT_BUFSIZE];
+    char exact[FLOAT_TEXT_BUFSIZE];
+
+    tdb_float8_format(d, fast);
+    tdb_float8_format_exact(d, exact);
+    if (strcmp(fast, exact) != 0) {
+        tdb_test_fail(__FILE__, __LINE__, "%a: Ryu printed %s, exact %s", d,
+                      fast, exact);
+        return false;
+    }
+    return true;
+}
+
+TEST_BEGIN(test_output_ryu)
+{
+    uint64 seed = tdb_test_seed();
+    int n = 0;
+
+    for (int i = 0; i < 1000000; i++) {
+        uint64 bits = tdb_test_rand(&seed);
+        double d;
+
+        /* half of them with a biased exponent near 1023 (ordinary values) */
+        if (i % 2 == 0)
+            bits = (bits & 0x800FFFFFFFFFFFFFULL) |
+                   ((uint64)(1023 - 60 + (int)((bits >> 52) % 120)) << 52);
+        memcpy(&d, &bits, sizeof(d));
+        if (isfinite(d) && !ryu_agrees(d))
+            goto done;
+        n++;
+    }
+    for (int e = 0; e < 2047; e++) {
+        for (int k = 0; k < 64; k++) {
+            uint64 mant = k < 8 ? (uint64)k : k >= 56
+                              ? ((1ULL << 52) - 1 - (uint64)(63 - k))
+                              : (tdb_test_rand(&seed) & ((1ULL << 52) - 1));
+            uint64 bits = ((uint64)e << 52) | mant;
+            double d;
+
+            memcpy(&d, &bits, sizeof(d));
+            if (!ryu_agrees(d))
+                goto done;
+            n++;
+        }
+    }
+    for (int64 v = -3000; v <= 3000; v++) {
+        double big = 9007199254740992.0 + (double)v * 2;
+
+        if (!ryu_agrees((double)v) || !ryu_agrees(big) ||
+            !ryu_agrees(9007199254740992.0 + (double)v))
+            goto done;
+        n += 3;
+    }
+    for (int j = 0; j <= 22; j++) {
+        double p10 = pow(10, j);
+
+        for (int k = 1; k <= 20000; k++) {
+            double a = (double)k / p10;
+            double b = (double)k * p10;
+            double c = (double)(tdb_test_rand(&seed) % 100000000000000000ULL) /
+                       p10;
+
+            if (!ryu_agrees(a) || !ryu_agrees(b) || !ryu_agrees(c) ||
+                !ryu_agrees(nextafter(a, 0)) || !ryu_agrees(nextafter(a, 1e300)))
+                goto done;
+            n += 5;
+        }
+    }
+    for (int e = -1074; e <= 1023; e++) {
+        double p = ldexp(1.0, e);
+
+        if (!ryu_agrees(p) || !ryu_agrees(nextafter(p, 0)) ||
+            !ryu_agrees(nextafter(p, INFINITY)) || !ryu_agrees(-p))
+            goto done;
+        n += 4;
+    }
+    if (!ryu_agrees(1e23) || !ryu_agrees(DBL_MAX) || !ryu_agrees(DBL_MIN) ||
+        !ryu_agrees(5e-324) || !ryu_agrees(0.1) || !ryu_agrees(1.0 / 3))
+        goto done;
+done:
+    printf("  %d float8 values print the same by Ryu and by the exact "
+           "method\n",
+           n);
+}
+TEST_END
+
 /* ----------------------------------------------------------------------
  * random()
  * ---------------------------------------------------------------------- */
@@ -816,6 +914,7 @@ main(int argc, char **argv)
                      TEST_CASE(test_hash_and_compare),
                      TEST_CASE(test_text_edges),
                      TEST_CASE(test_output_round_trip),
+                     TEST_CASE(test_output_ryu),
                      TEST_CASE(test_random),
                      TEST_CASE(test_aggregates));
 }

@@ -24,6 +24,7 @@
 #include "mmgr/mcxt.h"
 #include "test.h"
 #include "types/builtins.h"
+#include "types/numeric.h"
 
 /* ----------------------------------------------------------------------
  * Calling through fmgr
@@ -626,6 +627,97 @@ TEST_BEGIN(test_short_header_arguments)
 }
 TEST_END
 
+/*
+ * The fast paths of + - * (small finite operands, numeric_ops.c) give the
+ * same stored bytes as the general NumericVar routines, over random
+ * operands of every size around their limits: 0 to 10 NBASE digits,
+ * weights from -3 to 5, every sign, zeros, trailing zero digits, both
+ * header forms.
+ */
+static Datum
+random_numeric(uint64 *seed)
+{
+    char buf[128];
+    char *p = buf;
+    int nint = (int)(tdb_test_rand(seed) % 22);   /* integer digits */
+    int nfrac = (int)(tdb_test_rand(seed) % 18);  /* fraction digits */
+
+    if (tdb_test_rand(seed) % 2)
+        *p++ = '-';
+    if (nint == 0)
+        *p++ = '0';
+    for (int i = 0; i < nint; i++)
+        *p++ = (char)('0' + (i == 0 ? 1 + tdb_test_rand(seed) % 9
+                                    : tdb_test_rand(seed) % 10));
+    if (nfrac > 0) {
+        *p++ = '.';
+        for (int i = 0; i < nfrac; i++)
+            *p++ = (char)('0' + (tdb_test_rand(seed) % 3 == 0
+                                     ? 0
+                                     : tdb_test_rand(seed) % 10));
+    }
+    *p = '\0';
+    return num(buf);
+}
+
+static bool
+same_numeric(Datum a, Datum b)
+{
+    return VARSIZE_ANY(DatumGetPointer(a)) == VARSIZE_ANY(DatumGetPointer(b)) &&
+           memcmp(DatumGetPointer(a), DatumGetPointer(b),
+                  VARSIZE_ANY(DatumGetPointer(a))) == 0;
+}
+
+TEST_BEGIN(test_fast_arithmetic)
+{
+    uint64 seed = tdb_test_seed();
+    const OperDesc *add = tdb_oper_lookup("+", NUMERICOID, NUMERICOID);
+    const OperDesc *sub = tdb_oper_lookup("-", NUMERICOID, NUMERICOID);
+    const OperDesc *mul = tdb_oper_lookup("*", NUMERICOID, NUMERICOID);
+    int n = 0;
+
+    for (int i = 0; i < 200000; i++) {
+        Datum a = random_numeric(&seed);
+        Datum b = i % 7 == 0 ? num("0") : random_numeric(&seed);
+        NumericVar va, vb, r;
+        Datum want;
+
+        tdb_numeric_to_var(a, &va);
+        tdb_numeric_to_var(b, &vb);
+        numvar_init(&r);
+        tdb_numvar_add(&va, &vb, &r);
+        want = tdb_numeric_from_var_free(&r);
+        if (!same_numeric(tdb_direct_call2(add->fn, a, b), want)) {
+            tdb_test_fail(__FILE__, __LINE__, "%s + %s: %s, want %s", out(a),
+                          out(b), out(tdb_direct_call2(add->fn, a, b)),
+                          out(want));
+            break;
+        }
+        numvar_init(&r);
+        tdb_numvar_sub(&va, &vb, &r);
+        want = tdb_numeric_from_var_free(&r);
+        if (!same_numeric(tdb_direct_call2(sub->fn, a, b), want)) {
+            tdb_test_fail(__FILE__, __LINE__, "%s - %s: %s, want %s", out(a),
+                          out(b), out(tdb_direct_call2(sub->fn, a, b)),
+                          out(want));
+            break;
+        }
+        numvar_init(&r);
+        tdb_numvar_mul(&va, &vb, &r, va.dscale + vb.dscale);
+        want = tdb_numeric_from_var_free(&r);
+        if (!same_numeric(tdb_direct_call2(mul->fn, a, b), want)) {
+            tdb_test_fail(__FILE__, __LINE__, "%s * %s: %s, want %s", out(a),
+                          out(b), out(tdb_direct_call2(mul->fn, a, b)),
+                          out(want));
+            break;
+        }
+        tdb_mcxt_reset(tdb_current_mcxt);
+        n++;
+    }
+    printf("  %d random pairs: + - * agree with the general routines\n", n);
+}
+TEST_END
+
 /* ----------------------------------------------------------------------
  * Errors, with PostgreSQL's SQLSTATEs, messages and details
  * ---------------------------------------------------------------------- */
@@ -710,6 +802,7 @@ main(int argc, char **argv)
                      TEST_CASE(test_registry_rows),
                      TEST_CASE(test_hash_and_compare),
                      TEST_CASE(test_short_header_arguments),
+                     TEST_CASE(test_fast_arithmetic),
                      TEST_CASE(test_errors),
                      TEST_CASE(test_agg_state_in_group_memory),
                      TEST_CASE(test_long_sums));
