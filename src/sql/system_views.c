@@ -35,17 +35,14 @@
  *
  * What is left out: columns of types tupledb does not have (arrays,
  * aclitem, pg_node_tree, xid), and relations for features it does not
- * have beyond the empty ones psql reads.  The only role is the bootstrap
- * superuser (OID 10), named after the operating-system user running
- * tupledb as initdb names it; `bootstrap_role_name` is the one place a
- * real roles catalog will replace.
+ * have beyond the empty ones psql reads.  pg_roles shows pg_authid's
+ * roles (catalog/pg_authid.c).
  *
  * Entry points: tdb_system_view_lookup / tdb_system_view_query
  * (parse_clause.c), tdb_system_function_expand (parse_expr.c).
  */
 #include "common/base.h"
 
-#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,8 +58,7 @@
 
 typedef struct SystemView {
     const char *name;
-    const char *sql; /* the definition; %s: the bootstrap role's name as a
-                      * quoted literal (pg_roles only) */
+    const char *sql; /* the definition */
 } SystemView;
 
 static const SystemView system_views[] = {
@@ -101,18 +97,24 @@ static const SystemView system_views[] = {
     /* the only access method is the heap: tupledb has no indexes */
     {"pg_am",
      "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype"},
-    /* the bootstrap superuser, and pg_database_owner, the predefined
-     * role that owns schema public */
+    /* the roles of pg_authid (passwords hidden, as PostgreSQL hides
+     * them), and pg_database_owner, the predefined role that owns schema
+     * public */
     {"pg_roles",
      "SELECT sv_r.rolname, sv_r.rolsuper, sv_r.rolinherit,\n"
-     "       sv_r.rolsuper AS rolcreaterole, sv_r.rolsuper AS rolcreatedb,\n"
-     "       sv_r.rolsuper AS rolcanlogin, sv_r.rolsuper AS rolreplication,\n"
-     "       -1 AS rolconnlimit, NULL::text AS rolpassword,\n"
-     "       NULL::timestamptz AS rolvaliduntil,\n"
-     "       sv_r.rolsuper AS rolbypassrls, sv_r.oid\n"
-     "FROM (VALUES (%s::name, true, true, 10::oid),\n"
-     "             ('pg_database_owner', false, true, 6171))\n"
-     "     AS sv_r(rolname, rolsuper, rolinherit, oid)"},
+     "       sv_r.rolcreaterole, sv_r.rolcreatedb, sv_r.rolcanlogin,\n"
+     "       sv_r.rolreplication, sv_r.rolconnlimit,\n"
+     "       '********'::text AS rolpassword,\n"
+     "       NULL::timestamptz AS rolvaliduntil, sv_r.rolbypassrls,\n"
+     "       sv_r.oid\n"
+     "FROM (SELECT sv_a.rolname, sv_a.rolsuper, sv_a.rolinherit,\n"
+     "             sv_a.rolcreaterole, sv_a.rolcreatedb,\n"
+     "             sv_a.rolcanlogin, sv_a.rolreplication,\n"
+     "             sv_a.rolconnlimit, sv_a.rolbypassrls, sv_a.oid\n"
+     "        FROM pg_catalog.pg_authid sv_a\n"
+     "      UNION ALL\n"
+     "      SELECT 'pg_database_owner'::name, false, true, false, false,\n"
+     "             false, false, -1, false, 6171::oid) AS sv_r"},
     /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
      * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
      * attisdropped; no identity or generated columns, no inheritance.
@@ -209,41 +211,6 @@ static const SystemView system_views[] = {
      "       ''::text AS description\n"
      "WHERE false"},
 };
-
-/*
- * The bootstrap superuser's name: the operating-system user running the
- * process, as initdb names PostgreSQL's first role (and as the shell's
- * \dt shows the owner).  Returned in the current memory context.
- */
-static char *
-bootstrap_role_name(void)
-{
-    struct passwd pwbuf, *pw = NULL;
-    char buf[1024];
-
-    if (getpwuid_r(geteuid(), &pwbuf, buf, sizeof(buf), &pw) == 0 &&
-        pw != NULL)
-        return tdb_mcxt_strdup(tdb_current_mcxt, pw->pw_name);
-    return tdb_mcxt_strdup(tdb_current_mcxt, "tupledb");
-}
-
-/* s as a SQL string literal, in the current memory context. */
-static char *
-quote_literal(const char *s)
-{
-    char *out = tdb_palloc(strlen(s) * 2 + 3);
-    char *p = out;
-
-    *p++ = '\'';
-    for (; *s != '\0'; s++) {
-        if (*s == '\'')
-            *p++ = '\'';
-        *p++ = *s;
-    }
-    *p++ = '\'';
-    *p = '\0';
-    return out;
-}
 
 const SystemView *
 tdb_system_view_lookup(const Statement *st, const char *schema,
@@ -358,16 +325,6 @@ tdb_system_view_query(ParseState *ps, const SystemView *view)
     PgQuery__Node *stmt;
     Query *q;
 
-    if (strstr(sql, "%s") != NULL) {
-        const char *mark = strstr(sql, "%s");
-        char *role = quote_literal(bootstrap_role_name());
-        Size len = strlen(sql) + strlen(role) + 1;
-        char *def = tdb_palloc(len);
-
-        snprintf(def, len, "%.*s%s%s", (int)(mark - sql), sql, role,
-                 mark + 2);
-        sql = def;
-    }
     stmt = parse_one(sql);
     rewrite_tree(&stmt->base, NULL, 0);
     ps->st->system_view_depth++;

@@ -10,6 +10,11 @@ SELECT rolname, rolsuper, rolcanlogin, rolinherit, rolconnlimit,
        rolpassword IS NULL AS nopw,
        rolpassword ~ '^SCRAM-SHA-256\$4096:[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=:[A-Za-z0-9+/]{43}=$' AS scram
   FROM pg_authid WHERE rolname LIKE 'regress%' ORDER BY rolname;
+-- pg_roles shows them, passwords hidden
+SELECT rolname, rolsuper, rolcanlogin, rolpassword, rolvaliduntil
+  FROM pg_roles WHERE rolname LIKE 'regress%' ORDER BY rolname;
+SELECT rolname, rolsuper, rolcanlogin FROM pg_roles WHERE oid = 6171;
+SELECT count(*) FROM pg_roles r JOIN pg_authid a USING (oid) WHERE a.rolname LIKE 'regress%';
 -- already exists
 CREATE ROLE regress_r1;
 CREATE USER regress_u1;
