@@ -318,6 +318,10 @@ group_psql() {
       fail "psql: over TCP" "$out"
     fi
 
+    # interactive psql on a terminal: prompts, multi-line input,
+    # \timing, the transaction state in the prompt, errors
+    python3 "$HERE/psql_tty.py" "$PSQL" 2>&1
+
     # Ctrl-C: psql sends a CancelRequest on a new connection
     "$PSQL" -X -c "SELECT count(*) FROM generate_series(1, 2000000000)" \
       > "$work/cancel.out" 2>&1 &
