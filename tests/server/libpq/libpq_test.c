@@ -315,6 +315,16 @@ step_connect(void)
     v = PQparameterStatus(conn, "TimeZone");
     check(v != NULL && strcmp(v, "UTC") == 0,
           "SET TimeZone reported by ParameterStatus", "%s", v ? v : "(none)");
+    run_ok("BEGIN");
+    run_ok("SET application_name = 'libpq in a block'");
+    v = PQparameterStatus(conn, "application_name");
+    check(v != NULL && strcmp(v, "libpq in a block") == 0,
+          "SET application_name in a block reported", "%s", v ? v : "(none)");
+    run_ok("ROLLBACK");
+    v = PQparameterStatus(conn, "application_name");
+    check(v != NULL && strcmp(v, "") == 0,
+          "ROLLBACK reports application_name's old value", "%s",
+          v ? v : "(none)");
     check(PQtransactionStatus(conn) == PQTRANS_IDLE, "idle after connect",
           "%d", (int)PQtransactionStatus(conn));
 
