@@ -91,7 +91,7 @@ report() {
       nw = split(workloads, wl, "\n")
       printf "%s\n\n", "## Server round trips (issue 7)"
       printf "Written by `make bench-server` (bench/server/run.sh; bench/README.md\n"
-      printf "describes it) on %s. Machine: %s, %s vCPUs (%s), Linux %s; %s; tupledb %s.\n", date, cpu, ncpu, caches, kernel, cc, rev
+      printf "describes it) on %s. Machine: %s, %s vCPUs (%s), Linux %s; %s; tupledb measured at %s.\n", date, cpu, ncpu, caches, kernel, cc, cfg["tdbrev"] != "" ? cfg["tdbrev"] : rev
       printf "PostgreSQL: %s; pgbench: %s.\n", cfg["pgversion"], cfg["pgbench"]
       printf "PostgreSQL settings: %s. tupledb: `tupledb serve` defaults (128 MB\n", cfg["pgsettings"]
       printf "buffer pool, work_mem 4MB, one thread per connection). Both over a Unix socket,\n"
@@ -222,6 +222,7 @@ printf '\\set id random(1, 990)\nSELECT id, v, n FROM small WHERE id BETWEEN :id
   echo "cfg time=$TIME"
   echo "cfg quick=$QUICK"
   echo "cfg conns=$CONNS"
+  echo "cfg tdbrev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$([ -n "$(git -C "$root" status --porcelain -- src 2>/dev/null)" ] && echo ' + uncommitted changes in src/')"
   echo "cfg pgversion=$("$PGBIN/postgres" --version)"
   echo "cfg pgbench=$("$PGBENCH" --version)"
   echo "cfg pgsettings=$(as_pg "$PGBIN/psql" -X -A -t $(conn_args postgresql) -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','jit','max_parallel_workers_per_gather')")"
