@@ -197,9 +197,14 @@ conn_args() {  # ENGINE -> pgbench / psql connection options
     postgresql) echo "-h $PG_SOCK -p $PG_PORT -U tdb -d postgres" ;;
   esac
 }
-run_sql() {  # ENGINE SQL
+psql_at() {  # ENGINE PSQL-ARGS...
+  local eng=$1
+  shift
   # shellcheck disable=SC2046 # conn_args is a list of options
-  as_pg env PGTZ=UTC "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 $(conn_args "$1") -c "$2"
+  as_pg env PGTZ=UTC "$PGBIN/psql" -X $(conn_args "$eng") "$@"
+}
+run_sql() {  # ENGINE SQL
+  psql_at "$1" -q -v ON_ERROR_STOP=1 -c "$2"
 }
 
 load_sql="CREATE TABLE small (id int4, v text, n int4);
@@ -209,7 +214,7 @@ for eng in tupledb postgresql; do
 done
 run_sql postgresql "VACUUM ANALYZE small" && run_sql postgresql "CHECKPOINT"
 for eng in tupledb postgresql; do
-  got=$(as_pg "$PGBIN/psql" -X -A -t $(conn_args "$eng") -c "SELECT count(*) || ' ' || sum(id) FROM small WHERE id BETWEEN 500 AND 509")
+  got=$(psql_at "$eng" -A -t -c "SELECT count(*) || ' ' || sum(id) FROM small WHERE id BETWEEN 500 AND 509")
   [ "$got" = "10 5045" ] || bench_die "$eng: the small query gives '$got'"
 done
 
@@ -225,7 +230,7 @@ printf '\\set id random(1, 990)\nSELECT id, v, n FROM small WHERE id BETWEEN :id
   echo "cfg tdbrev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$([ -n "$(git -C "$root" status --porcelain -- src 2>/dev/null)" ] && echo ' + uncommitted changes in src/')"
   echo "cfg pgversion=$("$PGBIN/postgres" --version)"
   echo "cfg pgbench=$("$PGBENCH" --version)"
-  echo "cfg pgsettings=$(as_pg "$PGBIN/psql" -X -A -t $(conn_args postgresql) -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','jit','max_parallel_workers_per_gather')")"
+  echo "cfg pgsettings=$(psql_at postgresql -A -t -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','jit','max_parallel_workers_per_gather')")"
 } >>"$raw"
 
 # ----------------------------------------------------------------------
@@ -327,7 +332,7 @@ measure_memory() {
   for _ in $(seq 1 300); do grep -q READY "$work/holdp.out" 2>/dev/null && break; sleep 0.1; done
   grep -q READY "$work/holdp.out" || bench_die "holding PostgreSQL connections: $(cat "$work/holdp.out")"
   sleep 0.5
-  pids=$(as_pg "$PGBIN/psql" -X -A -t $(conn_args postgresql) \
+  pids=$(psql_at postgresql -A -t \
     -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND state = 'idle'")
   rss=$(for p in $pids; do awk '/^Rss:/ { print $2 }' "/proc/$p/smaps_rollup"; done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
   pss=$(for p in $pids; do awk '/^Pss:/ { print $2 }' "/proc/$p/smaps_rollup"; done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
