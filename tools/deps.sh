@@ -10,14 +10,15 @@
 #   oracle      PostgreSQL 15 and python3 for the tests that compare
 #               with PostgreSQL live (tests/difftest)
 #   bench-mmgr  the mallocs the memory-context benchmark compares against
-#   server-test the clients the server's tests drive: psql 15 and python3
+#   server-test the clients the server's tests drive: psql 15, python3 and
+#               libpq's header for the libpq test program (libpq-dev)
 set -euo pipefail
 
 declare -A GROUP_PACKAGES=(
   [build]="gcc make libc6-dev valgrind libpg-query-dev libprotobuf-c-dev libreadline-dev libpcre2-dev"
   [oracle]="postgresql-15 python3"
   [bench-mmgr]="libjemalloc-dev libmimalloc-dev"
-  [server-test]="postgresql-client-15 python3"
+  [server-test]="postgresql-client-15 python3 libpq-dev"
 )
 
 missing=()

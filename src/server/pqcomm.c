@@ -14,9 +14,10 @@
  * Port.timeout_ms (the startup phase's authentication timeout).
  *
  * Output: messages are built in Port.outbuf and sent when the buffer
- * passes PQ_SEND_THRESHOLD, on tdb_pq_flush, and before any wait for
- * input -- so a pipelining client gets its replies in few packets, and
- * no exchange can deadlock with both sides waiting to read.  Writes use
+ * passes PQ_SEND_THRESHOLD, on tdb_pq_flush, and when the input buffer
+ * has been used up (before the socket is read again) -- so a pipelining
+ * client gets its replies in few packets, and no exchange can deadlock
+ * with both sides waiting to read.  Writes use
  * MSG_NOSIGNAL: a client that vanished is a failed write (Port.broken),
  * never a SIGPIPE.  After a failure nothing more is sent or read.
  *
@@ -151,10 +152,31 @@ tdb_pq_flush(Port *port)
     return true;
 }
 
-/* Receive at most cap bytes into dst, waiting for at least one. */
+/*
+ * Receive at most cap bytes into dst, waiting for at least one.
+ *
+ * Called when the input buffer is empty.  If replies are waiting to be
+ * sent, the client is most likely waiting for them before it sends
+ * anything more, so they go first and the wait comes next: a recv()
+ * before the send would almost always find nothing.  (strace on a
+ * pgbench SELECT 1 round trip: recv EAGAIN, send, poll, recv became
+ * send, poll, recv.)  A pipelining client loses nothing: its messages
+ * that are already in the socket make the poll return at once, and the
+ * replies to everything that was in the input buffer still go out in
+ * one send.
+ */
 static int
 recv_some(Port *port, char *dst, size_t cap, size_t *got)
 {
+    if (port->outlen > 0 && !port->broken) {
+        int rc;
+
+        if (!tdb_pq_flush(port))
+            return port->stopped ? PQ_STOP : PQ_EOF;
+        rc = wait_socket(port, POLLIN, port->timeout_ms);
+        if (rc != PQ_OK)
+            return rc;
+    }
     for (;;) {
         ssize_t n;
         int rc;

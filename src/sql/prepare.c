@@ -57,6 +57,7 @@
 #include <strings.h>
 
 #include "catalog/catalog.h"
+#include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "executor/executor.h"
 #include "sql/analyze.h"
@@ -559,6 +560,15 @@ convert_params(Portal *p, const Oid *types, const BindValue *values, int n)
         }
         old = tdb_mcxt_switch_to(p->cxt);
         if (values[i].format == 1) {
+            const TypeInfo *ti = tdb_type_lookup(types[i]);
+
+            /* PostgreSQL's check that recv used every byte; for the
+             * fixed-length types that is their length */
+            if (ti != NULL && ti->len > 0 && values[i].len > ti->len)
+                ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("incorrect binary data format in bind "
+                               "parameter %d",
+                               i + 1));
             d->value =
                 tdb_type_receive(types[i], values[i].data, values[i].len);
         } else {

@@ -22,8 +22,12 @@
  *   timestamp[tz]        int64 microseconds since 2000-01-01 00:00 (UTC
  *                        for timestamptz)
  *   interval             int64 microseconds, int32 days, int32 months
- * A recv given the wrong number of bytes, or a value its type cannot
- * hold, raises 22P03 (invalid_binary_representation).
+ * A recv given too few bytes raises 08P01 "insufficient data left in
+ * message" (PostgreSQL's recv functions read past the end of the
+ * parameter's buffer); too many bytes, or a value its type cannot hold,
+ * raise 22P03 (invalid_binary_representation).  For the fixed-length
+ * types the Bind caller (sql/prepare.c) checks for too many bytes first,
+ * with PostgreSQL's message naming the parameter.
  *
  * The functions are listed in each family's TypeSupport row (bool.c,
  * int.c, ...); they live together here because they share the byte
@@ -99,10 +103,20 @@ bad_binary(const char *what)
             errmsg("incorrect binary data format for type %s", what));
 }
 
+/* PostgreSQL's pq_getmsgbytes past the end of the buffer. */
+TDB_NORETURN static void
+short_binary(void)
+{
+    ereport(ERROR, errcode(ERRCODE_PROTOCOL_VIOLATION),
+            errmsg("insufficient data left in message"));
+}
+
 static void
 expect_len(int len, int want, const char *what)
 {
-    if (len != want)
+    if (len < want)
+        short_binary();
+    if (len > want)
         bad_binary(what);
 }
 
@@ -391,9 +405,11 @@ tdb_numeric_recv(const char *buf, int len)
     int ndigits, sign, dscale;
 
     if (len < 8)
-        bad_binary("numeric");
+        short_binary();
     ndigits = get_u16(buf);
-    if (len != 8 + 2 * ndigits)
+    if (len < 8 + 2 * ndigits)
+        short_binary();
+    if (len > 8 + 2 * ndigits)
         bad_binary("numeric");
     sign = get_u16(buf + 4);
     if (sign != NUMERIC_POS && sign != NUMERIC_NEG && sign != NUMERIC_NAN &&

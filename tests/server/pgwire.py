@@ -1376,8 +1376,17 @@ def group_params():
     m = batch(c, m_parse("", "SELECT $1", [23]),
               m_bindx(params=[b"\0\0\1"], pformats=[1]), m_execute(), SYNC)
     e = error_of(m)
-    check("params: binary int4 of 3 bytes -> 22P03",
-          e and e["C"] == "22P03", e)
+    # PostgreSQL's int4recv reads past the 3 bytes: a protocol error
+    check("params: binary int4 of 3 bytes -> 08P01",
+          e and e["C"] == "08P01"
+          and e["M"] == "insufficient data left in message", e)
+    m = batch(c, m_parse("", "SELECT $1::text, $2", [0, 23]),
+              m_bindx(params=[b"x", b"\0\0\0\1\0"], pformats=[0, 1]),
+              m_execute(), SYNC)
+    e = error_of(m)
+    check("params: binary int4 of 5 bytes -> 22P03 naming the parameter",
+          e and e["C"] == "22P03"
+          and e["M"] == "incorrect binary data format in bind parameter 2", e)
     m = batch(c, m_parse("", "SELECT $1::int"), m_bind(params=["x1"]),
               m_execute(), SYNC)
     e = error_of(m)

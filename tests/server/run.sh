@@ -36,6 +36,14 @@
 #              query modes (a script without variables, and one with
 #              \set random() variables, which become Bind parameters);
 #              \gdesc; two psql at once
+#   libpq      tests/server/libpq/libpq_test.c, compiled here against
+#              Debian's libpq (libpq-dev): prepared statements with text,
+#              binary and NULL parameters, binary results, COPY in and
+#              out, CopyFail, PQcancel, errors, a transaction, single-row
+#              and pipeline mode -- against the server, then unchanged
+#              against a throwaway PostgreSQL 15 so its expectations are
+#              PostgreSQL's (skipped without libpq-fe.h; the PostgreSQL
+#              run is skipped without $PGBIN/initdb)
 #   node       node-postgres (npm `pg`, installed into tests/server/node
 #              on first use): parameterized and named prepared statements,
 #              transactions, err.code (skipped without node/npm)
@@ -76,7 +84,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PSQL=$PGBIN/psql
 
 if [ $# -gt 0 ]; then groups=("$@")
-else groups=(protocol limit shutdown auth psql node cli regress)
+else groups=(protocol limit shutdown auth psql libpq node cli regress)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
@@ -266,6 +274,43 @@ group_auth() {
     fail "auth: an hba syntax error stops the start, with file and line" \
       "$(cat "$work/auth-bad.log")"
   fi
+}
+
+group_libpq() {
+  local inc bin=$work/libpq_test
+  inc=$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
+  if [ ! -f "$inc/libpq-fe.h" ]; then
+    skip "libpq" "no libpq-fe.h (tools/deps.sh server-test installs libpq-dev)"
+    return
+  fi
+  if ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+       -Wmissing-prototypes -Wstrict-prototypes -Wformat=2 -O1 -g \
+       -I"$inc" -o "$bin" "$HERE/libpq/libpq_test.c" -lpq > "$work/libpq-cc.out" 2>&1; then
+    fail "libpq: compile libpq_test.c" "$(head -n 5 "$work/libpq-cc.out")"
+    return
+  fi
+  SRV_PORT=$(free_port)
+  server_start "$work/libpq" || { fail "libpq: server start"; return; }
+  count_from "$(timeout 120 "$bin" \
+    "host=$SRV_SOCKDIR port=$SRV_PORT user=tester dbname=tdb connect_timeout=20" \
+    tupledb 2>&1)"
+  server_stop libpq
+  # The same program against PostgreSQL 15: its expectations must be
+  # PostgreSQL's.  throwaway_pg.sh sets an EXIT trap, hence the subshell.
+  if [ ! -x "$PGBIN/initdb" ]; then
+    skip "libpq postgresql" "no $PGBIN/initdb"
+    return
+  fi
+  # (a failed start exits the subshell: no RESULT line, one FAIL)
+  count_from "$(
+    # shellcheck disable=SC2034 # read by throwaway_pg.sh
+    PORT=$(free_port) SCRIPT=run.sh
+    # shellcheck source=tests/fixtures/pg/throwaway_pg.sh
+    source "$ROOT/tests/fixtures/pg/throwaway_pg.sh"
+    pg_throwaway_start tdb-libpq-pg "" "" 2>&1
+    timeout 120 "$bin" "host=$TMP/sock port=$PORT user=tdb dbname=postgres" \
+      postgresql 2>&1
+  )"
 }
 
 group_node() {

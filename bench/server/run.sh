@@ -1,0 +1,380 @@
+#!/usr/bin/env bash
+# run.sh -- server round trips: pgbench against `tupledb serve` and a
+# throwaway PostgreSQL 15 configured alike (issue 7's benchmark).
+#
+#   bench/server/run.sh [PATH/TO/tupledb]      (make bench-server)
+#
+# 1. Starts `tupledb serve` on a fresh data directory and a throwaway
+#    PostgreSQL 15 (tests/fixtures/pg/throwaway_pg.sh: unprivileged user,
+#    temporary directory, fsync on, shared_buffers 128MB and work_mem 4MB
+#    as tupledb's defaults, jit off, no parallel workers).  Both listen
+#    on a Unix socket only, and pgbench 15 connects to both that way.
+# 2. Loads the same table in both: small (id int4, v text, n int4), 1000
+#    rows, no index (tupledb has none yet, so PostgreSQL does not get one
+#    either); PostgreSQL also VACUUM ANALYZE and CHECKPOINT.
+# 3. Workloads, each a pgbench custom script (-n, -f) for TIME seconds:
+#      select1 -M simple / -M prepared, 1 client and 2 clients (-c 2 -j 2)
+#      small   -M simple / -M prepared, 1 client:
+#                \set id random(1, 990)
+#                SELECT id, v, n FROM small WHERE id BETWEEN :id AND :id + 9
+#    per round every workload runs once per engine, the engines
+#    alternating (A B in odd rounds, B A in even ones); the tps of each
+#    run is a raw record.
+# 4. Per-connection memory: N idle connections (each has run one query)
+#    are held open by a small Python client; for tupledb the growth of the
+#    server's VmRSS divided by N, for PostgreSQL the median backend's Rss
+#    and Pss from /proc/PID/smaps_rollup.
+# 5. Where the time goes (TDB_BENCH_PROFILE=1): `strace -c -f` on each
+#    server during a short 1-client -M prepared SELECT 1 run, as system
+#    calls per transaction.
+# 6. Prints the section "## Server round trips (issue 7)" and replaces it
+#    in bench/RESULTS.md; bench/server/notes.md is its fixed "Reading the
+#    figures" part.  TDB_BENCH_REPORT_ONLY=1 rebuilds it from the raw
+#    records.
+#
+# Environment:
+#   QUICK=1                 2 rounds of 3 s (development; the section says so)
+#   TDB_BENCH_ROUNDS        rounds (5)
+#   TDB_BENCH_TIME          seconds per pgbench run (10)
+#   TDB_BENCH_CONNS         idle connections for the memory figure (50)
+#   TDB_BENCH_PROFILE       0 skips strace
+#   TDB_BENCH_RESULTS       file to update (bench/RESULTS.md); - only prints
+#   TDB_BENCH_RAW           raw records (next to the binary)
+#   TDB_BENCH_REPORT_ONLY   1: rebuild the section from the raw records
+#   PGBIN                   PostgreSQL binaries (/usr/lib/postgresql/15/bin)
+#
+# Exit status 2 when the setup is broken (bench/README.md).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/common/lib.sh
+. "$here/../common/lib.sh"
+root=$bench_root
+
+TDB=${1:-$root/build/release/tupledb}
+[ -x "$TDB" ] || bench_die "$TDB is not an executable"
+TDB=$(cd "$(dirname "$TDB")" && pwd)/$(basename "$TDB")
+export PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PGBENCH=$PGBIN/pgbench
+QUICK=${QUICK:-0}
+if [ "$QUICK" = 1 ]; then
+  ROUNDS=${TDB_BENCH_ROUNDS:-2}; TIME=${TDB_BENCH_TIME:-3}
+else
+  ROUNDS=${TDB_BENCH_ROUNDS:-5}; TIME=${TDB_BENCH_TIME:-10}
+fi
+CONNS=${TDB_BENCH_CONNS:-50}
+RESULTS=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
+raw=${TDB_BENCH_RAW:-$(dirname "$TDB")/server-raw.txt}
+HEADING='## Server round trips (issue 7)'
+
+# name  script  mode  clients
+WORKLOADS="select1_simple_c1 select1 simple 1
+select1_prepared_c1 select1 prepared 1
+select1_simple_c2 select1 simple 2
+select1_prepared_c2 select1 prepared 2
+small_simple_c1 small simple 1
+small_prepared_c1 small prepared 1"
+
+# ----------------------------------------------------------------------
+# The report (from the raw records only)
+
+report() {
+  bench_describe_machine
+  awk "${bench_machine_vars[@]}" -v notes="$here/notes.md" \
+      -v workloads="$WORKLOADS" "$bench_awk_stats"'
+    $1 == "cfg"   { sub(/^cfg /, ""); split($0, kv, "="); cfg[kv[1]] = substr($0, length(kv[1]) + 2) }
+    $1 == "tps"   { add($2 SUBSEP $3, $5); tps[$2, $3, $4] = $5 }
+    $1 == "mem"   { mem[$2, $3] = $4 }
+    $1 == "sys"   { sys[$2, ++nsys[$2]] = $3 " " $4 }
+    $1 == "systx" { systx[$2] = $3 }
+    END {
+      nw = split(workloads, wl, "\n")
+      printf "%s\n\n", "## Server round trips (issue 7)"
+      printf "Written by `make bench-server` (bench/server/run.sh; bench/README.md\n"
+      printf "describes it) on %s. Machine: %s, %s vCPUs (%s), Linux %s; %s; tupledb measured at %s.\n", date, cpu, ncpu, caches, kernel, cc, cfg["tdbrev"] != "" ? cfg["tdbrev"] : rev
+      printf "PostgreSQL: %s; pgbench: %s.\n", cfg["pgversion"], cfg["pgbench"]
+      printf "PostgreSQL settings: %s. tupledb: `tupledb serve` defaults (128 MB\n", cfg["pgsettings"]
+      printf "buffer pool, work_mem 4MB, one thread per connection). Both over a Unix socket,\n"
+      printf "%s rounds of %s s per workload and engine, the engines alternating%s.\n\n", cfg["rounds"], cfg["time"], cfg["quick"] == 1 ? " (**QUICK mode: development figures, not for comparison**)" : ""
+      printf "| workload | pgbench | tupledb tps (median) | PostgreSQL tps (median) | tupledb / PostgreSQL (median, min–max over rounds) |\n"
+      printf "|---|---|---:|---:|---|\n"
+      for (i = 1; i <= nw; i++) {
+        split(wl[i], w, " ")
+        name = w[1]
+        # per-round ratios
+        delete rr
+        for (r = 1; r <= cfg["rounds"]; r++)
+          if ((name, "tupledb", r) in tps && (name, "postgresql", r) in tps && tps[name, "postgresql", r] > 0)
+            add("ratio" SUBSEP name, tps[name, "tupledb", r] / tps[name, "postgresql", r])
+        mt = median(name SUBSEP "tupledb"); mp = median(name SUBSEP "postgresql")
+        desc = (w[2] == "select1" ? "`SELECT 1`" : "10 of 1000 rows")
+        printf "| %s | `-M %s -c %s -j %s` | %.0f | %.0f | %s (%s) |\n", desc, w[3], w[4], w[4], mt, mp, x(ratio(mt, mp)), xrange("ratio" SUBSEP name)
+      }
+      printf "\nPer-connection memory, %s idle connections that have each run one query:\n\n", cfg["conns"]
+      printf "| engine | per connection | how measured |\n|---|---:|---|\n"
+      printf "| tupledb | %s kB | growth of the server process'"'"'s VmRSS (%s → %s kB) / %s |\n", mem["tupledb", "per_conn_kb"], mem["tupledb", "before_kb"], mem["tupledb", "after_kb"], cfg["conns"]
+      printf "| PostgreSQL | %s kB private (%s kB Pss, %s kB Rss) | median backend, /proc/PID/smaps_rollup: Private_Clean + Private_Dirty (pages only this backend maps); Pss shares the shared pages among the processes mapping them; Rss counts them whole |\n", mem["postgresql", "private_kb"], mem["postgresql", "pss_kb"], mem["postgresql", "rss_kb"]
+      if (("tupledb" in systx) || ("postgresql" in systx)) {
+        printf "\nSystem calls per transaction, `strace -c -f` on the server during a 1-client\n"
+        printf "`-M prepared` `SELECT 1` run (strace slows both; only the counts matter):\n\n"
+        printf "| engine | calls per transaction | the calls (per transaction) |\n|---|---:|---|\n"
+        for (e = 1; e <= 2; e++) {
+          eng = e == 1 ? "tupledb" : "postgresql"
+          if (!(eng in systx)) continue
+          line = ""
+          for (k = 1; k <= nsys[eng]; k++) { split(sys[eng, k], sc, " "); line = line (k > 1 ? ", " : "") sc[1] " " sc[2] }
+          printf "| %s | %s | %s |\n", eng == "tupledb" ? "tupledb" : "PostgreSQL", systx[eng], line
+        }
+      }
+      printf "\n"
+      while ((getline l < notes) > 0) print l
+    }' "$raw"
+}
+
+emit() {
+  local section
+  section=$(mktemp)
+  report >"$section"
+  cat "$section"
+  if [ "$RESULTS" != - ]; then
+    bench_write_section "$RESULTS" "$HEADING" "$section"
+    echo "updated $RESULTS" >&2
+  fi
+  rm -f "$section"
+}
+
+if [ "${TDB_BENCH_REPORT_ONLY:-0}" = 1 ]; then
+  [ -f "$raw" ] || bench_die "no raw records at $raw"
+  emit
+  exit 0
+fi
+
+for b in pgbench initdb pg_ctl postgres psql; do
+  [ -x "$PGBIN/$b" ] || bench_die "$PGBIN/$b not found (set PGBIN)"
+done
+command -v python3 >/dev/null || bench_die "python3 not found"
+
+# ----------------------------------------------------------------------
+# The two servers
+
+# PostgreSQL runs in this shell (throwaway_pg.sh's trap stops it on exit).
+# shellcheck disable=SC2034 # read by throwaway_pg.sh
+PORT=55470 SCRIPT=bench/server/run.sh
+# shellcheck source=tests/fixtures/pg/throwaway_pg.sh
+. "$root/tests/fixtures/pg/throwaway_pg.sh"
+pgopts="-c fsync=on -c synchronous_commit=on -c max_parallel_workers_per_gather=0 -c jit=off -c shared_buffers=128MB -c work_mem=4MB -c max_connections=$((CONNS + 20))"
+pg_throwaway_start bench-server-pg "" "$pgopts"
+PG_SOCK=$TMP/sock
+PG_PORT=$PORT
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-server.XXXXXX")
+chmod 755 "$work"
+TDB_SOCK=$work/sock
+TDB_PORT=55471
+mkdir "$TDB_SOCK"
+chmod 777 "$TDB_SOCK"
+"$TDB" serve "$work/data" --port "$TDB_PORT" --socket-dir "$TDB_SOCK" \
+  --listen "" --max-connections $((CONNS + 20)) >"$work/server.log" 2>&1 &
+TDB_PID=$!
+cleanup() {
+  kill -TERM "$TDB_PID" 2>/dev/null && wait "$TDB_PID" 2>/dev/null
+  pg_throwaway_cleanup
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for _ in $(seq 1 200); do
+  [ -S "$TDB_SOCK/.s.PGSQL.$TDB_PORT" ] && break
+  kill -0 "$TDB_PID" 2>/dev/null || bench_die "tupledb serve did not start: $(tail -n 5 "$work/server.log")"
+  sleep 0.05
+done
+[ -S "$TDB_SOCK/.s.PGSQL.$TDB_PORT" ] || bench_die "tupledb serve did not start"
+
+# Clients run as the PostgreSQL server's OS user (as_pg), so they can
+# read its socket directory; tupledb's is world-writable.
+conn_args() {  # ENGINE -> pgbench / psql connection options
+  case $1 in
+    tupledb) echo "-h $TDB_SOCK -p $TDB_PORT -U bench -d bench" ;;
+    postgresql) echo "-h $PG_SOCK -p $PG_PORT -U tdb -d postgres" ;;
+  esac
+}
+psql_at() {  # ENGINE PSQL-ARGS...
+  local eng=$1
+  shift
+  # shellcheck disable=SC2046 # conn_args is a list of options
+  as_pg env PGTZ=UTC "$PGBIN/psql" -X $(conn_args "$eng") "$@"
+}
+run_sql() {  # ENGINE SQL
+  psql_at "$1" -q -v ON_ERROR_STOP=1 -c "$2"
+}
+
+load_sql="CREATE TABLE small (id int4, v text, n int4);
+INSERT INTO small SELECT g, 'value ' || g, g % 7 FROM generate_series(1, 1000) g;"
+for eng in tupledb postgresql; do
+  run_sql "$eng" "$load_sql" || bench_die "loading $eng failed"
+done
+run_sql postgresql "VACUUM ANALYZE small" && run_sql postgresql "CHECKPOINT"
+for eng in tupledb postgresql; do
+  got=$(psql_at "$eng" -A -t -c "SELECT count(*) || ' ' || sum(id) FROM small WHERE id BETWEEN 500 AND 509")
+  [ "$got" = "10 5045" ] || bench_die "$eng: the small query gives '$got'"
+done
+
+printf 'SELECT 1;\n' >"$work/select1.sql"
+printf '\\set id random(1, 990)\nSELECT id, v, n FROM small WHERE id BETWEEN :id AND :id + 9;\n' >"$work/small.sql"
+
+: >"$raw"
+{
+  echo "cfg rounds=$ROUNDS"
+  echo "cfg time=$TIME"
+  echo "cfg quick=$QUICK"
+  echo "cfg conns=$CONNS"
+  echo "cfg tdbrev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$([ -n "$(git -C "$root" status --porcelain -- src 2>/dev/null)" ] && echo ' + uncommitted changes in src/')"
+  echo "cfg pgversion=$("$PGBIN/postgres" --version)"
+  echo "cfg pgbench=$("$PGBENCH" --version)"
+  echo "cfg pgsettings=$(psql_at postgresql -A -t -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','jit','max_parallel_workers_per_gather')")"
+} >>"$raw"
+
+# ----------------------------------------------------------------------
+# Throughput
+
+bench_one() {  # ENGINE NAME SCRIPT MODE CLIENTS ROUND
+  local eng=$1 name=$2 script=$3 mode=$4 clients=$5 round=$6 out tps
+  # shellcheck disable=SC2046 # conn_args is a list of options
+  out=$(as_pg "$PGBENCH" -n -f "$work/$script.sql" -T "$TIME" -c "$clients" \
+        -j "$clients" -M "$mode" $(conn_args "$eng") 2>&1) \
+    || bench_die "pgbench $name on $eng failed: $(echo "$out" | tail -n 3)"
+  echo "$out" | grep -q 'number of failed transactions: 0 ' \
+    || bench_die "pgbench $name on $eng had failures: $(echo "$out" | tail -n 5)"
+  tps=$(echo "$out" | awk '/^tps = / { print $3; exit }')
+  echo "tps $name $eng $round $tps" >>"$raw"
+  printf '  round %s %-22s %-10s %10.0f tps\n' "$round" "$name" "$eng" "$tps" >&2
+}
+
+for round in $(seq 1 "$ROUNDS"); do
+  if [ $((round % 2)) = 1 ]; then order="tupledb postgresql"
+  else order="postgresql tupledb"; fi
+  while read -r name script mode clients; do
+    for eng in $order; do
+      bench_one "$eng" "$name" "$script" "$mode" "$clients" "$round"
+    done
+  done <<<"$WORKLOADS"
+done
+
+# ----------------------------------------------------------------------
+# Per-connection memory: CONNS idle connections, each after one query
+
+# hold_conns SOCKDIR PORT USER DB N: prints READY, holds until stdin
+# closes (the script is a file: a here-document would be its stdin)
+cat >"$work/hold_conns.py" <<'PY'
+import os, socket, struct, sys
+sockdir, port, user, db, n = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+def until_ready(s):
+    buf = b""
+    while True:
+        while len(buf) < 5:
+            d = s.recv(65536)
+            if not d: raise SystemExit("connection closed")
+            buf += d
+        t, ln = buf[:1], struct.unpack("!I", buf[1:5])[0]
+        while len(buf) < 1 + ln:
+            buf += s.recv(65536)
+        if t == b"E": raise SystemExit("error: %r" % buf[5:1 + ln])
+        buf = buf[1 + ln:]
+        if t == b"Z": return
+conns = []
+for _ in range(n):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(os.path.join(sockdir, ".s.PGSQL.%d" % port))
+    body = struct.pack("!I", 196608) + b"user\0" + user.encode() + b"\0database\0" + db.encode() + b"\0\0"
+    s.sendall(struct.pack("!I", len(body) + 4) + body)
+    until_ready(s)
+    q = b"SELECT count(*) FROM small\0"
+    s.sendall(b"Q" + struct.pack("!I", len(q) + 4) + q)
+    until_ready(s)
+    conns.append(s)
+print("READY", flush=True)
+sys.stdin.read()
+PY
+hold_conns() { python3 "$work/hold_conns.py" "$@"; }
+
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+measure_memory() {
+  local fifo=$work/hold.fifo before after holder holdern pids rss pss priv
+  # tupledb: one connection first, so what the first session allocates
+  # once (catalog caches, the pool pages of the table) is not counted
+  mkfifo "$fifo"
+  hold_conns "$TDB_SOCK" "$TDB_PORT" bench bench 1 <"$fifo" 7>&- >"$work/hold1.out" &
+  holder=$!
+  exec 7>"$fifo"
+  for _ in $(seq 1 100); do grep -q READY "$work/hold1.out" 2>/dev/null && break; sleep 0.1; done
+  sleep 0.5
+  before=$(rss_kb "$TDB_PID")
+  hold_conns "$TDB_SOCK" "$TDB_PORT" bench bench "$CONNS" <"$fifo" 7>&- >"$work/holdn.out" &
+  holdern=$!
+  for _ in $(seq 1 300); do grep -q READY "$work/holdn.out" 2>/dev/null && break; sleep 0.1; done
+  grep -q READY "$work/holdn.out" || bench_die "holding tupledb connections: $(cat "$work/holdn.out")"
+  sleep 0.5
+  after=$(rss_kb "$TDB_PID")
+  exec 7>&-
+  wait "$holder" "$holdern"
+  rm -f "$fifo"
+  {
+    echo "mem tupledb before_kb $before"
+    echo "mem tupledb after_kb $after"
+    echo "mem tupledb per_conn_kb $(( (after - before) / CONNS ))"
+  } >>"$raw"
+
+  # PostgreSQL: the backends' own figures
+  mkfifo "$fifo"
+  hold_conns "$PG_SOCK" "$PG_PORT" tdb postgres "$CONNS" <"$fifo" 7>&- >"$work/holdp.out" &
+  holder=$!
+  exec 7>"$fifo"
+  for _ in $(seq 1 300); do grep -q READY "$work/holdp.out" 2>/dev/null && break; sleep 0.1; done
+  grep -q READY "$work/holdp.out" || bench_die "holding PostgreSQL connections: $(cat "$work/holdp.out")"
+  sleep 0.5
+  pids=$(psql_at postgresql -A -t \
+    -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND state = 'idle'")
+  rss=$(for p in $pids; do awk '/^Rss:/ { print $2 }' "/proc/$p/smaps_rollup"; done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  pss=$(for p in $pids; do awk '/^Pss:/ { print $2 }' "/proc/$p/smaps_rollup"; done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  priv=$(for p in $pids; do awk '/^Private_(Clean|Dirty):/ { s += $2 } END { print s }' "/proc/$p/smaps_rollup"; done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  exec 7>&-
+  wait "$holder"
+  rm -f "$fifo"
+  {
+    echo "mem postgresql rss_kb $rss"
+    echo "mem postgresql pss_kb $pss"
+    echo "mem postgresql private_kb $priv"
+    echo "mem postgresql backends $(echo "$pids" | wc -w)"
+  } >>"$raw"
+}
+echo "memory: $CONNS idle connections per engine" >&2
+measure_memory
+
+# ----------------------------------------------------------------------
+# System calls per transaction under strace
+
+strace_one() {  # ENGINE PID
+  local eng=$1 pid=$2 out ntx
+  timeout 60 strace -f -c -q -o "$work/strace-$eng.txt" -p "$pid" &
+  local st=$!
+  sleep 1
+  # shellcheck disable=SC2046 # conn_args is a list of options
+  out=$(as_pg "$PGBENCH" -n -f "$work/select1.sql" -t 2000 -c 1 -M prepared $(conn_args "$eng") 2>&1)
+  ntx=$(echo "$out" | awk '/number of transactions actually processed/ { split($NF, a, "/"); print a[1] }')
+  sleep 0.5
+  kill -INT "$st" 2>/dev/null || true
+  wait "$st" 2>/dev/null || true
+  # strace -c table: % time, seconds, usecs/call, calls, [errors], syscall
+  awk -v eng="$eng" -v ntx="$ntx" '
+    /^-/ || /% time/ || /total$/ { next }
+    NF >= 5 { calls = $4; name = $NF; if (calls / ntx >= 0.01) printf "sys %s %.2f %s\n", eng, calls / ntx, name; tot += calls }
+    END { printf "systx %s %.2f\n", eng, tot / ntx }' "$work/strace-$eng.txt" \
+    | sort -k3,3 -rn >>"$raw"
+}
+if [ "${TDB_BENCH_PROFILE:-1}" != 0 ] && command -v strace >/dev/null; then
+  echo "strace: system calls per transaction" >&2
+  strace_one tupledb "$TDB_PID"
+  strace_one postgresql "$(head -n 1 "$TMP/data/postmaster.pid")"
+fi
+
+emit
