@@ -16,6 +16,7 @@
  *
  * NULL elements are not supported (22004-free: 0A000 where one would
  * appear).  What is here: input ('{a,"b c"}', '{}'), output, =,
+ * binary send/receive (PostgreSQL's array_send format),
  * || (array_cat, not strict: NULL || a is a), array_to_string, unnest,
  * array_upper, subscripting (the analyzer calls the "array subscript"
  * function for a[i]) and ARRAY(subquery) (tdb_array_construct, used by
@@ -396,6 +397,142 @@ ARRAY_IO(int2, INT2OID)
 ARRAY_IO(int4, INT4OID)
 
 /* ----------------------------------------------------------------------
+ * Binary format (array_send / array_recv): int32 ndim, int32 "has
+ * NULLs" flag, Oid element type, per dimension int32 length and lower
+ * bound, then each element as int32 length (-1: NULL) and its type's
+ * binary form; all big-endian.
+ * ---------------------------------------------------------------------- */
+
+static void
+put_int32(TextBuf *buf, int32 v)
+{
+    uint32 u = (uint32)v;
+    char b[4] = {(char)(u >> 24), (char)(u >> 16), (char)(u >> 8), (char)u};
+
+    tdb_textbuf_append(buf, b, 4);
+}
+
+static int32
+get_int32(const char **p, const char *end)
+{
+    const unsigned char *u = (const unsigned char *)*p;
+
+    if (end - *p < 4)
+        ereport(ERROR, errcode(ERRCODE_PROTOCOL_VIOLATION),
+                errmsg("insufficient data left in message"));
+    *p += 4;
+    return (int32)((uint32)u[0] << 24 | (uint32)u[1] << 16 |
+                   (uint32)u[2] << 8 | (uint32)u[3]);
+}
+
+static char *
+array_send(Datum value, int *len)
+{
+    ArrayElems e = deconstruct(value);
+    TextBuf buf;
+
+    sb_init(&buf);
+    put_int32(&buf, e.n > 0 ? 1 : 0);
+    put_int32(&buf, 0); /* no NULL elements */
+    put_int32(&buf, (int32)e.elemtype);
+    if (e.n > 0) {
+        put_int32(&buf, e.n);
+        put_int32(&buf, e.lbound);
+    }
+    for (int i = 0; i < e.n; i++) {
+        int elen;
+        char *data = tdb_type_send(e.elemtype, e.values[i], &elen);
+
+        put_int32(&buf, elen);
+        tdb_textbuf_append(&buf, data, (Size)elen);
+    }
+    *len = (int)buf.len;
+    return buf.buf + VARHDRSZ;
+}
+
+/* An array of elemtype from its binary form; *lbound_out: its lower
+ * bound (1 for an empty array). */
+static Datum
+array_recv(const char *buf, int len, Oid elemtype, int *lbound_out)
+{
+    const char *p = buf, *end = buf + len;
+    int32 ndim = get_int32(&p, end);
+    int32 flags = get_int32(&p, end);
+    Oid got = (Oid)get_int32(&p, end);
+    int32 n = 0, lbound = 1;
+    Datum *values;
+
+    if (ndim < 0 || ndim > 6)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("invalid number of dimensions: %d", ndim));
+    if (flags != 0 && flags != 1)
+        ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                errmsg("invalid array flags"));
+    if (got != elemtype)
+        ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                errmsg("binary data has array element type %u (%s) instead "
+                       "of expected %u (%s)",
+                       got, tdb_format_type(got, -1), elemtype,
+                       tdb_format_type(elemtype, -1)));
+    if (ndim > 1)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("multidimensional arrays are not supported yet"));
+    if (ndim == 1) {
+        n = get_int32(&p, end);
+        lbound = get_int32(&p, end);
+        if (n < 0 || n > (end - p) / 4)
+            ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                    errmsg("array size exceeds the maximum allowed"));
+    }
+    values = tdb_palloc(sizeof(Datum) * (Size)Max(n, 1));
+    for (int i = 0; i < n; i++) {
+        int32 elen = get_int32(&p, end);
+
+        if (elen == -1)
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("NULL array elements are not supported yet"));
+        if (elen < 0 || elen > end - p)
+            ereport(ERROR, errcode(ERRCODE_PROTOCOL_VIOLATION),
+                    errmsg("insufficient data left in message"));
+        values[i] = tdb_type_receive(elemtype, p, elen);
+        p += elen;
+    }
+    if (p != end)
+        ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                errmsg("incorrect binary data format in array element"));
+    *lbound_out = lbound;
+    return tdb_array_construct(elemtype, values, n, lbound);
+}
+
+#define ARRAY_RECV(name_, elem_)                                            \
+    static Datum name_##_array_recv(const char *buf, int len)               \
+    {                                                                       \
+        int lbound;                                                         \
+                                                                            \
+        return array_recv(buf, len, (elem_), &lbound);                      \
+    }
+ARRAY_RECV(text, TEXTOID)
+ARRAY_RECV(name, NAMEOID)
+ARRAY_RECV(oid, OIDOID)
+ARRAY_RECV(char, CHAROID)
+ARRAY_RECV(int2, INT2OID)
+ARRAY_RECV(int4, INT4OID)
+
+/* int2vector: an int2 array numbered from 0 (PostgreSQL's int2vectorrecv
+ * checks just that) */
+static Datum
+int2vector_recv(const char *buf, int len)
+{
+    int lbound;
+    Datum v = array_recv(buf, len, INT2OID, &lbound);
+
+    if (deconstruct(v).n > 0 && lbound != 0)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("invalid int2vector data"));
+    return v;
+}
+
+/* ----------------------------------------------------------------------
  * Functions and operators
  * ---------------------------------------------------------------------- */
 
@@ -599,13 +736,20 @@ static const CastDesc array_casts[] = {
 };
 
 static const TypeSupport array_types[] = {
-    {.typid = TA, .input = text_array_input, .output = array_output},
-    {.typid = NA, .input = name_array_input, .output = array_output},
-    {.typid = OA, .input = oid_array_input, .output = array_output},
-    {.typid = CA, .input = char_array_input, .output = array_output},
-    {.typid = SA, .input = int2_array_input, .output = array_output},
-    {.typid = IA, .input = int4_array_input, .output = array_output},
-    {.typid = I2V, .input = int2vector_input, .output = int2vector_output},
+    {.typid = TA, .input = text_array_input, .output = array_output,
+     .send = array_send, .recv = text_array_recv},
+    {.typid = NA, .input = name_array_input, .output = array_output,
+     .send = array_send, .recv = name_array_recv},
+    {.typid = OA, .input = oid_array_input, .output = array_output,
+     .send = array_send, .recv = oid_array_recv},
+    {.typid = CA, .input = char_array_input, .output = array_output,
+     .send = array_send, .recv = char_array_recv},
+    {.typid = SA, .input = int2_array_input, .output = array_output,
+     .send = array_send, .recv = int2_array_recv},
+    {.typid = IA, .input = int4_array_input, .output = array_output,
+     .send = array_send, .recv = int4_array_recv},
+    {.typid = I2V, .input = int2vector_input, .output = int2vector_output,
+     .send = array_send, .recv = int2vector_recv},
 };
 
 const BuiltinSet tdb_builtins_array = {

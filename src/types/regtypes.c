@@ -31,6 +31,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "types/builtin_rows.h"
+#include "types/sendrecv.h"
 #include "types/hashfn.h"
 #include "types/typeio.h"
 
@@ -289,11 +290,14 @@ static const CastDesc regtypes_casts[] = {
 
 static const TypeSupport regtypes_types[] = {
     {.typid = RC, .input = regclass_input, .output = regclass_output,
-     .cmp = regcmp, .hash = reghash, .eq = regeq},
+     .cmp = regcmp, .hash = reghash, .eq = regeq,
+     .send = tdb_oid_send, .recv = tdb_oid_recv},
     {.typid = RT, .input = regtype_input, .output = regtype_output,
-     .cmp = regcmp, .hash = reghash, .eq = regeq},
+     .cmp = regcmp, .hash = reghash, .eq = regeq,
+     .send = tdb_oid_send, .recv = tdb_oid_recv},
     {.typid = RN, .input = regnamespace_input, .output = regnamespace_output,
-     .cmp = regcmp, .hash = reghash, .eq = regeq},
+     .cmp = regcmp, .hash = reghash, .eq = regeq,
+     .send = tdb_oid_send, .recv = tdb_oid_recv},
 };
 
 const BuiltinSet tdb_builtins_regtypes = {

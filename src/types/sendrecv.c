@@ -147,6 +147,23 @@ tdb_bool_recv(const char *buf, int len)
     return BoolGetDatum(buf[0] != 0);
 }
 
+/* "char": its one byte (PostgreSQL's charsend / charrecv) */
+char *
+tdb_char_send(Datum value, int *len)
+{
+    char *buf = fixed_send(1, len);
+
+    buf[0] = DatumGetChar(value);
+    return buf;
+}
+
+Datum
+tdb_char_recv(const char *buf, int len)
+{
+    expect_len(len, 1, "\"char\"");
+    return CharGetDatum(buf[0]);
+}
+
 char *
 tdb_int2_send(Datum value, int *len)
 {

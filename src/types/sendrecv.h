@@ -13,6 +13,7 @@
     Datum tdb_##name##_recv(const char *buf, int len)
 
 TDB_SENDRECV(bool);
+TDB_SENDRECV(char);
 TDB_SENDRECV(int2);
 TDB_SENDRECV(int4);
 TDB_SENDRECV(int8);

@@ -308,7 +308,8 @@ static const TypeSupport text_types[] = {
      .cmp = tdb_btnamecmp, .hash = tdb_hashname, .eq = tdb_nameeq,
      .send = tdb_name_send, .recv = tdb_name_recv},
     {.typid = CH, .input = tdb_char_input, .output = tdb_char_output,
-     .cmp = tdb_btcharcmp, .hash = tdb_hashchar, .eq = tdb_chareq},
+     .cmp = tdb_btcharcmp, .hash = tdb_hashchar, .eq = tdb_chareq,
+     .send = tdb_char_send, .recv = tdb_char_recv},
 };
 
 const BuiltinSet tdb_builtins_text = BUILTIN_SET(
