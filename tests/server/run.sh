@@ -232,7 +232,7 @@ group_auth() {
     printf 'SELECT 1;\n' > "$work/auth-bench.sql"
     if out=$(PGPASSWORD=secret timeout 60 "$PGBIN/pgbench" -n -h 127.0.0.1 \
              -p "$SRV_PORT" -U alice -c 2 -j 2 -t 20 -f "$work/auth-bench.sql" tdb 2>&1) &&
-       echo "$out" | grep -q 'number of transactions actually processed: 40/40'
+       [[ $out == *'number of transactions actually processed: 40/40'* ]]
     then ok "auth: pgbench -c 2 with a password"
     else fail "auth: pgbench -c 2 with a password" "$(echo "$out" | tail -n 3)"; fi
   fi
@@ -392,8 +392,8 @@ group_psql() {
     "$PSQL" -X -q -c "CREATE TABLE pgb (i int)"
     for mode in simple extended prepared; do
       out=$("$PGBIN/pgbench" -n -f "$work/pgb.sql" -t 25 -c 2 -j 2 -M "$mode" 2>&1)
-      if echo "$out" | grep -q 'number of transactions actually processed: 50/50' \
-         && echo "$out" | grep -q 'number of failed transactions: 0 '; then
+      if [[ $out == *'number of transactions actually processed: 50/50'* &&
+            $out == *'number of failed transactions: 0 '* ]]; then
         ok "psql: pgbench -M $mode, 2 clients"
       else
         fail "psql: pgbench -M $mode, 2 clients" "$(echo "$out" | tail -n 5)"
@@ -420,8 +420,8 @@ PGB
       -c "CREATE TABLE pgb_hist (aid int, delta int)"
     for mode in simple extended prepared; do
       out=$("$PGBIN/pgbench" -n -f "$work/pgb-set.sql" -t 15 -c 2 -j 2 -M "$mode" 2>&1)
-      if echo "$out" | grep -q 'number of transactions actually processed: 30/30' \
-         && echo "$out" | grep -q 'number of failed transactions: 0 '; then
+      if [[ $out == *'number of transactions actually processed: 30/30'* &&
+            $out == *'number of failed transactions: 0 '* ]]; then
         ok "psql: pgbench \\set random() -M $mode, 2 clients"
       else
         fail "psql: pgbench \\set random() -M $mode, 2 clients" "$(echo "$out" | tail -n 5)"
