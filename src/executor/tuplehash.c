@@ -50,8 +50,8 @@
  *  - bare: every column fixed-width with bytewise equality (int2/4/8, oid,
  *    date, bool, ...).  The values are stored at fixed, naturally aligned
  *    offsets, after a null bitmap unless every column is declared NOT NULL
- *    (a NULL column's bytes stay zero), so the key has one length and equality is
- *    one compare: a 32- or 64-bit load for a 4- or 8-byte key (a single
+ *    (a NULL column's bytes stay zero), so the key has one length and equality
+ * is one compare: a 32- or 64-bit load for a 4- or 8-byte key (a single
  *    int4/int8 column), memcmp otherwise.
  *
  *  - general (mixed, varlena, NULLs): a compact minimal-tuple-like form
@@ -98,8 +98,8 @@ _Static_assert(sizeof(TupleHashBucket) == 8, "tuple hash buckets are 8 bytes");
 #define REF_OFFSET_MASK ((1u << REF_OFFSET_BITS) - 1)
 #define REF_MAX_CHUNKS ((1u << (32 - REF_OFFSET_BITS)) - 1) /* 4095 */
 #define ARENA_MIN_CHUNK ((Size)8 * 1024)
-#define ARENA_MAX_CHUNK ((Size)8 << REF_OFFSET_BITS)    /* 8 MB */
-#define ARENA_DEDICATED_OVER (ARENA_MAX_CHUNK / 4)        /* 2 MB */
+#define ARENA_MAX_CHUNK ((Size)8 << REF_OFFSET_BITS) /* 8 MB */
+#define ARENA_DEDICATED_OVER (ARENA_MAX_CHUNK / 4)   /* 2 MB */
 #define MIN_BUCKETS 8
 #define MAX_BUCKETS ((uint64)1 << 31)
 
@@ -140,14 +140,14 @@ struct TupleHashTable {
     uint64 initial_nbuckets;
 
     /* the group arena */
-    char **chunks;       /* chunk number -> start */
+    char **chunks; /* chunk number -> start */
     uint32 nchunks;
     uint32 chunks_capacity;
-    uint32 cur_chunk;    /* chunk being carved (valid if cur != NULL) */
-    char *cur;           /* next free byte of cur_chunk */
-    Size cur_free;       /* bytes left in cur_chunk */
+    uint32 cur_chunk; /* chunk being carved (valid if cur != NULL) */
+    char *cur;        /* next free byte of cur_chunk */
+    Size cur_free;    /* bytes left in cur_chunk */
     Size next_chunk_size;
-    Size group_bytes;    /* bytes handed out to groups */
+    Size group_bytes; /* bytes handed out to groups */
 };
 
 /* ---------- the arena ---------- */
@@ -171,8 +171,8 @@ arena_add_chunk(TupleHashTable *t, Size size)
     if (t->nchunks == t->chunks_capacity) {
         uint32 cap = t->chunks_capacity * 2;
 
-        t->chunks = tdb_repalloc(t->chunks,
-                                 tdb_mcxt_array_size(cap, sizeof(char *)));
+        t->chunks =
+            tdb_repalloc(t->chunks, tdb_mcxt_array_size(cap, sizeof(char *)));
         t->chunks_capacity = cap;
     }
     t->chunks[t->nchunks] =
@@ -375,8 +375,8 @@ encode_general(TupleHashTable *t, const Datum *values, const bool *isnull)
         if (col->typlen == -1) {
             check_varlena_inline(DatumGetPointer(values[c]));
             payload = VARSIZE_ANY_EXHDR(DatumGetPointer(values[c]));
-            len = general_align(col, len, payload) +
-                  varlena_stored_size(payload);
+            len =
+                general_align(col, len, payload) + varlena_stored_size(payload);
         } else {
             len = general_align(col, len, 0) + (Size)col->typlen;
         }
@@ -461,14 +461,13 @@ column_values_equal(const TupleHashKeyColumn *col, Datum a, Datum b)
     }
     if (col->typbyval)
         return a == b;
-    return memcmp(DatumGetPointer(a), DatumGetPointer(b),
-                  (Size)col->typlen) == 0;
+    return memcmp(DatumGetPointer(a), DatumGetPointer(b), (Size)col->typlen) ==
+           0;
 }
 
 /* General format with some column compared by its equality function. */
 static bool
-general_equal_by_column(const TupleHashTable *t, const char *a,
-                        const char *b)
+general_equal_by_column(const TupleHashTable *t, const char *a, const char *b)
 {
     Size off_a = GENERAL_HDR + t->nullbitmap_len;
     Size off_b = off_a;
@@ -596,9 +595,8 @@ setup_key_format(TupleHashTable *t)
 }
 
 TupleHashTable *
-tdb_tuplehash_create(const TupleHashKeyColumn *cols, int ncols,
-                     Size state_size, Size nbuckets_hint,
-                     MemoryContext parent)
+tdb_tuplehash_create(const TupleHashKeyColumn *cols, int ncols, Size state_size,
+                     Size nbuckets_hint, MemoryContext parent)
 {
     MemoryContext cxt =
         tdb_aset_create(parent, "tuple hash table", ALLOCSET_SMALL_SIZES);
@@ -606,19 +604,20 @@ tdb_tuplehash_create(const TupleHashKeyColumn *cols, int ncols,
     uint64 nbuckets;
 
     t->cxt = cxt;
-    t->arena_cxt = tdb_bump_create(cxt, "tuple hash groups",
-                                   ALLOCSET_DEFAULT_SIZES);
+    t->arena_cxt =
+        tdb_bump_create(cxt, "tuple hash groups", ALLOCSET_DEFAULT_SIZES);
     t->ncols = ncols;
-    t->cols = tdb_mcxt_alloc(
-        cxt, tdb_mcxt_array_size((Size)Max(ncols, 1),
-                                 sizeof(TupleHashKeyColumn)));
+    t->cols =
+        tdb_mcxt_alloc(cxt, tdb_mcxt_array_size((Size)Max(ncols, 1),
+                                                sizeof(TupleHashKeyColumn)));
     if (ncols > 0)
         memcpy(t->cols, cols, (Size)ncols * sizeof(TupleHashKeyColumn));
     setup_key_format(t);
     t->state_space = MAXALIGN(state_size);
 
     t->probe_capacity = MAXALIGN(Max(t->bare ? t->bare_len : 64, 8));
-    t->probe = tdb_mcxt_alloc(cxt, t->probe_capacity);
+    /* zeroed: a bare key's padding is never written, so it stays zero */
+    t->probe = tdb_mcxt_alloc_zero(cxt, t->probe_capacity);
 
     t->chunks_capacity = 16;
     t->chunks = tdb_mcxt_alloc(cxt, 16 * sizeof(char *));
@@ -644,14 +643,15 @@ static uint32
 new_group(TupleHashTable *t)
 {
     Size key_space = MAXALIGN(t->probe_len);
-    uint32 ref = arena_alloc(t, t->state_space + key_space);
+    /* never 0 bytes: a group must start inside its chunk */
+    uint32 ref =
+        arena_alloc(t, Max(t->state_space + key_space, MAXIMUM_ALIGNOF));
     char *g = ref_to_group(t, ref);
 
     memset(g, 0, t->state_space);
     memcpy(g + t->state_space, t->probe, t->probe_len);
     if (key_space > t->probe_len)
-        memset(g + t->state_space + t->probe_len, 0,
-               key_space - t->probe_len);
+        memset(g + t->state_space + t->probe_len, 0, key_space - t->probe_len);
     return ref;
 }
 
@@ -721,8 +721,8 @@ tdb_tuplehash_lookup_or_insert(TupleHashTable *t, const Datum *values,
 }
 
 void *
-tdb_tuplehash_lookup(TupleHashTable *t, const Datum *values,
-                     const bool *isnull, uint32 hash)
+tdb_tuplehash_lookup(TupleHashTable *t, const Datum *values, const bool *isnull,
+                     uint32 hash)
 {
     uint64 empty = 0;
 
@@ -739,9 +739,9 @@ tdb_tuplehash_group_key(TupleHashTable *t, const void *state, Datum *values,
     if (t->bare) {
         for (int c = 0; c < t->ncols; c++) {
             isnull[c] = t->may_have_nulls && bitmap_is_null(key, c);
-            values[c] = isnull[c] ? (Datum)0
-                                  : fetch_fixed(key + t->bare_offsets[c],
-                                                &t->cols[c]);
+            values[c] =
+                isnull[c] ? (Datum)0
+                          : fetch_fixed(key + t->bare_offsets[c], &t->cols[c]);
         }
         return;
     }
@@ -750,9 +750,8 @@ tdb_tuplehash_group_key(TupleHashTable *t, const void *state, Datum *values,
 
         for (int c = 0; c < t->ncols; c++) {
             isnull[c] = bitmap_is_null(key + GENERAL_HDR, c);
-            values[c] = isnull[c]
-                            ? (Datum)0
-                            : general_next_value(key, &t->cols[c], &off);
+            values[c] = isnull[c] ? (Datum)0
+                                  : general_next_value(key, &t->cols[c], &off);
         }
     }
 }

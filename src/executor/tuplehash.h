@@ -74,9 +74,9 @@ typedef struct TupleHashIterator {
  * expected number of groups (0 if unknown).  Returns the table, owned by
  * the new context (freed with `parent`, or by tdb_tuplehash_destroy).
  */
-TupleHashTable *tdb_tuplehash_create(const TupleHashKeyColumn *cols,
-                                     int ncols, Size state_size,
-                                     Size nbuckets_hint, MemoryContext parent);
+TupleHashTable *tdb_tuplehash_create(const TupleHashKeyColumn *cols, int ncols,
+                                     Size state_size, Size nbuckets_hint,
+                                     MemoryContext parent);
 
 /* Free the table and everything it holds. */
 void tdb_tuplehash_destroy(TupleHashTable *table);
@@ -89,9 +89,9 @@ void tdb_tuplehash_destroy(TupleHashTable *table);
  * until tdb_tuplehash_reset or destroy.  Invalidates running iterations
  * when it creates a group.
  */
-void *tdb_tuplehash_lookup_or_insert(TupleHashTable *table,
-                                     const Datum *values, const bool *isnull,
-                                     uint32 hash, bool *is_new);
+void *tdb_tuplehash_lookup_or_insert(TupleHashTable *table, const Datum *values,
+                                     const bool *isnull, uint32 hash,
+                                     bool *is_new);
 
 /* The same without inserting: the group's state, or NULL if absent. */
 void *tdb_tuplehash_lookup(TupleHashTable *table, const Datum *values,

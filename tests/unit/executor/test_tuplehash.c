@@ -79,8 +79,7 @@ int_model(const TupleHashKeyColumn *col, int64 nops, int32 domain,
     uint64 seed = tdb_test_seed();
     int64 *counts = tdb_palloc0((Size)domain * sizeof(int64));
     TupleHashTable *t =
-        tdb_tuplehash_create(col, 1, sizeof(GroupState), 0,
-                             tdb_current_mcxt);
+        tdb_tuplehash_create(col, 1, sizeof(GroupState), 0, tdb_current_mcxt);
     uint64 distinct = 0, nbad = 0, nbad_key = 0;
 
     expect_true(tdb_tuplehash_key_is_bare(t));
@@ -130,16 +129,14 @@ int_model(const TupleHashKeyColumn *col, int64 nops, int32 domain,
             bool isnull;
 
             tdb_tuplehash_group_key(t, g, &v, &isnull);
-            if (isnull || DatumGetInt64(v) != (col->typlen == 4
-                                                   ? g->id
-                                                   : g->id << 20))
+            if (isnull ||
+                DatumGetInt64(v) != (col->typlen == 4 ? g->id : g->id << 20))
                 nbad_key++;
         }
         expect_u64_eq(nbad_key, 0);
     }
     /* load factor kept at or under 3/4 */
-    expect_u64_le(tdb_tuplehash_ngroups(t) * 4,
-                  tdb_tuplehash_nbuckets(t) * 3);
+    expect_u64_le(tdb_tuplehash_ngroups(t) * 4, tdb_tuplehash_nbuckets(t) * 3);
     tdb_tuplehash_destroy(t);
     tdb_pfree(counts);
 }
@@ -313,8 +310,8 @@ text_model(uint32 (*hashfn)(const text *), int64 n)
             text *v = make_text(i, round == 1);
             Datum d = PointerGetDatum(v);
             bool isnull = false, is_new;
-            GroupState *g = tdb_tuplehash_lookup_or_insert(
-                t, &d, &isnull, hashfn(v), &is_new);
+            GroupState *g = tdb_tuplehash_lookup_or_insert(t, &d, &isnull,
+                                                           hashfn(v), &is_new);
             Datum back;
             bool back_null;
 
@@ -377,7 +374,8 @@ mixed_key(int64 c, Datum *values, bool *isnull, text **to_free)
     isnull[0] = c % 5 == 0;
     values[0] = Int32GetDatum((int32)(c / 7));
     isnull[1] = c % 3 == 0;
-    *to_free = isnull[1] ? NULL : make_text(c % 1000 + (c / 1000) * 1000, c & 1);
+    *to_free =
+        isnull[1] ? NULL : make_text(c % 1000 + (c / 1000) * 1000, c & 1);
     values[1] = PointerGetDatum(*to_free);
     isnull[2] = false;
     values[2] = Int64GetDatum(c * 3 - 7); /* makes the key unique to c */
@@ -394,8 +392,7 @@ TEST_BEGIN(test_mixed_keys_model)
     uint64 seed = tdb_test_seed(), nbad = 0, distinct = 0;
 
     cols[0].not_null = false;
-    t = tdb_tuplehash_create(cols, 4, sizeof(GroupState), 16,
-                             tdb_current_mcxt);
+    t = tdb_tuplehash_create(cols, 4, sizeof(GroupState), 16, tdb_current_mcxt);
     expect_false(tdb_tuplehash_key_is_bare(t));
     for (int64 i = 0; i < nops; i++) {
         int64 c = (int64)(tdb_test_rand(&seed) % (uint64)domain);
@@ -492,10 +489,11 @@ TEST_BEGIN(test_equality_functions)
 {
     TupleHashKeyColumn cols[2] = {
         {.typlen = 8, .typbyval = true, .typalign = 8, .equal = float8_equal},
-        {.typlen = -1, .typalign = 4,
+        {.typlen = -1,
+         .typalign = 4,
          .equal = text_equal_ignoring_trailing_spaces}};
-    TupleHashTable *t = tdb_tuplehash_create(cols, 2, sizeof(GroupState), 0,
-                                             tdb_current_mcxt);
+    TupleHashTable *t =
+        tdb_tuplehash_create(cols, 2, sizeof(GroupState), 0, tdb_current_mcxt);
     static const char *const texts[] = {"ab", "ab ", "ab     ", "abc", ""};
     static const double nums[] = {0.0, -0.0, 1.5};
     bool is_new;
@@ -509,8 +507,8 @@ TEST_BEGIN(test_equality_functions)
 
             /* hash: the trimmed length; 0 and -0 hash alike */
             tdb_tuplehash_lookup_or_insert(
-                t, v, isnull, (uint32)(strspn(texts[j], "abc") +
-                                       (nums[i] == 1.5 ? 100 : 0)),
+                t, v, isnull,
+                (uint32)(strspn(texts[j], "abc") + (nums[i] == 1.5 ? 100 : 0)),
                 &is_new);
         }
     }
@@ -523,8 +521,8 @@ TEST_END
 /* Groups larger than the arena's 2 MB threshold get a chunk of their own. */
 TEST_BEGIN(test_large_groups)
 {
-    TupleHashTable *t = tdb_tuplehash_create(&text_col, 1, 40, 0,
-                                             tdb_current_mcxt);
+    TupleHashTable *t =
+        tdb_tuplehash_create(&text_col, 1, 40, 0, tdb_current_mcxt);
     static const Size sizes[] = {3 << 20, 100, 1 << 20, 9 << 20, 5000, 7};
     text *vals[lengthof(sizes)];
     bool is_new;
@@ -552,8 +550,7 @@ TEST_BEGIN(test_large_groups)
         }
     }
     expect_u64_eq(tdb_tuplehash_ngroups(t), lengthof(sizes));
-    expect_u64_ge(tdb_tuplehash_mem_allocated(t),
-                  tdb_tuplehash_group_bytes(t));
+    expect_u64_ge(tdb_tuplehash_mem_allocated(t), tdb_tuplehash_group_bytes(t));
     tdb_tuplehash_destroy(t);
 }
 TEST_END
@@ -567,8 +564,7 @@ TEST_BEGIN(test_memory_accounting_and_reset)
 {
     MemoryContext parent =
         tdb_aset_create(tdb_top_mcxt, "parent", ALLOCSET_DEFAULT_SIZES);
-    TupleHashTable *t =
-        tdb_tuplehash_create(&int4_col, 1, 8, 0, parent);
+    TupleHashTable *t = tdb_tuplehash_create(&int4_col, 1, 8, 0, parent);
     Size after_create = tdb_tuplehash_mem_allocated(t), after_reset = 0;
     const int32 n = 1000000;
 
@@ -624,20 +620,65 @@ TEST_BEGIN(test_memory_accounting_and_reset)
 }
 TEST_END
 
+/*
+ * A multi-column bare key with padding (int2 at 0, int8 at 8, NOT NULL):
+ * the padding never differs between probes, so equal pairs meet.
+ */
+TEST_BEGIN(test_bare_multicolumn_padding)
+{
+    TupleHashKeyColumn cols[2] = {int2_col, int8_col};
+    TupleHashTable *t;
+    uint64 nbad = 0;
+
+    cols[0].not_null = cols[1].not_null = true;
+    t = tdb_tuplehash_create(cols, 2, sizeof(GroupState), 0, tdb_current_mcxt);
+    expect_true(tdb_tuplehash_key_is_bare(t));
+    for (int round = 0; round < 2; round++) {
+        for (int64 i = 0; i < 30000; i++) {
+            Datum v[2] = {Int16GetDatum((int16)(i % 300 - 150)),
+                          Int64GetDatum(i / 300 - 7)};
+            bool is_new;
+            GroupState *g = tdb_tuplehash_lookup_or_insert(
+                t, v, NULL, mix32((uint64)i) & 0xff, &is_new);
+            Datum back[2];
+            bool back_null[2];
+
+            if (is_new != (round == 0))
+                nbad++;
+            if (is_new)
+                g->id = i;
+            tdb_tuplehash_group_key(t, g, back, back_null);
+            if (g->id != i || back_null[0] || back_null[1] || back[0] != v[0] ||
+                back[1] != v[1])
+                nbad++;
+        }
+    }
+    expect_u64_eq(nbad, 0);
+    expect_u64_eq(tdb_tuplehash_ngroups(t), 30000);
+}
+TEST_END
+
 /* No key columns: every row belongs to one group. */
 TEST_BEGIN(test_zero_columns)
 {
-    TupleHashTable *t = tdb_tuplehash_create(NULL, 0, sizeof(GroupState), 0,
-                                             tdb_current_mcxt);
+    TupleHashTable *t =
+        tdb_tuplehash_create(NULL, 0, sizeof(GroupState), 0, tdb_current_mcxt);
     bool is_new;
-    GroupState *first = tdb_tuplehash_lookup_or_insert(t, NULL, NULL, 0,
-                                                       &is_new);
+    GroupState *first =
+        tdb_tuplehash_lookup_or_insert(t, NULL, NULL, 0, &is_new);
 
     expect_true(is_new);
     for (int i = 0; i < 100; i++)
-        expect_ptr_eq(tdb_tuplehash_lookup_or_insert(t, NULL, NULL, 0,
-                                                     &is_new),
+        expect_ptr_eq(tdb_tuplehash_lookup_or_insert(t, NULL, NULL, 0, &is_new),
                       first);
+    expect_u64_eq(tdb_tuplehash_ngroups(t), 1);
+
+    /* no state either (a hashed DISTINCT of no columns): still one group */
+    t = tdb_tuplehash_create(NULL, 0, 0, 0, tdb_current_mcxt);
+    for (int i = 0; i < 3; i++) {
+        tdb_tuplehash_lookup_or_insert(t, NULL, NULL, 0, &is_new);
+        expect_int_eq(is_new, i == 0);
+    }
     expect_u64_eq(tdb_tuplehash_ngroups(t), 1);
 }
 TEST_END
@@ -645,8 +686,8 @@ TEST_END
 /* A NULL in a column declared NOT NULL is a caller bug: an ERROR. */
 TEST_BEGIN(test_null_in_not_null_column)
 {
-    TupleHashTable *t = tdb_tuplehash_create(&int4_col, 1, 8, 0,
-                                             tdb_current_mcxt);
+    TupleHashTable *t =
+        tdb_tuplehash_create(&int4_col, 1, 8, 0, tdb_current_mcxt);
     Datum v = 0;
     bool isnull = true, is_new;
 
@@ -658,15 +699,12 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "executor_tuplehash",
-                     TEST_CASE(test_int_random_model),
-                     TEST_CASE(test_int_collisions),
-                     TEST_CASE(test_int8_nullable),
-                     TEST_CASE(test_text_keys),
-                     TEST_CASE(test_mixed_keys_model),
-                     TEST_CASE(test_equality_functions),
-                     TEST_CASE(test_large_groups),
-                     TEST_CASE(test_memory_accounting_and_reset),
-                     TEST_CASE(test_zero_columns),
-                     TEST_CASE(test_null_in_not_null_column));
+    return test_main(
+        argc, argv, "executor_tuplehash", TEST_CASE(test_int_random_model),
+        TEST_CASE(test_int_collisions), TEST_CASE(test_int8_nullable),
+        TEST_CASE(test_text_keys), TEST_CASE(test_mixed_keys_model),
+        TEST_CASE(test_equality_functions), TEST_CASE(test_large_groups),
+        TEST_CASE(test_memory_accounting_and_reset),
+        TEST_CASE(test_bare_multicolumn_padding), TEST_CASE(test_zero_columns),
+        TEST_CASE(test_null_in_not_null_column));
 }
