@@ -25,6 +25,7 @@
 #include "catalog/pg_type.h"
 #include "mmgr/mcxt.h"
 #include "test.h"
+#include "types_test.h"
 #include "types/builtins.h"
 #include "types/datetime.h"
 
@@ -407,20 +408,6 @@ same_text(Oid type, Datum value, const char *want, char **got)
     return strcmp(*got, want) == 0;
 }
 
-static char *
-field(char *s)
-{
-    return strcmp(s, "\\N") == 0 ? NULL : s;
-}
-
-static bool
-str_equal(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
 /* COPY text escapes (\\, \t, \n) undone in place. */
 static void
 unescape(char *s)
@@ -465,8 +452,6 @@ replay_fixture(const char *relpath, const char *env_var, int min_cases,
     per_case = tdb_aset_create(outer, "datetime case", ALLOCSET_DEFAULT_SIZES);
     while (getline(&line, &cap, f) > 0) {
         char *fields[NFIELDS];
-        char *tok;
-        int nf = 0;
         volatile bool raised = false;
         Datum value = 0;
         Oid type = InvalidOid;
@@ -493,23 +478,12 @@ replay_fixture(const char *relpath, const char *env_var, int min_cases,
             continue;
         }
         line[strcspn(line, "\n")] = '\0';
-        for (tok = line; nf < NFIELDS; nf++) {
-            char *tab = strchr(tok, '\t');
-
-            fields[nf] = tok;
-            if (tab == NULL) {
-                nf++;
-                break;
-            }
-            *tab = '\0';
-            tok = tab + 1;
-        }
-        if (nf != NFIELDS) {
+        if (!tt_split_fields(line, fields, NFIELDS)) {
             tdb_test_fail(__FILE__, __LINE__, "bad fixture line %d", ncases);
             continue;
         }
         for (int i = 3; i < NFIELDS; i++) {
-            fields[i] = field(fields[i]);
+            fields[i] = tt_field(fields[i]);
             if (fields[i] != NULL)
                 unescape(fields[i]);
         }
@@ -543,10 +517,10 @@ replay_fixture(const char *relpath, const char *env_var, int min_cases,
         if (raised) {
             tdb_sqlstate_unpack(err.sqlerrcode, got_state);
             same = strcmp(status, "err") == 0 &&
-                   str_equal(got_state, fields[11]) &&
-                   str_equal(err.message, fields[12]) &&
-                   str_equal(err.detail[0] ? err.detail : NULL, fields[13]) &&
-                   str_equal(err.hint[0] ? err.hint : NULL, fields[14]);
+                   tt_str_equal(got_state, fields[11]) &&
+                   tt_str_equal(err.message, fields[12]) &&
+                   tt_str_equal(err.detail[0] ? err.detail : NULL, fields[13]) &&
+                   tt_str_equal(err.hint[0] ? err.hint : NULL, fields[14]);
             nerrors += same;
         } else if (isnull) {
             same = strcmp(status, "null") == 0 &&
@@ -554,7 +528,7 @@ replay_fixture(const char *relpath, const char *env_var, int min_cases,
         } else {
             same = strcmp(status, "ok") == 0 && text_same &&
                    type == (Oid)atol(fields[12]) &&
-                   str_equal(hex, fields[13]);
+                   tt_str_equal(hex, fields[13]);
             nvalues += same && hex != NULL;
         }
         if (!same && ++mismatches <= 60)

@@ -26,6 +26,7 @@
 #include "catalog/pg_type.h"
 #include "mmgr/mcxt.h"
 #include "test.h"
+#include "types_test.h"
 #include "types/builtins.h"
 #include "types/float.h"
 
@@ -298,20 +299,6 @@ send_hex(Oid type, Datum value)
     return hex;
 }
 
-static char *
-field(char *s)
-{
-    return strcmp(s, "\\N") == 0 ? NULL : s;
-}
-
-static bool
-str_equal(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
 TEST_BEGIN(test_pg15_fixture)
 {
     char path[1024];
@@ -333,8 +320,6 @@ TEST_BEGIN(test_pg15_fixture)
     per_case = tdb_aset_create(outer, "float case", ALLOCSET_DEFAULT_SIZES);
     while (getline(&line, &cap, f) > 0) {
         char *fields[NFIELDS];
-        char *tok;
-        int nf = 0;
         volatile bool raised = false;
         Datum value = 0;
         Oid type = InvalidOid;
@@ -349,24 +334,12 @@ TEST_BEGIN(test_pg15_fixture)
         if (line[0] == '#')
             continue;
         line[strcspn(line, "\n")] = '\0';
-        /* strtok_r would merge empty fields: split by hand */
-        for (tok = line; nf < NFIELDS; nf++) {
-            char *tab = strchr(tok, '\t');
-
-            fields[nf] = tok;
-            if (tab == NULL) {
-                nf++;
-                break;
-            }
-            *tab = '\0';
-            tok = tab + 1;
-        }
-        if (nf != NFIELDS) {
+        if (!tt_split_fields(line, fields, NFIELDS)) {
             tdb_test_fail(__FILE__, __LINE__, "bad fixture line %d", ncases);
             continue;
         }
         for (int i = 3; i < NFIELDS; i++)
-            fields[i] = field(fields[i]);
+            fields[i] = tt_field(fields[i]);
         ncases++;
 
         tdb_mcxt_switch_to(per_case);
@@ -392,16 +365,16 @@ TEST_BEGIN(test_pg15_fixture)
         if (raised) {
             tdb_sqlstate_unpack(err.sqlerrcode, got_state);
             same = strcmp(status, "err") == 0 &&
-                   str_equal(got_state, fields[6]) &&
-                   str_equal(err.message, fields[7]) &&
-                   str_equal(err.detail[0] ? err.detail : NULL, fields[8]);
+                   tt_str_equal(got_state, fields[6]) &&
+                   tt_str_equal(err.message, fields[7]) &&
+                   tt_str_equal(err.detail[0] ? err.detail : NULL, fields[8]);
             nerrors_checked += same;
         } else if (isnull) {
             same = strcmp(status, "null") == 0;
         } else {
             same = strcmp(status, "ok") == 0 &&
-                   str_equal(got_text, fields[6]) &&
-                   str_equal(hex, fields[7]);
+                   tt_str_equal(got_text, fields[6]) &&
+                   tt_str_equal(hex, fields[7]);
             nbits_checked += same && hex != NULL;
         }
         if (!same) {

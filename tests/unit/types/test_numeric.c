@@ -23,6 +23,7 @@
 #include "catalog/pg_type.h"
 #include "mmgr/mcxt.h"
 #include "test.h"
+#include "types_test.h"
 #include "types/builtins.h"
 #include "types/numeric.h"
 
@@ -342,20 +343,6 @@ stored_hex(Datum value)
     return hex;
 }
 
-static char *
-field(char *s)
-{
-    return strcmp(s, "\\N") == 0 ? NULL : s;
-}
-
-static bool
-str_equal(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
 TEST_BEGIN(test_pg15_fixture)
 {
     char path[1024];
@@ -378,8 +365,6 @@ TEST_BEGIN(test_pg15_fixture)
     per_case = tdb_aset_create(outer, "numeric case", ALLOCSET_DEFAULT_SIZES);
     while (getline(&line, &cap, f) > 0) {
         char *fields[NFIELDS];
-        char *tok;
-        int nf = 0;
         volatile bool raised = false;
         Datum value = 0;
         Oid type = InvalidOid;
@@ -394,24 +379,12 @@ TEST_BEGIN(test_pg15_fixture)
         if (line[0] == '#')
             continue;
         line[strcspn(line, "\n")] = '\0';
-        /* strtok_r would merge empty fields: split by hand */
-        for (tok = line; nf < NFIELDS; nf++) {
-            char *tab = strchr(tok, '\t');
-
-            fields[nf] = tok;
-            if (tab == NULL) {
-                nf++;
-                break;
-            }
-            *tab = '\0';
-            tok = tab + 1;
-        }
-        if (nf != NFIELDS) {
+        if (!tt_split_fields(line, fields, NFIELDS)) {
             tdb_test_fail(__FILE__, __LINE__, "bad fixture line %d", ncases);
             continue;
         }
         for (int i = 2; i < NFIELDS; i++)
-            fields[i] = field(fields[i]);
+            fields[i] = tt_field(fields[i]);
         ncases++;
 
         tdb_mcxt_switch_to(per_case);
@@ -437,17 +410,17 @@ TEST_BEGIN(test_pg15_fixture)
         if (raised) {
             tdb_sqlstate_unpack(err.sqlerrcode, got_state);
             same = strcmp(status, "err") == 0 &&
-                   str_equal(got_state, fields[5]) &&
-                   str_equal(err.message, fields[6]) &&
-                   str_equal(err.detail[0] ? err.detail : NULL, fields[7]);
+                   tt_str_equal(got_state, fields[5]) &&
+                   tt_str_equal(err.message, fields[6]) &&
+                   tt_str_equal(err.detail[0] ? err.detail : NULL, fields[7]);
             nerrors_checked += same;
         } else if (isnull) {
             same = strcmp(status, "null") == 0;
         } else {
             same = strcmp(status, "ok") == 0 &&
-                   str_equal(got_text, fields[5]) &&
+                   tt_str_equal(got_text, fields[5]) &&
                    (type != NUMERICOID || fields[6] == NULL ||
-                    str_equal(hex, fields[6]));
+                    tt_str_equal(hex, fields[6]));
             nbytes_checked += same && type == NUMERICOID && fields[6] != NULL;
         }
         if (!same) {

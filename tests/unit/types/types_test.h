@@ -366,4 +366,48 @@ tt_srf(const char *name, const char *types, const char *const *texts,
     return out;
 }
 
+/* ----- PostgreSQL fixture files (tests/fixtures/pg, NAME.txt) -----
+ * One case per line, fields separated by tabs, \N for NULL. */
+
+/*
+ * Split line (its newline already cut) into exactly n tab-separated
+ * fields in place; false if it has another count.  (strtok_r would merge
+ * empty fields.)
+ */
+static TDB_UNUSED bool
+tt_split_fields(char *line, char **fields, int n)
+{
+    char *tok = line;
+    int nf = 0;
+
+    for (; nf < n; nf++) {
+        char *tab = strchr(tok, '\t');
+
+        fields[nf] = tok;
+        if (tab == NULL) {
+            nf++;
+            break;
+        }
+        *tab = '\0';
+        tok = tab + 1;
+    }
+    return nf == n;
+}
+
+/* A fixture field: NULL for \N. */
+static TDB_UNUSED char *
+tt_field(char *s)
+{
+    return strcmp(s, "\\N") == 0 ? NULL : s;
+}
+
+/* Equal strings, NULL equal only to NULL. */
+static TDB_UNUSED bool
+tt_str_equal(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
 #endif /* TDB_TESTS_TYPES_TEST_H */
