@@ -7,7 +7,8 @@
  *   create:  mkdir (or accept an empty dir) -> lock -> mkdir global/, base/
  *            -> control file (IN_PRODUCTION) -> TDB_VERSION -> fsync dirs
  *   open:    dir exists? -> TDB_VERSION ok? -> lock -> read + validate the
- *            control file -> rewrite it as IN_PRODUCTION
+ *            control file -> remove leftover temporary files
+ *            (base/pgsql_tmp) -> rewrite the control file as IN_PRODUCTION
  *   close:   rewrite control file as SHUT_DOWN -> unlink tupledb.pid ->
  *            unlock (close the descriptor) -> delete the handle's context
  *
@@ -40,6 +41,7 @@
 #include "common/elog.h"
 #include "storage/datadir.h"
 #include "storage/fd.h"
+#include "storage/tempfile.h"
 
 #define VERSION_FILE "TDB_VERSION"
 #define LOCK_FILE "tupledb.pid"
@@ -53,6 +55,7 @@ struct DataDir {
     char *version_path;           /* <path>/TDB_VERSION */
     char *global_dir;             /* <path>/global */
     char *base_dir;               /* <path>/base */
+    char *temp_dir;               /* <path>/base/pgsql_tmp (tempfile.h) */
     char *control_path;           /* <path>/global/tdb_control */
     char *control_tmp;            /* <path>/global/tdb_control.tmp */
     char *version_tmp;            /* <path>/TDB_VERSION.tmp */
@@ -545,6 +548,7 @@ datadir_alloc(MemoryContext parent, const char *path)
     dd->version_tmp = path_join(cxt, path, VERSION_FILE ".tmp");
     dd->global_dir = path_join(cxt, path, "global");
     dd->base_dir = path_join(cxt, path, "base");
+    dd->temp_dir = tdb_tempfile_dir_for(cxt, path);
     dd->control_path = path_join(cxt, dd->global_dir, "tdb_control");
     dd->control_tmp = path_join(cxt, dd->global_dir, "tdb_control.tmp");
     dd->lock_path = path_join(cxt, path, LOCK_FILE);
@@ -654,6 +658,9 @@ datadir_open_existing(DataDir *dd)
     check_version_file(dd);
     lock_acquire(dd);
     control_read(dd);
+    /* temporary files of an earlier opener that crashed: nobody else can
+     * be using them while we hold the lock */
+    (void)tdb_tempfile_remove_all(dd->temp_dir);
     dd->was_clean = dd->control.state == CONTROL_DB_SHUT_DOWN;
     control = dd->control;
     control.state = CONTROL_DB_IN_PRODUCTION;
@@ -735,6 +742,12 @@ const char *
 tdb_datadir_path(const DataDir *dd)
 {
     return dd->path;
+}
+
+const char *
+tdb_datadir_temp_dir(const DataDir *dd)
+{
+    return dd->temp_dir;
 }
 
 bool

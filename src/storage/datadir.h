@@ -5,6 +5,8 @@
  *     <datadir>/TDB_VERSION        "1\n": the directory format version
  *     <datadir>/global/tdb_control  ControlFileData (below), CRC-32C'd
  *     <datadir>/base/               relation files (smgr.h)
+ *     <datadir>/base/pgsql_tmp/     temporary files (tempfile.h); emptied
+ *                                   by every open
  *     <datadir>/tupledb.pid         lock file: flock'ed by the opener,
  *                                   holds its pid; removed on clean close
  *
@@ -123,7 +125,9 @@ DataDir *tdb_datadir_create(MemoryContext parent, const char *path);
 
 /*
  * Open an existing data directory: check TDB_VERSION, take the lock,
- * validate the control file and mark it "in production".  Raises the
+ * validate the control file, remove the temporary files a crashed
+ * opener left in base/pgsql_tmp (each one that cannot be removed is a
+ * WARNING, not an error) and mark the control file "in production".  Raises the
  * errors listed at the top; a failed open holds no lock and leaves
  * nothing allocated.  The handle lives in a new child context of parent
  * (NULL: the current context).
@@ -147,6 +151,10 @@ void tdb_datadir_close(DataDir *dd);
 
 /* The directory path as given to create/open (borrowed). */
 const char *tdb_datadir_path(const DataDir *dd);
+
+/* "<path>/base/pgsql_tmp", where the statements on this directory put
+ * their temporary files (borrowed; tempfile.h). */
+const char *tdb_datadir_temp_dir(const DataDir *dd);
 
 /* Whether the previous opener closed the directory cleanly (true for a
  * directory created by this handle). */

@@ -35,6 +35,9 @@
  *   test_threads              4 threads creating files at once: distinct
  *       names, no file left.
  *   test_dirs                 tdb_tempfile_dir_for, tdb_tempfile_default_dir.
+ *   test_orphan_cleanup       opening a data directory empties
+ *       base/pgsql_tmp (files, subdirectories, symlinks without their
+ *       targets); an opener that does not get the lock removes nothing.
  */
 #include "common/base.h"
 
@@ -42,6 +45,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 
+#include "storage/datadir.h"
 #include "storage/fd.h"
 #include "storage/tempfile.h"
 #include "storage_test.h"
@@ -833,6 +837,67 @@ TEST_BEGIN(test_dirs)
 }
 TEST_END
 
+TEST_BEGIN(test_orphan_cleanup)
+{
+    const char *top = test_tmpdir();
+    const char *db = test_path(top, "db");
+    const char *outside = test_path(top, "outside");
+    DataDir *dd = tdb_datadir_create(NULL, db);
+    const char *tmp = tdb_tempfile_dir_for(tdb_current_mcxt, db);
+    const char *tdir = test_path(tmp, "pgsql_tmp4242.7.fileset");
+    NoticeCapture cap;
+    TempFile *live;
+
+    expect_str_eq(tdb_datadir_temp_dir(dd), tmp);
+    tdb_datadir_close(dd);
+
+    /* a missing directory is nothing to remove */
+    expect_u64_eq(tdb_tempfile_remove_all(tmp), 0);
+    dd = tdb_datadir_open(NULL, db);
+    tdb_datadir_close(dd);
+
+    /* what a crash leaves: files, a shared-fileset directory, a link */
+    expect_int_eq(mkdir(tmp, 0700), 0);
+    write_text_file(test_path(tmp, "pgsql_tmp4242.0"), "left over");
+    write_text_file(test_path(tmp, "pgsql_tmp4242.1"), "");
+    write_text_file(test_path(tmp, "stray"), "x");
+    expect_int_eq(mkdir(tdir, 0700), 0);
+    write_text_file(test_path(tdir, "0.0"), "y");
+    expect_int_eq(mkdir(test_path(tdir, "inner"), 0700), 0);
+    write_text_file(test_path(tdir, "inner/1.0"), "z");
+    write_text_file(outside, "keep me");
+    expect_int_eq(symlink(outside, test_path(tmp, "link")), 0);
+    expect_int_eq(count_entries(tmp), 5);
+
+    notice_capture_begin(&cap);
+    dd = tdb_datadir_open(NULL, db);
+    notice_capture_end(&cap);
+    expect_int_eq(cap.nwarnings, 0);
+    expect_int_eq(count_entries(tmp), 0); /* the directory itself stays */
+    expect_true(file_exists(outside));
+
+    /* a live file while we hold the lock: a second opener fails on the
+     * lock and removes nothing */
+    live =
+        tdb_tempfile_create(tdb_current_mcxt, tdb_datadir_temp_dir(dd), 8192);
+    write_pattern(live, 100, 1);
+    expect_error(tdb_datadir_open(NULL, db), ERRCODE_LOCK_NOT_AVAILABLE,
+                 "is in use");
+    expect_int_eq(count_entries(tmp), 1);
+    tdb_tempfile_rewind(live);
+    expect_u64_eq(check_pattern_rest(live, 64, 1), 100);
+
+    /* a crash now: the next open removes it */
+    write_text_file(test_path(tmp, "pgsql_tmp1.1"), "from a crash");
+    tdb_datadir_close(dd);
+    expect_int_eq(count_entries(tmp), 2);
+    dd = tdb_datadir_open(NULL, db);
+    expect_int_eq(count_entries(tmp), 0);
+    tdb_tempfile_close(live); /* its file is gone already: no error */
+    tdb_datadir_close(dd);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
@@ -845,5 +910,6 @@ main(int argc, char **argv)
         TEST_CASE(test_misuse), TEST_CASE(test_create_errors),
         TEST_CASE(test_enospc_mid_write), TEST_CASE(test_read_errors),
         TEST_CASE(test_fault_loops), TEST_CASE(test_many_files),
-        TEST_CASE(test_threads), TEST_CASE(test_dirs));
+        TEST_CASE(test_threads), TEST_CASE(test_dirs),
+        TEST_CASE(test_orphan_cleanup));
 }
