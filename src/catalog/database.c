@@ -143,3 +143,9 @@ tdb_database_path(Database *db)
 {
     return tdb_datadir_path(db->dd);
 }
+
+const char *
+tdb_database_temp_dir(Database *db)
+{
+    return tdb_datadir_temp_dir(db->dd);
+}

@@ -65,5 +65,8 @@ Transaction *tdb_database_session(Database *db, MemoryContext parent);
 
 TransactionManager *tdb_database_xact_manager(Database *db);
 const char *tdb_database_path(Database *db);
+/* Where statements on this database put their temporary files:
+ * "<path>/base/pgsql_tmp" (borrowed, lives as long as db; tempfile.h). */
+const char *tdb_database_temp_dir(Database *db);
 
 #endif /* TDB_CATALOG_DATABASE_H */

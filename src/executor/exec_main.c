@@ -26,6 +26,7 @@ tdb_exec_create_estate(Transaction *xact, Snapshot snapshot,
         cxt, sizeof(ParamExecData) * (Size)Max(1, stmt->nparams));
     estate->work_mem = 4096;
     estate->hash_mem_multiplier = 2.0;
+    estate->temp_dir = NULL; /* no data directory: the caller sets it */
     return estate;
 }
 

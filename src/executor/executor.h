@@ -54,6 +54,10 @@ typedef struct EState {
     uint64 processed;         /* rows returned / changed (command tag) */
     int work_mem;             /* kB */
     double hash_mem_multiplier;
+    /* directory for spill files (storage/tempfile.h), borrowed: the
+     * database's "<datadir>/base/pgsql_tmp"; NULL without a database
+     * (executor unit tests): use tdb_tempfile_default_dir() */
+    const char *temp_dir;
     bool instrument;          /* EXPLAIN ANALYZE: time every node */
     /* Interrupt check (cancel): called once per row in scans. */
     void (*check_interrupts)(void *arg);

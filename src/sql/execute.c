@@ -38,6 +38,7 @@ tdb_sql_create_estate(Statement *st, PlannedStmt *stmt)
 
     estate->work_mem = s->settings.work_mem;
     estate->hash_mem_multiplier = s->settings.hash_mem_multiplier;
+    estate->temp_dir = tdb_database_temp_dir(s->db);
     estate->check_interrupts = check_interrupts;
     estate->check_interrupts_arg = s;
     return estate;

@@ -129,7 +129,8 @@ bool tdb_sql_run_query(Statement *st);
 /* Analyze and plan a query statement. */
 struct PlannedStmt *tdb_sql_plan_statement(Statement *st,
                                            PgQuery__Node *node);
-/* An EState with the statement's snapshot and the session's settings. */
+/* An EState with the statement's snapshot, the session's settings and
+ * its database's directory for temporary files. */
 struct EState *tdb_sql_create_estate(Statement *st, struct PlannedStmt *stmt);
 
 /* createas.c: run st if it is CREATE TABLE AS or SELECT INTO; false if
