@@ -4,8 +4,8 @@
  * Strategies: PLAIN (the whole input is one group; no input still gives
  * one row), SORTED (input ordered by the group keys: a group ends where
  * the keys change), HASHED (groups found through a hash table on the
- * keys; output in table order).  The compact tuple hash table with
- * spilling is issue 8; this one keeps all groups in memory.
+ * keys, spilling to disk past work_mem x hash_mem_multiplier: hashgroup.h;
+ * output in table order, batch by batch).
  *
  * Each group has, per aggregate, a transition state (value + isnull)
  * advanced with PostgreSQL's rules (builtins.h, AggDesc).  Aggregates
@@ -26,9 +26,30 @@
  * (callgrind, bench/sql).
  *
  * Output: for each group, the aggregates' final values go to
- * econtext->agg_values/agg_nulls, the group's first input row is the
- * OUTER row (group-key columns in the target list read it), then HAVING
- * (the node's qual) and the projection.
+ * econtext->agg_values/agg_nulls, the OUTER row gives the group-key
+ * columns the target list reads, then HAVING (the node's qual) and the
+ * projection.  Plain/sorted: the OUTER row is the group's first input
+ * row.  Hashed: the planner made every expression outside the aggregates
+ * read group-key columns only (set references match whole GROUP BY
+ * expressions first), so the OUTER row is built from the key the hash
+ * table stores -- no row is kept per group.  If an expression reads
+ * another input column anyway, the group keeps a copy of its first row
+ * (keep_first_row) and that is the OUTER row, as before.
+ *
+ * Hashed group state, one block in the hash table's group (zeroed when
+ * new), for n aggregates:
+ *
+ *     [Datum values[n]][bool nulls[n]][bool no_input[n]]
+ *     [RowSorter *sorters[n]]     (if an aggregate buffers its inputs)
+ *     [MinimalTuple first_row]    (if keep_first_row)
+ *
+ * For `SELECT i, sum(j) ... GROUP BY i` that is 16 bytes next to a 4-byte
+ * bare key: 24 bytes per group plus its 8-byte bucket, where PostgreSQL
+ * 15 spends a 24-byte entry, a 16-byte AllocSet chunk header, 16 bytes of
+ * per-group state and a MinimalTuple (tuplehash.c, bench/RESULTS.md).
+ * By-reference transition values and the sorters live in group_mcxt,
+ * which the hash grouping counts against the memory limit and which is
+ * reset after every batch.
  */
 #include "common/base.h"
 
@@ -37,6 +58,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "executor/hashgroup.h"
 #include "executor/sortutil.h"
 
 /* Per aggregate: how to evaluate it. */
@@ -64,24 +86,14 @@ typedef struct PerAgg {
                                   * program leaves the inputs in args[1..] */
 } PerAgg;
 
-/* One group's transition states. */
+/* One group's transition states (views into one block). */
 typedef struct GroupState {
     Datum *values;
     bool *nulls;
     bool *no_input; /* strict transition with no input yet */
-    RowSorter **sorters; /* buffered aggregates (hashed: per group) */
+    RowSorter **sorters; /* buffered aggregates (NULL if none buffers) */
+    MinimalTuple *first_row; /* hashed with keep_first_row, else NULL */
 } GroupState;
-
-/* A hashed group. */
-typedef struct HashGroup {
-    uint32 hash;
-    int32 next;
-    MinimalTuple first_row;
-    Datum *keys;     /* its group-key values (by-reference ones point
-                      * into first_row), compared without deforming it */
-    bool *key_nulls;
-    GroupState state;
-} HashGroup;
 
 typedef struct AggState {
     PlanState ps;
@@ -89,7 +101,8 @@ typedef struct AggState {
     int naggs;
     PerAgg *peraggs;
     MemoryContext group_mcxt;  /* transition values of the current group
-                                * (plain/sorted) or of all groups (hash) */
+                                * (plain/sorted) or of the batch's groups
+                                * (hashed) */
     AggCallContext call_context;
     ExprState *trans;           /* the per-input-row program */
     int *simple_cols;           /* or, all simple (see advance_simple):
@@ -98,6 +111,7 @@ typedef struct AggState {
     AggTransKind *simple_kinds;
     int simple_last;            /* highest input column read, 1-based */
     bool reset_per_row;         /* it may allocate in per-row memory */
+    bool any_buffered;          /* some aggregate buffers its inputs */
     uint32 rows_unchecked;      /* input rows since the last interrupt check */
     GroupState *trans_group;    /* the group it is advancing */
     TupleTableSlot *first_row;  /* the group's first input row */
@@ -107,18 +121,18 @@ typedef struct AggState {
     bool produced;              /* plain: the single row was returned */
     GroupState current;
     /* hashed */
-    Size hash_mem_peak; /* bytes the table held at most (EXPLAIN) */
-    HashGroup *groups;
-    int32 ngroups, groups_size;
-    int32 *buckets;
-    uint32 nbuckets;
-    int32 next_output;
-    bool table_built;
-    const TypeSupport **key_support;
-    TupleTableSlot *key_slot;   /* minimal slot over a stored row */
-    Datum *probe_keys;          /* the input row's group keys */
-    bool *probe_nulls;
-    FunctionCallInfoData key_fcinfo; /* hash and equality calls, reused */
+    HashGrouping *hash;
+    Size state_size;            /* bytes of a group's state block */
+    Size sorters_offset;        /* where its parts start in the block */
+    Size first_row_offset;
+    bool keep_first_row;        /* an output expression reads a non-key
+                                 * input column */
+    char *init_block;           /* a new group's block, copied as is when
+                                 * every initial state is by value (else
+                                 * NULL: init_group) */
+    bool batch_filled;          /* the batch's input was consumed */
+    TupleTableSlot *key_slot;   /* virtual: a group's key columns */
+    GroupState hash_group;      /* view of the group being advanced */
 } AggState;
 
 /* ----------------------------------------------------------------------
@@ -140,29 +154,31 @@ copy_datum(Datum value, bool byval, int16 len)
 }
 
 /*
- * A new group's transition states, initialized, in group_mcxt; extra
- * bytes (MAXALIGNed) follow them in the same chunk, for the caller.  One
- * allocation per group where there were four: hash aggregation creates a
- * group per distinct key.
+ * Point g's arrays into a state block laid out as the header comment
+ * shows (as->state_size bytes).
  */
-static void *
-init_group(AggState *as, GroupState *g, Size extra)
+static inline void
+group_view(const AggState *as, char *block, GroupState *g)
 {
     int n = Max(1, as->naggs);
-    Size values_size = MAXALIGN(sizeof(Datum) * (Size)n);
-    Size sorters_size = MAXALIGN(sizeof(RowSorter *) * (Size)n);
-    Size flags_size = MAXALIGN(2 * sizeof(bool) * (Size)n);
-    char *chunk = tdb_mcxt_alloc(as->group_mcxt, values_size + sorters_size +
-                                                     flags_size + extra);
-    MemoryContext old;
 
-    g->values = (Datum *)chunk;
-    g->sorters = (RowSorter **)(chunk + values_size);
-    g->nulls = (bool *)(chunk + values_size + sorters_size);
+    g->values = (Datum *)block;
+    g->nulls = (bool *)(block + sizeof(Datum) * (Size)n);
     g->no_input = g->nulls + n;
-    if (as->naggs == 0)
-        return chunk + values_size + sorters_size + flags_size;
-    old = tdb_mcxt_switch_to(as->group_mcxt);
+    g->sorters = as->any_buffered
+                     ? (RowSorter **)(block + as->sorters_offset)
+                     : NULL;
+    g->first_row = as->keep_first_row
+                       ? (MinimalTuple *)(block + as->first_row_offset)
+                       : NULL;
+}
+
+/* A new group's transition states, initialized (memory in group_mcxt). */
+static void
+init_group(AggState *as, GroupState *g)
+{
+    MemoryContext old = tdb_mcxt_switch_to(as->group_mcxt);
+
     for (int i = 0; i < as->naggs; i++) {
         PerAgg *pa = &as->peraggs[i];
 
@@ -172,13 +188,11 @@ init_group(AggState *as, GroupState *g, Size extra)
                            : copy_datum(pa->init_value, pa->transtype_byval,
                                         pa->transtype_len);
         g->no_input[i] = true;
-        g->sorters[i] = pa->buffered
-                            ? tdb_sorter_create(pa->input_desc, pa->sort_keys,
-                                                pa->nsort_keys, as->group_mcxt)
-                            : NULL;
+        if (pa->buffered)
+            g->sorters[i] = tdb_sorter_create(pa->input_desc, pa->sort_keys,
+                                              pa->nsort_keys, as->group_mcxt);
     }
     tdb_mcxt_switch_to(old);
-    return chunk + values_size + sorters_size + flags_size;
 }
 
 /* Advance one aggregate's state with already evaluated inputs. */
@@ -562,7 +576,9 @@ exec_agg_sorted(PlanState *node)
         if (as->done)
             return NULL;
         tdb_mcxt_reset(as->group_mcxt);
-        (void)init_group(as, &as->current, 0);
+        group_view(as, tdb_mcxt_alloc(as->group_mcxt, as->state_size),
+                   &as->current);
+        init_group(as, &as->current);
         /* the group's first row: the pending one, or the next input */
         if (as->pending != NULL && !tdb_slot_is_empty(as->pending)) {
             tdb_slot_copy(as->first_row, as->pending);
@@ -623,145 +639,54 @@ exec_agg_sorted(PlanState *node)
  * ---------------------------------------------------------------------- */
 
 /*
- * The input row's group keys into probe_keys/probe_nulls; returns their
- * hash.  The hash calls reuse one argument block (zeroing one per key and
- * row was a visible share of a GROUP BY).
+ * Consume the current batch's input: each row advances its group's
+ * states, creating the group if new -- unless the hash grouping spilled
+ * the row to a partition, to be aggregated in a later batch.
  */
-static uint32
-hash_keys(AggState *as, TupleTableSlot *row)
-{
-    FunctionCallInfo fcinfo = &as->key_fcinfo;
-    uint32 h = 0;
-
-    for (int k = 0; k < as->plan->num_cols; k++) {
-        uint32 kh = 0x5bd1e995U;
-
-        as->probe_keys[k] = tdb_slot_getattr(row, as->plan->grp_col_idx[k],
-                                             &as->probe_nulls[k]);
-        if (!as->probe_nulls[k]) {
-            fcinfo->nargs = 1;
-            fcinfo->isnull = false;
-            fcinfo->args[0].value = as->probe_keys[k];
-            fcinfo->args[0].isnull = false;
-            kh = DatumGetUInt32(as->key_support[k]->hash(fcinfo));
-        }
-        h = h * 31 + kh;
-    }
-    return h;
-}
-
-/*
- * Are group g's keys equal to the probe's?  As tdb_exec_rows_equal (the
- * group's value first): NULL equals NULL, else the equality operator.
- */
-static bool
-keys_equal(AggState *as, const HashGroup *g)
-{
-    FunctionCallInfo fcinfo = &as->key_fcinfo;
-
-    for (int k = 0; k < as->plan->num_cols; k++) {
-        if (g->key_nulls[k] || as->probe_nulls[k]) {
-            if (g->key_nulls[k] != as->probe_nulls[k])
-                return false;
-            continue;
-        }
-        fcinfo->nargs = 2;
-        fcinfo->isnull = false;
-        fcinfo->args[0].value = g->keys[k];
-        fcinfo->args[0].isnull = false;
-        fcinfo->args[1].value = as->probe_keys[k];
-        fcinfo->args[1].isnull = false;
-        if (!DatumGetBool(as->plan->grp_eq[k]->fn(fcinfo)))
-            return false;
-    }
-    return true;
-}
-
 static void
-grow_group_buckets(AggState *as)
+fill_batch(AggState *as)
 {
-    uint32 nbuckets = as->nbuckets * 2;
-    int32 *buckets =
-        tdb_mcxt_alloc(as->group_mcxt, sizeof(int32) * (Size)nbuckets);
+    GroupState *g = &as->hash_group;
+    TupleTableSlot *row;
 
-    memset(buckets, 0xff, sizeof(int32) * (Size)nbuckets);
-    for (int32 i = 0; i < as->ngroups; i++) {
-        uint32 b = as->groups[i].hash & (nbuckets - 1);
+    while ((row = tdb_hashgroup_next_input(as->hash, as->ps.lefttree)) !=
+           NULL) {
+        bool is_new;
+        char *block;
 
-        as->groups[i].next = buckets[b];
-        buckets[b] = i;
+        check_interrupts(as);
+        block = tdb_hashgroup_lookup(as->hash, row, &is_new);
+        if (block == NULL)
+            continue;
+        group_view(as, block, g);
+        if (is_new) {
+            if (as->init_block != NULL)
+                memcpy(block, as->init_block, as->state_size);
+            else
+                init_group(as, g);
+            if (as->keep_first_row) {
+                MemoryContext old = tdb_mcxt_switch_to(as->group_mcxt);
+
+                *g->first_row = tdb_slot_copy_minimal_tuple(row, 0);
+                tdb_mcxt_switch_to(old);
+            }
+        }
+        advance_all(as, g, row);
     }
-    as->buckets = buckets;
-    as->nbuckets = nbuckets;
-}
-
-/* The group of row, created if new. */
-static GroupState *
-lookup_group(AggState *as, TupleTableSlot *row)
-{
-    uint32 hash = hash_keys(as, row);
-    int nkeys = as->plan->num_cols;
-    HashGroup *g;
-    MemoryContext old;
-
-    for (int32 i = as->buckets[hash & (as->nbuckets - 1)]; i >= 0;
-         i = as->groups[i].next)
-        if (as->groups[i].hash == hash && keys_equal(as, &as->groups[i]))
-            return &as->groups[i].state;
-    if (as->ngroups == as->groups_size) {
-        as->groups_size *= 2;
-        as->groups = tdb_repalloc(as->groups,
-                                  sizeof(HashGroup) * (Size)as->groups_size);
-    }
-    g = &as->groups[as->ngroups];
-    g->hash = hash;
-    old = tdb_mcxt_switch_to(as->group_mcxt);
-    g->first_row = tdb_slot_copy_minimal_tuple(row, 0);
-    tdb_mcxt_switch_to(old);
-    g->keys = init_group(as, &g->state,
-                         MAXALIGN(sizeof(Datum) * (Size)Max(1, nkeys)) +
-                             (Size)Max(1, nkeys));
-    g->key_nulls = (bool *)(g->keys + Max(1, nkeys));
-    /* the keys as stored: by-reference ones must outlive the input row */
-    tdb_slot_store_minimal_tuple(as->key_slot, g->first_row, false);
-    for (int k = 0; k < nkeys; k++)
-        g->keys[k] = tdb_slot_getattr(as->key_slot, as->plan->grp_col_idx[k],
-                                      &g->key_nulls[k]);
-    tdb_slot_clear(as->key_slot);
-    g->next = as->buckets[hash & (as->nbuckets - 1)];
-    as->buckets[hash & (as->nbuckets - 1)] = as->ngroups;
-    as->ngroups++;
-    if ((uint32)as->ngroups > as->nbuckets)
-        grow_group_buckets(as);
-    return &as->groups[as->ngroups - 1].state;
+    as->batch_filled = true;
 }
 
 static TupleTableSlot *exec_agg_hashed(PlanState *node);
 
-static void
-build_groups(AggState *as)
-{
-    TupleTableSlot *row;
-
-    while ((row = tdb_exec_proc_node(as->ps.lefttree)) != NULL) {
-        check_interrupts(as);
-        advance_all(as, lookup_group(as, row), row);
-    }
-    as->table_built = true;
-    /* everything the table holds: buckets, groups, keys, states */
-    as->hash_mem_peak = Max(as->hash_mem_peak,
-                            tdb_mcxt_mem_allocated(as->group_mcxt, true));
-}
-
 bool
-tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb)
+tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
+                        int64 *disk_kb)
 {
     AggState *as = (AggState *)node;
 
     if (as->ps.exec != exec_agg_hashed)
         return false;
-    *batches = 1; /* the table never spills yet (issue 8) */
-    *peak_kb = (int64)((as->hash_mem_peak + 1023) / 1024);
+    tdb_hashgroup_stats(as->hash, batches, peak_kb, disk_kb);
     return true;
 }
 
@@ -771,34 +696,98 @@ exec_agg_hashed(PlanState *node)
     AggState *as = (AggState *)node;
     ExprContext *econtext = node->econtext;
 
-    if (!as->table_built)
-        build_groups(as);
-    while (as->next_output < as->ngroups) {
-        HashGroup *g = &as->groups[as->next_output++];
-        TupleTableSlot *out;
+    while (!as->done) {
+        GroupState *g = &as->hash_group;
+        char *block;
 
-        tdb_slot_store_minimal_tuple(as->first_row, g->first_row, false);
-        econtext->outer_slot = as->first_row;
-        tdb_exec_reset_row(econtext);
-        finalize(as, &g->state);
-        if ((out = emit_group(as)) != NULL)
-            return out;
+        if (!as->batch_filled)
+            fill_batch(as);
+        while ((block = tdb_hashgroup_next_group(as->hash, as->key_slot)) !=
+               NULL) {
+            TupleTableSlot *out;
+
+            group_view(as, block, g);
+            if (as->keep_first_row) {
+                tdb_slot_store_minimal_tuple(as->first_row, *g->first_row,
+                                             false);
+                econtext->outer_slot = as->first_row;
+            } else
+                econtext->outer_slot = as->key_slot;
+            tdb_exec_reset_row(econtext);
+            finalize(as, g);
+            if ((out = emit_group(as)) != NULL)
+                return out;
+        }
+        /* the batch is out: its transition values go, the next begins */
+        tdb_slot_clear(as->first_row);
+        tdb_mcxt_reset(as->group_mcxt);
+        as->batch_filled = false;
+        if (!tdb_hashgroup_next_batch(as->hash))
+            as->done = true;
     }
     return NULL;
 }
 
-static void
-reset_hash_table(AggState *as)
+/* Does expression tree node read an input column past the group keys
+ * outside the aggregates' arguments?  (arg: the number of key columns) */
+static bool
+reads_non_key_column(Node *node, void *arg)
 {
-    tdb_mcxt_reset(as->group_mcxt);
-    as->nbuckets = 256;
-    as->buckets = tdb_mcxt_alloc(as->group_mcxt, sizeof(int32) * 256);
-    memset(as->buckets, 0xff, sizeof(int32) * 256);
-    as->groups_size = 256;
-    as->groups = tdb_mcxt_alloc(as->group_mcxt, sizeof(HashGroup) * 256);
-    as->ngroups = 0;
-    as->next_output = 0;
-    as->table_built = false;
+    int nkeys = *(int *)arg;
+
+    if (node == NULL || IsA(node, Aggref))
+        return false;
+    if (IsA(node, Var))
+        return ((Var *)node)->varno == OUTER_VAR &&
+               ((Var *)node)->varattno > nkeys;
+    return tdb_expr_walk_children(node, reads_non_key_column, arg);
+}
+
+/* Hashed: the state block's layout, the hash grouping and its slots. */
+static void
+init_hashed(AggState *as, EState *estate, TupleDesc input_desc)
+{
+    Agg *plan = as->plan;
+    int n = Max(1, as->naggs);
+    HashGroupingSpec spec = {0};
+    Size size = MAXALIGN((sizeof(Datum) + 2 * sizeof(bool)) * (Size)n);
+
+    as->keep_first_row =
+        reads_non_key_column((Node *)plan->plan.targetlist, &plan->num_cols) ||
+        reads_non_key_column((Node *)plan->plan.qual, &plan->num_cols);
+    as->sorters_offset = size;
+    if (as->any_buffered)
+        size += sizeof(RowSorter *) * (Size)n;
+    as->first_row_offset = size;
+    if (as->keep_first_row)
+        size += sizeof(MinimalTuple);
+    as->state_size = size;
+
+    spec.input_desc = input_desc;
+    spec.nkeys = plan->num_cols;
+    spec.key_cols = plan->grp_col_idx;
+    spec.eq_ops = (const OperDesc *const *)plan->grp_eq;
+    spec.state_size = size;
+    spec.deform_natts = as->simple_cols != NULL ? as->simple_last : 0;
+    spec.est_groups = plan->num_groups;
+    spec.extra_mcxt = as->group_mcxt;
+    spec.can_spill = true;
+    as->hash = tdb_hashgroup_create(&spec, estate);
+    if (!as->any_buffered) {
+        bool by_value = true;
+
+        for (int i = 0; i < as->naggs; i++)
+            by_value &= as->peraggs[i].init_null ||
+                        as->peraggs[i].transtype_byval;
+        if (by_value) {
+            GroupState g;
+
+            as->init_block = tdb_palloc0(size);
+            group_view(as, as->init_block, &g);
+            init_group(as, &g);
+        }
+    }
+    as->key_slot = tdb_slot_create(input_desc, &tdb_tts_ops_virtual);
 }
 
 /* ----------------------------------------------------------------------
@@ -953,8 +942,12 @@ rescan_agg(PlanState *node)
     as->produced = false;
     as->input_done = false;
     tdb_slot_clear(as->pending);
-    if (as->plan->strategy == AGG_HASHED)
-        reset_hash_table(as);
+    if (as->plan->strategy == AGG_HASHED) {
+        tdb_slot_clear(as->first_row);
+        tdb_mcxt_reset(as->group_mcxt);
+        tdb_hashgroup_reset(as->hash);
+        as->batch_filled = false;
+    }
     tdb_exec_rescan(node->lefttree);
 }
 
@@ -983,23 +976,21 @@ tdb_exec_init_agg(Agg *plan, EState *estate)
     as->call_context.group_mcxt = as->group_mcxt;
     as->first_row = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
     as->pending = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
-    as->key_slot = tdb_slot_create(input_desc, &tdb_tts_ops_minimal);
+    for (int i = 0; i < as->naggs; i++)
+        as->any_buffered |= as->peraggs[i].buffered;
     if (plan->strategy == AGG_HASHED) {
-        as->probe_keys = tdb_palloc(sizeof(Datum) * (Size)Max(1, plan->num_cols));
-        as->probe_nulls = tdb_palloc(sizeof(bool) * (Size)Max(1, plan->num_cols));
-        as->key_support = tdb_palloc(sizeof(TypeSupport *) *
-                                     (Size)Max(1, plan->num_cols));
-        for (int k = 0; k < plan->num_cols; k++) {
-            as->key_support[k] = tdb_type_support(
-                TupleDescAttr(input_desc, plan->grp_col_idx[k] - 1)
-                    ->atttypid);
-            if (as->key_support[k] == NULL || as->key_support[k]->hash == NULL)
-                elog(ERROR, "no hash function for a GROUP BY column");
-        }
-        reset_hash_table(as);
+        init_hashed(as, estate, input_desc);
         as->ps.exec = exec_agg_hashed;
-    } else
+    } else {
+        /* the current group's block: values, nulls, no_input, sorters */
+        Size n = (Size)Max(1, as->naggs);
+
+        as->sorters_offset =
+            MAXALIGN((sizeof(Datum) + 2 * sizeof(bool)) * n);
+        as->state_size = as->sorters_offset +
+                         (as->any_buffered ? sizeof(RowSorter *) * n : 0);
         as->ps.exec = exec_agg_sorted;
+    }
     as->ps.rescan = rescan_agg;
     tdb_exec_assign_projection(&as->ps);
     return &as->ps;

@@ -29,9 +29,10 @@ PlanState *tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 
-/* EXPLAIN ANALYZE: a hashed Agg's batches and peak memory in kB; false
- * if node does not aggregate by hashing. */
-bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb);
+/* EXPLAIN ANALYZE: a hashed Agg's batches, peak memory and peak disk
+ * space in kB; false if node does not aggregate by hashing. */
+bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
+                             int64 *disk_kb);
 
 /* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
 void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);

@@ -41,9 +41,13 @@
  * chunk of its own.  ref = (chunk number + 1) << 20 | offset / 8, so a
  * chunk's groups can start anywhere in its first 8 MB (2^20 eight-byte
  * units) and 4095 chunks address at least 4095 x 8 MB ~ 32 GB of groups --
- * far beyond any sane hash_mem (the spilling increment of issue 8 keeps
- * the table under work_mem x hash_mem_multiplier).  Finding a group costs
- * one load from the directory (a few hundred bytes, always cached).
+ * far beyond any sane hash_mem (hashgroup.c keeps a spilling table under
+ * work_mem x hash_mem_multiplier).  Finding a group costs one load from
+ * the directory (a few hundred bytes, always cached).  A caller with a
+ * memory limit caps the chunk size (tdb_tuplehash_set_max_chunk_size, and
+ * the Bump context's blocks with it), so one new chunk never overshoots
+ * the limit by more than a sixteenth; past a quarter of the directory the
+ * chunks double again, so the full size stays addressable.
  *
  * Key formats, chosen at create time:
  *
@@ -122,6 +126,7 @@ struct TupleHashTable {
     bool bare;                /* bare fixed-width format, else general */
     bool bitwise;             /* every column has bytewise equality */
     bool may_have_nulls;      /* bare: a null bitmap leads the key */
+    bool single_int_key;      /* bare: one NOT NULL by-value 4/8-byte column */
     uint32 nullbitmap_len;    /* bytes of the null bitmap */
     uint32 bare_len;          /* bare: the key's length */
     uint32 *bare_offsets;     /* bare: each column's offset */
@@ -147,6 +152,9 @@ struct TupleHashTable {
     char *cur;        /* next free byte of cur_chunk */
     Size cur_free;    /* bytes left in cur_chunk */
     Size next_chunk_size;
+    uint64 alloc_events; /* chunks and bucket arrays allocated so far */
+    Size max_chunk_size; /* chunks stop doubling here (a memory limit's
+                          * granularity); ARENA_MAX_CHUNK by default */
     Size group_bytes; /* bytes handed out to groups */
 };
 
@@ -177,6 +185,7 @@ arena_add_chunk(TupleHashTable *t, Size size)
     }
     t->chunks[t->nchunks] =
         tdb_mcxt_alloc_extended(t->arena_cxt, size, MCXT_ALLOC_HUGE);
+    t->alloc_events++;
     return t->nchunks++;
 }
 
@@ -196,7 +205,11 @@ arena_alloc_slow(TupleHashTable *t, Size size)
     while (chunk_size < size)
         chunk_size *= 2;
     chunk = arena_add_chunk(t, chunk_size);
-    t->next_chunk_size = Min(chunk_size * 2, ARENA_MAX_CHUNK);
+    /* chunks grow to the caller's cap, past it only when the directory
+     * fills up (so a capped table can still address ~32 GB) */
+    t->next_chunk_size =
+        Min(chunk_size * 2, t->nchunks < REF_MAX_CHUNKS / 4 ? t->max_chunk_size
+                                                            : ARENA_MAX_CHUNK);
     t->cur_chunk = chunk;
     t->cur = t->chunks[chunk] + size;
     t->cur_free = chunk_size - size;
@@ -344,6 +357,20 @@ encode_bare(TupleHashTable *t, const Datum *values, const bool *isnull)
 {
     char *p = t->probe;
 
+    if (t->single_int_key && (isnull == NULL || !isnull[0])) {
+        /* one NOT NULL 4- or 8-byte by-value column: the value itself */
+        if (t->bare_len == 4) {
+            uint32 v = (uint32)values[0];
+
+            memcpy(p, &v, 4);
+        } else {
+            uint64 v = (uint64)values[0];
+
+            memcpy(p, &v, 8);
+        }
+        t->probe_len = t->bare_len;
+        return;
+    }
     if (t->may_have_nulls)
         memset(p, 0, t->bare_len);
     for (int c = 0; c < t->ncols; c++) {
@@ -519,6 +546,7 @@ buckets_allocate(TupleHashTable *t, uint64 nbuckets)
         MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
     t->nbuckets = nbuckets;
     t->grow_at = nbuckets / 4 * 3;
+    t->alloc_events++;
 }
 
 /* Double the bucket array, re-inserting by the stored hashes. */
@@ -592,6 +620,9 @@ setup_key_format(TupleHashTable *t)
         off += (Size)t->cols[c].typlen;
     }
     t->bare_len = (uint32)off;
+    t->single_int_key = t->ncols == 1 && !t->may_have_nulls &&
+                        t->cols[0].typbyval &&
+                        (t->bare_len == 4 || t->bare_len == 8);
 }
 
 TupleHashTable *
@@ -606,6 +637,7 @@ tdb_tuplehash_create(const TupleHashKeyColumn *cols, int ncols, Size state_size,
     t->cxt = cxt;
     t->arena_cxt =
         tdb_bump_create(cxt, "tuple hash groups", ALLOCSET_DEFAULT_SIZES);
+    t->max_chunk_size = ARENA_MAX_CHUNK;
     t->ncols = ncols;
     t->cols =
         tdb_mcxt_alloc(cxt, tdb_mcxt_array_size((Size)Max(ncols, 1),
@@ -648,7 +680,17 @@ new_group(TupleHashTable *t)
         arena_alloc(t, Max(t->state_space + key_space, MAXIMUM_ALIGNOF));
     char *g = ref_to_group(t, ref);
 
-    memset(g, 0, t->state_space);
+    if (t->state_space <= 32) {
+        /* small states (one or two aggregates): a few stores, no call */
+        for (Size i = 0; i < t->state_space; i += 8)
+            memset(g + i, 0, 8);
+    } else
+        memset(g, 0, t->state_space);
+    if (t->bare && key_space == 8) {
+        /* the probe's padding is zero (never written): copy it along */
+        memcpy(g + t->state_space, t->probe, 8);
+        return ref;
+    }
     memcpy(g + t->state_space, t->probe, t->probe_len);
     if (key_space > t->probe_len)
         memset(g + t->state_space + t->probe_len, 0, key_space - t->probe_len);
@@ -800,6 +842,39 @@ Size
 tdb_tuplehash_mem_allocated(const TupleHashTable *t)
 {
     return tdb_mcxt_mem_allocated(t->cxt, true);
+}
+
+void
+tdb_tuplehash_set_max_chunk_size(TupleHashTable *t, Size size)
+{
+    Size chunk = ARENA_MIN_CHUNK;
+
+    while (chunk * 2 <= size && chunk < ARENA_MAX_CHUNK)
+        chunk *= 2;
+    if (t->ngroups != 0)
+        elog(ERROR, "the arena's chunk size is set before the first group");
+    /* the Bump context's blocks must not outgrow the chunks either */
+    tdb_mcxt_delete(t->arena_cxt);
+    t->arena_cxt = tdb_bump_create(t->cxt, "tuple hash groups",
+                                   ALLOCSET_DEFAULT_MINSIZE,
+                                   ALLOCSET_DEFAULT_INITSIZE, chunk);
+    arena_reset(t);
+    t->max_chunk_size = chunk;
+    t->next_chunk_size = Min(t->next_chunk_size, chunk);
+}
+
+Size
+tdb_tuplehash_grow_bytes(const TupleHashTable *t)
+{
+    if (t->ngroups + 1 <= t->grow_at)
+        return 0;
+    return (Size)tdb_mcxt_array_size(t->nbuckets * 2, sizeof(TupleHashBucket));
+}
+
+uint64
+tdb_tuplehash_alloc_events(const TupleHashTable *t)
+{
+    return t->alloc_events;
 }
 
 Size

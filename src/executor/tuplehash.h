@@ -120,6 +120,26 @@ uint64 tdb_tuplehash_ngroups(const TupleHashTable *table);
 uint64 tdb_tuplehash_nbuckets(const TupleHashTable *table);
 /* Bytes of the table's contexts (buckets, arena, table): exact. */
 Size tdb_tuplehash_mem_allocated(const TupleHashTable *table);
+/*
+ * Cap the size of the group arena's chunks (rounded down to a power of
+ * two, 8 kB to 8 MB): a table kept under a memory limit then overshoots
+ * it by at most one chunk.  Past 1023 chunks they grow again regardless,
+ * so the table can still address its full size.
+ */
+void tdb_tuplehash_set_max_chunk_size(TupleHashTable *table, Size size);
+/*
+ * Bytes the next new group would add to the bucket array: the doubled
+ * array (the old one is freed after the copy), or 0 if it fits.  Lets a
+ * caller with a memory limit stop before a growth would pass it.
+ */
+Size tdb_tuplehash_grow_bytes(const TupleHashTable *table);
+/*
+ * A counter that changes whenever the table allocates memory (an arena
+ * chunk, a bucket array): tdb_tuplehash_mem_allocated() can only have
+ * changed if it did -- a cheap test for a caller checking a limit per
+ * new group.
+ */
+uint64 tdb_tuplehash_alloc_events(const TupleHashTable *table);
 /* Bytes of the arena actually holding groups (keys + states). */
 Size tdb_tuplehash_group_bytes(const TupleHashTable *table);
 /* Whether the key uses the bare fixed-width format (see tuplehash.c). */

@@ -576,6 +576,25 @@ add_filter(ExplainState *es, Plan *plan, int indent)
         add_property(es, indent, "Filter", deparse_qual(plan->qual, &ctx));
 }
 
+
+/*
+ * A hashed node's table under EXPLAIN ANALYZE, as PostgreSQL prints
+ * HashAggregate's: batches and peak memory, and the peak disk space when
+ * it spilled (more than one batch).
+ */
+static void
+add_hash_table_stats(ExplainState *es, int indent, int batches,
+                     int64 peak_kb, int64 disk_kb)
+{
+    Buf b;
+
+    buf_init(&b);
+    buf_printf(&b, "%*sBatches: %d  Memory Usage: %lldkB", indent, "", batches,
+               (long long)peak_kb);
+    if (batches > 1)
+        buf_printf(&b, "  Disk Usage: %lldkB", (long long)disk_kb);
+    es->lines = tdb_lappend(es->lines, b.data);
+}
 /* "Sort Key: a, b DESC" / "Group Key: a" */
 static void
 add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
@@ -627,19 +646,13 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         break;
     case T_Agg: {
         int batches;
-        int64 peak_kb;
+        int64 peak_kb, disk_kb;
 
         add_keys(es, plan, indent, "Group Key", ((Agg *)plan)->grp_col_idx,
                  NULL, ((Agg *)plan)->num_cols);
         if (es->analyze && ps != NULL &&
-            tdb_exec_agg_hash_stats(ps, &batches, &peak_kb)) {
-            Buf b;
-
-            buf_init(&b);
-            buf_printf(&b, "%*sBatches: %d  Memory Usage: %lldkB", indent, "",
-                       batches, (long long)peak_kb);
-            es->lines = tdb_lappend(es->lines, b.data);
-        }
+            tdb_exec_agg_hash_stats(ps, &batches, &peak_kb, &disk_kb))
+            add_hash_table_stats(es, indent, batches, peak_kb, disk_kb);
         break;
     }
     case T_Hash:

@@ -1518,6 +1518,24 @@ group_keys_hashable(Query *q)
 }
 
 /*
+ * Does an aggregate buffer and sort its inputs (DISTINCT or ORDER BY)?
+ * Then PostgreSQL (through 15) aggregates sorted, never hashed: such an
+ * aggregate sorts its inputs per group, and one sorter per group of a
+ * hash table costs far more than sorting the input once.
+ */
+static bool
+any_ordered_aggregate(List *aggs)
+{
+    for (int i = 0; i < list_length(aggs); i++) {
+        Aggref *a = list_nth(aggs, i);
+
+        if (a->distinct || a->order_exprs != NIL)
+            return true;
+    }
+    return false;
+}
+
+/*
  * The aggregation step: the join tree's output is the group keys
  * followed by every Var the rest needs; the Agg node computes the
  * query's target list and HAVING over it.
@@ -1541,11 +1559,23 @@ plan_aggregation(PlannerInfo *root, Plan *input, List *needed)
             tdb_make_target_entry(te->expr, list_length(input_tlist) + 1,
                                   NULL, false));
     }
-    for (int i = 0; i < list_length(needed); i++)
-        input_tlist = tdb_lappend(
-            input_tlist,
-            tdb_make_target_entry(list_nth(needed, i),
-                                  list_length(input_tlist) + 1, NULL, false));
+    for (int i = 0; i < list_length(needed); i++) {
+        Expr *var = list_nth(needed, i);
+        bool is_key = false;
+
+        /* a Var that is a group key already is read from the key's
+         * column: no second copy (with `GROUP BY i` over (i, j) the
+         * input stays the scanned row itself, passed without projecting) */
+        for (int k = 0; k < ngroup && !is_key; k++)
+            is_key = tdb_expr_equal(
+                (Node *)((TargetEntry *)list_nth(input_tlist, k))->expr,
+                (Node *)var);
+        if (!is_key)
+            input_tlist = tdb_lappend(
+                input_tlist,
+                tdb_make_target_entry(var, list_length(input_tlist) + 1, NULL,
+                                      false));
+    }
     input->targetlist = input_tlist;
 
     for (int i = 0; i < list_length(q->target_list); i++)
@@ -1565,7 +1595,8 @@ plan_aggregation(PlannerInfo *root, Plan *input, List *needed)
     }
     if (ngroup == 0)
         agg->strategy = AGG_PLAIN;
-    else if (settings->enable_hashagg && group_keys_hashable(q))
+    else if (settings->enable_hashagg && group_keys_hashable(q) &&
+             !any_ordered_aggregate(aggs))
         agg->strategy = AGG_HASHED;
     else {
         /* sort the input on the group keys (columns 1..ngroup) */

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# run.sh -- end-to-end tests of hash aggregation spilling to disk (issue 8).
+#
+#   tests/spill/run.sh [PATH/TO/tupledb]
+#
+# Through the shell on a fresh data directory:
+#   - the same grouped queries (1M int groups; 200k text groups with
+#     by-reference transition values and a NULL key)
+#     at work_mem = 64kB give exactly the in-memory answer (work_mem = 1GB);
+#   - EXPLAIN ANALYZE shows more than one batch and a Disk Usage when it
+#     spills, one batch and no Disk Usage when it does not;
+#   - the spilling run's peak RSS (VmHWM via /usr/bin/time) stays far
+#     below the in-memory run's: memory is bounded by work_mem;
+#   - temporary files (DATADIR/base/pgsql_tmp) exist while a spilling
+#     query runs and are gone after it succeeds, after it fails with an
+#     error raised in a spilled batch, and after it is cancelled
+#     (statement_timeout; and a CancelRequest from psql through `tupledb
+#     serve`, when psql 15 is installed).
+# Prints one line per check and
+#   RESULT spill_e2e: N passed, N failed, N skipped
+# (make check runs it through build/<flavour>/tests/spill_e2e).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+bin=${1:-$ROOT/build/release/tupledb}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+PSQL=${PSQL:-/usr/lib/postgresql/15/bin/psql}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-spill.XXXXXX")
+server_pid=
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+db=$work/db
+tmpdir=${TDB_SPILL_TMPDIR:-$db/base/pgsql_tmp}
+passed=0; failed=0; skipped=0
+
+ok() { echo "  ok    $1"; passed=$((passed + 1)); }
+fail() {
+  echo "  FAIL  $1"; shift
+  for line in "$@"; do echo "    $line"; done
+  failed=$((failed + 1))
+}
+skip() { echo "  SKIP  $1"; skipped=$((skipped + 1)); }
+tdb() { "$bin" -X -q "$db" "$@"; }
+temp_files() { find "$tmpdir" -type f 2>/dev/null | wc -l; }
+
+# the grouped queries: each reduces its groups to one checkable row
+read -r -d '' QUERIES <<'SQL'
+SELECT count(*), sum(c), min(g), max(g), sum(s) FROM (SELECT g, count(*) AS c, sum(g::int8 * 2) AS s FROM generate_series(1, 1000000) g GROUP BY g) x;
+SELECT count(*), sum(n), sum(length(a)), sum(length(mx)), sum(nm), count(k) FROM (SELECT CASE WHEN g % 1000 = 0 THEN NULL ELSE md5((g % 200000)::text) END AS k, count(*) AS n, string_agg(g::text, ',') AS a, max(g::text) AS mx, sum(g::numeric / 3) AS nm FROM generate_series(1, 400000) g GROUP BY 1) x;
+SELECT count(*), sum(c) FROM (SELECT g % 300000 AS k1, (g % 3)::text AS k2, count(*) AS c FROM generate_series(1, 600000) g GROUP BY 1, 2 HAVING count(*) > 0) x;
+SQL
+
+tdb -c "SELECT 1" >/dev/null 2>&1 || { echo "cannot run $bin"; echo "RESULT spill_e2e: 0 passed, 1 failed, 0 skipped"; exit 1; }
+
+# 1. same answers spilled and in memory
+in_memory=$(printf 'SET work_mem = %s;\n%s\n' "'1GB'" "$QUERIES" | tdb 2>&1)
+spilled=$(printf 'SET work_mem = %s;\n%s\n' "'64kB'" "$QUERIES" | tdb 2>&1)
+if [ "$in_memory" = "$spilled" ] && ! grep -q ERROR <<<"$in_memory"; then
+  ok "spilled results equal in-memory results"
+else
+  fail "spilled results equal in-memory results" "in memory:" "$in_memory" "spilled:" "$spilled"
+fi
+if [ "$(temp_files)" -eq 0 ]; then ok "no temporary file left after success"
+else fail "no temporary file left after success" "$(ls "$tmpdir")"; fi
+
+# 2. EXPLAIN ANALYZE
+plan_q="EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT g, count(*) FROM generate_series(1, 300000) g GROUP BY g"
+plan=$(printf "SET work_mem = '64kB';\n%s;\n" "$plan_q" | tdb 2>&1)
+if grep -Eq '^   Batches: ([2-9]|[1-9][0-9]+)  Memory Usage: [0-9]+kB  Disk Usage: [1-9][0-9]*kB$' <<<"$plan"; then
+  ok "EXPLAIN ANALYZE shows batches and disk usage when spilling"
+else
+  fail "EXPLAIN ANALYZE shows batches and disk usage when spilling" "$plan"
+fi
+mem_kb=$(sed -nE 's/.*Memory Usage: ([0-9]+)kB.*/\1/p' <<<"$plan")
+if [ -n "$mem_kb" ] && [ "$mem_kb" -le 160 ]; then
+  ok "hash table memory within work_mem x hash_mem_multiplier (${mem_kb}kB <= 128kB + slack)"
+else
+  fail "hash table memory within work_mem x hash_mem_multiplier" "$plan"
+fi
+plan=$(printf "SET work_mem = '1GB';\n%s;\n" "$plan_q" | tdb 2>&1)
+if grep -Eq '^   Batches: 1  Memory Usage: [0-9]+kB$' <<<"$plan"; then
+  ok "EXPLAIN ANALYZE shows one batch and no disk usage in memory"
+else
+  fail "EXPLAIN ANALYZE shows one batch and no disk usage in memory" "$plan"
+fi
+
+# 3. peak memory bounded (release builds only: the checking build's
+# per-chunk bookkeeping would blur the comparison)
+peak_of() {
+  /usr/bin/time -f '%M' -o "$work/rss" "$bin" -X -q "$db" -c "SET work_mem = '$1'" \
+    -c "SELECT count(*) FROM (SELECT g, count(*) FROM generate_series(1, 2000000) g GROUP BY g) x" >/dev/null 2>&1
+  tail -n 1 "$work/rss"
+}
+if [ ! -x /usr/bin/time ]; then
+  skip "peak memory bounded (no /usr/bin/time)"
+else
+  base=$(/usr/bin/time -f '%M' "$bin" -X -q "$db" -c "SELECT 1" 2>&1 >/dev/null | tail -n 1)
+  big=$(peak_of 1GB)
+  small=$(peak_of 64kB)
+  # in memory, 2M groups take ~80 MB; spilled, the table stays near 128kB
+  if [ $((small - base)) -lt 30000 ] && [ $((big - base)) -gt $((3 * (small - base))) ]; then
+    ok "peak memory bounded: ${small} kB spilling vs ${big} kB in memory (baseline ${base} kB)"
+  else
+    fail "peak memory bounded" "baseline ${base} kB, in memory ${big} kB, spilling ${small} kB"
+  fi
+fi
+
+# 4. temporary files gone after an error raised in a spilled batch
+err=$(printf "SET work_mem = '64kB';\nSELECT g, sum(10 / (g - 150000)) FROM generate_series(1, 200000) g GROUP BY g;\n" | tdb 2>&1)
+if grep -q 'ERROR:  division by zero' <<<"$err" && [ "$(temp_files)" -eq 0 ]; then
+  ok "no temporary file left after an error"
+else
+  fail "no temporary file left after an error" "$err" "$(ls "$tmpdir" 2>&1)"
+fi
+
+# 5. ... and after a cancel (statement_timeout raises the cancel error)
+long_q="SELECT count(*) FROM (SELECT g, count(*) FROM generate_series(1, 50000000) g GROUP BY g) x"
+(printf "SET work_mem = '64kB';\nSET statement_timeout = '3s';\n%s;\n" "$long_q" | tdb >"$work/timeout.out" 2>&1) &
+seen=0
+for _ in $(seq 1 60); do
+  [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
+  sleep 0.1
+done
+wait $!
+if [ "$seen" -eq 1 ] && grep -q 'canceling statement due to statement timeout' "$work/timeout.out" &&
+   [ "$(temp_files)" -eq 0 ]; then
+  ok "temporary files exist while spilling and are gone after statement_timeout"
+else
+  fail "temporary files gone after statement_timeout" "seen while running: $seen" "$(cat "$work/timeout.out")" "$(ls "$tmpdir" 2>&1)"
+fi
+
+# 6. a CancelRequest through the server (psql sends one on SIGINT)
+if [ ! -x "$PSQL" ]; then
+  skip "temporary files gone after a CancelRequest (no psql 15)"
+else
+  sock=$work/sock; mkdir "$sock"
+  "$bin" serve "$db" --port 54377 --socket-dir "$sock" >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 100); do [ -S "$sock/.s.PGSQL.54377" ] && break; sleep 0.05; done
+  (PGOPTIONS='-c work_mem=64kB' "$PSQL" -X -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "$long_q" >"$work/cancel.out" 2>&1) &
+  psql_pid=$!
+  seen=0
+  for _ in $(seq 1 100); do
+    [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
+    sleep 0.1
+  done
+  kill -INT "$psql_pid" 2>/dev/null
+  wait "$psql_pid"
+  gone=0
+  for _ in $(seq 1 50); do [ "$(temp_files)" -eq 0 ] && { gone=1; break; }; sleep 0.1; done
+  alive=$("$PSQL" -X -At -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "SELECT 42" 2>&1)
+  if [ "$seen" -eq 1 ] && [ "$gone" -eq 1 ] &&
+     grep -q 'canceling statement due to user request' "$work/cancel.out" && [ "$alive" = 42 ]; then
+    ok "temporary files gone after a CancelRequest; the server keeps serving"
+  else
+    fail "temporary files gone after a CancelRequest" "seen: $seen gone: $gone alive: $alive" \
+      "$(cat "$work/cancel.out")" "$(tail -n 5 "$work/server.log")"
+  fi
+fi
+
+echo "RESULT spill_e2e: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
