@@ -255,3 +255,20 @@ tdb_exec_eval_param(ExprContext *econtext, int paramid, Datum *value,
     *value = p->value;
     *isnull = p->isnull;
 }
+
+PlanState *
+tdb_exec_subplan_planstate(EState *estate, int plan_id)
+{
+    Plan *plan;
+
+    if (plan_id < 1 || plan_id > list_length(estate->subplans))
+        return NULL;
+    plan = list_nth(estate->subplans, plan_id - 1);
+    for (int i = 0; i < list_length(estate->subplan_states); i++) {
+        PlanState *ps = list_nth(estate->subplan_states, i);
+
+        if (ps->plan == plan)
+            return ps;
+    }
+    return NULL;
+}

@@ -82,7 +82,8 @@ typedef struct ExplainState {
     bool summary_set;
     bool verbose;
     bool use_prefix;
-    List *lines; /* char * */
+    EState *estate; /* ANALYZE: the run's state (subplans' nodes) */
+    List *lines;    /* char * */
 } ExplainState;
 
 static void deparse(Buf *b, Expr *e, DeparseContext *ctx);
@@ -399,7 +400,9 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
         deparse_in_list(b, (InListExpr *)e, ctx);
         return;
     case T_SubPlan:
-        buf_printf(b, "(SubPlan %d)", ((SubPlan *)e)->plan_id);
+        buf_printf(b, "(%sSubPlan %d)",
+                   ((SubPlan *)e)->use_hash ? "hashed " : "",
+                   ((SubPlan *)e)->plan_id);
         return;
     case T_TargetEntry:
         deparse(b, ((TargetEntry *)e)->expr, ctx);
@@ -706,9 +709,86 @@ explain_children(ExplainState *es, Plan *plan, PlanState *ps, int depth,
                      depth + 1, shift, NULL);
 }
 
+/* Walker: collect the SubPlans of an expression into *(List **)arg. */
+static bool
+collect_subplans(Node *node, void *arg)
+{
+    List **found = arg;
+
+    if (node == NULL)
+        return false;
+    if (IsA(node, SubPlan)) {
+        /* its arguments first: the executor sets those up first */
+        (void)tdb_expr_walk_children(node, collect_subplans, arg);
+        *found = tdb_lappend(*found, node);
+        return false;
+    }
+    return tdb_expr_walk_children(node, collect_subplans, arg);
+}
+
+/*
+ * The SubPlans in a node's expressions, in the order PostgreSQL's
+ * executor initializes them (the target list, the qual, then the node's
+ * own expressions), which is the order EXPLAIN lists them under the
+ * node.
+ */
+static List *
+node_subplans(Plan *plan)
+{
+    List *found = NIL;
+
+    collect_subplans((Node *)plan->targetlist, &found);
+    collect_subplans((Node *)plan->qual, &found);
+    switch (nodeTag(plan)) {
+    case T_Result:
+        collect_subplans((Node *)((Result *)plan)->resconstantqual, &found);
+        break;
+    case T_NestLoop:
+        collect_subplans((Node *)((NestLoop *)plan)->joinqual, &found);
+        break;
+    case T_HashJoin:
+        collect_subplans((Node *)((HashJoin *)plan)->joinqual, &found);
+        collect_subplans((Node *)((HashJoin *)plan)->hashclauses, &found);
+        break;
+    case T_Limit:
+        collect_subplans((Node *)((Limit *)plan)->limit_offset, &found);
+        collect_subplans((Node *)((Limit *)plan)->limit_count, &found);
+        break;
+    case T_ValuesScan:
+        collect_subplans((Node *)((ValuesScan *)plan)->values_lists, &found);
+        break;
+    case T_FunctionScan:
+        collect_subplans((Node *)((FunctionScan *)plan)->funcexpr, &found);
+        break;
+    case T_ModifyTable:
+        collect_subplans((Node *)((ModifyTable *)plan)->returning, &found);
+        collect_subplans((Node *)((ModifyTable *)plan)->check_exprs, &found);
+        break;
+    default:
+        break;
+    }
+    return found;
+}
+
+/*
+ * An initplan or subplan under its label ("InitPlan 1 (returns $0)",
+ * "SubPlan 2"), with its run's counters under ANALYZE.
+ */
+static void
+explain_subplan(ExplainState *es, SubPlan *sp, int depth, int shift,
+                const char *label)
+{
+    PlanState *ps = es->estate != NULL
+                        ? tdb_exec_subplan_planstate(es->estate, sp->plan_id)
+                        : NULL;
+
+    explain_node(es, list_nth(es->stmt->subplans, sp->plan_id - 1), ps,
+                 depth + 1, shift, label);
+}
+
 /*
  * One node at nesting depth (0 = the top) and `shift` extra columns
- * (initplans hang two columns to the right of their label).
+ * (initplans and subplans hang two columns to the right of their label).
  */
 static void
 explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
@@ -717,6 +797,7 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
     Buf b;
     int indent = (depth == 0 ? 0 : 6 * (depth - 1) + 2) + shift;
     int prop_indent = 2 + 6 * depth + shift;
+    List *subplans;
 
     buf_init(&b);
     if (label != NULL) {
@@ -753,10 +834,18 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
         buf_init(&l);
         buf_printf(&l, "InitPlan %d (returns $%d)", sp->plan_id,
                    list_nth_int(sp->set_param, 0));
-        explain_node(es, list_nth(es->stmt->subplans, sp->plan_id - 1), NULL,
-                     depth + 1, shift, l.data);
+        explain_subplan(es, sp, depth, shift, l.data);
     }
     explain_children(es, plan, ps, depth, shift);
+    subplans = node_subplans(plan);
+    for (int i = 0; i < list_length(subplans); i++) {
+        SubPlan *sp = list_nth(subplans, i);
+        Buf l;
+
+        buf_init(&l);
+        buf_printf(&l, "SubPlan %d", sp->plan_id);
+        explain_subplan(es, sp, depth, shift, l.data);
+    }
 }
 
 /* ----------------------------------------------------------------------
@@ -815,11 +904,25 @@ count_scans(Plan *plan)
     return n + count_scans(plan->lefttree) + count_scans(plan->righttree);
 }
 
+/*
+ * Relations the statement reads, as PostgreSQL counts its range table to
+ * decide on qualified names: the main plan's, and each subplan's (a
+ * subquery without FROM still has a range-table entry, an RTE_RESULT).
+ */
+static int
+count_statement_scans(PlannedStmt *stmt)
+{
+    int n = count_scans(stmt->plan);
+
+    for (int i = 0; i < list_length(stmt->subplans); i++)
+        n += Max(1, count_scans(list_nth(stmt->subplans, i)));
+    return n;
+}
+
 void
 tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
 {
-    ExplainState es = {st, NULL, false, true, true, false, false,
-                       false, false, NIL};
+    ExplainState es = {.st = st, .costs = true, .timing = true};
     double start = now_ms(), planned;
     PlannedStmt *stmt;
     PlanState *top = NULL;
@@ -851,12 +954,13 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
     stmt = tdb_sql_plan_statement(st, ex->query);
     es.stmt = stmt;
     planned = now_ms();
-    es.use_prefix = count_scans(stmt->plan) > 1;
+    es.use_prefix = count_statement_scans(stmt) > 1;
     if (es.analyze) {
         EState *estate = tdb_sql_create_estate(st, stmt);
 
         estate->instrument = true;
         top = tdb_exec_run(stmt, estate, NULL);
+        es.estate = estate;
     }
     explain_node(&es, stmt->plan, top, 0, 0, NULL);
     if (!es.summary_set)
