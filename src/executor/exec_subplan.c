@@ -63,6 +63,7 @@
 #include "executor/exec_int.h"
 #include "executor/tuplehash.h"
 #include "types/builtins.h"
+#include "types/hashfn.h"
 
 /* One compared column of a hashed subplan. */
 typedef struct HashColumn {
@@ -465,12 +466,7 @@ eval_key(SubPlanHash *h, bool lhs, ExprContext *econtext, uint32 *hash)
         k ^= DatumGetUInt32(tdb_direct_call1(col->hash, v));
     }
     tdb_mcxt_switch_to(old);
-    k ^= k >> 16;
-    k *= 0x85ebca6bU;
-    k ^= k >> 13;
-    k *= 0xc2b2ae35U;
-    k ^= k >> 16;
-    *hash = k;
+    *hash = tdb_murmurhash32(k);
     return nnull;
 }
 
