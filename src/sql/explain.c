@@ -94,9 +94,9 @@ typedef struct ExplainState {
     bool summary_set;
     bool verbose;
     bool use_prefix;
-    EState *estate; /* ANALYZE: the run's state (subplans' nodes) */
+    EState *estate;             /* ANALYZE: the run's state (subplans' nodes) */
     ExplainAncestor *ancestors; /* subplans around the node being printed */
-    List *lines;    /* char * */
+    List *lines;                /* char * */
 } ExplainState;
 
 static void deparse(Buf *b, Expr *e, DeparseContext *ctx);
