@@ -18,18 +18,7 @@
 
 #include "bench.h"
 #include "executor/tuplehash.h"
-
-static inline uint32
-hash_int4(uint32 k)
-{
-    /* murmurhash3's finalizer, as PostgreSQL's hash_uint32 ends */
-    k ^= k >> 16;
-    k *= 0x85ebca6bu;
-    k ^= k >> 13;
-    k *= 0xc2b2ae35u;
-    k ^= k >> 16;
-    return k;
-}
+#include "types/hashfn.h"
 
 static void
 run(uint64 nrows, uint64 ndistinct, Size state_size)
@@ -51,7 +40,7 @@ run(uint64 nrows, uint64 ndistinct, Size state_size)
         Datum v = Int32GetDatum((int32)key);
         bool is_new;
 
-        st = tdb_tuplehash_lookup_or_insert(t, &v, NULL, hash_int4(key),
+        st = tdb_tuplehash_lookup_or_insert(t, &v, NULL, tdb_murmurhash32(key),
                                             &is_new);
         st[0] += (int64)(i & 7);
     }

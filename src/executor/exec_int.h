@@ -19,6 +19,7 @@ PlanState *tdb_exec_init_nestloop(NestLoop *plan, EState *estate);
 PlanState *tdb_exec_init_hashjoin(HashJoin *plan, EState *estate);
 PlanState *tdb_exec_init_agg(Agg *plan, EState *estate);
 PlanState *tdb_exec_init_sort(Sort *plan, EState *estate);
+PlanState *tdb_exec_init_material(Material *plan, EState *estate);
 PlanState *tdb_exec_init_limit(Limit *plan, EState *estate);
 PlanState *tdb_exec_init_unique(Unique *plan, EState *estate);
 PlanState *tdb_exec_init_append(Append *plan, EState *estate);

@@ -44,6 +44,9 @@ tdb_exec_init_node(Plan *plan, EState *estate)
     case T_Sort:
         ps = tdb_exec_init_sort((Sort *)plan, estate);
         break;
+    case T_Material:
+        ps = tdb_exec_init_material((Material *)plan, estate);
+        break;
     case T_Limit:
         ps = tdb_exec_init_limit((Limit *)plan, estate);
         break;

@@ -164,6 +164,19 @@ Datum tdb_exec_subplan(SubPlanState *sstate, ExprContext *econtext,
 /* A PARAM_EXEC's value (running its initplan first if needed). */
 void tdb_exec_eval_param(ExprContext *econtext, int paramid, Datum *value,
                          bool *isnull);
+/*
+ * Can a hashed subplan (SubPlan.use_hash) compare by op, a strict
+ * equality whose arguments are the outer value (left) and the subquery's
+ * (right)?  The planner asks before hashing (exec_subplan.c has the
+ * types it handles).
+ */
+bool tdb_exec_subplan_op_hashable(const OperDesc *op);
+/*
+ * EXPLAIN ANALYZE: the node state that ran subplan plan_id (1-based; the
+ * first, if its expression was compiled more than once), or NULL if it
+ * was never set up.
+ */
+PlanState *tdb_exec_subplan_planstate(EState *estate, int plan_id);
 
 /* ----- running a statement (exec_main.c) ----- */
 

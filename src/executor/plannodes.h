@@ -172,6 +172,15 @@ typedef struct WorkTableScan {
     int wt_param;
 } WorkTableScan;
 
+/*
+ * Materialize: the child's rows kept as they pass, replayed on rescan
+ * (planned only over input that cannot change between scans: see
+ * exec_material.c).
+ */
+typedef struct Material {
+    Plan plan;
+} Material;
+
 /* UNION ALL: the children's rows one after the other. */
 typedef struct Append {
     Plan plan;

@@ -66,10 +66,22 @@ static TDB_PRINTF(2, 3) void buf_printf(Buf *b, const char *fmt, ...)
     }
 }
 
+/*
+ * The subplans whose plans enclose the node being printed, innermost
+ * first (PostgreSQL's deparse "ancestors"): a correlated subplan's
+ * Params are printed as the outer expressions that set them.
+ */
+typedef struct ExplainAncestor {
+    SubPlan *subplan;              /* its plan is (or encloses) the node */
+    Plan *parent;                  /* the node whose expression holds it */
+    struct ExplainAncestor *outer; /* the next one out, or NULL */
+} ExplainAncestor;
+
 /* What expressions of a node are printed against. */
 typedef struct DeparseContext {
-    Plan *plan;          /* the node whose expressions these are */
-    bool use_prefix;     /* qualify column names */
+    Plan *plan;                 /* the node whose expressions these are */
+    bool use_prefix;            /* qualify column names */
+    ExplainAncestor *ancestors; /* subplans around plan, or NULL */
 } DeparseContext;
 
 typedef struct ExplainState {
@@ -82,7 +94,9 @@ typedef struct ExplainState {
     bool summary_set;
     bool verbose;
     bool use_prefix;
-    List *lines; /* char * */
+    EState *estate;             /* ANALYZE: the run's state (subplans' nodes) */
+    ExplainAncestor *ancestors; /* subplans around the node being printed */
+    List *lines;                /* char * */
 } ExplainState;
 
 static void deparse(Buf *b, Expr *e, DeparseContext *ctx);
@@ -104,7 +118,7 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         }
         if (IsA(plan, SubqueryScan) && plan->scan_colnames == NIL) {
             DeparseContext sub = {((SubqueryScan *)plan)->subplan,
-                                  ctx->use_prefix};
+                                  ctx->use_prefix, ctx->ancestors};
             TargetEntry *te = list_nth(sub.plan->targetlist, v->varattno - 1);
 
             deparse(b, te->expr, &sub);
@@ -131,13 +145,42 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         child = linitial(((Append *)plan)->appendplans);
     if (child != NULL && v->varattno >= 1 &&
         v->varattno <= list_length(child->targetlist)) {
-        DeparseContext sub = {child, ctx->use_prefix};
+        DeparseContext sub = {child, ctx->use_prefix, ctx->ancestors};
         TargetEntry *te = list_nth(child->targetlist, v->varattno - 1);
 
         deparse(b, te->expr, &sub);
         return;
     }
     buf_printf(b, "?%d.%d", v->varno, v->varattno);
+}
+
+/*
+ * A Param: a correlated subplan's input is printed as the expression of
+ * the enclosing node that sets it, with qualified column names (and in
+ * parentheses unless it is a column, an aggregate or a Param), as
+ * PostgreSQL's ruleutils does; any other Param as $n.
+ */
+static void
+deparse_param(Buf *b, Param *p, DeparseContext *ctx)
+{
+    if (p->paramkind == PARAM_EXEC)
+        for (ExplainAncestor *a = ctx->ancestors; a != NULL; a = a->outer)
+            for (int i = 0; i < list_length(a->subplan->par_param); i++) {
+                Expr *arg = list_nth(a->subplan->args, i);
+                DeparseContext outer = {a->parent, true, a->outer};
+                bool paren;
+
+                if (list_nth_int(a->subplan->par_param, i) != p->paramid)
+                    continue;
+                paren = !IsA(arg, Var) && !IsA(arg, Aggref) && !IsA(arg, Param);
+                if (paren)
+                    buf_printf(b, "(");
+                deparse(b, arg, &outer);
+                if (paren)
+                    buf_printf(b, ")");
+                return;
+            }
+    buf_printf(b, "$%d", p->paramid);
 }
 
 static void
@@ -298,7 +341,7 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
         deparse_const(b, (Const *)e);
         return;
     case T_Param:
-        buf_printf(b, "$%d", ((Param *)e)->paramid);
+        deparse_param(b, (Param *)e, ctx);
         return;
     case T_OpExpr: {
         OpExpr *o = (OpExpr *)e;
@@ -399,7 +442,9 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
         deparse_in_list(b, (InListExpr *)e, ctx);
         return;
     case T_SubPlan:
-        buf_printf(b, "(SubPlan %d)", ((SubPlan *)e)->plan_id);
+        buf_printf(b, "(%sSubPlan %d)",
+                   ((SubPlan *)e)->use_hash ? "hashed " : "",
+                   ((SubPlan *)e)->plan_id);
         return;
     case T_TargetEntry:
         deparse(b, ((TargetEntry *)e)->expr, ctx);
@@ -470,7 +515,10 @@ node_name(Plan *plan)
         return b.data;
     }
     case T_ValuesScan:
-        return "Values Scan on \"*VALUES*\"";
+        buf_printf(&b, "Values Scan on %s",
+                   ident(plan->scan_refname != NULL ? plan->scan_refname
+                                                    : "*VALUES*"));
+        return b.data;
     case T_FunctionScan:
         buf_printf(&b, "Function Scan on %s",
                    ((FuncExpr *)((FunctionScan *)plan)->funcexpr)->func->name);
@@ -504,6 +552,8 @@ node_name(Plan *plan)
         return "Aggregate";
     case T_Sort:
         return "Sort";
+    case T_Material:
+        return "Materialize";
     case T_Limit:
         return "Limit";
     case T_Unique:
@@ -554,7 +604,7 @@ static void
 add_qual(ExplainState *es, Plan *plan, int indent, const char *label,
          List *qual)
 {
-    DeparseContext ctx = {plan, es->use_prefix};
+    DeparseContext ctx = {plan, es->use_prefix, es->ancestors};
 
     if (qual != NIL)
         add_property(es, indent, label, deparse_qual(qual, &ctx));
@@ -570,7 +620,7 @@ add_filter(ExplainState *es, Plan *plan, int indent)
 {
     bool is_scan = IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
                    IsA(plan, ValuesScan) || IsA(plan, WorkTableScan);
-    DeparseContext ctx = {plan, es->use_prefix && !is_scan};
+    DeparseContext ctx = {plan, es->use_prefix && !is_scan, es->ancestors};
 
     if (plan->qual != NIL)
         add_property(es, indent, "Filter", deparse_qual(plan->qual, &ctx));
@@ -600,7 +650,7 @@ static void
 add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
          const int *cols, const SortKey *keys, int n)
 {
-    DeparseContext ctx = {plan, es->use_prefix};
+    DeparseContext ctx = {plan, es->use_prefix, es->ancestors};
     Buf b;
 
     if (n == 0)
@@ -719,9 +769,89 @@ explain_children(ExplainState *es, Plan *plan, PlanState *ps, int depth,
                      depth + 1, shift, NULL);
 }
 
+/* Walker: collect the SubPlans of an expression into *(List **)arg. */
+static bool
+collect_subplans(Node *node, void *arg)
+{
+    List **found = arg;
+
+    if (node == NULL)
+        return false;
+    if (IsA(node, SubPlan)) {
+        /* its arguments first: the executor sets those up first */
+        (void)tdb_expr_walk_children(node, collect_subplans, arg);
+        *found = tdb_lappend(*found, node);
+        return false;
+    }
+    return tdb_expr_walk_children(node, collect_subplans, arg);
+}
+
+/*
+ * The SubPlans in a node's expressions, in the order PostgreSQL's
+ * executor initializes them (the target list, the qual, then the node's
+ * own expressions), which is the order EXPLAIN lists them under the
+ * node.
+ */
+static List *
+node_subplans(Plan *plan)
+{
+    List *found = NIL;
+
+    collect_subplans((Node *)plan->targetlist, &found);
+    collect_subplans((Node *)plan->qual, &found);
+    switch (nodeTag(plan)) {
+    case T_Result:
+        collect_subplans((Node *)((Result *)plan)->resconstantqual, &found);
+        break;
+    case T_NestLoop:
+        collect_subplans((Node *)((NestLoop *)plan)->joinqual, &found);
+        break;
+    case T_HashJoin:
+        collect_subplans((Node *)((HashJoin *)plan)->joinqual, &found);
+        collect_subplans((Node *)((HashJoin *)plan)->hashclauses, &found);
+        break;
+    case T_Limit:
+        collect_subplans((Node *)((Limit *)plan)->limit_offset, &found);
+        collect_subplans((Node *)((Limit *)plan)->limit_count, &found);
+        break;
+    case T_ValuesScan:
+        collect_subplans((Node *)((ValuesScan *)plan)->values_lists, &found);
+        break;
+    case T_FunctionScan:
+        collect_subplans((Node *)((FunctionScan *)plan)->funcexpr, &found);
+        break;
+    case T_ModifyTable:
+        collect_subplans((Node *)((ModifyTable *)plan)->returning, &found);
+        collect_subplans((Node *)((ModifyTable *)plan)->check_exprs, &found);
+        break;
+    default:
+        break;
+    }
+    return found;
+}
+
+/*
+ * An initplan or subplan of parent under its label ("InitPlan 1 (returns
+ * $0)", "SubPlan 2"), with its run's counters under ANALYZE.
+ */
+static void
+explain_subplan(ExplainState *es, SubPlan *sp, Plan *parent, int depth,
+                int shift, const char *label)
+{
+    PlanState *ps = es->estate != NULL
+                        ? tdb_exec_subplan_planstate(es->estate, sp->plan_id)
+                        : NULL;
+    ExplainAncestor anc = {sp, parent, es->ancestors};
+
+    es->ancestors = &anc;
+    explain_node(es, list_nth(es->stmt->subplans, sp->plan_id - 1), ps,
+                 depth + 1, shift, label);
+    es->ancestors = anc.outer;
+}
+
 /*
  * One node at nesting depth (0 = the top) and `shift` extra columns
- * (initplans hang two columns to the right of their label).
+ * (initplans and subplans hang two columns to the right of their label).
  */
 static void
 explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
@@ -730,6 +860,7 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
     Buf b;
     int indent = (depth == 0 ? 0 : 6 * (depth - 1) + 2) + shift;
     int prop_indent = 2 + 6 * depth + shift;
+    List *subplans;
 
     buf_init(&b);
     if (label != NULL) {
@@ -766,10 +897,18 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
         buf_init(&l);
         buf_printf(&l, "InitPlan %d (returns $%d)", sp->plan_id,
                    list_nth_int(sp->set_param, 0));
-        explain_node(es, list_nth(es->stmt->subplans, sp->plan_id - 1), NULL,
-                     depth + 1, shift, l.data);
+        explain_subplan(es, sp, plan, depth, shift, l.data);
     }
     explain_children(es, plan, ps, depth, shift);
+    subplans = node_subplans(plan);
+    for (int i = 0; i < list_length(subplans); i++) {
+        SubPlan *sp = list_nth(subplans, i);
+        Buf l;
+
+        buf_init(&l);
+        buf_printf(&l, "SubPlan %d", sp->plan_id);
+        explain_subplan(es, sp, plan, depth, shift, l.data);
+    }
 }
 
 /* ----------------------------------------------------------------------
@@ -828,11 +967,171 @@ count_scans(Plan *plan)
     return n + count_scans(plan->lefttree) + count_scans(plan->righttree);
 }
 
+/* ----------------------------------------------------------------------
+ * Relation names
+ * ---------------------------------------------------------------------- */
+
+/* A name given to a scanned relation, and its last "_N" suffix. */
+typedef struct RefName {
+    const char *name;
+    int counter;
+} RefName;
+
+static RefName *
+find_refname(List *used, const char *name)
+{
+    for (int i = 0; i < list_length(used); i++) {
+        RefName *r = list_nth(used, i);
+
+        if (strcmp(r->name, name) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* The name of a scan node's relation in its query, or NULL. */
+static const char **
+scan_name_field(Plan *plan)
+{
+    switch (nodeTag(plan)) {
+    case T_SeqScan:
+        return &((SeqScan *)plan)->alias;
+    case T_FunctionScan:
+        return &((FunctionScan *)plan)->alias;
+    case T_SubqueryScan:
+        return &((SubqueryScan *)plan)->alias;
+    case T_ValuesScan:
+        return &plan->scan_refname;
+    default:
+        return NULL;
+    }
+}
+
+/* The scans of one query level in plan, pre-order (not below a
+ * SubqueryScan: that is another level). */
+static List *
+level_scans(Plan *plan, List *scans)
+{
+    if (plan == NULL)
+        return scans;
+    if (scan_name_field(plan) != NULL)
+        scans = tdb_lappend(scans, plan);
+    if (IsA(plan, SubqueryScan))
+        return scans;
+    if (IsA(plan, Append))
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            scans =
+                level_scans(list_nth(((Append *)plan)->appendplans, i), scans);
+    scans = level_scans(plan->lefttree, scans);
+    return level_scans(plan->righttree, scans);
+}
+
+static void name_scans(Plan *plan, List **used);
+
+/* Name one scan: its query's name for the relation, made unique. */
+static void
+name_scan(Plan *plan, List **used)
+{
+    const char **field = scan_name_field(plan);
+    const char *name = *field;
+    RefName *r;
+
+    if (name == NULL && IsA(plan, SeqScan))
+        name = ((SeqScan *)plan)->relname;
+    if (name == NULL && IsA(plan, ValuesScan))
+        name = "*VALUES*";
+    if (name == NULL)
+        return;
+    r = find_refname(*used, name);
+    if (r != NULL) {
+        Buf b;
+
+        do {
+            buf_init(&b);
+            buf_printf(&b, "%s_%d", name, ++r->counter);
+        } while (find_refname(*used, b.data) != NULL);
+        name = b.data;
+    }
+    r = tdb_palloc0(sizeof(RefName));
+    r->name = name;
+    *used = tdb_lappend(*used, r);
+    *field = name;
+    if (plan->scan_refname != NULL)
+        plan->scan_refname = name;
+}
+
+/*
+ * Name the relations of one query level, then those of the subqueries in
+ * its FROM (their own levels).  Within a level, table scans come in
+ * range-table order, the others after them.
+ */
+static void
+name_scans(Plan *plan, List **used)
+{
+    List *scans = level_scans(plan, NIL);
+    List *tables = NIL;
+
+    for (int i = 0; i < list_length(scans); i++) {
+        SeqScan *s = list_nth(scans, i);
+        int at = list_length(tables);
+
+        if (!IsA(s, SeqScan))
+            continue;
+        while (at > 0 &&
+               ((SeqScan *)list_nth(tables, at - 1))->scanrelid > s->scanrelid)
+            at--;
+        tables = tdb_lappend(tables, NULL);
+        for (int j = list_length(tables) - 1; j > at; j--)
+            tables->elements[j] = tables->elements[j - 1];
+        tables->elements[at].ptr = s;
+    }
+    for (int i = 0; i < list_length(tables); i++)
+        name_scan(list_nth(tables, i), used);
+    for (int i = 0; i < list_length(scans); i++)
+        if (!IsA(list_nth(scans, i), SeqScan))
+            name_scan(list_nth(scans, i), used);
+    for (int i = 0; i < list_length(scans); i++)
+        if (IsA(list_nth(scans, i), SubqueryScan))
+            name_scans(((SubqueryScan *)list_nth(scans, i))->subplan, used);
+}
+
+/*
+ * Give every scanned relation of the statement a name no other one has,
+ * as PostgreSQL's EXPLAIN does: the name the query uses, or that name
+ * with "_1", "_2", ... when it is taken (a table read by the query and
+ * by a subquery: "t" and "t t_1").  Names go in PostgreSQL's range-table
+ * order: the main query, then the subqueries in FROM, then each subplan.
+ * The plan is EXPLAIN's own: the names are written into it.
+ */
+static void
+name_statement_scans(PlannedStmt *stmt)
+{
+    List *used = NIL;
+
+    name_scans(stmt->plan, &used);
+    for (int i = 0; i < list_length(stmt->subplans); i++)
+        name_scans(list_nth(stmt->subplans, i), &used);
+}
+
+/*
+ * Relations the statement reads, as PostgreSQL counts its range table to
+ * decide on qualified names: the main plan's, and each subplan's (a
+ * subquery without FROM still has a range-table entry, an RTE_RESULT).
+ */
+static int
+count_statement_scans(PlannedStmt *stmt)
+{
+    int n = count_scans(stmt->plan);
+
+    for (int i = 0; i < list_length(stmt->subplans); i++)
+        n += Max(1, count_scans(list_nth(stmt->subplans, i)));
+    return n;
+}
+
 void
 tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
 {
-    ExplainState es = {st, NULL, false, true, true, false, false,
-                       false, false, NIL};
+    ExplainState es = {.st = st, .costs = true, .timing = true};
     double start = now_ms(), planned;
     PlannedStmt *stmt;
     PlanState *top = NULL;
@@ -864,13 +1163,15 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
     stmt = tdb_sql_plan_statement(st, ex->query);
     es.stmt = stmt;
     planned = now_ms();
-    es.use_prefix = count_scans(stmt->plan) > 1;
+    es.use_prefix = count_statement_scans(stmt) > 1;
     if (es.analyze) {
         EState *estate = tdb_sql_create_estate(st, stmt);
 
         estate->instrument = true;
         top = tdb_exec_run(stmt, estate, NULL);
+        es.estate = estate;
     }
+    name_statement_scans(stmt);
     explain_node(&es, stmt->plan, top, 0, 0, NULL);
     if (!es.summary_set)
         es.summary = es.analyze;

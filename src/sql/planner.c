@@ -25,8 +25,10 @@
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "executor/executor.h"
 #include "sql/planner.h"
 #include "storage/bufmgr.h"
+#include "tuple/heaptuple.h"
 
 typedef struct PlannerGlobal {
     Statement *st;
@@ -228,6 +230,119 @@ replace_sublink_params(Node *node, void *arg)
     return tdb_expr_mutate_children(node, replace_sublink_params, arg);
 }
 
+/* Walker: does the expression read one of the Params in *(List **)arg? */
+static bool
+reads_params(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, Param) && ((Param *)node)->paramkind == PARAM_EXEC &&
+        tdb_list_member_int(*(List **)arg, ((Param *)node)->paramid))
+        return true;
+    return tdb_expr_walk_children(node, reads_params, arg);
+}
+
+/* Walker: does the expression read a column (a Var)? */
+static bool
+reads_vars(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var))
+        return true;
+    return tdb_expr_walk_children(node, reads_vars, arg);
+}
+
+/*
+ * Can one comparison of an ANY test be done by hashing (PostgreSQL's
+ * test_opexpr_is_hashable)?  A strict equality operator that hashing may
+ * use -- with the outer value on the left and the subquery's on the right:
+ * the left reads none of the subquery's output Params, the right no
+ * column -- and that the executor can hash for these two types
+ * (exec_subplan.c: one type, or two of which one widens exactly to the
+ * other, as int4 to int8).
+ */
+static bool
+opexpr_is_hashable(Expr *e, List *param_ids)
+{
+    OpExpr *op;
+
+    if (!IsA(e, OpExpr))
+        return false;
+    op = (OpExpr *)e;
+    if (list_length(op->args) != 2 || !op->op->is_equality || !op->op->strict ||
+        !tdb_exec_subplan_op_hashable(op->op))
+        return false;
+    return !reads_params(linitial(op->args), &param_ids) &&
+           !reads_vars(list_nth(op->args, 1), NULL);
+}
+
+/*
+ * May an uncorrelated ANY subplan hash its subquery's rows?  PostgreSQL
+ * 15's rules (subplan_is_hashable, testexpr_is_hashable): the comparison
+ * is one hashable equality or an AND of them (a row IN), and the
+ * estimated rows fit in hash memory, counted with a heap tuple header
+ * each: rows x (MAXALIGN(width) + MAXALIGN(23)) <= work_mem x
+ * hash_mem_multiplier.  enable_hashagg plays no part.
+ */
+static bool
+subplan_can_hash(PlannerInfo *root, SubPlan *sp, Plan *plan)
+{
+    Settings *settings = &root->glob->st->session->settings;
+    double size = plan->plan_rows * (double)(MAXALIGN(plan->plan_width) +
+                                             MAXALIGN(SizeofHeapTupleHeader));
+    double limit = floor((double)settings->work_mem * 1024.0 *
+                         settings->hash_mem_multiplier);
+    Expr *test = sp->testexpr;
+
+    if (size > limit || test == NULL)
+        return false;
+    if (IsA(test, BoolExpr) && ((BoolExpr *)test)->boolop == AND_EXPR) {
+        for (int i = 0; i < list_length(((BoolExpr *)test)->args); i++)
+            if (!opexpr_is_hashable(list_nth(((BoolExpr *)test)->args, i),
+                                    sp->param_ids))
+                return false;
+        return true;
+    }
+    return opexpr_is_hashable(test, sp->param_ids);
+}
+
+/*
+ * Does the plan's top node keep its rows for a rescan anyway
+ * (PostgreSQL's ExecMaterializesOutput), so that a Materialize above it
+ * would only copy them again?
+ */
+static bool
+materializes_output(const Plan *plan)
+{
+    return IsA(plan, Material) || IsA(plan, Sort) || IsA(plan, FunctionScan) ||
+           IsA(plan, WorkTableScan);
+}
+
+/*
+ * An uncorrelated ANY / ALL subplan that is not hashed is read again for
+ * every outer row: put a Materialize on top of its plan, as PostgreSQL
+ * does, so the rows are computed once.  The subquery's initplans move up
+ * to the new top node.
+ */
+static void
+materialize_subplan(PlannerInfo *root, SubPlan *sp)
+{
+    List *subplans = root->glob->subplans;
+    Plan *plan = list_nth(subplans, sp->plan_id - 1);
+    Material *m;
+
+    if (materializes_output(plan))
+        return;
+    m = MAKE_PLAN(Material);
+    m->plan.lefttree = plan;
+    m->plan.targetlist = passthrough_tlist(plan);
+    copy_estimates(&m->plan, plan);
+    m->plan.initplans = plan->initplans;
+    plan->initplans = NIL;
+    subplans->elements[sp->plan_id - 1].ptr = m;
+}
+
 static Node *
 plan_sublink(PlannerInfo *root, SubLink *sl)
 {
@@ -279,6 +394,12 @@ plan_sublink(PlannerInfo *root, SubLink *sl)
         return (Node *)make_param(paramid, exprType(&sl->xpr),
                                   exprTypmod(&sl->xpr));
     }
+    if (sp->par_param == NIL && sl->sublink_type == ANY_SUBLINK &&
+        subplan_can_hash(root, sp, plan))
+        sp->use_hash = true;
+    else if (sp->par_param == NIL && (sl->sublink_type == ANY_SUBLINK ||
+                                      sl->sublink_type == ALL_SUBLINK))
+        materialize_subplan(root, sp);
     return (Node *)sp;
 }
 

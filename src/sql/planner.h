@@ -23,7 +23,11 @@
  *     de-duplicated subquery as PostgreSQL's cost search sometimes is;
  *   - other uncorrelated scalar / EXISTS subqueries run once
  *     (initplans), correlated ones are re-run per outer row with
- *     parameters.
+ *     parameters; an uncorrelated IN / NOT IN (= ANY) left as a
+ *     subplan hashes the subquery's rows when its equalities hash and
+ *     the estimated rows fit in work_mem x hash_mem_multiplier
+ *     (PostgreSQL 15's rule), and other uncorrelated ANY / ALL
+ *     subplans read their subquery through a Materialize.
  * Every expression is constant-folded first (clauses.c).
  * Row estimates (for EXPLAIN and for choosing the hashed side) come from
  * relation sizes: pages times rows per page, selectivity 1/3 per

@@ -15,7 +15,9 @@ A query is built from
     constant (the shapes outer-join reduction, condition pushdown and
     constant folding act on), and sometimes a subquery in FROM;
   - a WHERE clause of comparisons, IS [NOT] NULL, IN lists, COALESCE,
-    EXISTS / IN / NOT IN subqueries (correlated or not), AND/OR/NOT;
+    EXISTS / IN / NOT IN subqueries (correlated or not; int4 against
+    int8 or int2 at times; at times under IS [NOT] NULL / TRUE / FALSE,
+    which shows IN's unknown results), AND/OR/NOT;
   - an output: count(*), some columns (SELECT [DISTINCT]), or a grouped
     aggregate with HAVING.
 Every statement orders by all its output columns, so a correct result
@@ -109,8 +111,8 @@ class Gen:
             sub = r.choice(["t1", "t2", "t3"])
             form = r.random()
             if form < 0.1:  # two columns: a semi join on both
-                return "(%s, %s.c) %sIN (SELECT s.%s, s.c FROM %s s)" % (
-                    ref, alias, r.choice(["", "NOT "]), col, sub)
+                return self.truth_test("(%s, %s.c) %sIN (SELECT s.%s, s.c FROM %s s)" % (
+                    ref, alias, r.choice(["", "NOT "]), col, sub))
             if form < 0.2:
                 return ("%sEXISTS (SELECT 1 FROM %s s WHERE s.%s = %s "
                         "AND s.c %s %s.c)" % (
@@ -123,14 +125,35 @@ class Gen:
             if r.random() < 0.5:  # correlated
                 return "%sEXISTS (SELECT 1 FROM %s s WHERE s.%s = %s)" % (
                     r.choice(["", "NOT "]), sub, col, ref)
-            return "%s %sIN (SELECT s.%s FROM %s s WHERE s.b %s %s)" % (
-                ref, r.choice(["", "NOT "]), col, sub,
-                r.choice(["<", ">", "IS NOT"]),
-                r.choice(["50", "NULL", "100"]))
+            # uncorrelated: hashed unless pulled up into a semi join;
+            # sometimes across int4 / int8 / int2
+            lhs, rhs = ref, "s." + col
+            cast = r.random()
+            if cast < 0.15:
+                rhs += "::int8"
+            elif cast < 0.25:
+                lhs += "::int8"
+            elif cast < 0.3:
+                rhs += "::int2"
+            return self.truth_test(
+                "%s %sIN (SELECT %s FROM %s s WHERE s.b %s %s)" % (
+                    lhs, r.choice(["", "NOT "]), rhs, sub,
+                    r.choice(["<", ">", "IS NOT"]),
+                    r.choice(["50", "NULL", "100"])))
         if col != "c":
             sub = r.choice(["t1", "t2", "t3"])
             return "%s > (SELECT min(s.%s) FROM %s s)" % (ref, col, sub)
         return "%s LIKE '%%%s%%'" % (ref, r.choice(["a", "b", ""]))
+
+    def truth_test(self, cond):
+        """cond, or sometimes a test of its truth value, so that IN's
+        NULL (unknown) results show (a hashed subplan's partial
+        matches)."""
+        r = self.rng
+        if r.random() < 0.25:
+            return "(%s) IS %s" % (cond, r.choice(["NULL", "NOT NULL",
+                                                   "NOT TRUE", "NOT FALSE"]))
+        return cond
 
     def condition(self, aliases, depth=2):
         r = self.rng
