@@ -170,6 +170,7 @@ measure() {
     echo "info cg_rows $cg_rows"
     echo "info quick ${QUICK:-0}"
     echo "info perf_query $set_perf_query"
+    echo "info perf_runs $set_perf_runs"
     echo "info target_text $set_target_text"
     echo "info show_qps $set_show_qps"
     for q in $queries; do
@@ -211,7 +212,7 @@ measure() {
 
   # same answers, or no figures: the same rows in any order (sorted
   # before comparing); a one-row result goes into the report, a longer
-  # one as its row count
+  # or empty one as its row count
   for q in $queries; do
     local a b
     a=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | "$tdb" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)
@@ -219,7 +220,11 @@ measure() {
     [ "$a" = "$b" ] || bench_die "$q: tupledb printed '$(printf '%s' "$a" | head -c 2000)', PostgreSQL '$(printf '%s' "$b" | head -c 2000)'"
     echo "$a" >"$work/result.$q"
     if [ -z "$a" ]; then
-      echo "result $q 0 rows" >>"$raw"
+      # a query that returned no rows (a COPY TO prints nothing either)
+      case ${qsql[$q]} in
+        SELECT* | WITH*) echo "result $q 0 rows" >>"$raw" ;;
+        *) echo "result $q " >>"$raw" ;;
+      esac
     elif [ "$(printf '%s\n' "$a" | wc -l)" -le 1 ]; then
       echo "result $q $a" >>"$raw"
     else
@@ -588,7 +593,7 @@ END {
     print ""
   }
   if (have_perf) {
-    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running %s 11 times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel (mostly reading the pages), PostgreSQL %.0f%%.\n\n", short[info["perf_query"]], kshare["tdb"], kshare["pg"]
+    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running %s %d times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel, PostgreSQL %.0f%%.\n\n", (info["perf_query"] in short ? short[info["perf_query"]] : info["perf_query"]), (info["perf_runs"] != "" ? info["perf_runs"] : 10) + 1, kshare["tdb"], kshare["pg"]
     print "Top functions (self; [k] kernel):"
     print ""
     print "```"
