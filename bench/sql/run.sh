@@ -88,9 +88,11 @@ set_name=${2:-sql}
 # statements, timed runs and memory targets; EXPLAIN ANALYZE figures; the
 # number of perf runs; the queries whose rate (queries per second) the
 # report shows; whether a tupledb error on a query PostgreSQL runs is
-# reported (and the query timed in PostgreSQL only) instead of stopping
+# reported (and the query timed in PostgreSQL only) instead of stopping;
+# what callgrind's copy of the tables is (default "copies of the tables
+# with 100,000 rows")
 declare -A qsetup=() qreps=() qmemtarget=()
-set_explain=0 set_perf_runs=10 set_show_qps="" set_tolerate_errors=0
+set_explain=0 set_perf_runs=10 set_show_qps="" set_tolerate_errors=0 set_cg_desc=""
 # queries tupledb failed with an error (set_tolerate_errors=1): the error
 declare -A tdb_failed=()
 # shellcheck source=bench/sql/sets/sql.sh
@@ -174,6 +176,7 @@ measure() {
     echo "info quick ${QUICK:-0}"
     echo "info perf_query $set_perf_query"
     echo "info perf_runs $set_perf_runs"
+    echo "info cg_desc $set_cg_desc"
     echo "info target_text $set_target_text"
     echo "info show_qps $set_show_qps"
     for q in $queries; do
@@ -601,7 +604,7 @@ END {
   print "### Where the time goes"
   print ""
   if (have_cg) {
-    printf "callgrind instructions per row (`Ir`; repeatable, blind to cache misses and to the kernel) on copies of the tables with %s rows counting only the executor: tupledb'"'"'s `tdb_exec_run`, PostgreSQL'"'"'s `standard_ExecutorRun` in single-user mode (`postgres --single`, same settings). Both include reading the pages from the OS page cache into the buffer pool and checking their checksums.\n\n", commas(info["cg_rows"])
+    printf "callgrind instructions per row (`Ir`; repeatable, blind to cache misses and to the kernel) on %s counting only the executor: tupledb'"'"'s `tdb_exec_run`, PostgreSQL'"'"'s `standard_ExecutorRun` in single-user mode (`postgres --single`, same settings). Both include reading the pages from the OS page cache into the buffer pool and checking their checksums.\n\n", (info["cg_desc"] != "" ? info["cg_desc"] : "copies of the tables with " commas(info["cg_rows"]) " rows")
     print "| query | tupledb Ir/row | PostgreSQL Ir/row | PostgreSQL ÷ tupledb |"
     print "|---|--:|--:|--:|"
     for (i = 1; i <= nq; i++) {

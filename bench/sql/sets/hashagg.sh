@@ -32,6 +32,7 @@ set_explain=1
 set_show_qps="c wide except"
 # until tupledb's HashAggregate can hold 10M groups, its error is reported
 set_tolerate_errors=1
+set_cg_desc="a copy of the tables whose big has 1,000,000 rows (c, wide and wide_copy as they are; the figure per row divides by the query's input rows: 1,000, 1,000, 2,000, 1,000,000)"
 
 all_queries="c wide except big_mem big_4mb"
 big_sql="SELECT count(*), sum(s) FROM (SELECT i, sum(j) AS s FROM big GROUP BY i) g"
