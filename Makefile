@@ -16,6 +16,7 @@
 #   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
 #   make bench-copy      COPY FROM of 1M rows (file, script, psql) vs PostgreSQL
 #   make bench-types     numeric + x sum avg, float8 arithmetic and output vs PostgreSQL
+#   make bench-hashagg   GROUP BY / EXCEPT of the TupleHashEntryData thread vs PostgreSQL
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
 #   make V=1 ...         print full command lines
@@ -84,7 +85,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sql bench-copy bench-types bench-server clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sql bench-copy bench-types bench-hashagg bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -290,6 +291,13 @@ bench-sql: deps
 bench-types: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/sql/run.sh build/release/tupledb types
+
+# The same harness with the "hashagg" workload set (bench/sql/sets/hashagg.sh):
+# the GROUP BY / EXCEPT workloads of the TupleHashEntryData thread, with
+# EXPLAIN ANALYZE's Batches / Memory Usage / Disk Usage (issue 8).
+bench-hashagg: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb hashagg
 
 # pgbench against `tupledb serve` and a throwaway PostgreSQL 15 configured
 # alike: SELECT 1 and a small query, tps ratios, per-connection memory

@@ -8,6 +8,10 @@
 #           GROUP BY queries over 16-column tables
 #   types   (make bench-types) issue 6: numeric + x sum avg and float8
 #           arithmetic and output over 1M values
+#   hashagg (make bench-hashagg) issue 8: the GROUP BY / EXCEPT workloads
+#           of the "Reduce TupleHashEntryData struct size by half"
+#           thread, with EXPLAIN ANALYZE's Batches / Memory Usage /
+#           Disk Usage of both engines
 #
 # Steps:
 #   1. loads the set's tables into a fresh tupledb database (through the
@@ -19,12 +23,18 @@
 #      accepts it and does nothing -- and a count(*) of every table,
 #      which sets tupledb's hint bits), then a CHECKPOINT in PostgreSQL;
 #   2. runs every query once in each engine and stops (exit 2) unless
-#      both print the same result;
+#      both print the same result (the same rows in any order: a GROUP
+#      BY's order is unspecified); a set with set_explain=1 also runs
+#      EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) of every query
+#      in both and keeps each hashed node's Batches, Memory Usage and Disk
+#      Usage;
 #   3. timing: per round and query, one session per engine (a new shell
 #      process opening the database / a new psql connection and backend),
 #      which engine goes first alternating between rounds; a session runs
 #      the query once untimed (warm-up: catalog caches, code paths) and
-#      then TDB_BENCH_REPS times with \timing.  The session's peak RSS is
+#      then TDB_BENCH_REPS times (the set's qreps[Q] for query Q, if it
+#      has one) with \timing, after the set's qsetup[Q] statements
+#      (e.g. SET work_mem), which are not timed.  The session's peak RSS is
 #      recorded too: VmHWM of the tupledb shell process (the whole
 #      engine) and of the PostgreSQL backend (read from /proc at the end
 #      of the session);
@@ -36,8 +46,8 @@
 #      perf record -e cpu-clock -a over repeated runs of the set's perf
 #      query in each engine (user/kernel split, top functions);
 #   5. prints the markdown section and replaces the set's heading ("## SQL
-#      queries (issue 5)", "## Types (issue 6)") in bench/RESULTS.md --
-#      only that section.
+#      queries (issue 5)", "## Types (issue 6)", "## Hash aggregation
+#      (issue 8)") in bench/RESULTS.md -- only that section.
 #
 # A benchmark, not a test: it fails only when its setup is broken or the
 # two engines disagree on a result.
@@ -46,7 +56,8 @@
 #   QUICK              1: 100k-row tables, 3 rounds (development; do not
 #                      commit its figures)
 #   TDB_BENCH_ROUNDS   rounds (default 7)
-#   TDB_BENCH_REPS     timed runs per session (default 3)
+#   TDB_BENCH_REPS     timed runs per session (default 3; a set's
+#                      qreps[Q] overrides it for query Q)
 #   TDB_BENCH_ONLY     space-separated query names to run (default all)
 #   TDB_BENCH_PROFILE  0 skips callgrind and perf
 #   TDB_BENCH_COMPARE  another tupledb shell (e.g. built before a
@@ -56,7 +67,7 @@
 #   TDB_BENCH_RESULTS  file to update (default bench/RESULTS.md); "-"
 #                      prints the section without writing any file
 #   TDB_BENCH_RAW      raw records (default SET-raw.txt next to the shell
-#                      binary: sql-raw.txt, types-raw.txt)
+#                      binary: sql-raw.txt, types-raw.txt, hashagg-raw.txt)
 #   TDB_BENCH_REPORT_ONLY 1: measure nothing, rebuild the section from the
 #                      raw records of an earlier run
 #   PGBIN              PostgreSQL binaries (default
@@ -73,6 +84,17 @@ tdb=$(cd "$(dirname "$tdb")" && pwd)/$(basename "$tdb")
 set_name=${2:-sql}
 [ -f "$here/sets/$set_name.sh" ] ||
   bench_die "unknown workload set $set_name (known: $(cd "$here/sets" && ls | sed 's/\.sh$//' | tr '\n' ' '))"
+# what a set may leave out (README.md, "Workload sets"): per-query setup
+# statements, timed runs and memory targets; EXPLAIN ANALYZE figures; the
+# number of perf runs; the queries whose rate (queries per second) the
+# report shows; whether a tupledb error on a query PostgreSQL runs is
+# reported (and the query timed in PostgreSQL only) instead of stopping;
+# what callgrind's copy of the tables is (default "copies of the tables
+# with 100,000 rows")
+declare -A qsetup=() qreps=() qmemtarget=()
+set_explain=0 set_perf_runs=10 set_show_qps="" set_tolerate_errors=0 set_cg_desc=""
+# queries tupledb failed with an error (set_tolerate_errors=1): the error
+declare -A tdb_failed=()
 # shellcheck source=bench/sql/sets/sql.sh
 . "$here/sets/$set_name.sh"
 
@@ -98,11 +120,18 @@ for q in $queries; do
   [ -n "${qsql[$q]:-}" ] || bench_die "unknown query $q (known: $all_queries)"
 done
 
-# session_input Q: a timing session's statements (warm-up, then reps)
+# setup_sql Q: the statements a session runs before query Q (untimed)
+setup_sql() {
+  [ -z "${qsetup[$1]:-}" ] || printf '%s\n' "${qsetup[$1]}"
+}
+
+# session_input Q: a timing session's statements (setup, warm-up, then
+# reps)
 session_input() {
-  local q=$1 i
+  local q=$1 i n=${qreps[$1]:-$reps}
+  setup_sql "$q"
   printf '%s\n' '\timing on' '\echo @warm' "${qsql[$q]};"
-  for ((i = 0; i < reps; i++)); do
+  for ((i = 0; i < n; i++)); do
     printf '%s\n' "\\echo @$i" "${qsql[$q]};"
   done
   printf '%s\n' '\timing off'
@@ -146,9 +175,15 @@ measure() {
     echo "info cg_rows $cg_rows"
     echo "info quick ${QUICK:-0}"
     echo "info perf_query $set_perf_query"
+    echo "info perf_runs $set_perf_runs"
+    echo "info cg_desc $set_cg_desc"
     echo "info target_text $set_target_text"
+    echo "info show_qps $set_show_qps"
     for q in $queries; do
       echo "query $q ${qsql[$q]}"
+      echo "qreps $q ${qreps[$q]:-$reps}"
+      [ -z "${qsetup[$q]:-}" ] || echo "qsetup $q ${qsetup[$q]}"
+      [ -z "${qmemtarget[$q]:-}" ] || echo "memtarget $q ${qmemtarget[$q]}"
       echo "qshort $q ${qshort[$q]}"
       echo "qlong $q ${qlong[$q]:-${qshort[$q]}}"
       [ -z "${qtarget[$q]:-}" ] || echo "target $q ${qtarget[$q]}"
@@ -181,14 +216,39 @@ measure() {
   set_describe "$rows" | sed 's/^/desc /' >>"$raw"
   echo "elapsed load $(($(date +%s) - start))" >>"$raw"
 
-  # same answers, or no figures
+  # same answers, or no figures: the same rows in any order (sorted
+  # before comparing); a one-row result goes into the report, a longer
+  # or empty one as its row count
   for q in $queries; do
     local a b
-    a=$(printf '%s\n' "${qsql[$q]};" | "$tdb" -X -q -At "$work/tdb" 2>&1)
-    b=$(printf '%s\n' "${qsql[$q]};" | psql_run -At 2>&1)
-    [ "$a" = "$b" ] || bench_die "$q: tupledb printed '$a', PostgreSQL '$b'"
-    echo "result $q $a" >>"$raw"
+    a=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | "$tdb" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)
+    b=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | psql_run -At 2>&1 | LC_ALL=C sort)
+    if [ "$a" != "$b" ]; then
+      if [ "$set_tolerate_errors" = 1 ] && printf '%s\n' "$a" | grep -q '^ERROR:' &&
+        ! printf '%s\n' "$b" | grep -q '^ERROR:'; then
+        # the report says so; PostgreSQL's figures are still measured
+        tdb_failed[$q]=$(printf '%s\n' "$a" | grep -m 1 '^ERROR:')
+        echo "failed tdb $q ${tdb_failed[$q]}" >>"$raw"
+        echo "bench-$set_name: $q: tupledb fails: ${tdb_failed[$q]}" >&2
+        a=$b
+      else
+        bench_die "$q: tupledb printed '$(printf '%s' "$a" | head -c 2000)', PostgreSQL '$(printf '%s' "$b" | head -c 2000)'"
+      fi
+    fi
+    echo "$a" >"$work/result.$q"
+    if [ -z "$a" ]; then
+      # a query that returned no rows (a COPY TO prints nothing either)
+      case ${qsql[$q]} in
+        SELECT* | WITH*) echo "result $q 0 rows" >>"$raw" ;;
+        *) echo "result $q " >>"$raw" ;;
+      esac
+    elif [ "$(printf '%s\n' "$a" | wc -l)" -le 1 ]; then
+      echo "result $q $a" >>"$raw"
+    else
+      echo "result $q $(bench_commas "$(printf '%s\n' "$a" | wc -l)") rows" >>"$raw"
+    fi
   done
+  [ "$set_explain" != 1 ] || for q in $queries; do explain_query "$q" >>"$raw"; done
   # the footprint of a session that runs nothing big
   for ((r = 0; r < 3; r++)); do
     qsql[idle]="SELECT 1"
@@ -198,8 +258,9 @@ measure() {
   if [ -n "$compare" ]; then
     echo "info compare_rev $(basename "$compare")" >>"$raw"
     for q in $queries; do
-      [ "$(printf '%s\n' "${qsql[$q]};" | "$compare" -X -q -At "$work/tdb" 2>&1)" = \
-        "$(awk -v q="$q" '$1 == "result" && $2 == q { sub(/^result [a-z0-9_]+ /, ""); print }' "$raw")" ] ||
+      [ -z "${tdb_failed[$q]:-}" ] || continue
+      [ "$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | "$compare" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)" = \
+        "$(cat "$work/result.$q")" ] ||
         bench_die "$q: $compare prints another result"
     done
   fi
@@ -215,9 +276,9 @@ measure() {
       for ((k = 0; k < n; k++)); do
         e=${engines[$(((r + ${#q} + k) % n))]}
         case $e in
-          tdb) tdb_session "$q" "$r" ;;
+          tdb) [ -n "${tdb_failed[$q]:-}" ] || tdb_session "$q" "$r" ;;
           pg) pg_session "$q" "$r" ;;
-          base) tdb_session "$q" "$r" base "$compare" ;;
+          base) [ -n "${tdb_failed[$q]:-}" ] || tdb_session "$q" "$r" base "$compare" ;;
         esac
       done
     done >>"$raw"
@@ -231,6 +292,38 @@ measure() {
   fi
 }
 
+# explain_query Q: EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) of Q
+# (after its setup) in both engines, as records
+#   plan ENGINE Q LINE                     every line of the plan
+#   explain ENGINE Q NODE BATCHES MEMKB DISKKB
+# one "explain" per node that reports Batches (HashAggregate, and hashed
+# SetOp where the engine prints it), "-" for a figure it does not print;
+# "explain ENGINE Q none - - -" when no node does
+explain_query() {
+  local q=$1 e out
+  for e in tdb pg; do
+    if [ "$e" = tdb ] && [ -n "${tdb_failed[$q]:-}" ]; then
+      printf '%s\n' "plan tdb $q ${tdb_failed[$q]}" "explain tdb $q failed - - -"
+      continue
+    fi
+    if [ "$e" = tdb ]; then
+      out=$({ setup_sql "$q"; printf '%s\n' "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${qsql[$q]};"; } |
+        "$tdb" -X -q -At "$work/tdb" 2>&1) || bench_die "$q: tupledb's EXPLAIN ANALYZE failed: $out"
+    else
+      out=$({ setup_sql "$q"; printf '%s\n' "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${qsql[$q]};"; } |
+        psql_run -At 2>&1) || bench_die "$q: PostgreSQL's EXPLAIN ANALYZE failed: $out"
+    fi
+    printf '%s\n' "$out" | awk -v e="$e" -v q="$q" '
+      function field(name,    m) {
+        return match($0, name ": [0-9]+") ? substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2) : "-"
+      }
+      { print "plan", e, q, $0 }
+      /->|^[A-Z]/ { node = $0; sub(/^ *(-> *)?/, "", node); sub(/ *\(.*$/, "", node); gsub(/ /, "_", node) }
+      /Batches: / { n++; print "explain", e, q, node, field("Batches"), field("Memory Usage"), field("Disk Usage") }
+      END { if (!n) print "explain", e, q, "none - - -" }'
+  done
+}
+
 # perf record -a over one session running query Q n + 1 times; the
 # samples of that session's engine process (the tupledb shell, the
 # PostgreSQL backend), by pid -- other sessions on the machine may run
@@ -239,6 +332,7 @@ perf_session() { # ENGINE Q N
   local e=$1 q=$2 n=$3 i perf_pid pid
   {
     [ "$e" = pg ] && echo "SELECT pg_backend_pid();"
+    setup_sql "$q"
     for ((i = 0; i <= n; i++)); do printf '%s\n' "${qsql[$q]};"; done
   } >"$work/perf.sql"
   perf record -q -a -e cpu-clock -F 4000 -o "$work/perf.$e" >/dev/null 2>&1 &
@@ -308,25 +402,28 @@ profile() {
     psql_run >/dev/null ||
     bench_die "loading the callgrind copy into PostgreSQL failed"
 
-  if command -v perf >/dev/null &&
+  if [ -n "${tdb_failed[$set_perf_query]:-}" ]; then
+    echo "perf skipped $set_perf_query" >>"$raw"
+  elif command -v perf >/dev/null &&
     perf record -q -a -e cpu-clock -o "$work/perf.probe" -- true >/dev/null 2>&1; then
-    perf_session tdb "$set_perf_query" 10 >>"$raw"
-    perf_session pg "$set_perf_query" 10 >>"$raw"
+    perf_session tdb "$set_perf_query" "$set_perf_runs" >>"$raw"
+    perf_session pg "$set_perf_query" "$set_perf_runs" >>"$raw"
   else
     echo "perf info missing" >>"$raw"
   fi
 
   if bench_want_callgrind; then
     for q in $queries; do
-      valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
-        --callgrind-out-file="$work/cg.tdb.$q" --toggle-collect=tdb_exec_run \
-        "$tdb" -X -q -At -c "${qsql[$q]}" "$work/tdbcg" >/dev/null 2>"$work/cg.err" ||
+      { setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } |
+        valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+          --callgrind-out-file="$work/cg.tdb.$q" --toggle-collect=tdb_exec_run \
+          "$tdb" -X -q -At "$work/tdbcg" >/dev/null 2>"$work/cg.err" ||
         { tail -5 "$work/cg.err" >&2; bench_die "callgrind failed (tupledb, $q)"; }
     done
     # PostgreSQL in single-user mode, the server stopped
     as_pg "$PGBIN/pg_ctl" stop -D "$TMP/data" -m fast -w >/dev/null
     for q in $queries; do
-      printf '%s\n' "${qsql[$q]};" | as_pg valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+      { setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | as_pg valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
         --callgrind-out-file="$TMP/cg.pg.$q" --toggle-collect=standard_ExecutorRun \
         "$PGBIN/postgres" --single -D "$TMP/data" -c shared_buffers=128MB -c work_mem=4MB \
         -c jit=off -c max_parallel_workers_per_gather=0 cg >/dev/null 2>"$work/cg.err" ||
@@ -361,6 +458,9 @@ awk "${bench_machine_vars[@]}" -v heading="$heading" -v quick="${QUICK:-0}" \
   "$bench_awk_stats"'
 function f1(v) { return v < 0 ? "n/a" : sprintf("%.1f", v) }
 function mb(kb) { return kb < 0 ? "n/a" : sprintf("%.0f", kb / 1024) }
+function dash(v) { return v == "" || v == "-" ? "–" : v }
+function unders(v) { gsub(/_/, " ", v); return v }
+function commasd(v) { return v ~ /^[0-9]+$/ ? commas(v) : v }
 function commas(v,    s, r) {
   s = sprintf("%d", v); r = ""
   while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
@@ -379,6 +479,12 @@ $1 == "query" { nq++; qs[nq] = $2; v = $0; sub(/^query [a-z0-9_]+ /, "", v); sql
 $1 == "qshort" { v = $0; sub(/^qshort [a-z0-9_]+ /, "", v); short[$2] = v; next }
 $1 == "qlong" { v = $0; sub(/^qlong [a-z0-9_]+ /, "", v); long[$2] = v; next }
 $1 == "target" { target[$2] = $3; next }
+$1 == "memtarget" { memtarget[$2] = $3; next }
+$1 == "failed" { v = $0; sub(/^failed [a-z]+ [a-z0-9_]+ /, "", v); failed[$3] = v; next }
+$1 == "qreps" { qreps[$2] = $3; if ($3 != info["reps"]) odd_reps = 1; next }
+$1 == "qsetup" { v = $0; sub(/^qsetup [a-z0-9_]+ /, "", v); setup[$2] = v; next }
+$1 == "explain" { k = $2 SUBSEP $3; nx[k]++; xnode[k, nx[k]] = $4; xb[k, nx[k]] = $5; xm[k, nx[k]] = $6; xd[k, nx[k]] = $7; have_explain = 1; next }
+$1 == "plan" { k = $2 SUBSEP $3; v = $0; sub(/^plan [a-z]+ [a-z0-9_]+ /, "", v); np[k]++; plan[k, np[k]] = v; next }
 $1 == "desc" { v = $0; sub(/^desc /, "", v); desc = desc v "\n"; next }
 $1 == "result" { v = $0; sub(/^result [a-z0-9_]+ /, "", v); gsub(/\|/, ", ", v); res[$2] = v; next }
 $1 == "load" { load[$2] = $3; next }
@@ -390,13 +496,14 @@ $1 == "time" && $5 != "warm" {
 }
 $1 == "rss" { add("rss" SUBSEP $2 SUBSEP $3, $5); next }
 $1 == "perf" && $2 == "info" { perf_missing = 1; next }
+$1 == "perf" && $2 == "skipped" { perf_skipped = $3; next }
 $1 == "perf" && $3 == "share" { kshare[$2] = $4; ushare[$2] = $5; have_perf = 1; next }
 $1 == "perf" && $3 == "sym" { ns[$2]++; sym[$2, ns[$2]] = $6; symk[$2, ns[$2]] = $5; symp[$2, ns[$2]] = $4; next }
 $1 == "cg" && $2 == "total" { cgt[$3, $4] = $5; have_cg = 1; next }
 $1 == "cg" && $2 == "fn" { ncgf[$3, $4]++; cgf[$3, $4, ncgf[$3, $4]] = sprintf("%8.1f  %s", $5, $6); cgv[$3, $4, $6] = $5; next }
 
 END {
-  for (i = 1; i <= nq; i++) names[qs[i]] = long[qs[i]] ": `" sql[qs[i]] "`"
+  for (i = 1; i <= nq; i++) names[qs[i]] = long[qs[i]] ": `" (qs[i] in setup ? setup[qs[i]] " " : "") sql[qs[i]] "`"
   print heading
   print ""
   if (quick == 1)
@@ -406,22 +513,51 @@ END {
   printf "%s\n", desc
   printf "Each query runs in %s rounds; in each round each engine gets one new session (a new `tupledb` shell process / a new psql connection), which engine goes first alternating, and each session runs the query once untimed and then %s times under `\\timing` (the client-side time of the statement: the shell calling the C API in-process, psql a round trip to the backend). Times are medians and minima over all timed runs; the ratio is **PostgreSQL ÷ tupledb** (2.00× means tupledb takes half the time), of the medians, with the min–max of the per-round ratios. Peak RSS is VmHWM of the session: the tupledb shell process, which is the whole engine, and the PostgreSQL backend (which also counts the shared memory it touched).\n\n", \
     info["rounds"], info["reps"]
-  print "| query | result | tupledb median ms | tupledb best | PostgreSQL median ms | PostgreSQL best | **PostgreSQL ÷ tupledb** | per-round min–max | peak RSS tupledb / PostgreSQL (MB) |" (have_base ? " tupledb before: median ms | best | PostgreSQL ÷ tupledb before |" : "")
-  print "|---|---|--:|--:|--:|--:|--:|--:|--:|" (have_base ? "--:|--:|--:|" : "")
+  if (odd_reps) {
+    printf "Timed runs per session by query:"
+    for (i = 1; i <= nq; i++) printf "%s %s %s", (i > 1 ? "," : ""), short[qs[i]], qreps[qs[i]]
+    printf "; the statements before a query'"'"'s SQL in its name run at the start of the session, untimed.\n\n"
+  }
+  qps = info["show_qps"] != ""
+  split(info["show_qps"], qpsl, " "); for (k in qpsl) want_qps[qpsl[k]] = 1
+  print "| query | result | tupledb median ms | tupledb best | PostgreSQL median ms | PostgreSQL best | **PostgreSQL ÷ tupledb** | per-round min–max | peak RSS tupledb / PostgreSQL (MB) |" (qps ? " queries/s tupledb / PostgreSQL (of the medians) |" : "") (have_base ? " tupledb before: median ms | best | PostgreSQL ÷ tupledb before |" : "")
+  print "|---|---|--:|--:|--:|--:|--:|--:|--:|" (qps ? "--:|" : "") (have_base ? "--:|--:|--:|" : "")
   for (i = 1; i <= nq; i++) {
     q = qs[i]; paired(q)
     tm = median("tdb" SUBSEP q); pm = median("pg" SUBSEP q)
-    printf "| %s | %s | %s | %s | %s | %s | **%s** | %s | %s / %s |", names[q], res[q], f1(tm), f1(lo("tdb" SUBSEP q)), \
+    printf "| %s | %s | %s | %s | %s | %s | **%s** | %s | %s / %s |", names[q], res[q] (q in failed ? " (PostgreSQL)" : ""), \
+      (q in failed ? "**fails**" : f1(tm)), (q in failed ? "–" : f1(lo("tdb" SUBSEP q))), \
       f1(pm), f1(lo("pg" SUBSEP q)), x(ratio(pm, tm)), xrange("pair" SUBSEP q), \
-      mb(median("rss" SUBSEP "tdb" SUBSEP q)), mb(median("rss" SUBSEP "pg" SUBSEP q))
+      (q in failed ? "–" : mb(median("rss" SUBSEP "tdb" SUBSEP q))), mb(median("rss" SUBSEP "pg" SUBSEP q))
+    if (qps)
+      printf " %s |", (q in want_qps && tm > 0 && pm > 0 ? commas(1000 / tm) " / " commas(1000 / pm) : "–")
     if (have_base)
       printf " %s | %s | %s |", f1(median("base" SUBSEP q)), f1(lo("base" SUBSEP q)), x(ratio(pm, median("base" SUBSEP q)))
     printf "\n"
   }
+  for (i = 1; i <= nq; i++)
+    if (qs[i] in failed) printf "\n**tupledb fails %s**: `%s` (PostgreSQL'"'"'s figures are measured all the same).\n", short[qs[i]], failed[qs[i]]
   printf "\nAn idle session (`SELECT 1`) peaks at %s MB (tupledb) and %s MB (PostgreSQL backend). Loading took %.1f s in tupledb and %.1f s in PostgreSQL (the INSERTs, VACUUM ANALYZE%s).", \
     mb(median("rss" SUBSEP "tdb" SUBSEP "idle")), mb(median("rss" SUBSEP "pg" SUBSEP "idle")), load["tdb"] / 1000, load["pg"] / 1000, ", CHECKPOINT"
   if (have_base) printf " The \"before\" columns are `%s`, another build of the shell timed in the same rounds on the same database (TDB_BENCH_COMPARE).", info["compare_rev"]
   print "\n"
+  if (have_explain) {
+    print "`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)` of each query, once per engine after the result check (after the query'"'"'s setup statements), each node that reports `Batches` (\"–\": the engine prints no such node or figure; PostgreSQL 15 prints none for a hashed SetOp):"
+    print ""
+    print "| query | node | tupledb Batches | tupledb Memory Usage kB | tupledb Disk Usage kB | PostgreSQL node | PostgreSQL Batches | PostgreSQL Memory Usage kB | PostgreSQL Disk Usage kB | Memory Usage tupledb ÷ PostgreSQL |"
+    print "|---|---|--:|--:|--:|---|--:|--:|--:|--:|"
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]; kt = "tdb" SUBSEP q; kp = "pg" SUBSEP q
+      m = nx[kt] > nx[kp] ? nx[kt] : nx[kp]
+      for (j = 1; j <= m; j++) {
+        mt = xm[kt, j]; mp = xm[kp, j]
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", short[q], dash(unders(xnode[kt, j])), dash(xb[kt, j]), dash(commasd(mt)), dash(commasd(xd[kt, j])), \
+          dash(unders(xnode[kp, j])), dash(xb[kp, j]), dash(commasd(mp)), dash(commasd(xd[kp, j])), \
+          (mt ~ /^[0-9]+$/ && mp ~ /^[0-9]+$/ && mp > 0 ? sprintf("%.2f", mt / mp) : "–")
+      }
+    }
+    print ""
+  }
   if (info["target_text"] != "") {
     print info["target_text"]
     print ""
@@ -429,15 +565,46 @@ END {
       q = qs[i]
       if (!(q in target)) continue
       r = ratio(median("pg" SUBSEP q), median("tdb" SUBSEP q))
+      if (q in failed) { printf "* %s: — **missed** (tupledb fails the query)\n", short[q]; continue }
       printf "* %s: %s — **%s** (median ratio; rounds %s)\n", short[q], x(r), (r >= target[q] ? "met" : "missed"), xrange("pair" SUBSEP q)
+    }
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]
+      if (!(q in memtarget)) continue
+      mt = xm["tdb" SUBSEP q, 1]; mp = xm["pg" SUBSEP q, 1]
+      if (q in failed)
+        printf "* %s memory: — **missed** (tupledb fails the query; PostgreSQL: %s kB)\n", short[q], commasd(mp)
+      else if (mt ~ /^[0-9]+$/ && mp ~ /^[0-9]+$/ && mp > 0)
+        printf "* %s memory: EXPLAIN ANALYZE Memory Usage %s kB (tupledb) ÷ %s kB (PostgreSQL) = %.2f, target at most %s — **%s**\n", \
+          short[q], commas(mt), commas(mp), mt / mp, memtarget[q], (mt / mp <= memtarget[q] ? "met" : "missed")
+      else
+        printf "* %s memory: no Memory Usage from %s — **not measured**\n", short[q], (mt ~ /^[0-9]+$/ ? "PostgreSQL" : "tupledb")
     }
     print ""
   }
 
+  if (have_explain) {
+    print "<details><summary>The plans (EXPLAIN ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)</summary>"
+    print ""
+    print "```"
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]
+      for (e = 1; e <= 2; e++) {
+        k = (e == 1 ? "tdb" : "pg") SUBSEP q
+        printf "%s, %s:\n", short[q], (e == 1 ? "tupledb" : "PostgreSQL")
+        for (j = 1; j <= np[k]; j++) print "  " plan[k, j]
+        print ""
+      }
+    }
+    print "```"
+    print ""
+    print "</details>"
+    print ""
+  }
   print "### Where the time goes"
   print ""
   if (have_cg) {
-    printf "callgrind instructions per row (`Ir`; repeatable, blind to cache misses and to the kernel) on copies of the tables with %s rows counting only the executor: tupledb'"'"'s `tdb_exec_run`, PostgreSQL'"'"'s `standard_ExecutorRun` in single-user mode (`postgres --single`, same settings). Both include reading the pages from the OS page cache into the buffer pool and checking their checksums.\n\n", commas(info["cg_rows"])
+    printf "callgrind instructions per row (`Ir`; repeatable, blind to cache misses and to the kernel) on %s counting only the executor: tupledb'"'"'s `tdb_exec_run`, PostgreSQL'"'"'s `standard_ExecutorRun` in single-user mode (`postgres --single`, same settings). Both include reading the pages from the OS page cache into the buffer pool and checking their checksums.\n\n", (info["cg_desc"] != "" ? info["cg_desc"] : "copies of the tables with " commas(info["cg_rows"]) " rows")
     print "| query | tupledb Ir/row | PostgreSQL Ir/row | PostgreSQL ÷ tupledb |"
     print "|---|--:|--:|--:|"
     for (i = 1; i <= nq; i++) {
@@ -458,7 +625,7 @@ END {
     print ""
   }
   if (have_perf) {
-    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running %s 11 times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel (mostly reading the pages), PostgreSQL %.0f%%.\n\n", short[info["perf_query"]], kshare["tdb"], kshare["pg"]
+    printf "`perf record -e cpu-clock -a` (a software clock: this VM has no hardware counters) over one session running %s %d times, samples of the engine'"'"'s process only: tupledb spends %.0f%% of its time in the kernel, PostgreSQL %.0f%%.\n\n", (info["perf_query"] in short ? short[info["perf_query"]] : info["perf_query"]), (info["perf_runs"] != "" ? info["perf_runs"] : 10) + 1, kshare["tdb"], kshare["pg"]
     print "Top functions (self; [k] kernel):"
     print ""
     print "```"
@@ -470,6 +637,8 @@ END {
     }
     print "```"
     print ""
+  } else if (perf_skipped != "") {
+    printf "perf did not run: tupledb fails its query (%s).\n\n", short[perf_skipped]
   } else if (perf_missing) {
     print "perf could not record on this machine; only callgrind figures are given."
     print ""
