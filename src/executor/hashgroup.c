@@ -234,17 +234,6 @@ describe_key_column(HashGrouping *hg, const HashGroupingSpec *spec, int k,
     }
 }
 
-static inline uint32
-murmur_mix32(uint32 h)
-{
-    h ^= h >> 16;
-    h *= 0x85ebca6bU;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35U;
-    h ^= h >> 16;
-    return h;
-}
-
 /* Hash of one non-NULL key value. */
 static inline uint32
 hash_key_value(HashGrouping *hg, int k, Datum value)
@@ -296,7 +285,7 @@ hash_row_key(HashGrouping *hg, TupleTableSlot *row)
         if (!hg->key_nulls[k])
             h ^= hash_key_value(hg, k, hg->key_values[k]);
     }
-    return murmur_mix32(h);
+    return tdb_murmurhash32(h);
 }
 
 /* ---------- memory ---------- */

@@ -194,6 +194,45 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
     return q;
 }
 
+/* Analyze a WITH query's body and name its columns. */
+static Query *
+analyze_cte(CteItem *item)
+{
+    ParseState *ps = item->def_ps;
+    PgQuery__CommonTableExpr *cte = item->def;
+    Query *q = NULL;
+
+    if (item->def_recursive &&
+        cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
+        q = analyze_recursive_cte(ps, cte);
+    if (q == NULL)
+        q = analyze_cte_body(ps, item->def_ctes, cte->ctequery);
+    if (cte->n_aliascolnames > (size_t)list_length(visible_targets(q)))
+        ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+                errmsg("WITH query \"%s\" has %d columns available but "
+                       "%d columns specified",
+                       cte->ctename, list_length(visible_targets(q)),
+                       (int)cte->n_aliascolnames),
+                errposition(parse_errpos(ps, cte->location)));
+    for (size_t c = 0; c < cte->n_aliascolnames; c++) {
+        int seen = 0;
+
+        for (int t = 0; t < list_length(q->target_list); t++) {
+            TargetEntry *te = list_nth(q->target_list, t);
+
+            if (!te->resjunk && seen++ == (int)c)
+                te->resname = cte->aliascolnames[c]->string->sval;
+        }
+    }
+    return q;
+}
+
+Query *
+tdb_reanalyze_cte(CteItem *cte)
+{
+    return analyze_cte(cte);
+}
+
 static void
 analyze_with(ParseState *ps, PgQuery__WithClause *with)
 {
@@ -204,8 +243,7 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
                                      with->ctes[i]->common_table_expr->ctename);
     for (size_t i = 0; i < with->n_ctes; i++) {
         PgQuery__CommonTableExpr *cte = with->ctes[i]->common_table_expr;
-        CteItem *item = tdb_palloc(sizeof(CteItem));
-        Query *q;
+        CteItem *item = tdb_palloc0(sizeof(CteItem));
 
         for (size_t j = 0; j < i; j++)
             if (strcmp(with->ctes[j]->common_table_expr->ctename,
@@ -215,31 +253,12 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
                                "once",
                                cte->ctename),
                         errposition(parse_errpos(ps, cte->location)));
-        q = NULL;
-        if (with->recursive &&
-            cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
-            q = analyze_recursive_cte(ps, cte);
-        if (q == NULL)
-            q = analyze_cte_body(ps, ps->ctes, cte->ctequery);
-        if (cte->n_aliascolnames > (size_t)list_length(visible_targets(q)))
-            ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
-                    errmsg("WITH query \"%s\" has %d columns available but "
-                           "%d columns specified",
-                           cte->ctename, list_length(visible_targets(q)),
-                           (int)cte->n_aliascolnames),
-                    errposition(parse_errpos(ps, cte->location)));
-        for (size_t c = 0; c < cte->n_aliascolnames; c++) {
-            int seen = 0;
-
-            for (int t = 0; t < list_length(q->target_list); t++) {
-                TargetEntry *te = list_nth(q->target_list, t);
-
-                if (!te->resjunk && seen++ == (int)c)
-                    te->resname = cte->aliascolnames[c]->string->sval;
-            }
-        }
         item->name = cte->ctename;
-        item->query = q;
+        item->def_ps = ps;
+        item->def_ctes = tdb_list_copy(ps->ctes);
+        item->def = cte;
+        item->def_recursive = with->recursive;
+        item->query = analyze_cte(item);
         ps->ctes = tdb_lappend(ps->ctes, item);
     }
     ps->with_names = NIL;

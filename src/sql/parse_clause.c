@@ -128,8 +128,10 @@ transform_range_var(ParseState *ps, PgQuery__RangeVar *rv, List **namespace)
         if (cte != NULL &&
             (rv->schemaname == NULL || rv->schemaname[0] == '\0')) {
             if (cte->query != NULL)
-                return tdb_add_subquery_rte(ps, cte->query, rv->relname,
-                                            rv->alias, namespace);
+                return tdb_add_subquery_rte(
+                    ps, cte->references++ == 0 ? cte->query
+                                               : tdb_reanalyze_cte(cte),
+                    rv->relname, rv->alias, namespace);
             return add_worktable_rte(ps, cte, rv, namespace);
         }
     }

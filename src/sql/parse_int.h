@@ -16,7 +16,20 @@ typedef struct CteItem {
     List *coltypes;
     List *coltypmods;
     bool referenced;   /* the recursive term read it */
+    /* to analyze the body again for each further reference: each
+     * reference is planned as a subquery of its own, and planning writes
+     * into the Query it plans (PostgreSQL would scan one materialized
+     * result; the rows are the same unless the body is volatile) */
+    int references;
+    struct ParseState *def_ps; /* the level that defined it */
+    List *def_ctes;            /* the CTEs visible to its body */
+    PgQuery__CommonTableExpr *def;
+    bool def_recursive;        /* WITH RECURSIVE */
 } CteItem;
+
+/* A fresh analysis of a WITH query's body (for its second and later
+ * references). */
+Query *tdb_reanalyze_cte(CteItem *cte);
 
 /* Append an RTE to the range table; its 1-based index. */
 int tdb_add_rte(ParseState *ps, RangeTblEntry *rte);

@@ -254,3 +254,11 @@ SELECT length(t), md5(t), count(*), min(id), max(id) FROM tk GROUP BY t ORDER BY
 RESET hash_mem_multiplier;
 RESET work_mem;
 SHOW work_mem;
+
+-- a grouped CTE referenced twice: each reference is analyzed and planned
+-- on its own (this crashed once, when both shared one Query)
+CREATE TABLE hg_cte (k int, b bool, x int, t text);
+INSERT INTO hg_cte VALUES (1, true, 10, 'a'), (1, NULL, 20, 'b'), (2, false, 30, 'a'), (NULL, true, 40, NULL);
+WITH g AS (SELECT b, count(*) AS c, sum(x) AS s FROM hg_cte GROUP BY b)
+SELECT g1.b, g1.c, g2.b AS other FROM g g1 JOIN g g2 ON g1.c = g2.c ORDER BY 1, 3;
+WITH g AS MATERIALIZED (SELECT max(x) AS m FROM hg_cte) SELECT g1.m, g2.m FROM g g1, g g2;
