@@ -11,6 +11,8 @@
  */
 #include "common/base.h"
 
+#include <string.h>
+
 #include "types/hashfn.h"
 
 #define HASH_SEED 0x9e3779b9u
@@ -54,6 +56,15 @@ static inline uint32
 load_le(const uint8 *p, Size n)
 {
     uint32 w = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n == 4) {
+        /* a whole word: one load (the loop below was 4 byte loads,
+         * shifts and ORs per word of every hashed string) */
+        memcpy(&w, p, 4);
+        return w;
+    }
+#endif
 
     for (Size i = 0; i < n; i++)
         w |= (uint32)p[i] << (8 * i);
