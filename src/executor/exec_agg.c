@@ -770,6 +770,7 @@ init_hashed(AggState *as, EState *estate, TupleDesc input_desc)
     spec.state_size = size;
     spec.deform_natts = as->simple_cols != NULL ? as->simple_last : 0;
     spec.est_groups = plan->num_groups;
+    spec.est_input_rows = plan->plan.lefttree->plan_rows;
     spec.extra_mcxt = as->group_mcxt;
     spec.can_spill = true;
     as->hash = tdb_hashgroup_create(&spec, estate);

@@ -120,6 +120,7 @@ struct HashGrouping {
     uint64 seen_alloc_events; /* the table's, at the last limit check */
     Size table_mem;           /* its memory then */
     double est_groups;
+    double est_input_rows;
 
     /* the limit */
     bool spill_allowed; /* the consumer's choice */
@@ -408,8 +409,15 @@ set_limit(HashGrouping *hg, double est)
 static void
 enter_spill_mode(HashGrouping *hg)
 {
-    double est =
-        hg->batch_file == NULL ? hg->est_groups : (double)hg->batch_rows;
+    /*
+     * Groups still to come: a spilled batch has at most its rows; the
+     * first batch at most the input's (the planner's group count is a
+     * guess -- a tenth of the rows -- and too few partitions cost a
+     * recursive pass over every spilled row, too many only buffers)
+     */
+    double est = hg->batch_file == NULL
+                     ? Max(hg->est_groups, hg->est_input_rows)
+                     : (double)hg->batch_rows;
     int bits;
 
     /* the groups still to come: at least as many as are in the table */
@@ -616,6 +624,7 @@ tdb_hashgroup_create(const HashGroupingSpec *spec, EState *estate)
     hg->group_nulls = tdb_palloc0(sizeof(bool) * (Size)Max(1, spec->nkeys));
     hg->state_size = spec->state_size;
     hg->est_groups = Max(1.0, spec->est_groups);
+    hg->est_input_rows = spec->est_input_rows;
     hg->spill_allowed = spec->can_spill;
     hg->can_spill = spec->can_spill;
     hg->hash_mem =

@@ -57,7 +57,11 @@ typedef struct HashGroupingSpec {
     int deform_natts;              /* input columns the consumer reads per row
                                     * (deformed with the keys, in one go) */
     Size state_size;          /* bytes of per-group state, zeroed when new */
-    double est_groups;        /* the planner's estimate (sizes, partitions) */
+    double est_groups;        /* the planner's estimate of the groups
+                               * (initial size, memory limit) */
+    double est_input_rows;    /* and of the input rows: at most that many
+                               * groups are left when the first batch
+                               * spills (its partition count) */
     MemoryContext extra_mcxt; /* the consumer's per-group memory, counted
                                * against the limit; NULL if none */
     bool can_spill;           /* false: the table grows past the limit */

@@ -145,7 +145,9 @@ struct TupleHashTable {
     uint64 initial_nbuckets;
 
     /* the group arena */
-    char **chunks; /* chunk number -> start */
+    char **chunks;    /* chunk number -> start */
+    Size *chunk_used; /* bytes of groups in each chunk (the current
+                       * chunk's: cur - its start) */
     uint32 nchunks;
     uint32 chunks_capacity;
     uint32 cur_chunk; /* chunk being carved (valid if cur != NULL) */
@@ -155,7 +157,7 @@ struct TupleHashTable {
     uint64 alloc_events; /* chunks and bucket arrays allocated so far */
     Size max_chunk_size; /* chunks stop doubling here (a memory limit's
                           * granularity); ARENA_MAX_CHUNK by default */
-    Size group_bytes; /* bytes handed out to groups */
+    Size group_bytes;    /* bytes handed out to groups */
 };
 
 /* ---------- the arena ---------- */
@@ -181,6 +183,8 @@ arena_add_chunk(TupleHashTable *t, Size size)
 
         t->chunks =
             tdb_repalloc(t->chunks, tdb_mcxt_array_size(cap, sizeof(char *)));
+        t->chunk_used =
+            tdb_repalloc(t->chunk_used, tdb_mcxt_array_size(cap, sizeof(Size)));
         t->chunks_capacity = cap;
     }
     t->chunks[t->nchunks] =
@@ -199,8 +203,11 @@ arena_alloc_slow(TupleHashTable *t, Size size)
     if (size > ARENA_DEDICATED_OVER) {
         /* a chunk of its own; the current one stays current */
         chunk = arena_add_chunk(t, size);
+        t->chunk_used[chunk] = size;
         return (chunk + 1) << REF_OFFSET_BITS;
     }
+    if (t->cur != NULL) /* the current chunk is done: record its fill */
+        t->chunk_used[t->cur_chunk] = (Size)(t->cur - t->chunks[t->cur_chunk]);
     chunk_size = t->next_chunk_size;
     while (chunk_size < size)
         chunk_size *= 2;
@@ -653,6 +660,7 @@ tdb_tuplehash_create(const TupleHashKeyColumn *cols, int ncols, Size state_size,
 
     t->chunks_capacity = 16;
     t->chunks = tdb_mcxt_alloc(cxt, 16 * sizeof(char *));
+    t->chunk_used = tdb_mcxt_alloc(cxt, 16 * sizeof(Size));
     arena_reset(t);
 
     /* room for the hinted groups without growing */
@@ -798,21 +806,50 @@ tdb_tuplehash_group_key(TupleHashTable *t, const void *state, Datum *values,
     }
 }
 
+/* Bytes the group at g takes in the arena (as new_group allocated it). */
+static inline Size
+group_space(const TupleHashTable *t, const char *g)
+{
+    Size key_len;
+
+    if (t->bare)
+        key_len = t->bare_len;
+    else /* the general format's length word */
+        key_len = *(const uint32 *)(g + t->state_space);
+    return Max(t->state_space + MAXALIGN(key_len), MAXIMUM_ALIGNOF);
+}
+
+/*
+ * Iteration walks the arena, not the buckets: chunk by chunk, group after
+ * group, in the order the groups were created.  Walking the buckets
+ * visits the groups in hash order -- a cache miss per group once the
+ * table outgrows the cache (a third of a 10M-group aggregation's time
+ * went there); the arena is read sequentially.
+ */
 void
 tdb_tuplehash_iter_start(TupleHashTable *t, TupleHashIterator *it)
 {
     (void)t;
-    it->next_bucket = 0;
+    it->chunk = 0;
+    it->offset = 0;
 }
 
 void *
 tdb_tuplehash_iter_next(TupleHashTable *t, TupleHashIterator *it)
 {
-    while (it->next_bucket < t->nbuckets) {
-        uint32 ref = t->buckets[it->next_bucket++].ref;
+    while (it->chunk < t->nchunks) {
+        Size used = t->cur != NULL && it->chunk == t->cur_chunk
+                        ? (Size)(t->cur - t->chunks[it->chunk])
+                        : t->chunk_used[it->chunk];
 
-        if (ref != 0)
-            return ref_to_group(t, ref);
+        if (it->offset < used) {
+            char *g = t->chunks[it->chunk] + it->offset;
+
+            it->offset += group_space(t, g);
+            return g;
+        }
+        it->chunk++;
+        it->offset = 0;
     }
     return NULL;
 }
@@ -855,9 +892,9 @@ tdb_tuplehash_set_max_chunk_size(TupleHashTable *t, Size size)
         elog(ERROR, "the arena's chunk size is set before the first group");
     /* the Bump context's blocks must not outgrow the chunks either */
     tdb_mcxt_delete(t->arena_cxt);
-    t->arena_cxt = tdb_bump_create(t->cxt, "tuple hash groups",
-                                   ALLOCSET_DEFAULT_MINSIZE,
-                                   ALLOCSET_DEFAULT_INITSIZE, chunk);
+    t->arena_cxt =
+        tdb_bump_create(t->cxt, "tuple hash groups", ALLOCSET_DEFAULT_MINSIZE,
+                        ALLOCSET_DEFAULT_INITSIZE, chunk);
     arena_reset(t);
     t->max_chunk_size = chunk;
     t->next_chunk_size = Min(t->next_chunk_size, chunk);

@@ -62,7 +62,8 @@ typedef struct TupleHashTable TupleHashTable;
 
 /* Iteration position; plain data, owned by the caller. */
 typedef struct TupleHashIterator {
-    uint64 next_bucket;
+    uint32 chunk;  /* arena chunk being walked */
+    uint64 offset; /* the next group's offset in it */
 } TupleHashIterator;
 
 /*
@@ -106,7 +107,8 @@ void *tdb_tuplehash_lookup(TupleHashTable *table, const Datum *values,
 void tdb_tuplehash_group_key(TupleHashTable *table, const void *state,
                              Datum *values, bool *isnull);
 
-/* Iterate over every group once, in bucket order (no inserts meanwhile). */
+/* Iterate over every group once, in the order they were created (no
+ * inserts meanwhile). */
 void tdb_tuplehash_iter_start(TupleHashTable *table, TupleHashIterator *it);
 /* The next group's state, or NULL at the end. */
 void *tdb_tuplehash_iter_next(TupleHashTable *table, TupleHashIterator *it);
