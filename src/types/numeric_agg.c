@@ -62,10 +62,17 @@ typedef struct NumericAggState {
     int64 ninf_count;
 } NumericAggState;
 
+/*
+ * 128-bit integers aligned to 8 bytes: the state lives in a memory
+ * context chunk, MAXALIGNed (8), not at the 16 bytes __int128 would
+ * demand (as PostgreSQL declares its int128 when MAXALIGN is 8).
+ */
+typedef __int128 int128_a8 __attribute__((aligned(8)));
+
 typedef struct IntAggState {
     int64 n;
-    __int128 sum;
-    __int128 sumsq;
+    int128_a8 sum;
+    int128_a8 sumsq;
 } IntAggState;
 
 /* ----------------------------------------------------------------------
