@@ -7,6 +7,10 @@
  *       same string for every statement (computed once per database);
  *       a spill file made the way an executor node makes one lives in it
  *       and is gone when the executor's state is freed.
+ *   test_spill_disk_full  a hash aggregation spilling to disk when the
+ *       disk fills up (an injected ENOSPC, debug builds): the statement
+ *       fails with 53100 naming the file, no temporary file is left, and
+ *       the session runs the same query to the right answer afterwards.
  */
 #include "common/base.h"
 
@@ -60,8 +64,90 @@ TEST_BEGIN(test_estate_temp_dir)
 }
 TEST_END
 
+/* A receiver keeping the first column of the last row as text. */
+typedef struct LastValue {
+    DestReceiver base;
+    char text[64];
+} LastValue;
+
+static void
+last_startup(DestReceiver *self, TupleDesc desc)
+{
+    (void)self;
+    (void)desc;
+}
+
+static void
+last_receive(DestReceiver *self, TupleTableSlot *slot)
+{
+    LastValue *r = (LastValue *)self;
+    bool isnull;
+    Datum v = tdb_slot_getattr(slot, 1, &isnull);
+
+    snprintf(r->text, sizeof(r->text), "%lld",
+             isnull ? -1LL : (long long)DatumGetInt64(v));
+}
+
+static void
+last_complete(DestReceiver *self, const char *tag)
+{
+    (void)self;
+    (void)tag;
+}
+
+/* Run sql; its first column as text, or "ERROR <sqlstate> <message>". */
+static const char *
+run_sql(Session *s, const char *sql)
+{
+    static LastValue r;
+    static char out[ERRMSG_MAX + 16];
+    ErrorData error;
+    char state[6];
+
+    memset(&r, 0, sizeof(r));
+    r.base.startup = last_startup;
+    r.base.receive = last_receive;
+    r.base.complete = last_complete;
+    if (tdb_session_exec(s, sql, &r.base, &error))
+        return r.text;
+    tdb_sqlstate_unpack(error.sqlerrcode, state);
+    snprintf(out, sizeof(out), "ERROR %s %s", state, error.message);
+    return out;
+}
+
+TEST_BEGIN(test_spill_disk_full)
+{
+    const char *path = test_path(test_tmpdir(), "db");
+    const char *groups = "SELECT count(*) FROM (SELECT g, count(*) FROM "
+                         "generate_series(1, 200000) g GROUP BY g) x";
+    Database *db;
+    Session *s;
+    bool is_empty = false;
+
+    if (!config_debug)
+        test_skip("fault injection needs a TDB_DEBUG build");
+    db = tdb_database_open(path, NULL);
+    s = tdb_session_create(db, NULL);
+    expect_str_eq(run_sql(s, "SET work_mem = '64kB'"), "");
+
+    /* the disk fills up on the spill files' 20th write */
+    expect_true(tdb_fd_inject(FD_OP_WRITE, 20, ENOSPC));
+    expect_str_contains(run_sql(s, groups),
+                        "ERROR 53100 could not write to file \"");
+    expect_str_contains(run_sql(s, groups), "200000"); /* not "ERROR" */
+    tdb_fd_inject_clear();
+    expect_int_eq(tdb_fd_dir_is_empty(tdb_database_temp_dir(db), &is_empty),
+                  0);
+    expect_true(is_empty);
+
+    tdb_session_destroy(s);
+    tdb_database_close(db);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "sql_estate", TEST_CASE(test_estate_temp_dir));
+    return test_main(argc, argv, "sql_estate", TEST_CASE(test_estate_temp_dir),
+                     TEST_CASE(test_spill_disk_full));
 }
