@@ -518,11 +518,14 @@ node_name(Plan *plan)
         buf_printf(&b, "WorkTable Scan on %s", plan->scan_refname);
         return b.data;
     case T_SetOp: {
-        static const char *const names[] = {"SetOp Intersect",
-                                            "SetOp Intersect All",
-                                            "SetOp Except", "SetOp Except All"};
+        static const char *const names[] = {"Intersect", "Intersect All",
+                                            "Except", "Except All"};
 
-        return names[((SetOp *)plan)->cmd];
+        buf_printf(&b, "%s %s",
+                   ((SetOp *)plan)->strategy == SETOP_HASHED ? "HashSetOp"
+                                                             : "SetOp",
+                   names[((SetOp *)plan)->cmd]);
+        return b.data;
     }
     case T_ModifyTable: {
         static const char *const verbs[] = {"?", "Insert", "Update", "Delete"};
@@ -607,6 +610,19 @@ add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
     add_property(es, indent, label, b.data);
 }
 
+/* A hash table's "Batches: 1  Memory Usage: 73kB" (HashAggregate and
+ * HashSetOp under EXPLAIN ANALYZE). */
+static void
+add_hash_memory(ExplainState *es, int indent, int batches, int64 peak_kb)
+{
+    Buf b;
+
+    buf_init(&b);
+    buf_printf(&b, "%*sBatches: %d  Memory Usage: %lldkB", indent, "", batches,
+               (long long)peak_kb);
+    es->lines = tdb_lappend(es->lines, b.data);
+}
+
 static void
 node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
 {
@@ -632,14 +648,17 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         add_keys(es, plan, indent, "Group Key", ((Agg *)plan)->grp_col_idx,
                  NULL, ((Agg *)plan)->num_cols);
         if (es->analyze && ps != NULL &&
-            tdb_exec_agg_hash_stats(ps, &batches, &peak_kb)) {
-            Buf b;
+            tdb_exec_agg_hash_stats(ps, &batches, &peak_kb))
+            add_hash_memory(es, indent, batches, peak_kb);
+        break;
+    }
+    case T_SetOp: {
+        int batches;
+        int64 peak_kb;
 
-            buf_init(&b);
-            buf_printf(&b, "%*sBatches: %d  Memory Usage: %lldkB", indent, "",
-                       batches, (long long)peak_kb);
-            es->lines = tdb_lappend(es->lines, b.data);
-        }
+        if (es->analyze && ps != NULL &&
+            tdb_exec_setop_hash_stats(ps, &batches, &peak_kb))
+            add_hash_memory(es, indent, batches, peak_kb);
         break;
     }
     case T_Hash:
