@@ -51,6 +51,9 @@ typedef struct PlannerInfo {
 } PlannerInfo;
 
 static Plan *plan_query(PlannerInfo *root);
+static Plan *plan_subquery(PlannerInfo *root, Query *q);
+static Plan *plan_distinct(PlannerInfo *root, Plan *plan);
+static bool generate_series_rows(Expr *e, double *rows);
 static double estimate_rows(PlannerInfo *root, int rtindex);
 
 /* ----------------------------------------------------------------------
@@ -663,7 +666,9 @@ make_scan(JoinPlanner *jp, int rtindex)
     plan->qual = quals;
     plan->scan_colnames = rte->colnames;
     plan->scan_refname = rte->refname;
-    set_scan_estimates(plan, estimate_rows(jp->root, rtindex));
+    set_scan_estimates(plan, IsA(plan, SubqueryScan)
+                                 ? ((SubqueryScan *)plan)->subplan->plan_rows
+                                 : estimate_rows(jp->root, rtindex));
     return plan;
 }
 
@@ -1386,8 +1391,14 @@ estimate_rows(PlannerInfo *root, int rtindex)
     }
     case RTE_VALUES:
         return list_length(rte->values_lists);
-    case RTE_FUNCTION:
+    case RTE_FUNCTION: {
+        double rows;
+
+        /* PostgreSQL's default, except what a support function knows */
+        if (generate_series_rows(rte->funcexpr, &rows))
+            return rows;
         return 1000;
+    }
     default:
         return 1000;
     }
@@ -1693,10 +1704,9 @@ plan_select(PlannerInfo *root)
         }
         plan = make_sort(plan, keys, q->target_list);
         plan = make_unique(plan, q->distinct_clause, q->target_list);
-    } else if (q->distinct_clause != NIL) {
-        plan = make_sort(plan, q->distinct_clause, q->target_list);
-        plan = make_unique(plan, q->distinct_clause, q->target_list);
-    } else if (q->sort_clause != NIL)
+    } else if (q->distinct_clause != NIL)
+        plan = plan_distinct(root, plan);
+    else if (q->sort_clause != NIL)
         plan = make_sort(plan, q->sort_clause, q->target_list);
     if (q->limit_offset != NULL || q->limit_count != NULL)
         plan = make_limit(plan, q->limit_offset, q->limit_count);
@@ -1704,69 +1714,436 @@ plan_select(PlannerInfo *root)
 }
 
 /* ----------------------------------------------------------------------
- * Set operations
+ * Hashing or sorting: DISTINCT, UNION, INTERSECT, EXCEPT
+ *
+ * PostgreSQL 15 costs both ways and keeps the cheaper.  tupledb has no
+ * statistics and estimates rows its own way, so it reproduces the
+ * outcome with a rule (planner.h) built from the same formulas:
+ *
+ *   - hashing needs every column's type to hash, sorting to compare; with
+ *     one possible that one is used;
+ *   - enable_hashagg off sorts; enable_sort off hashes;
+ *   - a hash table estimated larger than work_mem x hash_mem_multiplier
+ *     sorts (PostgreSQL: entries of MAXALIGN(row width) + 16 bytes);
+ *   - otherwise hashing, unless PostgreSQL knows the input's exact size
+ *     (every row comes from VALUES lists, FROM-less SELECTs and
+ *     generate_series over constants: exact_rows) and its costs then
+ *     favour sorting.  Without statistics PostgreSQL estimates a table,
+ *     a function or a join to have many more rows than groups (at least
+ *     ten pages of rows for a never-vacuumed table, at most 200 distinct
+ *     values per column), which always favours hashing; for an input of
+ *     exactly known size every row is assumed distinct, and sorting then
+ *     wins for two rows, or whenever the output must be sorted anyway
+ *     (DISTINCT with ORDER BY).
  * ---------------------------------------------------------------------- */
 
-/* The plan of a leaf subquery, narrowed to its visible columns, plus a
- * flag column (0/1) when flag >= 0. */
-static Plan *
-plan_setop_leaf(PlannerInfo *root, RangeTblEntry *rte, int flag)
-{
-    PlannerInfo *sub = tdb_palloc0(sizeof(PlannerInfo));
-    Plan *child;
-    SubqueryScan *scan = MAKE_PLAN(SubqueryScan);
-    List *tlist = NIL;
+/* PostgreSQL's default cost constants (cpu_operator_cost, cpu_tuple_cost). */
+#define CPU_OPERATOR_COST 0.0025
+#define CPU_TUPLE_COST 0.01
+/* PostgreSQL's distinct values of a column without statistics. */
+#define DEFAULT_NUM_DISTINCT 200.0
 
-    sub->glob = root->glob;
-    sub->q = rte->subquery;
-    child = plan_query(sub);
+/* Can every clause's type be hashed / compared? */
+static bool
+clauses_can_hash(List *clauses)
+{
+    for (int i = 0; i < list_length(clauses); i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        if (sgc->support == NULL || sgc->support->hash == NULL ||
+            sgc->eqop == NULL)
+            return false;
+    }
+    return true;
+}
+
+static bool
+clauses_can_sort(List *clauses)
+{
+    for (int i = 0; i < list_length(clauses); i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        if (sgc->support == NULL || sgc->support->cmp == NULL)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * The rows of generate_series(start, stop [, step]) over int4/int8
+ * constants (PostgreSQL 15's support function knows them); false for
+ * anything else.
+ */
+static bool
+generate_series_rows(Expr *e, double *rows)
+{
+    FuncExpr *f;
+    double arg[3] = {0, 0, 1};
+
+    if (e == NULL || !IsA(e, FuncExpr))
+        return false;
+    f = (FuncExpr *)e;
+    if (strcmp(f->func->name, "generate_series") != 0 ||
+        list_length(f->args) < 2 || list_length(f->args) > 3)
+        return false;
+    for (int i = 0; i < list_length(f->args); i++) {
+        Const *c = list_nth(f->args, i);
+
+        if (!IsA(c, Const) || c->constisnull)
+            return false;
+        if (exprType(c) == INT4OID)
+            arg[i] = DatumGetInt32(c->constvalue);
+        else if (exprType(c) == INT8OID)
+            arg[i] = (double)DatumGetInt64(c->constvalue);
+        else
+            return false;
+    }
+    if (arg[2] == 0)
+        return false;
+    *rows = floor((arg[1] - arg[0]) / arg[2]) + 1;
+    if (*rows < 0)
+        *rows = 0;
+    return true;
+}
+
+/*
+ * Does PostgreSQL know how many rows plan returns?  Unfiltered VALUES
+ * lists, FROM-less SELECTs, generate_series over constants, and Appends
+ * and subquery scans of those.
+ */
+static bool
+exact_rows(Plan *plan)
+{
+    double rows;
+
+    if (plan->qual != NIL)
+        return false;
+    switch (nodeTag(plan)) {
+    case T_ValuesScan:
+        return true;
+    case T_Result:
+        return plan->lefttree == NULL &&
+               ((Result *)plan)->resconstantqual == NIL;
+    case T_FunctionScan:
+        return !((FunctionScan *)plan)->ordinality &&
+               generate_series_rows(((FunctionScan *)plan)->funcexpr, &rows);
+    case T_SubqueryScan:
+        return exact_rows(((SubqueryScan *)plan)->subplan);
+    case T_Append:
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            if (!exact_rows(list_nth(((Append *)plan)->appendplans, i)))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool
+contains_var(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var))
+        return true;
+    return tdb_expr_walk_children(node, contains_var, arg);
+}
+
+/*
+ * Estimated groups of exprs over input's rows, PostgreSQL's
+ * estimate_num_groups without statistics: expressions without columns
+ * (constants) do not split groups; a column has DEFAULT_NUM_DISTINCT
+ * values, or as many as the rows when its source has fewer and PostgreSQL
+ * knows the count; several columns of one source have at most a tenth of
+ * its rows (but no fewer than the most distinct column has); never more
+ * than the rows.
+ */
+static double
+estimate_groups(List *exprs, Plan *input)
+{
+    double rows = Max(1.0, input->plan_rows);
+    bool exact = exact_rows(input);
+    double per_column = DEFAULT_NUM_DISTINCT;
+    double groups = 1;
+    int ncols = 0;
+
+    for (int i = 0; i < list_length(exprs); i++)
+        if (contains_var(list_nth(exprs, i), NULL) ||
+            tdb_contains_volatile(list_nth(exprs, i)))
+            ncols++;
+    if (ncols == 0)
+        return 1;
+    if (exact && rows < DEFAULT_NUM_DISTINCT)
+        per_column = rows;
+    for (int i = 0; i < ncols; i++)
+        groups *= per_column;
+    if (ncols > 1)
+        groups = Min(groups, Max(rows * 0.1, per_column));
+    /* tupledb's own row estimate of a table is not PostgreSQL's (which is
+     * never below ten pages' worth): clamp only exact counts */
+    if (exact)
+        groups = Min(groups, rows);
+    return Max(1.0, groups);
+}
+
+static bool
+all_consts(List *exprs)
+{
+    for (int i = 0; i < list_length(exprs); i++)
+        if (!IsA(list_nth(exprs, i), Const))
+            return false;
+    return true;
+}
+
+/* PostgreSQL's guess at a value's width without statistics. */
+static int
+type_width(Oid type)
+{
+    const TypeInfo *info = tdb_type_lookup(type);
+
+    return info != NULL && info->len > 0 ? info->len : 32;
+}
+
+static int
+tlist_width(List *tlist)
+{
+    int width = 0;
+
+    for (int i = 0; i < list_length(tlist); i++)
+        width +=
+            type_width(exprType(((TargetEntry *)list_nth(tlist, i))->expr));
+    return width;
+}
+
+/* PostgreSQL's cost_sort for rows fitting in work_mem. */
+static double
+sort_cost(double rows)
+{
+    rows = Max(rows, 2.0);
+    return 2.0 * CPU_OPERATOR_COST * rows * log2(rows) +
+           CPU_OPERATOR_COST * rows;
+}
+
+/*
+ * Group input on clauses by hashing (true) or by sorting (false), by the
+ * rule above.  ngroups: the estimated groups, i.e. hash table entries;
+ * sorted_after: the caller sorts the hashed result again (DISTINCT with
+ * ORDER BY), which sorting would have given for free.
+ */
+static bool
+choose_hashing(PlannerInfo *root, List *clauses, Plan *input, double ngroups,
+               bool sorted_after)
+{
+    Settings *settings = &root->glob->st->session->settings;
+    double entry = MAXALIGN(tlist_width(input->targetlist)) + 16.0;
+    double hash_cost, sorted_cost;
+
+    if (!clauses_can_hash(clauses))
+        return false;
+    if (!clauses_can_sort(clauses))
+        return true;
+    if (!settings->enable_hashagg)
+        return false;
+    if (entry * ngroups >
+        settings->work_mem * 1024.0 * settings->hash_mem_multiplier)
+        return false;
+    if (!settings->enable_sort || !exact_rows(input))
+        return true;
+    /* the costs both ways share reading the input and comparing each row's
+     * columns once; they differ in the sort against returning each group
+     * from the table (and sorting the groups afterwards) */
+    hash_cost = CPU_TUPLE_COST * ngroups;
+    if (sorted_after)
+        hash_cost += sort_cost(ngroups);
+    sorted_cost = sort_cost(input->plan_rows);
+    return hash_cost < sorted_cost;
+}
+
+/*
+ * A HashAggregate without aggregates: one row per group of input on the
+ * columns of clauses (DISTINCT, UNION), its first row.
+ */
+static Plan *
+make_hashed_unique(Plan *input, List *clauses, List *tlist, double ngroups)
+{
+    Agg *agg = MAKE_PLAN(Agg);
+    int n = list_length(clauses);
+
+    agg->plan.lefttree = input;
+    agg->plan.targetlist = passthrough_tlist(input);
+    agg->strategy = AGG_HASHED;
+    agg->num_cols = n;
+    agg->grp_col_idx = tdb_palloc(sizeof(int) * (Size)Max(1, n));
+    agg->grp_eq = tdb_palloc(sizeof(OperDesc *) * (Size)Max(1, n));
+    for (int i = 0; i < n; i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        agg->grp_col_idx[i] = tle_for_ref(tlist, sgc->tle_ref)->resno;
+        agg->grp_eq[i] = sgc->eqop;
+    }
+    agg->num_groups = ngroups;
+    copy_estimates(&agg->plan, input);
+    agg->plan.plan_rows = ngroups;
+    agg->plan.startup_cost =
+        input->total_cost + CPU_OPERATOR_COST * n * input->plan_rows;
+    agg->plan.total_cost = agg->plan.startup_cost + CPU_TUPLE_COST * ngroups;
+    return &agg->plan;
+}
+
+/*
+ * SELECT DISTINCT (not DISTINCT ON) over plan, whose target list is the
+ * query's: a HashAggregate on the DISTINCT columns (then a Sort for ORDER
+ * BY), or a Sort on them (ORDER BY's keys first) and a Unique.
+ */
+static Plan *
+plan_distinct(PlannerInfo *root, Plan *plan)
+{
+    Query *q = root->q;
+    List *exprs = NIL;
+    double ngroups;
+
+    for (int i = 0; i < list_length(q->distinct_clause); i++) {
+        SortGroupClause *sgc = list_nth(q->distinct_clause, i);
+
+        exprs =
+            tdb_lappend(exprs, tle_for_ref(q->target_list, sgc->tle_ref)->expr);
+    }
+    ngroups = estimate_groups(exprs, plan);
+    if (all_consts(exprs)) {
+        /* constant keys: every row is in one group, and in order */
+        plan = make_unique(plan, q->distinct_clause, q->target_list);
+        plan->plan_rows = 1;
+        return plan;
+    }
+    if (choose_hashing(root, q->distinct_clause, plan, ngroups,
+                       q->sort_clause != NIL)) {
+        plan = make_hashed_unique(plan, q->distinct_clause, q->target_list,
+                                  ngroups);
+        if (q->sort_clause != NIL)
+            plan = make_sort(plan, q->sort_clause, q->target_list);
+        return plan;
+    }
+    plan = make_sort(plan, q->distinct_clause, q->target_list);
+    plan = make_unique(plan, q->distinct_clause, q->target_list);
+    plan->plan_rows = ngroups;
+    return plan;
+}
+
+/* ----------------------------------------------------------------------
+ * Set operations
+ *
+ * The plan shapes of PostgreSQL 15's prepunion.c:
+ *
+ *   - UNION [ALL]: an Append of the inputs, then for UNION a
+ *     HashAggregate on every column (or Sort + Unique).  Inputs that are
+ *     themselves UNIONs of the same column types, ALL or like this one,
+ *     are merged into the one Append.
+ *   - INTERSECT / EXCEPT [ALL]: an Append of the two inputs, each row
+ *     tagged with a flag column (0 left, 1 right), then a HashSetOp (or
+ *     Sort + SetOp).  For INTERSECT the input with fewer estimated groups
+ *     comes first, so the hash table holds the smaller one.
+ *   - a leaf SELECT is a subquery scan named "*SELECT* n" over its plan,
+ *     dropped when it would only pass the plan's columns through (no
+ *     flag to add);
+ *   - an inner set operation that must add a flag, or drop the flag its
+ *     own SetOp carries (under a UNION), is projected: by its own node if
+ *     that is an Agg, else by a Result on top.
+ *
+ * Every node here is built with its references already set (OUTER_VAR
+ * into its child, SCAN_VAR in a subquery scan), and each leaf plan was
+ * finished by its own plan_query: fix_plan never runs over the result.
+ * ---------------------------------------------------------------------- */
+
+static Plan *plan_setop_tree(PlannerInfo *root, Node *node, bool junk_ok,
+                             int flag, double *ngroups);
+
+/* tlist entry i (1-based) of plan as a Var of varno. */
+static Var *
+column_var(Plan *plan, int varno, int i)
+{
+    TargetEntry *te = list_nth(plan->targetlist, i - 1);
+
+    return tdb_make_var(varno, i, exprType(te->expr), exprTypmod(te->expr), 0);
+}
+
+static TargetEntry *
+flag_entry(int flag, int resno)
+{
+    return tdb_make_target_entry(
+        (Expr *)tdb_make_const(INT4OID, -1, Int32GetDatum(flag), false), resno,
+        "flag", false);
+}
+
+/*
+ * A leaf SELECT: its plan, under a subquery scan that keeps its visible
+ * columns and adds the flag (flag >= 0).  The scan is left out when it
+ * would be trivial: every column passed through in place (a constant
+ * copied as is, as PostgreSQL does), none dropped or added.  *ngroups
+ * (if not NULL): the leaf's estimated groups.
+ */
+static Plan *
+plan_setop_leaf(PlannerInfo *root, RangeTblRef *ref, int flag, double *ngroups)
+{
+    RangeTblEntry *rte = rt_fetch(root->q, ref->rtindex);
+    Query *leaf = rte->subquery;
+    Plan *child = plan_subquery(root, leaf);
+    SubqueryScan *scan;
+    List *tlist = NIL, *exprs = NIL;
+    bool trivial = flag < 0;
+
     for (int i = 0; i < list_length(child->targetlist); i++) {
         TargetEntry *te = list_nth(child->targetlist, i);
-        Var *v;
+        Expr *e;
 
-        if (te->resjunk)
+        if (te->resjunk) {
+            trivial = false;
             continue;
-        v = tdb_make_var(OUTER_VAR, te->resno, exprType(te->expr),
-                         exprTypmod(te->expr), 0);
-        tlist = tdb_lappend(tlist, tdb_make_target_entry(
-                                       (Expr *)v, list_length(tlist) + 1,
-                                       te->resname, false));
+        }
+        if (IsA(te->expr, Const))
+            e = te->expr;
+        else {
+            e = (Expr *)column_var(child, SCAN_VAR, i + 1);
+            if (i != list_length(tlist))
+                trivial = false;
+        }
+        exprs = tdb_lappend(exprs, te->expr);
+        tlist =
+            tdb_lappend(tlist, tdb_make_target_entry(e, list_length(tlist) + 1,
+                                                     te->resname, false));
     }
+    if (ngroups != NULL)
+        *ngroups = leaf->group_clause != NIL || leaf->distinct_clause != NIL ||
+                           leaf->has_aggs || leaf->having != NULL
+                       ? Max(1.0, child->plan_rows)
+                       : estimate_groups(exprs, child);
+    if (trivial)
+        return child;
     if (flag >= 0)
-        tlist = tdb_lappend(
-            tlist, tdb_make_target_entry(
-                       (Expr *)tdb_make_const(INT4OID, -1, Int32GetDatum(flag),
-                                              false),
-                       list_length(tlist) + 1, "flag", false));
+        tlist = tdb_lappend(tlist, flag_entry(flag, list_length(tlist) + 1));
+    scan = MAKE_PLAN(SubqueryScan);
     scan->subplan = child;
     scan->alias = rte->refname;
+    scan->plan.scan_refname = rte->refname;
+    scan->plan.scan_colnames = rte->colnames;
     scan->plan.targetlist = tlist;
     copy_estimates(&scan->plan, child);
-    /* a SubqueryScan's scan tuple is the subplan's row: SCAN_VAR */
-    for (int i = 0; i < list_length(tlist); i++) {
-        TargetEntry *te = list_nth(tlist, i);
-
-        if (IsA(te->expr, Var))
-            ((Var *)te->expr)->varno = SCAN_VAR;
-    }
     return &scan->plan;
 }
 
-/* Sort + Unique / SetOp over all data columns of an appended input. */
+/* The SortGroupClauses of the first ncols columns of input (all data
+ * columns of a set operation); numbers those columns for tle_for_ref. */
 static List *
-all_columns_clauses(PlannerInfo *root, Plan *input, int ncols, List **tlist)
+all_columns_clauses(Plan *input, int ncols)
 {
     List *clauses = NIL;
 
-    *tlist = input->targetlist;
     for (int i = 0; i < ncols; i++) {
-        TargetEntry *te = list_nth(*tlist, i);
+        TargetEntry *te = list_nth(input->targetlist, i);
         SortGroupClause *sgc = makeNode(SortGroupClause);
         Oid type = exprType(te->expr);
 
-        if (te->ressortgroupref == 0)
-            te->ressortgroupref = i + 1;
-        sgc->tle_ref = te->ressortgroupref;
+        te->ressortgroupref = i + 1;
+        sgc->tle_ref = i + 1;
         sgc->support = tdb_type_support(type);
         sgc->eqop = tdb_oper_lookup("=", type, type);
         if (sgc->eqop == NULL)
@@ -1778,101 +2155,182 @@ all_columns_clauses(PlannerInfo *root, Plan *input, int ncols, List **tlist)
                            tdb_format_type(type, -1)));
         clauses = tdb_lappend(clauses, sgc);
     }
-    (void)root;
     return clauses;
 }
 
 static Plan *
-plan_setop_node(PlannerInfo *root, Node *node, int flag)
+make_append(List *children)
 {
-    SetOperationStmt *op;
-    Append *append;
+    Append *append = MAKE_PLAN(Append);
+    Plan *first = linitial(children);
+
+    append->appendplans = children;
+    append->plan.targetlist = passthrough_tlist(first);
+    copy_estimates(&append->plan, first);
+    append->plan.plan_rows = 0;
+    append->plan.total_cost = 0;
+    for (int i = 0; i < list_length(children); i++) {
+        Plan *child = list_nth(children, i);
+
+        append->plan.plan_rows += child->plan_rows;
+        append->plan.total_cost += child->total_cost;
+    }
+    return &append->plan;
+}
+
+/* Can UNION child `child` merge into parent's Append? */
+static bool
+union_merges(SetOperationStmt *parent, Node *child)
+{
+    SetOperationStmt *c = (SetOperationStmt *)child;
+
+    if (!IsA(child, SetOperationStmt) || c->op != SETOP_UNION ||
+        (c->all != parent->all && !c->all) ||
+        list_length(c->coltypes) != list_length(parent->coltypes))
+        return false;
+    for (int i = 0; i < list_length(c->coltypes); i++)
+        if (list_nth_int(c->coltypes, i) != list_nth_int(parent->coltypes, i))
+            return false;
+    return true;
+}
+
+/* The plans of top's UNION inputs, merged UNIONs' inputs in their place. */
+static List *
+plan_union_inputs(PlannerInfo *root, SetOperationStmt *top, Node *node,
+                  List *plans)
+{
+    if (node != (Node *)top && !union_merges(top, node))
+        return tdb_lappend(plans, plan_setop_tree(root, node, false, -1, NULL));
+    plans =
+        plan_union_inputs(root, top, ((SetOperationStmt *)node)->larg, plans);
+    return plan_union_inputs(root, top, ((SetOperationStmt *)node)->rarg,
+                             plans);
+}
+
+static Plan *
+plan_union(PlannerInfo *root, SetOperationStmt *op)
+{
+    Plan *plan = make_append(plan_union_inputs(root, op, (Node *)op, NIL));
+    int ncols = list_length(op->coltypes);
+    List *clauses;
+
+    if (op->all)
+        return plan;
+    /* PostgreSQL assumes the inputs' rows are all distinct */
+    clauses = all_columns_clauses(plan, ncols);
+    if (choose_hashing(root, clauses, plan, plan->plan_rows, false))
+        return make_hashed_unique(plan, clauses, plan->targetlist,
+                                  plan->plan_rows);
+    plan = make_sort(plan, clauses, plan->targetlist);
+    return make_unique(plan, clauses, plan->targetlist);
+}
+
+static Plan *
+plan_intersect_except(PlannerInfo *root, SetOperationStmt *op, double *ngroups)
+{
+    int ncols = list_length(op->coltypes);
+    double left_groups, right_groups, groups, rows;
+    Plan *left = plan_setop_tree(root, op->larg, false, 0, &left_groups);
+    Plan *right = plan_setop_tree(root, op->rarg, false, 1, &right_groups);
+    bool swap = op->op == SETOP_INTERSECT && left_groups > right_groups;
+    Plan *input = swap ? make_append(tdb_list_make2(right, left))
+                       : make_append(tdb_list_make2(left, right));
+    List *clauses = all_columns_clauses(input, ncols);
+    SetOp *so = MAKE_PLAN(SetOp);
+
+    if (op->op == SETOP_EXCEPT) {
+        groups = left_groups;
+        rows = op->all ? left->plan_rows : groups;
+    } else {
+        groups = Min(left_groups, right_groups);
+        rows = op->all ? Min(left->plan_rows, right->plan_rows) : groups;
+    }
+    so->cmd = op->op == SETOP_INTERSECT
+                  ? (op->all ? SETOPCMD_INTERSECT_ALL : SETOPCMD_INTERSECT)
+                  : (op->all ? SETOPCMD_EXCEPT_ALL : SETOPCMD_EXCEPT);
+    if (choose_hashing(root, clauses, input, groups, false)) {
+        so->strategy = SETOP_HASHED;
+        so->first_flag = swap ? 1 : 0;
+    } else {
+        so->strategy = SETOP_SORTED;
+        input = make_sort(input, clauses, input->targetlist);
+    }
+    so->plan.lefttree = input;
+    so->num_cols = ncols;
+    so->col_idx = tdb_palloc(sizeof(int) * (Size)ncols);
+    so->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)ncols);
+    for (int i = 0; i < ncols; i++) {
+        so->col_idx[i] = i + 1;
+        so->eq_ops[i] = ((SortGroupClause *)list_nth(clauses, i))->eqop;
+    }
+    so->flag_col = ncols + 1;
+    so->num_groups = groups;
+    /* the output: the data columns (the flag stays below) */
+    for (int i = 0; i < ncols; i++) {
+        TargetEntry *te = list_nth(input->targetlist, i);
+
+        so->plan.targetlist = tdb_lappend(
+            so->plan.targetlist,
+            tdb_make_target_entry((Expr *)column_var(input, OUTER_VAR, i + 1),
+                                  i + 1, te->resname, false));
+    }
+    copy_estimates(&so->plan, input);
+    so->plan.plan_rows = Max(1.0, rows);
+    so->plan.total_cost += CPU_OPERATOR_COST * ncols * input->plan_rows;
+    *ngroups = so->plan.plan_rows;
+    return &so->plan;
+}
+
+/*
+ * Plan a node of the set-operation tree.  flag >= 0: the result feeds an
+ * INTERSECT/EXCEPT above and gets a flag column with that value.
+ * junk_ok: the result may keep columns besides the data (only the top
+ * level; a SetOp's output is then as it is).  *ngroups (if not NULL):
+ * the result's estimated groups (INTERSECT/EXCEPT above).
+ */
+static Plan *
+plan_setop_tree(PlannerInfo *root, Node *node, bool junk_ok, int flag,
+                double *ngroups)
+{
+    SetOperationStmt *op = (SetOperationStmt *)node;
     Plan *plan;
+    double groups;
+    List *tlist = NIL;
     int ncols;
-    List *tlist, *clauses;
-    bool tagged;
 
     if (IsA(node, RangeTblRef))
-        return plan_setop_leaf(root,
-                               rt_fetch(root->q, ((RangeTblRef *)node)->rtindex),
-                               flag);
-    op = (SetOperationStmt *)node;
+        return plan_setop_leaf(root, (RangeTblRef *)node, flag, ngroups);
+    if (op->op == SETOP_UNION) {
+        plan = plan_union(root, op);
+        groups = plan->plan_rows;
+    } else
+        plan = plan_intersect_except(root, op, &groups);
+    if (ngroups != NULL)
+        *ngroups = groups;
+    /* PostgreSQL's SetOp outputs the flag too, so its parent drops it */
+    if (flag < 0 && (junk_ok || !IsA(plan, SetOp)))
+        return plan;
     ncols = list_length(op->coltypes);
-    tagged = op->op != SETOP_UNION;
-    append = MAKE_PLAN(Append);
-    append->appendplans =
-        tdb_list_make2(plan_setop_node(root, op->larg, tagged ? 0 : -1),
-                       plan_setop_node(root, op->rarg, tagged ? 1 : -1));
-    append->plan.targetlist =
-        passthrough_tlist(linitial(append->appendplans));
-    append->plan.plan_rows =
-        ((Plan *)linitial(append->appendplans))->plan_rows +
-        ((Plan *)list_nth(append->appendplans, 1))->plan_rows;
-    plan = &append->plan;
-    if (op->op == SETOP_UNION && op->all)
-        ;
-    else {
-        clauses = all_columns_clauses(root, plan, ncols, &tlist);
-        plan = make_sort(plan, clauses, tlist);
-        if (op->op == SETOP_UNION)
-            plan = make_unique(plan, clauses, tlist);
-        else {
-            SetOp *so = MAKE_PLAN(SetOp);
+    for (int i = 0; i < ncols; i++)
+        tlist = tdb_lappend(
+            tlist,
+            tdb_make_target_entry(
+                IsA(plan, Agg)
+                    ? ((TargetEntry *)list_nth(plan->targetlist, i))->expr
+                    : (Expr *)column_var(plan, OUTER_VAR, i + 1),
+                i + 1, ((TargetEntry *)list_nth(plan->targetlist, i))->resname,
+                false));
+    if (flag >= 0)
+        tlist = tdb_lappend(tlist, flag_entry(flag, ncols + 1));
+    if (!IsA(plan, Agg)) {
+        /* the node cannot project: a Result does */
+        Result *r = MAKE_PLAN(Result);
 
-            so->plan.lefttree = plan;
-            so->cmd = op->op == SETOP_INTERSECT
-                          ? (op->all ? SETOPCMD_INTERSECT_ALL
-                                     : SETOPCMD_INTERSECT)
-                          : (op->all ? SETOPCMD_EXCEPT_ALL : SETOPCMD_EXCEPT);
-            so->num_cols = ncols;
-            so->col_idx = tdb_palloc(sizeof(int) * (Size)ncols);
-            so->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)ncols);
-            for (int i = 0; i < ncols; i++) {
-                so->col_idx[i] = i + 1;
-                so->eq_ops[i] =
-                    ((SortGroupClause *)list_nth(clauses, i))->eqop;
-            }
-            so->flag_col = ncols + 1;
-            so->plan.targetlist = NIL;
-            for (int i = 0; i < ncols; i++) {
-                TargetEntry *te = list_nth(plan->targetlist, i);
-
-                so->plan.targetlist = tdb_lappend(
-                    so->plan.targetlist,
-                    tdb_make_target_entry(
-                        (Expr *)tdb_make_var(OUTER_VAR, i + 1,
-                                             exprType(te->expr), -1, 0),
-                        i + 1, te->resname, false));
-            }
-            copy_estimates(&so->plan, plan);
-            plan = &so->plan;
-        }
+        r->plan.lefttree = plan;
+        copy_estimates(&r->plan, plan);
+        plan = &r->plan;
     }
-    if (flag >= 0) {
-        /* this result feeds an INTERSECT/EXCEPT above: add its flag */
-        SubqueryScan *scan = MAKE_PLAN(SubqueryScan);
-        List *t = NIL;
-
-        for (int i = 0; i < ncols; i++) {
-            TargetEntry *te = list_nth(plan->targetlist, i);
-
-            t = tdb_lappend(t, tdb_make_target_entry(
-                                   (Expr *)tdb_make_var(SCAN_VAR, i + 1,
-                                                        exprType(te->expr),
-                                                        -1, 0),
-                                   i + 1, te->resname, false));
-        }
-        t = tdb_lappend(t, tdb_make_target_entry(
-                               (Expr *)tdb_make_const(INT4OID, -1,
-                                                      Int32GetDatum(flag),
-                                                      false),
-                               ncols + 1, "flag", false));
-        scan->subplan = plan;
-        scan->alias = "*SELECT*";
-        scan->plan.targetlist = t;
-        copy_estimates(&scan->plan, plan);
-        plan = &scan->plan;
-    }
+    plan->targetlist = tlist;
     return plan;
 }
 
@@ -1880,7 +2338,8 @@ static Plan *
 plan_set_operation(PlannerInfo *root)
 {
     Query *q = root->q;
-    Plan *plan = plan_setop_node(root, (Node *)q->set_operations, -1);
+    Plan *plan =
+        plan_setop_tree(root, (Node *)q->set_operations, true, -1, NULL);
     List *tlist = NIL;
 
     /* name the columns as the query does; keep sort refs */
@@ -2301,6 +2760,58 @@ plan_recursive_union(PlannerInfo *root)
     return &ru->plan;
 }
 
+/* Replace the Vars of values row rtindex by the row's expressions. */
+typedef struct ValuesRow {
+    int rtindex;
+    List *exprs;
+} ValuesRow;
+
+static Node *
+substitute_values_row(Node *node, void *arg)
+{
+    ValuesRow *row = arg;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Var) && ((Var *)node)->varno == row->rtindex &&
+        ((Var *)node)->varlevelsup == 0)
+        return list_nth(row->exprs, ((Var *)node)->varattno - 1);
+    return tdb_expr_mutate_children(node, substitute_values_row, arg);
+}
+
+/*
+ * A SELECT whose only FROM item is a one-row VALUES list reads that row's
+ * expressions directly, without a scan (PostgreSQL's
+ * pull_up_simple_values: EXPLAIN shows a Result, and the WHERE becomes a
+ * constant condition).  Not done when the row calls volatile functions,
+ * or when subqueries might reference the row's columns.
+ */
+static void
+pull_up_values_row(Query *q)
+{
+    RangeTblRef *ref;
+    RangeTblEntry *rte;
+    ValuesRow row;
+
+    if (q->command != CMD_SELECT || q->has_sublinks ||
+        list_length(q->jointree->fromlist) != 1 ||
+        !IsA(linitial(q->jointree->fromlist), RangeTblRef))
+        return;
+    ref = linitial(q->jointree->fromlist);
+    rte = rt_fetch(q, ref->rtindex);
+    if (rte->rtekind != RTE_VALUES || list_length(rte->values_lists) != 1 ||
+        tdb_contains_volatile(linitial(rte->values_lists)))
+        return;
+    row.rtindex = ref->rtindex;
+    row.exprs = linitial(rte->values_lists);
+    q->target_list =
+        (List *)substitute_values_row((Node *)q->target_list, &row);
+    q->jointree->quals =
+        (Expr *)substitute_values_row((Node *)q->jointree->quals, &row);
+    q->having = (Expr *)substitute_values_row((Node *)q->having, &row);
+    q->jointree->fromlist = NIL;
+}
+
 static Plan *
 plan_query(PlannerInfo *root)
 {
@@ -2310,6 +2821,7 @@ plan_query(PlannerInfo *root)
     if (q->rec_nonrecursive != NULL)
         return plan_recursive_union(root);
     tdb_pull_up_sublinks(q);
+    pull_up_values_row(q);
     preprocess_query(root);
     move_having_to_where(q);
     tdb_reduce_outer_joins(q);
@@ -2322,8 +2834,8 @@ plan_query(PlannerInfo *root)
         mt->plan.targetlist = mt->returning;
         plan = &mt->plan;
     } else if (q->set_operations != NULL) {
+        /* built with its references set (see "Set operations") */
         plan = plan_set_operation(root);
-        fix_plan(plan);
     } else {
         plan = plan_select(root);
         fix_plan(plan);

@@ -14,8 +14,22 @@
  *     is hashed), otherwise a nested loop;
  *   - GROUP BY uses hash aggregation when every key type can be hashed
  *     and enable_hashagg is on, otherwise sort + sorted aggregation;
- *   - DISTINCT and set operations without ALL sort and drop duplicates;
- *     ORDER BY sorts; LIMIT/OFFSET stop early;
+ *   - SELECT DISTINCT, UNION, INTERSECT and EXCEPT [ALL] hash or sort
+ *     as PostgreSQL 15 does with default settings: DISTINCT and UNION
+ *     become a HashAggregate without aggregates (UNION over an Append of
+ *     its inputs, nested UNIONs merged), INTERSECT/EXCEPT a HashSetOp
+ *     over an Append of the flagged inputs (INTERSECT's input with fewer
+ *     estimated groups first); they sort instead (Sort + Unique, Sort +
+ *     SetOp) when a column's type cannot hash, enable_hashagg is off, the
+ *     table would exceed work_mem x hash_mem_multiplier, or the input's
+ *     size is exactly known (VALUES, FROM-less SELECTs, generate_series
+ *     over constants) and PostgreSQL's costs favour sorting -- two rows,
+ *     or DISTINCT with ORDER BY; DISTINCT ON always sorts; ORDER BY after
+ *     a hashed DISTINCT sorts again (the rule and its formulas:
+ *     planner.c, "Hashing or sorting");
+ *   - ORDER BY sorts; LIMIT/OFFSET stop early;
+ *   - a query whose only FROM item is a one-row VALUES list reads the
+ *     row without a scan (a Result), as PostgreSQL does;
  *   - IN (subquery) and correlated [NOT] EXISTS at the top level of
  *     WHERE become semi / anti joins above the FROM clause (sublink.c);
  *     a semi join never hashes its outer side (PostgreSQL 15 has no
@@ -27,7 +41,8 @@
  * Every expression is constant-folded first (clauses.c).
  * Row estimates (for EXPLAIN and for choosing the hashed side) come from
  * relation sizes: pages times rows per page, selectivity 1/3 per
- * condition, 1/10 for equalities.
+ * condition, 1/10 for equalities; a subquery's from its plan,
+ * generate_series over constants exact, other functions 1000 rows.
  */
 #ifndef TDB_SQL_PLANNER_H
 #define TDB_SQL_PLANNER_H
