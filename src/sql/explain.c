@@ -66,10 +66,24 @@ static TDB_PRINTF(2, 3) void buf_printf(Buf *b, const char *fmt, ...)
     }
 }
 
+/*
+ * The name EXPLAIN gives each scan node: its relation's name (or alias),
+ * made unique as PostgreSQL's set_rtable_names does -- a name already
+ * taken gets "_1", "_2", ... ("Seq Scan on t t_1", "*VALUES*_1").
+ * PostgreSQL names the range-table entries of the whole plan: the top
+ * query's first, then each subquery's as its scan is reached in the plan,
+ * then the subplans'; assign_refnames follows the same order.
+ */
+typedef struct RefNames {
+    List *plans; /* Plan *: scan nodes */
+    List *names; /* const char *: their names, in the same order */
+} RefNames;
+
 /* What expressions of a node are printed against. */
 typedef struct DeparseContext {
     Plan *plan;          /* the node whose expressions these are */
     bool use_prefix;     /* qualify column names */
+    RefNames *names;     /* the scans' names */
 } DeparseContext;
 
 typedef struct ExplainState {
@@ -82,10 +96,21 @@ typedef struct ExplainState {
     bool summary_set;
     bool verbose;
     bool use_prefix;
+    RefNames names;
     List *lines; /* char * */
 } ExplainState;
 
 static void deparse(Buf *b, Expr *e, DeparseContext *ctx);
+
+/* The name of scan node plan (see RefNames). */
+static const char *
+refname(const RefNames *names, const Plan *plan)
+{
+    for (int i = 0; i < list_length(names->plans); i++)
+        if (list_nth(names->plans, i) == plan)
+            return list_nth(names->names, i);
+    return plan->scan_refname;
+}
 
 /* ----------------------------------------------------------------------
  * Expressions
@@ -104,7 +129,7 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         }
         if (IsA(plan, SubqueryScan) && plan->scan_colnames == NIL) {
             DeparseContext sub = {((SubqueryScan *)plan)->subplan,
-                                  ctx->use_prefix};
+                                  ctx->use_prefix, ctx->names};
             TargetEntry *te = list_nth(sub.plan->targetlist, v->varattno - 1);
 
             deparse(b, te->expr, &sub);
@@ -112,8 +137,10 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         }
         if (plan->scan_colnames != NIL &&
             v->varattno <= list_length(plan->scan_colnames)) {
-            if (ctx->use_prefix && plan->scan_refname != NULL)
-                buf_printf(b, "%s.", ident(plan->scan_refname));
+            const char *name = refname(ctx->names, plan);
+
+            if (ctx->use_prefix && name != NULL)
+                buf_printf(b, "%s.", ident(name));
             buf_printf(b, "%s",
                        ident(list_nth(plan->scan_colnames, v->varattno - 1)));
             return;
@@ -131,10 +158,17 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         child = linitial(((Append *)plan)->appendplans);
     if (child != NULL && v->varattno >= 1 &&
         v->varattno <= list_length(child->targetlist)) {
-        DeparseContext sub = {child, ctx->use_prefix};
+        DeparseContext sub = {child, ctx->use_prefix, ctx->names};
         TargetEntry *te = list_nth(child->targetlist, v->varattno - 1);
+        /* as PostgreSQL: the reader took this for a plain column, so an
+         * expression the child computed is parenthesized */
+        bool parens = !IsA(te->expr, Var);
 
+        if (parens)
+            buf_printf(b, "(");
         deparse(b, te->expr, &sub);
+        if (parens)
+            buf_printf(b, ")");
         return;
     }
     buf_printf(b, "?%d.%d", v->varno, v->varattno);
@@ -453,7 +487,7 @@ join_name(const char *kind, JoinType jt)
 }
 
 static const char *
-node_name(Plan *plan)
+node_name(Plan *plan, const RefNames *names)
 {
     Buf b;
 
@@ -463,25 +497,27 @@ node_name(Plan *plan)
         return "Result";
     case T_SeqScan: {
         SeqScan *s = (SeqScan *)plan;
+        const char *name = refname(names, plan);
 
         buf_printf(&b, "Seq Scan on %s", ident(s->relname));
-        if (s->alias != NULL && strcmp(s->alias, s->relname) != 0)
-            buf_printf(&b, " %s", ident(s->alias));
+        if (name != NULL && strcmp(name, s->relname) != 0)
+            buf_printf(&b, " %s", ident(name));
         return b.data;
     }
     case T_ValuesScan:
-        return "Values Scan on \"*VALUES*\"";
-    case T_FunctionScan:
-        buf_printf(&b, "Function Scan on %s",
-                   ((FuncExpr *)((FunctionScan *)plan)->funcexpr)->func->name);
-        if (strcmp(((FunctionScan *)plan)->alias,
-                   ((FuncExpr *)((FunctionScan *)plan)->funcexpr)
-                       ->func->name) != 0)
-            buf_printf(&b, " %s", ident(((FunctionScan *)plan)->alias));
+        buf_printf(&b, "Values Scan on %s", ident(refname(names, plan)));
         return b.data;
+    case T_FunctionScan: {
+        const char *fname =
+            ((FuncExpr *)((FunctionScan *)plan)->funcexpr)->func->name;
+
+        buf_printf(&b, "Function Scan on %s", fname);
+        if (strcmp(refname(names, plan), fname) != 0)
+            buf_printf(&b, " %s", ident(refname(names, plan)));
+        return b.data;
+    }
     case T_SubqueryScan:
-        buf_printf(&b, "Subquery Scan on %s",
-                   ident(((SubqueryScan *)plan)->alias));
+        buf_printf(&b, "Subquery Scan on %s", ident(refname(names, plan)));
         return b.data;
     case T_NestLoop: {
         JoinType jt = ((NestLoop *)plan)->jointype;
@@ -515,16 +551,16 @@ node_name(Plan *plan)
     case T_RecursiveUnion:
         return "Recursive Union";
     case T_WorkTableScan:
-        buf_printf(&b, "WorkTable Scan on %s", plan->scan_refname);
+        buf_printf(&b, "WorkTable Scan on %s", refname(names, plan));
         return b.data;
     case T_SetOp: {
-        static const char *const names[] = {"Intersect", "Intersect All",
-                                            "Except", "Except All"};
+        static const char *const cmds[] = {"Intersect", "Intersect All",
+                                           "Except", "Except All"};
 
         buf_printf(&b, "%s %s",
                    ((SetOp *)plan)->strategy == SETOP_HASHED ? "HashSetOp"
                                                              : "SetOp",
-                   names[((SetOp *)plan)->cmd]);
+                   cmds[((SetOp *)plan)->cmd]);
         return b.data;
     }
     case T_ModifyTable: {
@@ -557,7 +593,7 @@ static void
 add_qual(ExplainState *es, Plan *plan, int indent, const char *label,
          List *qual)
 {
-    DeparseContext ctx = {plan, es->use_prefix};
+    DeparseContext ctx = {plan, es->use_prefix, &es->names};
 
     if (qual != NIL)
         add_property(es, indent, label, deparse_qual(qual, &ctx));
@@ -573,18 +609,24 @@ add_filter(ExplainState *es, Plan *plan, int indent)
 {
     bool is_scan = IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
                    IsA(plan, ValuesScan) || IsA(plan, WorkTableScan);
-    DeparseContext ctx = {plan, es->use_prefix && !is_scan};
+    DeparseContext ctx = {plan, es->use_prefix && !is_scan, &es->names};
 
     if (plan->qual != NIL)
         add_property(es, indent, "Filter", deparse_qual(plan->qual, &ctx));
 }
 
-/* "Sort Key: a, b DESC" / "Group Key: a" */
+/*
+ * "Sort Key: a, b DESC" / "Group Key: a".  As PostgreSQL: a sort key is
+ * printed as the Sort node reads it (a column of its input, so an
+ * expression the input computed comes in parentheses), a group key as the
+ * input computes it.
+ */
 static void
 add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
          const int *cols, const SortKey *keys, int n)
 {
-    DeparseContext ctx = {plan, es->use_prefix};
+    DeparseContext ctx = {plan, es->use_prefix, &es->names};
+    DeparseContext input = {plan->lefttree, es->use_prefix, &es->names};
     Buf b;
 
     if (n == 0)
@@ -593,14 +635,15 @@ add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
     for (int i = 0; i < n; i++) {
         int col = keys != NULL ? keys[i].col : cols[i];
         Var v = {{T_Var, 0, -1, -1}, OUTER_VAR, col, 0};
+        TargetEntry *te = list_nth(plan->lefttree->targetlist, col - 1);
 
         if (i > 0)
             buf_printf(&b, ", ");
-        v.xpr.type_oid =
-            exprType(((TargetEntry *)list_nth(plan->lefttree->targetlist,
-                                              col - 1))
-                         ->expr);
-        deparse(&b, (Expr *)&v, &ctx);
+        v.xpr.type_oid = exprType(te->expr);
+        if (keys != NULL)
+            deparse(&b, (Expr *)&v, &ctx);
+        else
+            deparse(&b, te->expr, &input);
         if (keys != NULL && keys[i].descending)
             buf_printf(&b, " DESC");
         if (keys != NULL && keys[i].nulls_first != keys[i].descending)
@@ -744,7 +787,8 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
         prop_indent += 2;
         shift += 2;
     }
-    buf_printf(&b, "%s%s", depth > 0 ? "->  " : "", node_name(plan));
+    buf_printf(&b, "%s%s", depth > 0 ? "->  " : "",
+               node_name(plan, &es->names));
     if (es->costs)
         buf_printf(&b, "  (cost=%.2f..%.2f rows=%.0f width=%d)",
                    plan->startup_cost, plan->total_cost, plan->plan_rows,
@@ -815,6 +859,99 @@ now_ms(void)
     return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+static void
+assign_refname(RefNames *names, Plan *plan, const char *base)
+{
+    const char *name = base;
+    int suffix = 0;
+    bool taken = true;
+
+    while (taken) {
+        taken = false;
+        for (int i = 0; i < list_length(names->names) && !taken; i++)
+            taken = strcmp(list_nth(names->names, i), name) == 0;
+        if (taken) {
+            Buf b;
+
+            buf_init(&b);
+            buf_printf(&b, "%s_%d", base, ++suffix);
+            name = b.data;
+        }
+    }
+    names->plans = tdb_lappend(names->plans, plan);
+    names->names = tdb_lappend(names->names, (void *)name);
+}
+
+/*
+ * Name the scans of one query level of plan (not below a subquery scan,
+ * whose subplan is added to *subqueries), in plan order.
+ */
+static void
+name_level_scans(RefNames *names, Plan *plan, List **subqueries)
+{
+    const char *base = NULL;
+
+    if (plan == NULL)
+        return;
+    switch (nodeTag(plan)) {
+    case T_SeqScan:
+        base = plan->scan_refname != NULL ? plan->scan_refname
+                                          : ((SeqScan *)plan)->relname;
+        break;
+    case T_ValuesScan:
+        base = plan->scan_refname != NULL ? plan->scan_refname : "*VALUES*";
+        break;
+    case T_FunctionScan:
+        base = ((FunctionScan *)plan)->alias;
+        break;
+    case T_SubqueryScan:
+        base = ((SubqueryScan *)plan)->alias;
+        *subqueries = tdb_lappend(*subqueries, ((SubqueryScan *)plan)->subplan);
+        break;
+    case T_WorkTableScan:
+        base = plan->scan_refname;
+        break;
+    case T_Append:
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            name_level_scans(names, list_nth(((Append *)plan)->appendplans, i),
+                             subqueries);
+        break;
+    default:
+        break;
+    }
+    if (base != NULL)
+        assign_refname(names, plan, base);
+    name_level_scans(names, plan->lefttree, subqueries);
+    name_level_scans(names, plan->righttree, subqueries);
+}
+
+/* Name a query level's scans, then its subqueries' (depth first). */
+static void
+name_scans(RefNames *names, Plan *plan)
+{
+    List *subqueries = NIL;
+
+    name_level_scans(names, plan, &subqueries);
+    for (int i = 0; i < list_length(subqueries); i++)
+        name_scans(names, list_nth(subqueries, i));
+}
+
+/* Does the plan hold a set operation (its range table has several
+ * entries even when a single scan remains)? */
+static bool
+has_set_operation(Plan *plan)
+{
+    if (plan == NULL)
+        return false;
+    if (IsA(plan, Append) || IsA(plan, SetOp) || IsA(plan, RecursiveUnion))
+        return true;
+    if (IsA(plan, SubqueryScan) &&
+        has_set_operation(((SubqueryScan *)plan)->subplan))
+        return true;
+    return has_set_operation(plan->lefttree) ||
+           has_set_operation(plan->righttree);
+}
+
 /* Does the plan read more than one relation (qualify column names)? */
 static int
 count_scans(Plan *plan)
@@ -837,8 +974,8 @@ count_scans(Plan *plan)
 void
 tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
 {
-    ExplainState es = {st, NULL, false, true, true, false, false,
-                       false, false, NIL};
+    ExplainState es = {st,    NULL,  false, true,       true, false,
+                       false, false, false, {NIL, NIL}, NIL};
     double start = now_ms(), planned;
     PlannedStmt *stmt;
     PlanState *top = NULL;
@@ -870,7 +1007,11 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
     stmt = tdb_sql_plan_statement(st, ex->query);
     es.stmt = stmt;
     planned = now_ms();
-    es.use_prefix = count_scans(stmt->plan) > 1;
+    es.use_prefix =
+        count_scans(stmt->plan) > 1 || has_set_operation(stmt->plan);
+    name_scans(&es.names, stmt->plan);
+    for (int i = 0; i < list_length(stmt->subplans); i++)
+        name_scans(&es.names, list_nth(stmt->subplans, i));
     if (es.analyze) {
         EState *estate = tdb_sql_create_estate(st, stmt);
 
