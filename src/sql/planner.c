@@ -2334,6 +2334,34 @@ plan_setop_tree(PlannerInfo *root, Node *node, bool junk_ok, int flag,
     return plan;
 }
 
+/*
+ * Is the output of a sorted UNION / INTERSECT / EXCEPT (a Unique or SetOp
+ * over the Sort of its input, which keeps that order) already ordered by
+ * clauses (over tlist), so that ORDER BY needs no Sort of its own?
+ */
+static bool
+sorted_by(Plan *plan, List *clauses, List *tlist)
+{
+    Sort *sort;
+
+    if (!IsA(plan, Unique) && !IsA(plan, SetOp))
+        return false;
+    if (!IsA(plan->lefttree, Sort))
+        return false;
+    sort = (Sort *)plan->lefttree;
+    if (list_length(clauses) > sort->num_keys)
+        return false;
+    for (int i = 0; i < list_length(clauses); i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        if (tle_for_ref(tlist, sgc->tle_ref)->resno != sort->keys[i].col ||
+            sgc->descending != sort->keys[i].descending ||
+            sgc->nulls_first != sort->keys[i].nulls_first)
+            return false;
+    }
+    return true;
+}
+
 static Plan *
 plan_set_operation(PlannerInfo *root)
 {
@@ -2353,7 +2381,7 @@ plan_set_operation(PlannerInfo *root)
         tlist = tdb_lappend(tlist, copy);
     }
     plan->targetlist = tlist;
-    if (q->sort_clause != NIL)
+    if (q->sort_clause != NIL && !sorted_by(plan, q->sort_clause, tlist))
         plan = make_sort(plan, q->sort_clause, tlist);
     if (q->limit_offset != NULL || q->limit_count != NULL)
         plan = make_limit(plan, q->limit_offset, q->limit_count);
