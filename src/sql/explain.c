@@ -974,8 +974,7 @@ count_scans(Plan *plan)
 void
 tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
 {
-    ExplainState es = {st,    NULL,  false, true,       true, false,
-                       false, false, false, {NIL, NIL}, NIL};
+    ExplainState es = {.st = st, .costs = true, .timing = true};
     double start = now_ms(), planned;
     PlannedStmt *stmt;
     PlanState *top = NULL;
