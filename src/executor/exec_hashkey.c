@@ -27,8 +27,9 @@
  * so equal values hash equally even when their bytes differ); columns are
  * combined as PostgreSQL's TupleHashTableHash does (rotate left one bit,
  * xor the column's hash; a NULL contributes nothing) and the result is
- * finished with murmur3's 32-bit mixer, because tuplehash takes bucket
- * numbers from the low bits.  Two keys that differ only in where a NULL
+ * mixed once more (PostgreSQL's hash_bytes_uint32; PostgreSQL uses
+ * murmur3's finalizer there), because tuplehash takes bucket numbers from
+ * the low bits and rotated column hashes leave them poorly spread.  Two keys that differ only in where a NULL
  * sits may collide; tuplehash's equality tells them apart.
  *
  * TOAST.  tuplehash requires varlena values detoasted.  tupledb has no
@@ -42,6 +43,7 @@
 #include "common/elog.h"
 #include "executor/exec_int.h"
 #include "tuple/varlena.h"
+#include "types/hashfn.h"
 
 /* A non-bytewise column's equality: its operator, with a reusable call. */
 typedef struct KeyEquality {
@@ -152,18 +154,6 @@ rotl1(uint32 h)
     return (h << 1) | (h >> 31);
 }
 
-/* murmur3's 32-bit finalizer */
-static inline uint32
-mix32(uint32 h)
-{
-    h ^= h >> 16;
-    h *= 0x85ebca6bU;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35U;
-    h ^= h >> 16;
-    return h;
-}
-
 uint32
 tdb_exec_hashkey_hash(HashKeyInfo *info, const Datum *values,
                       const bool *isnull)
@@ -187,5 +177,5 @@ tdb_exec_hashkey_hash(HashKeyInfo *info, const Datum *values,
         fcinfo->args[0].isnull = false;
         h ^= DatumGetUInt32(info->hash_fns[k](fcinfo));
     }
-    return mix32(h);
+    return tdb_hash_uint32(h);
 }
