@@ -2148,7 +2148,9 @@ all_columns_clauses(Plan *input, int ncols)
         sgc->eqop = tdb_oper_lookup("=", type, type);
         if (sgc->eqop == NULL)
             sgc->eqop = tdb_oper_lookup("=", TEXTOID, TEXTOID);
-        if (sgc->support == NULL || sgc->eqop == NULL)
+        /* neither hashing nor sorting can group it (tupledb's arrays) */
+        if (sgc->support == NULL || sgc->eqop == NULL ||
+            (sgc->support->hash == NULL && sgc->support->cmp == NULL))
             ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
                     errmsg("could not identify an equality operator for "
                            "type %s",
