@@ -936,20 +936,21 @@ name_scans(RefNames *names, Plan *plan)
         name_scans(names, list_nth(subqueries, i));
 }
 
-/* Does the plan hold a set operation (its range table has several
- * entries even when a single scan remains)? */
+/*
+ * Does the plan hold a subquery or a set operation?  Then PostgreSQL's
+ * range table has several entries (the subquery's own and at least one
+ * inside it, an empty FROM counting as one) even when a single scan, or
+ * none, remains.
+ */
 static bool
-has_set_operation(Plan *plan)
+has_subquery(Plan *plan)
 {
     if (plan == NULL)
         return false;
-    if (IsA(plan, Append) || IsA(plan, SetOp) || IsA(plan, RecursiveUnion))
+    if (IsA(plan, Append) || IsA(plan, SetOp) || IsA(plan, RecursiveUnion) ||
+        IsA(plan, SubqueryScan))
         return true;
-    if (IsA(plan, SubqueryScan) &&
-        has_set_operation(((SubqueryScan *)plan)->subplan))
-        return true;
-    return has_set_operation(plan->lefttree) ||
-           has_set_operation(plan->righttree);
+    return has_subquery(plan->lefttree) || has_subquery(plan->righttree);
 }
 
 /* Does the plan read more than one relation (qualify column names)? */
@@ -1006,8 +1007,7 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
     stmt = tdb_sql_plan_statement(st, ex->query);
     es.stmt = stmt;
     planned = now_ms();
-    es.use_prefix =
-        count_scans(stmt->plan) > 1 || has_set_operation(stmt->plan);
+    es.use_prefix = count_scans(stmt->plan) > 1 || has_subquery(stmt->plan);
     name_scans(&es.names, stmt->plan);
     for (int i = 0; i < list_length(stmt->subplans); i++)
         name_scans(&es.names, list_nth(stmt->subplans, i));

@@ -2809,12 +2809,23 @@ substitute_values_row(Node *node, void *arg)
     return tdb_expr_mutate_children(node, substitute_values_row, arg);
 }
 
+static bool
+contains_sublink(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, SubLink))
+        return true;
+    return tdb_expr_walk_children(node, contains_sublink, arg);
+}
+
 /*
  * A SELECT whose only FROM item is a one-row VALUES list reads that row's
  * expressions directly, without a scan (PostgreSQL's
  * pull_up_simple_values: EXPLAIN shows a Result, and the WHERE becomes a
- * constant condition).  Not done when the row calls volatile functions,
- * or when subqueries might reference the row's columns.
+ * constant condition).  Not done when the row calls volatile functions
+ * or holds a subquery (which would be planned twice), or when subqueries
+ * might reference the row's columns.
  */
 static void
 pull_up_values_row(Query *q)
@@ -2830,7 +2841,8 @@ pull_up_values_row(Query *q)
     ref = linitial(q->jointree->fromlist);
     rte = rt_fetch(q, ref->rtindex);
     if (rte->rtekind != RTE_VALUES || list_length(rte->values_lists) != 1 ||
-        tdb_contains_volatile(linitial(rte->values_lists)))
+        tdb_contains_volatile(linitial(rte->values_lists)) ||
+        contains_sublink(linitial(rte->values_lists), NULL))
         return;
     row.rtindex = ref->rtindex;
     row.exprs = linitial(rte->values_lists);
