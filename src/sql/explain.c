@@ -882,6 +882,8 @@ assign_refname(RefNames *names, Plan *plan, const char *base)
     names->names = tdb_lappend(names->names, (void *)name);
 }
 
+static void name_scans(RefNames *names, Plan *plan);
+
 /*
  * Name the scans of one query level of plan (not below a subquery scan,
  * whose subplan is added to *subqueries), in plan order.
@@ -912,9 +914,10 @@ name_level_scans(RefNames *names, Plan *plan, List **subqueries)
         base = plan->scan_refname;
         break;
     case T_Append:
+        /* each input of a set operation is a subquery of its own, named
+         * where it comes in the plan (a trivial subquery scan is gone) */
         for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
-            name_level_scans(names, list_nth(((Append *)plan)->appendplans, i),
-                             subqueries);
+            name_scans(names, list_nth(((Append *)plan)->appendplans, i));
         break;
     default:
         break;
