@@ -54,7 +54,7 @@ static Plan *plan_query(PlannerInfo *root);
 static Plan *plan_subquery(PlannerInfo *root, Query *q);
 static Plan *plan_distinct(PlannerInfo *root, Plan *plan);
 static bool generate_series_rows(Expr *e, double *rows);
-static double estimate_rows(PlannerInfo *root, int rtindex);
+static double estimate_rows(PlannerInfo *root, int rtindex, double *pages);
 
 /* ----------------------------------------------------------------------
  * Small helpers
@@ -591,12 +591,42 @@ clause_selectivity(List *quals)
     return sel;
 }
 
-static void
-set_scan_estimates(Plan *plan, double rows)
+/*
+ * The share of a scan's `tuples` rows its conditions keep: PostgreSQL's
+ * defaults without statistics -- "=" keeps one of the column's distinct
+ * values (at most 200, DEFAULT_NUM_DISTINCT), "<>" the rest, any other
+ * condition a third.
+ */
+static double
+scan_selectivity(List *quals, double tuples)
 {
-    plan->plan_rows = Max(1.0, rint(rows * clause_selectivity(plan->qual)));
+    double eq = 1.0 / Max(1.0, Min(tuples, 200.0));
+    double sel = 1.0;
+
+    for (int i = 0; i < list_length(quals); i++) {
+        Expr *q = list_nth(quals, i);
+        const OperDesc *op = IsA(q, OpExpr) ? ((OpExpr *)q)->op : NULL;
+
+        if (op != NULL && op->is_equality)
+            sel *= eq;
+        else if (op != NULL && strcmp(op->name, "<>") == 0)
+            sel *= 1.0 - eq;
+        else
+            sel *= 1.0 / 3;
+    }
+    return sel;
+}
+
+/* A scan's estimates: rows before its conditions, base_cost (pages read,
+ * or a subquery's cost) to add to the per-row costs. */
+static void
+set_scan_estimates(Plan *plan, double rows, double base_cost)
+{
+    plan->plan_rows =
+        Max(1.0, rint(rows * scan_selectivity(plan->qual, rows)));
     plan->startup_cost = 0;
-    plan->total_cost = rows * 0.01 + list_length(plan->qual) * rows * 0.0025;
+    plan->total_cost = base_cost + rows * 0.01 +
+                       list_length(plan->qual) * rows * 0.0025;
     plan->plan_width = 4 * Max(1, list_length(plan->targetlist));
 }
 
@@ -666,9 +696,16 @@ make_scan(JoinPlanner *jp, int rtindex)
     plan->qual = quals;
     plan->scan_colnames = rte->colnames;
     plan->scan_refname = rte->refname;
-    set_scan_estimates(plan, IsA(plan, SubqueryScan)
-                                 ? ((SubqueryScan *)plan)->subplan->plan_rows
-                                 : estimate_rows(jp->root, rtindex));
+    if (IsA(plan, SubqueryScan)) {
+        Plan *sub = ((SubqueryScan *)plan)->subplan;
+
+        set_scan_estimates(plan, sub->plan_rows, sub->total_cost);
+    } else {
+        double pages = 0;
+        double rows = estimate_rows(jp->root, rtindex, &pages);
+
+        set_scan_estimates(plan, rows, pages); /* seq_page_cost 1 */
+    }
     return plan;
 }
 
@@ -1372,23 +1409,66 @@ plan_jointree(PlannerInfo *root, List *needed)
  * Estimates
  * ---------------------------------------------------------------------- */
 
+/*
+ * PostgreSQL's guess at the average width of a value of the type without
+ * statistics (get_typavgwidth): fixed-width types their width, character
+ * and numeric types with a typmod from their largest size, other
+ * variable-width types 32 bytes.
+ */
+static int
+type_avg_width(Oid type, int32 typmod)
+{
+    const TypeInfo *info = tdb_type_lookup(type);
+    int max_width = 0;
+
+    if (info != NULL && info->len > 0)
+        return info->len;
+    if ((type == BPCHAROID || type == VARCHAROID) && typmod > 4)
+        max_width = (typmod - 4) * 4 + 4; /* UTF8: 4 bytes a character */
+    else if (type == NUMERICOID && typmod >= 4)
+        max_width = 8 + ((((typmod - 4) >> 16) & 0xffff) + 6) / 4 * 2;
+    if (max_width <= 0)
+        return 32;
+    if (type == BPCHAROID || max_width <= 32)
+        return max_width;
+    return 32 + (Min(max_width, 1000) - 32) / 2;
+}
+
+/* The rows of range-table entry rtindex; *pages (out): the pages a scan
+ * reads (tables). */
+/*
+ * PostgreSQL's estimate for a table never vacuumed or analyzed (tupledb
+ * keeps no such statistics): the file's pages, but at least ten, times
+ * the whole rows of the estimated width that fit in a page.  *pages
+ * (out): the pages.
+ */
 static double
-estimate_rows(PlannerInfo *root, int rtindex)
+table_rows(PlannerInfo *root, Oid relid, double *pages)
+{
+    Relation rel = tdb_relation_open_by_oid(root->glob->st->session->xact,
+                                            relid, REL_LOCK_SHARE);
+    BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+    int width = 24 + 4; /* tuple header and line pointer */
+
+    for (int i = 0; i < rel->rd_att->natts; i++) {
+        TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+
+        if (!att->attisdropped)
+            width += type_avg_width(att->atttypid, att->atttypmod);
+    }
+    tdb_relation_close(rel);
+    *pages = Max(nblocks, 10);
+    return *pages * (double)(8168 / width);
+}
+
+static double
+estimate_rows(PlannerInfo *root, int rtindex, double *pages)
 {
     RangeTblEntry *rte = rt_fetch(root->q, rtindex);
 
     switch (rte->rtekind) {
-    case RTE_RELATION: {
-        Relation rel = tdb_relation_open_by_oid(
-            root->glob->st->session->xact, rte->relid, REL_LOCK_SHARE);
-        BlockNumber pages = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
-        int width = 8 * Max(1, rel->rd_att->natts) + 24;
-
-        tdb_relation_close(rel);
-        /* the file's length is exact here (no VACUUM statistics yet);
-         * rows per page from the row width */
-        return (double)Max(pages, 1) * (8168.0 / (width + 4));
-    }
+    case RTE_RELATION:
+        return table_rows(root, rte->relid, pages);
     case RTE_VALUES:
         return list_length(rte->values_lists);
     case RTE_FUNCTION: {
@@ -1716,25 +1796,29 @@ plan_select(PlannerInfo *root)
 /* ----------------------------------------------------------------------
  * Hashing or sorting: DISTINCT, UNION, INTERSECT, EXCEPT
  *
- * PostgreSQL 15 costs both ways and keeps the cheaper.  tupledb has no
- * statistics and estimates rows its own way, so it reproduces the
- * outcome with a rule (planner.h) built from the same formulas:
+ * PostgreSQL 15 costs both ways and keeps the cheaper.  tupledb repeats
+ * its arithmetic on estimates made the way PostgreSQL makes them without
+ * statistics (estimate_rows: a never-vacuumed table has at least ten
+ * pages of rows; estimate_groups), so that it picks the same way:
  *
  *   - hashing needs every column's type to hash, sorting to compare; with
  *     one possible that one is used;
  *   - enable_hashagg off sorts; enable_sort off hashes;
  *   - a hash table estimated larger than work_mem x hash_mem_multiplier
  *     sorts (PostgreSQL: entries of MAXALIGN(row width) + 16 bytes);
- *   - otherwise hashing, unless PostgreSQL knows the input's exact size
- *     (every row comes from VALUES lists, FROM-less SELECTs and
- *     generate_series over constants: exact_rows) and its costs then
- *     favour sorting.  Without statistics PostgreSQL estimates a table,
- *     a function or a join to have many more rows than groups (at least
- *     ten pages of rows for a never-vacuumed table, at most 200 distinct
- *     values per column), which always favours hashing; for an input of
- *     exactly known size every row is assumed distinct, and sorting then
- *     wins for two rows, or whenever the output must be sorted anyway
- *     (DISTINCT with ORDER BY).
+ *   - otherwise the costs (default cost settings; both ways read the input
+ *     and compare each row's columns once): hashing costs cpu_tuple_cost
+ *     per group returned, sorting what PostgreSQL's cost_sort charges for
+ *     the rows (in memory).  A set operation hashes if that is cheaper
+ *     (choose_hashed_setop).  DISTINCT keeps the hashed plan only if it
+ *     is more than 1% cheaper, input included (add_path's fuzz, the
+ *     sorted plan winning ties for its order), and with ORDER BY only if
+ *     it stays cheaper once its groups are sorted too.
+ *
+ * So a UNION of two rows sorts, and DISTINCT sorts when it keeps nearly
+ * every row (wide tables, a small exactly-known input such as VALUES, a
+ * selective condition) and ORDER BY follows, or when hashing would save
+ * next to nothing.
  * ---------------------------------------------------------------------- */
 
 /* PostgreSQL's default cost constants (cpu_operator_cost, cpu_tuple_cost). */
@@ -1742,6 +1826,8 @@ plan_select(PlannerInfo *root)
 #define CPU_TUPLE_COST 0.01
 /* PostgreSQL's distinct values of a column without statistics. */
 #define DEFAULT_NUM_DISTINCT 200.0
+/* add_path's fuzz factor: costs closer than this are the same */
+#define STD_FUZZ_FACTOR 1.01
 
 /* Can every clause's type be hashed / compared? */
 static bool
@@ -1806,39 +1892,6 @@ generate_series_rows(Expr *e, double *rows)
     return true;
 }
 
-/*
- * Does PostgreSQL know how many rows plan returns?  Unfiltered VALUES
- * lists, FROM-less SELECTs, generate_series over constants, and Appends
- * and subquery scans of those.
- */
-static bool
-exact_rows(Plan *plan)
-{
-    double rows;
-
-    if (plan->qual != NIL)
-        return false;
-    switch (nodeTag(plan)) {
-    case T_ValuesScan:
-        return true;
-    case T_Result:
-        return plan->lefttree == NULL &&
-               ((Result *)plan)->resconstantqual == NIL;
-    case T_FunctionScan:
-        return !((FunctionScan *)plan)->ordinality &&
-               generate_series_rows(((FunctionScan *)plan)->funcexpr, &rows);
-    case T_SubqueryScan:
-        return exact_rows(((SubqueryScan *)plan)->subplan);
-    case T_Append:
-        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
-            if (!exact_rows(list_nth(((Append *)plan)->appendplans, i)))
-                return false;
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool
 contains_var(Node *node, void *arg)
 {
@@ -1850,21 +1903,49 @@ contains_var(Node *node, void *arg)
 }
 
 /*
- * Estimated groups of exprs over input's rows, PostgreSQL's
- * estimate_num_groups without statistics: expressions without columns
- * (constants) do not split groups; a column has DEFAULT_NUM_DISTINCT
- * values, or as many as the rows when its source has fewer and PostgreSQL
- * knows the count; several columns of one source have at most a tenth of
- * its rows (but no fewer than the most distinct column has); never more
- * than the rows.
+ * The rows of input's columns' relation: input's rows before its own
+ * conditions if it is a scan, else its rows.
  */
 static double
-estimate_groups(List *exprs, Plan *input)
+relation_rows(PlannerInfo *root, Plan *input)
+{
+    double rows = Max(1.0, input->plan_rows), pages;
+
+    if (input->qual == NIL)
+        return rows;
+    switch (nodeTag(input)) {
+    case T_SeqScan:
+        return table_rows(root, ((SeqScan *)input)->relid, &pages);
+    case T_ValuesScan:
+        return list_length(((ValuesScan *)input)->values_lists);
+    case T_FunctionScan:
+        if (!generate_series_rows(((FunctionScan *)input)->funcexpr, &rows))
+            rows = 1000;
+        return rows;
+    case T_SubqueryScan:
+        return ((SubqueryScan *)input)->subplan->plan_rows;
+    default:
+        return rows;
+    }
+}
+
+/*
+ * Estimated groups of exprs over input's rows: PostgreSQL's
+ * estimate_num_groups without statistics, taking input's rows before its
+ * own conditions (a scan's) as the rows of the columns' relation.  An
+ * expression without columns (a constant, an aggregate of the rows below)
+ * does not split groups; a column has DEFAULT_NUM_DISTINCT values, or the
+ * relation's rows if fewer; several have at most a tenth of the rows (but
+ * no fewer than one alone); conditions keep the share of the groups that
+ * selecting that many rows at random would hit; never more groups than
+ * rows.
+ */
+static double
+estimate_groups(PlannerInfo *root, List *exprs, Plan *input)
 {
     double rows = Max(1.0, input->plan_rows);
-    bool exact = exact_rows(input);
-    double per_column = DEFAULT_NUM_DISTINCT;
-    double groups = 1;
+    double tuples = Max(rows, relation_rows(root, input));
+    double per_column, groups = 1;
     int ncols = 0;
 
     for (int i = 0; i < list_length(exprs); i++)
@@ -1873,17 +1954,14 @@ estimate_groups(List *exprs, Plan *input)
             ncols++;
     if (ncols == 0)
         return 1;
-    if (exact && rows < DEFAULT_NUM_DISTINCT)
-        per_column = rows;
+    per_column = Min(tuples, DEFAULT_NUM_DISTINCT);
     for (int i = 0; i < ncols; i++)
         groups *= per_column;
     if (ncols > 1)
-        groups = Min(groups, Max(rows * 0.1, per_column));
-    /* tupledb's own row estimate of a table is not PostgreSQL's (which is
-     * never below ten pages' worth): clamp only exact counts */
-    if (exact)
-        groups = Min(groups, rows);
-    return Max(1.0, groups);
+        groups = Min(groups, Min(tuples, Max(tuples * 0.1, per_column)));
+    if (rows < tuples)
+        groups *= 1 - pow((tuples - rows) / tuples, rows / groups);
+    return Max(1.0, rint(Min(groups, rows)));
 }
 
 static bool
@@ -1897,66 +1975,95 @@ all_consts(List *exprs)
 
 /* PostgreSQL's guess at a value's width without statistics. */
 static int
-type_width(Oid type)
-{
-    const TypeInfo *info = tdb_type_lookup(type);
-
-    return info != NULL && info->len > 0 ? info->len : 32;
-}
-
-static int
 tlist_width(List *tlist)
 {
     int width = 0;
 
-    for (int i = 0; i < list_length(tlist); i++)
-        width +=
-            type_width(exprType(((TargetEntry *)list_nth(tlist, i))->expr));
+    for (int i = 0; i < list_length(tlist); i++) {
+        Expr *e = ((TargetEntry *)list_nth(tlist, i))->expr;
+
+        width += type_avg_width(exprType(e), exprTypmod(e));
+    }
     return width;
 }
 
-/* PostgreSQL's cost_sort for rows fitting in work_mem. */
+/* PostgreSQL's cost_sort for rows fitting in work_mem: the comparisons
+ * (before the first row) and the whole. */
+static double
+sort_startup_cost(double rows)
+{
+    rows = Max(rows, 2.0);
+    return 2.0 * CPU_OPERATOR_COST * rows * log2(rows);
+}
+
 static double
 sort_cost(double rows)
 {
-    rows = Max(rows, 2.0);
-    return 2.0 * CPU_OPERATOR_COST * rows * log2(rows) +
-           CPU_OPERATOR_COST * rows;
+    return sort_startup_cost(rows) + CPU_OPERATOR_COST * Max(rows, 2.0);
 }
 
 /*
- * Group input on clauses by hashing (true) or by sorting (false), by the
- * rule above.  ngroups: the estimated groups, i.e. hash table entries;
- * sorted_after: the caller sorts the hashed result again (DISTINCT with
- * ORDER BY), which sorting would have given for free.
+ * Whether grouping input on clauses into ngroups groups is decided before
+ * costs: 1 hash, -1 sort, 0 by the costs.
  */
-static bool
-choose_hashing(PlannerInfo *root, List *clauses, Plan *input, double ngroups,
-               bool sorted_after)
+static int
+hashing_forced(PlannerInfo *root, List *clauses, Plan *input, double ngroups)
 {
     Settings *settings = &root->glob->st->session->settings;
     double entry = MAXALIGN(tlist_width(input->targetlist)) + 16.0;
-    double hash_cost, sorted_cost;
 
     if (!clauses_can_hash(clauses))
-        return false;
+        return -1;
     if (!clauses_can_sort(clauses))
-        return true;
+        return 1;
     if (!settings->enable_hashagg)
-        return false;
+        return -1;
     if (entry * ngroups >
         settings->work_mem * 1024.0 * settings->hash_mem_multiplier)
+        return -1;
+    if (!settings->enable_sort)
+        return 1;
+    return 0;
+}
+
+/* Group a set operation's input by hashing (true) or sorting? */
+static bool
+choose_hashing_setop(PlannerInfo *root, List *clauses, Plan *input,
+                     double ngroups)
+{
+    int forced = hashing_forced(root, clauses, input, ngroups);
+
+    if (forced != 0)
+        return forced > 0;
+    return CPU_TUPLE_COST * ngroups < sort_cost(input->plan_rows);
+}
+
+/* DISTINCT by hashing (true) or sorting?  sorted_after: ORDER BY follows,
+ * which the sorted plan already satisfies. */
+static bool
+choose_hashing_distinct(PlannerInfo *root, List *clauses, Plan *input,
+                        double ngroups, bool sorted_after)
+{
+    int forced = hashing_forced(root, clauses, input, ngroups);
+    double rows = input->plan_rows;
+    double compare = CPU_OPERATOR_COST * list_length(clauses) * rows;
+    double hashed_startup = input->total_cost + compare;
+    double hashed_total = hashed_startup + CPU_TUPLE_COST * ngroups;
+    double sorted_startup = input->total_cost + sort_startup_cost(rows);
+    double sorted_total = input->total_cost + sort_cost(rows) + compare;
+
+    if (forced != 0)
+        return forced > 0;
+    /* add_path: unless fuzzily cheaper, the hashed path loses to the
+     * sorted one, whose order is better */
+    if (hashed_total > sorted_total * STD_FUZZ_FACTOR)
         return false;
-    if (!settings->enable_sort || !exact_rows(input))
+    if (sorted_total <= hashed_total * STD_FUZZ_FACTOR &&
+        sorted_startup <= hashed_startup * STD_FUZZ_FACTOR)
+        return false;
+    if (!sorted_after)
         return true;
-    /* the costs both ways share reading the input and comparing each row's
-     * columns once; they differ in the sort against returning each group
-     * from the table (and sorting the groups afterwards) */
-    hash_cost = CPU_TUPLE_COST * ngroups;
-    if (sorted_after)
-        hash_cost += sort_cost(ngroups);
-    sorted_cost = sort_cost(input->plan_rows);
-    return hash_cost < sorted_cost;
+    return hashed_total + sort_cost(ngroups) < sorted_total;
 }
 
 /*
@@ -2008,15 +2115,15 @@ plan_distinct(PlannerInfo *root, Plan *plan)
         exprs =
             tdb_lappend(exprs, tle_for_ref(q->target_list, sgc->tle_ref)->expr);
     }
-    ngroups = estimate_groups(exprs, plan);
+    ngroups = estimate_groups(root, exprs, plan);
     if (all_consts(exprs)) {
         /* constant keys: every row is in one group, and in order */
         plan = make_unique(plan, q->distinct_clause, q->target_list);
         plan->plan_rows = 1;
         return plan;
     }
-    if (choose_hashing(root, q->distinct_clause, plan, ngroups,
-                       q->sort_clause != NIL)) {
+    if (choose_hashing_distinct(root, q->distinct_clause, plan, ngroups,
+                                q->sort_clause != NIL)) {
         plan = make_hashed_unique(plan, q->distinct_clause, q->target_list,
                                   ngroups);
         if (q->sort_clause != NIL)
@@ -2115,7 +2222,7 @@ plan_setop_leaf(PlannerInfo *root, RangeTblRef *ref, int flag, double *ngroups)
         *ngroups = leaf->group_clause != NIL || leaf->distinct_clause != NIL ||
                            leaf->has_aggs || leaf->having != NULL
                        ? Max(1.0, child->plan_rows)
-                       : estimate_groups(exprs, child);
+                       : estimate_groups(root, exprs, child);
     if (trivial)
         return child;
     if (flag >= 0)
@@ -2220,7 +2327,7 @@ plan_union(PlannerInfo *root, SetOperationStmt *op)
         return plan;
     /* PostgreSQL assumes the inputs' rows are all distinct */
     clauses = all_columns_clauses(plan, ncols);
-    if (choose_hashing(root, clauses, plan, plan->plan_rows, false))
+    if (choose_hashing_setop(root, clauses, plan, plan->plan_rows))
         return make_hashed_unique(plan, clauses, plan->targetlist,
                                   plan->plan_rows);
     plan = make_sort(plan, clauses, plan->targetlist);
@@ -2250,7 +2357,7 @@ plan_intersect_except(PlannerInfo *root, SetOperationStmt *op, double *ngroups)
     so->cmd = op->op == SETOP_INTERSECT
                   ? (op->all ? SETOPCMD_INTERSECT_ALL : SETOPCMD_INTERSECT)
                   : (op->all ? SETOPCMD_EXCEPT_ALL : SETOPCMD_EXCEPT);
-    if (choose_hashing(root, clauses, input, groups, false)) {
+    if (choose_hashing_setop(root, clauses, input, groups)) {
         so->strategy = SETOP_HASHED;
         so->first_flag = swap ? 1 : 0;
     } else {
