@@ -30,6 +30,7 @@
 static const char *ident(const char *name);
 #include "executor/sortutil.h"
 #include "sql/explain.h"
+#include "sql/parser.h"
 #include "sql/planner.h"
 #include "types/builtins.h"
 
@@ -102,6 +103,39 @@ typedef struct ExplainState {
 
 static void deparse(Buf *b, Expr *e, DeparseContext *ctx);
 
+/*
+ * Column i (0-based) of a relation with these column names, made unique
+ * within the relation as PostgreSQL's ruleutils does: a name taken by an
+ * earlier column gets "_1", "_2", ... ("?column?", "?column?_1").
+ */
+static const char *
+column_name(List *colnames, int i)
+{
+    const char **names = tdb_palloc(sizeof(char *) * (Size)(i + 1));
+
+    for (int c = 0; c <= i; c++) {
+        const char *base = list_nth(colnames, c);
+        const char *name = base;
+        int suffix = 0;
+        bool taken = true;
+
+        while (taken) {
+            taken = false;
+            for (int d = 0; d < c && !taken; d++)
+                taken = strcmp(names[d], name) == 0;
+            if (taken) {
+                Buf b;
+
+                buf_init(&b);
+                buf_printf(&b, "%s_%d", base, ++suffix);
+                name = b.data;
+            }
+        }
+        names[c] = name;
+    }
+    return names[i];
+}
+
 /* The name of scan node plan (see RefNames). */
 static const char *
 refname(const RefNames *names, const Plan *plan)
@@ -142,7 +176,8 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
             if (ctx->use_prefix && name != NULL)
                 buf_printf(b, "%s.", ident(name));
             buf_printf(b, "%s",
-                       ident(list_nth(plan->scan_colnames, v->varattno - 1)));
+                       ident(column_name(plan->scan_colnames,
+                                         v->varattno - 1)));
             return;
         }
         buf_printf(b, "column%d", v->varattno);
@@ -217,21 +252,17 @@ deparse_const(Buf *b, Const *c)
 }
 
 /*
- * A name as PostgreSQL's quote_identifier prints it: bare when it is
- * lower-case letters, digits, '_' and '$' not starting with a digit or
- * '$', otherwise double-quoted with '"' doubled.  (PostgreSQL also
- * quotes reserved keywords; tupledb does not check those.)
+ * A name as PostgreSQL's quote_identifier prints it: bare when it reads
+ * back as itself (lower-case letters, digits and '_', not starting with a
+ * digit, not a keyword other than an unreserved one), otherwise
+ * double-quoted with '"' doubled.
  */
 static const char *
 ident(const char *name)
 {
-    bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
     Buf b;
 
-    for (const char *c = name; *c != '\0' && plain; c++)
-        plain = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
-                *c == '_' || *c == '$';
-    if (plain)
+    if (!tdb_sql_ident_needs_quotes(name))
         return name;
     buf_init(&b);
     buf_printf(&b, "\"");
