@@ -1960,7 +1960,7 @@ estimate_groups(PlannerInfo *root, List *exprs, Plan *input)
     if (ncols > 1)
         groups = Min(groups, Min(tuples, Max(tuples * 0.1, per_column)));
     if (rows < tuples)
-        groups *= 1 - pow((tuples - rows) / tuples, rows / groups);
+        groups *= 1 - pow((tuples - rows) / tuples, tuples / groups);
     return Max(1.0, rint(Min(groups, rows)));
 }
 
@@ -2038,32 +2038,104 @@ choose_hashing_setop(PlannerInfo *root, List *clauses, Plan *input,
     return CPU_TUPLE_COST * ngroups < sort_cost(input->plan_rows);
 }
 
-/* DISTINCT by hashing (true) or sorting?  sorted_after: ORDER BY follows,
- * which the sorted plan already satisfies. */
+/* A path's costs, as PostgreSQL's planner compares them. */
+typedef struct PathCost {
+    double startup;
+    double total;
+} PathCost;
+
+typedef enum CostCompare {
+    COSTS_EQUAL,     /* fuzzily the same */
+    COSTS_BETTER1,   /* the first dominates */
+    COSTS_BETTER2,   /* the second dominates */
+    COSTS_DIFFERENT, /* one is cheaper to start, the other to finish */
+} CostCompare;
+
+/* PostgreSQL's compare_path_costs_fuzzily; consider_startup: a LIMIT
+ * makes the startup cost matter too. */
+static CostCompare
+compare_costs_fuzzily(PathCost a, PathCost b, bool consider_startup)
+{
+    if (a.total > b.total * STD_FUZZ_FACTOR)
+        return consider_startup && b.startup > a.startup * STD_FUZZ_FACTOR
+                   ? COSTS_DIFFERENT
+                   : COSTS_BETTER2;
+    if (b.total > a.total * STD_FUZZ_FACTOR)
+        return consider_startup && a.startup > b.startup * STD_FUZZ_FACTOR
+                   ? COSTS_DIFFERENT
+                   : COSTS_BETTER1;
+    if (a.startup > b.startup * STD_FUZZ_FACTOR)
+        return COSTS_BETTER2;
+    if (b.startup > a.startup * STD_FUZZ_FACTOR)
+        return COSTS_BETTER1;
+    return COSTS_EQUAL;
+}
+
+/* A Sort over a path of rows (bounded to limit rows if limit > 0, as a
+ * top-N heap sort is when the rows are more than twice that). */
+static PathCost
+add_sort_cost(PathCost in, double rows, double limit)
+{
+    PathCost sorted;
+
+    rows = Max(rows, 2.0);
+    if (limit > 0 && rows > 2 * limit)
+        sorted.startup =
+            in.total + 2.0 * CPU_OPERATOR_COST * rows * log2(2.0 * limit);
+    else
+        sorted.startup = in.total + sort_startup_cost(rows);
+    sorted.total = sorted.startup + CPU_OPERATOR_COST * rows;
+    return sorted;
+}
+
+/* What a path costs when only limit of its rows are read (a Limit node). */
+static double
+limited_cost(PathCost c, double rows, double limit)
+{
+    if (limit <= 0 || limit >= rows)
+        return c.total;
+    return c.startup + (c.total - c.startup) * limit / rows;
+}
+
+/*
+ * DISTINCT by hashing (true) or sorting, as PostgreSQL's add_path and
+ * final path choice decide between its two paths.  sorted_after: ORDER BY
+ * follows, which the sorted path already satisfies; limit: the rows a
+ * LIMIT reads (offset + count), or -1.
+ */
 static bool
 choose_hashing_distinct(PlannerInfo *root, List *clauses, Plan *input,
-                        double ngroups, bool sorted_after)
+                        double ngroups, bool sorted_after, double limit)
 {
     int forced = hashing_forced(root, clauses, input, ngroups);
     double rows = input->plan_rows;
     double compare = CPU_OPERATOR_COST * list_length(clauses) * rows;
-    double hashed_startup = input->total_cost + compare;
-    double hashed_total = hashed_startup + CPU_TUPLE_COST * ngroups;
-    double sorted_startup = input->total_cost + sort_startup_cost(rows);
-    double sorted_total = input->total_cost + sort_cost(rows) + compare;
+    PathCost in = {input->startup_cost, input->total_cost};
+    PathCost hashed = {in.total + compare,
+                       in.total + compare + CPU_TUPLE_COST * ngroups};
+    PathCost sorted = add_sort_cost(in, rows, -1);
+    CostCompare cmp;
 
     if (forced != 0)
         return forced > 0;
-    /* add_path: unless fuzzily cheaper, the hashed path loses to the
+    sorted.total += compare; /* Unique */
+    /* distinct paths: the hashed one survives only if not dominated by the
      * sorted one, whose order is better */
-    if (hashed_total > sorted_total * STD_FUZZ_FACTOR)
+    cmp = compare_costs_fuzzily(hashed, sorted, limit > 0);
+    if (cmp == COSTS_EQUAL || cmp == COSTS_BETTER2)
         return false;
-    if (sorted_total <= hashed_total * STD_FUZZ_FACTOR &&
-        sorted_startup <= hashed_startup * STD_FUZZ_FACTOR)
-        return false;
-    if (!sorted_after)
-        return true;
-    return hashed_total + sort_cost(ngroups) < sorted_total;
+    if (sorted_after) {
+        /* ordered paths: the hashed one gets a Sort */
+        hashed = add_sort_cost(hashed, ngroups, limit);
+        cmp = compare_costs_fuzzily(hashed, sorted, limit > 0);
+        if (cmp == COSTS_BETTER1)
+            return true;
+        if (cmp == COSTS_BETTER2)
+            return false;
+    }
+    /* the cheapest for the rows read */
+    return limited_cost(hashed, ngroups, limit) <
+           limited_cost(sorted, ngroups, limit);
 }
 
 /*
@@ -2097,6 +2169,26 @@ make_hashed_unique(Plan *input, List *clauses, List *tlist, double ngroups)
     return &agg->plan;
 }
 
+/* The rows a constant LIMIT (and OFFSET) reads, or -1. */
+static double
+limit_rows(Query *q)
+{
+    Const *count = (Const *)q->limit_count;
+    Const *offset = (Const *)q->limit_offset;
+    double rows;
+
+    if (count == NULL || !IsA(count, Const) || count->constisnull)
+        return -1;
+    rows = (double)DatumGetInt64(count->constvalue);
+    if (offset != NULL) {
+        if (!IsA(offset, Const))
+            return -1;
+        if (!offset->constisnull)
+            rows += (double)DatumGetInt64(offset->constvalue);
+    }
+    return rows > 0 ? rows : -1;
+}
+
 /*
  * SELECT DISTINCT (not DISTINCT ON) over plan, whose target list is the
  * query's: a HashAggregate on the DISTINCT columns (then a Sort for ORDER
@@ -2123,7 +2215,7 @@ plan_distinct(PlannerInfo *root, Plan *plan)
         return plan;
     }
     if (choose_hashing_distinct(root, q->distinct_clause, plan, ngroups,
-                                q->sort_clause != NIL)) {
+                                q->sort_clause != NIL, limit_rows(q))) {
         plan = make_hashed_unique(plan, q->distinct_clause, q->target_list,
                                   ngroups);
         if (q->sort_clause != NIL)
