@@ -52,6 +52,28 @@ EXPLAIN (COSTS OFF) SELECT DISTINCT 1, a FROM hs1;
 EXPLAIN (COSTS OFF) SELECT DISTINCT g FROM generate_series(1, 10) g;
 EXPLAIN (COSTS OFF) SELECT DISTINCT g FROM generate_series(1, 10) g ORDER BY g;
 EXPLAIN (COSTS OFF) SELECT DISTINCT g % 10 FROM generate_series(1, 50000) g ORDER BY 1;
+-- ... and costs decide as in PostgreSQL: a DISTINCT keeping nearly every
+-- row sorts when ORDER BY follows (a wide table has few rows a page, a
+-- selective condition few rows), unless a LIMIT makes the final sort cheap
+CREATE TABLE hs_wide (w1 text, w2 text, w3 text, w4 int, w5 text, w6 text, w7 text, w8 text, w9 text, w10 text);
+INSERT INTO hs_wide SELECT 'w' || (i % 5), 'v' || (i % 7), 'u', i % 9 FROM generate_series(1, 50) i;
+EXPLAIN (COSTS OFF) SELECT DISTINCT w1 FROM hs_wide;
+EXPLAIN (COSTS OFF) SELECT DISTINCT w1 FROM hs_wide ORDER BY w1;
+EXPLAIN (COSTS OFF) SELECT DISTINCT w1, w2 FROM hs_wide WHERE w4 > 2 ORDER BY w1;
+EXPLAIN (COSTS OFF) SELECT DISTINCT w3 FROM hs_wide WHERE w4 > 2 ORDER BY w3 LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT DISTINCT b FROM hs1 WHERE a = 1;
+EXPLAIN (COSTS OFF) SELECT DISTINCT b FROM hs1 WHERE a = 1 ORDER BY b;
+EXPLAIN (COSTS OFF) SELECT DISTINCT b FROM hs1 WHERE a <> 1 ORDER BY b;
+EXPLAIN (COSTS OFF) SELECT DISTINCT a, count(*) FROM hs1 GROUP BY a ORDER BY a;
+SELECT DISTINCT w1, w2 FROM hs_wide WHERE w4 > 2 ORDER BY w1, w2;
+SELECT DISTINCT w3 FROM hs_wide WHERE w4 > 2 ORDER BY w3 LIMIT 3;
+SELECT DISTINCT b FROM hs1 WHERE a = 1 ORDER BY b;
+SELECT DISTINCT a, count(*) FROM hs1 GROUP BY a ORDER BY a;
+EXPLAIN (COSTS OFF) SELECT w1 FROM hs_wide INTERSECT SELECT b FROM hs3;
+EXPLAIN (COSTS OFF) SELECT w1, w2 FROM hs_wide INTERSECT SELECT b, b FROM hs3;
+EXPLAIN (COSTS OFF) SELECT a FROM hs1 WHERE b = 'x' INTERSECT SELECT a FROM hs3;
+EXPLAIN (COSTS OFF) (SELECT a FROM hs1 INTERSECT ALL SELECT a FROM hs3) INTERSECT (SELECT a FROM hs2 WHERE b <> 'x' UNION SELECT a FROM hs3 WHERE a > 2);
+SELECT w1 FROM hs_wide INTERSECT SELECT 'w' || a FROM hs3 ORDER BY 1;
 -- UNION: a HashAggregate over the Append of its inputs
 EXPLAIN (COSTS OFF) SELECT a FROM hs1 UNION SELECT a FROM hs2;
 EXPLAIN (COSTS OFF) SELECT a, b FROM hs1 UNION SELECT a, b FROM hs2 ORDER BY 2, 1;
@@ -194,4 +216,4 @@ SELECT count(*) FROM (SELECT i, t FROM hs_big UNION SELECT i + 25000, t FROM hs_
 -- a set operation on the inner side of a nested loop is read again
 SELECT x.a, s.a FROM hs2 x, (SELECT a FROM hs1 INTERSECT SELECT a FROM hs3) s WHERE x.a < s.a ORDER BY 1, 2;
 SELECT x.a, s.a FROM hs2 x, (SELECT DISTINCT a FROM hs1) s WHERE x.a < s.a ORDER BY 1, 2;
-DROP TABLE hs1, hs2, hs3, hs_empty, hs_big;
+DROP TABLE hs1, hs2, hs3, hs_empty, hs_big, hs_wide;
