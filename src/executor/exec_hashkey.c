@@ -29,8 +29,9 @@
  * xor the column's hash; a NULL contributes nothing) and the result is
  * mixed once more (PostgreSQL's hash_bytes_uint32; PostgreSQL uses
  * murmur3's finalizer there), because tuplehash takes bucket numbers from
- * the low bits and rotated column hashes leave them poorly spread.  Two keys that differ only in where a NULL
- * sits may collide; tuplehash's equality tells them apart.
+ * the low bits and rotated column hashes leave them poorly spread.  Two
+ * keys that differ only in where a NULL sits may collide; tuplehash's
+ * equality tells them apart.
  *
  * TOAST.  tuplehash requires varlena values detoasted.  tupledb has no
  * TOAST yet, so a compressed or external value here is a bug and raises an

@@ -175,9 +175,9 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
 
             if (ctx->use_prefix && name != NULL)
                 buf_printf(b, "%s.", ident(name));
-            buf_printf(b, "%s",
-                       ident(column_name(plan->scan_colnames,
-                                         v->varattno - 1)));
+            buf_printf(
+                b, "%s",
+                ident(column_name(plan->scan_colnames, v->varattno - 1)));
             return;
         }
         buf_printf(b, "column%d", v->varattno);

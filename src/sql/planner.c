@@ -622,11 +622,10 @@ scan_selectivity(List *quals, double tuples)
 static void
 set_scan_estimates(Plan *plan, double rows, double base_cost)
 {
-    plan->plan_rows =
-        Max(1.0, rint(rows * scan_selectivity(plan->qual, rows)));
+    plan->plan_rows = Max(1.0, rint(rows * scan_selectivity(plan->qual, rows)));
     plan->startup_cost = 0;
-    plan->total_cost = base_cost + rows * 0.01 +
-                       list_length(plan->qual) * rows * 0.0025;
+    plan->total_cost =
+        base_cost + rows * 0.01 + list_length(plan->qual) * rows * 0.0025;
     plan->plan_width = 4 * Max(1, list_length(plan->targetlist));
 }
 

@@ -395,41 +395,21 @@ collect_row(void *arg, int ncolumns, const char *const *values)
 static const tupledb_callbacks row_callbacks = {.row = collect_row,
                                                 .error = on_error};
 
-/* EXPLAIN ANALYZE shows a HashAggregate's batches and peak memory (the
- * figure varies, so the regression files cannot hold it). */
-TEST_BEGIN(test_explain_hashagg_memory)
-{
-    tupledb *db = open_test_db();
-    Transcript t = {""};
-    const char *mem;
-    long kb = -1;
-
-    tupledb_exec(db,
-                 "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
-                 "SELECT g % 100, count(*) FROM generate_series(1, 10000) g "
-                 "GROUP BY 1",
-                 &row_callbacks, &t);
-    expect_true(strstr(t.text, "HashAggregate (actual rows=100 loops=1)") !=
-                NULL);
-    mem = strstr(t.text, "\n  Batches: 1  Memory Usage: ");
-    expect_ptr_not_null(mem);
-    if (mem != NULL)
-        kb = strtol(mem + strlen("\n  Batches: 1  Memory Usage: "), NULL, 10);
-    /* 100 groups: more than nothing, far less than a megabyte */
-    expect_true(kb > 0 && kb < 1024);
-    tupledb_close(db);
-}
-TEST_END
-
-/* The Memory Usage figure under a node of an EXPLAIN ANALYZE of sql, in
- * kB, or -1 if the line is missing. */
+/*
+ * The Memory Usage figure (kB) EXPLAIN ANALYZE prints under the top node
+ * of query, or -1 if that node's line does not start with `node` or the
+ * figure is missing.
+ */
 static long
-hash_memory_kb(tupledb *db, const char *sql, const char *node)
+hash_memory_kb(tupledb *db, const char *query, const char *node)
 {
     static const char prefix[] = "\n  Batches: 1  Memory Usage: ";
+    char sql[1024];
     Transcript t = {""};
     const char *mem;
 
+    snprintf(sql, sizeof(sql),
+             "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) %s", query);
     tupledb_exec(db, sql, &row_callbacks, &t);
     if (strncmp(t.text, node, strlen(node)) != 0)
         return -1;
@@ -437,32 +417,44 @@ hash_memory_kb(tupledb *db, const char *sql, const char *node)
     return mem != NULL ? strtol(mem + strlen(prefix), NULL, 10) : -1;
 }
 
+/* EXPLAIN ANALYZE shows a HashAggregate's batches and peak memory (the
+ * figure varies, so the regression files cannot hold it). */
+TEST_BEGIN(test_explain_hashagg_memory)
+{
+    tupledb *db = open_test_db();
+    long kb = hash_memory_kb(db,
+                             "SELECT g % 100, count(*) "
+                             "FROM generate_series(1, 10000) g GROUP BY 1",
+                             "HashAggregate (actual rows=100 loops=1)");
+
+    /* 100 groups: more than nothing, far less than a megabyte */
+    expect_true(kb > 0 && kb < 1024);
+    tupledb_close(db);
+}
+TEST_END
+
 /* A hashed SetOp shows its table's batches and peak memory under EXPLAIN
  * ANALYZE, like HashAggregate; more groups take more memory, and only the
  * first input's groups are stored. */
 TEST_BEGIN(test_explain_hashsetop_memory)
 {
     tupledb *db = open_test_db();
-    long small, large, right_large;
-
-    small =
+    long small = hash_memory_kb(db,
+                                "SELECT g % 100 FROM generate_series(1, 10000) "
+                                "g EXCEPT SELECT g FROM generate_series(1, "
+                                "50000) g",
+                                "HashSetOp Except (actual rows=1 loops=1)");
+    long large = hash_memory_kb(db,
+                                "SELECT g FROM generate_series(1, 50000) g "
+                                "EXCEPT SELECT g % 100 FROM "
+                                "generate_series(1, 10000) g",
+                                "HashSetOp Except (actual rows=49901 loops=1)");
+    long right_large =
         hash_memory_kb(db,
-                       "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
-                       "SELECT g % 100 FROM generate_series(1, 10000) g "
-                       "EXCEPT SELECT g FROM generate_series(1, 50000) g",
-                       "HashSetOp Except (actual rows=1 loops=1)");
-    large =
-        hash_memory_kb(db,
-                       "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
-                       "SELECT g FROM generate_series(1, 50000) g "
-                       "EXCEPT SELECT g % 100 FROM generate_series(1, 10000) g",
-                       "HashSetOp Except (actual rows=49901 loops=1)");
-    right_large =
-        hash_memory_kb(db,
-                       "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
                        "SELECT g % 100 FROM generate_series(1, 10000) g "
                        "EXCEPT ALL SELECT g FROM generate_series(1, 50000) g",
                        "HashSetOp Except All (actual rows=9901 loops=1)");
+
     expect_true(small > 0 && small < 1024);
     expect_true(large > 4 * small);
     expect_true(right_large == small);
