@@ -54,6 +54,7 @@ static Plan *plan_query(PlannerInfo *root);
 static Plan *plan_subquery(PlannerInfo *root, Query *q);
 static Plan *plan_distinct(PlannerInfo *root, Plan *plan);
 static bool generate_series_rows(Expr *e, double *rows);
+static bool contains_node(Node *node, NodeTag tag);
 static double estimate_rows(PlannerInfo *root, int rtindex, double *pages);
 
 /* ----------------------------------------------------------------------
@@ -1891,16 +1892,6 @@ generate_series_rows(Expr *e, double *rows)
     return true;
 }
 
-static bool
-contains_var(Node *node, void *arg)
-{
-    if (node == NULL)
-        return false;
-    if (IsA(node, Var))
-        return true;
-    return tdb_expr_walk_children(node, contains_var, arg);
-}
-
 /*
  * The rows of input's columns' relation: input's rows before its own
  * conditions if it is a scan, else its rows.
@@ -1948,7 +1939,7 @@ estimate_groups(PlannerInfo *root, List *exprs, Plan *input)
     int ncols = 0;
 
     for (int i = 0; i < list_length(exprs); i++)
-        if (contains_var(list_nth(exprs, i), NULL) ||
+        if (contains_node(list_nth(exprs, i), T_Var) ||
             tdb_contains_volatile(list_nth(exprs, i)))
             ncols++;
     if (ncols == 0)
@@ -3007,14 +2998,21 @@ substitute_values_row(Node *node, void *arg)
     return tdb_expr_mutate_children(node, substitute_values_row, arg);
 }
 
+/* Walker: does the tree hold a node with tag *(NodeTag *)arg? */
 static bool
-contains_sublink(Node *node, void *arg)
+contains_tag(Node *node, void *arg)
 {
     if (node == NULL)
         return false;
-    if (IsA(node, SubLink))
+    if (nodeTag(node) == *(const NodeTag *)arg)
         return true;
-    return tdb_expr_walk_children(node, contains_sublink, arg);
+    return tdb_expr_walk_children(node, contains_tag, arg);
+}
+
+static bool
+contains_node(Node *node, NodeTag tag)
+{
+    return contains_tag(node, &tag);
 }
 
 /*
@@ -3040,7 +3038,7 @@ pull_up_values_row(Query *q)
     rte = rt_fetch(q, ref->rtindex);
     if (rte->rtekind != RTE_VALUES || list_length(rte->values_lists) != 1 ||
         tdb_contains_volatile(linitial(rte->values_lists)) ||
-        contains_sublink(linitial(rte->values_lists), NULL))
+        contains_node(linitial(rte->values_lists), T_SubLink))
         return;
     row.rtindex = ref->rtindex;
     row.exprs = linitial(rte->values_lists);
