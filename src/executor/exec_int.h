@@ -9,7 +9,6 @@
 
 #include "common/base.h"
 #include "executor/executor.h"
-#include "executor/tuplehash.h"
 
 PlanState *tdb_exec_init_result(Result *plan, EState *estate);
 PlanState *tdb_exec_init_valuesscan(ValuesScan *plan, EState *estate);
@@ -31,33 +30,15 @@ PlanState *tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 
-/*
- * Grouping keys of SQL types for a TupleHashTable (exec_hashkey.c).
- * tdb_exec_hashkey_init describes the key columns cols[0..ncols-1]
- * (1-based columns of desc): which need their type's equality (eq_ops[k],
- * or the type's own when eq_ops is NULL or has a NULL entry) and which
- * compare bytewise, and each column's hash function.  Raises an internal
- * error for a type without hashing.  Allocated in the current memory
- * context.  tdb_exec_hashkey_columns: the columns to create the table
- * with.  tdb_exec_hashkey_hash: the hash of a key (values/isnull: ncols
- * entries; isnull may be NULL), equal for keys the table considers equal.
- */
-typedef struct HashKeyInfo HashKeyInfo;
-
-HashKeyInfo *tdb_exec_hashkey_init(TupleDesc desc, const int *cols, int ncols,
-                                   const OperDesc *const *eq_ops);
-const TupleHashKeyColumn *tdb_exec_hashkey_columns(const HashKeyInfo *info);
-uint32 tdb_exec_hashkey_hash(HashKeyInfo *info, const Datum *values,
-                             const bool *isnull);
-
 /* EXPLAIN ANALYZE: a hashed Agg's batches, peak memory and peak disk
  * space in kB; false if node does not aggregate by hashing. */
 bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
                              int64 *disk_kb);
 
-/* EXPLAIN ANALYZE: a hashed SetOp's batches and peak table memory in kB;
- * false if node is not a hashed SetOp. */
-bool tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb);
+/* EXPLAIN ANALYZE: a hashed SetOp's batches, peak memory and peak disk
+ * space in kB; false if node is not a hashed SetOp. */
+bool tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
+                               int64 *disk_kb);
 
 /* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
 void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);

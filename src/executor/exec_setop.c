@@ -12,26 +12,28 @@
  *           rows, counted as it passes, output before the next run is
  *           read.  A copy of the group's first row is what is output.
  *
- *   HASHED  the whole input is read first into a compact tuple hash table
- *           (tuplehash.h) whose per-group state is the two counters; then
- *           the table is walked and each group output its number of times,
- *           the row rebuilt from the group's stored key (no row is kept).
- *           Only rows of the input that comes first in the Append (flag
- *           first_flag) create groups: a group the first input lacks has
- *           l = 0 (EXCEPT) or min(l, r) = 0 (INTERSECT, whose inputs the
- *           planner may swap) and outputs nothing, so the table holds at
- *           most the first input's groups.  Output order is the table's.
- *
- * The hashed strategy is written as three parts so that the grouping can
- * later move onto a shared (spilling) hash-grouping module without
- * touching the rest: the grouping and output rules (hashed_advance,
- * hashed_next_group: a key and a flag in, groups and their counts out),
- * where the rows come from (hashed_fill: the child's rows), and the node
- * around them.
+ *   HASHED  a hash grouping (hashgroup.h) keyed by the data columns whose
+ *           per-group state is the two counters: the batch's whole input
+ *           is counted first, then its groups are walked and each output
+ *           its number of times, the row rebuilt from the group's stored
+ *           key (no row is kept).  Only rows of the input that comes
+ *           first in the Append (flag first_flag) create groups: a group
+ *           the first input lacks has l = 0 (EXCEPT) or min(l, r) = 0
+ *           (INTERSECT, whose inputs the planner may swap) and outputs
+ *           nothing, so the table holds at most the first input's groups.
+ *           The other input's rows only count in existing groups
+ *           (tdb_hashgroup_lookup_existing).  Past work_mem x
+ *           hash_mem_multiplier the grouping spills: rows whose group is
+ *           not in the table go to partitions on disk, read back as later
+ *           batches.  A partition keeps the input's order, so within each
+ *           batch the first input's rows still come before the other's,
+ *           and a group is complete in exactly one batch.  Output order is
+ *           the table's, batch by batch.
  */
 #include "common/base.h"
 
 #include "executor/exec_int.h"
+#include "executor/hashgroup.h"
 
 /* Per group of the hashed strategy: its rows from each input. */
 typedef struct SetOpCounts {
@@ -46,17 +48,13 @@ typedef struct SetOpState {
                                 * return */
     TupleTableSlot *group_row; /* the row output for the current group */
     /* sorted */
-    TupleTableSlot *next_row;   /* the row that began the next group */
+    TupleTableSlot *next_row; /* the row that began the next group */
     bool have_next;
     bool input_done;
     /* hashed */
-    HashKeyInfo *keys;
-    TupleHashTable *table;
-    bool table_filled;
-    TupleHashIterator iter;
-    Datum *key_values; /* a row's key (ncols) */
-    bool *key_isnull;
-    Size mem_peak;         /* bytes the table held at most */
+    HashGrouping *hash;
+    bool batch_filled;     /* the current batch's input is counted */
+    bool hash_done;        /* every batch is out */
     uint32 rows_unchecked; /* input rows since the last interrupt
                             * check */
 } SetOpState;
@@ -155,121 +153,83 @@ exec_setop_sorted(PlanState *node)
 }
 
 /* ----------------------------------------------------------------------
- * Hashed: grouping and output
+ * Hashed
  * ---------------------------------------------------------------------- */
 
 /*
- * Count one row with key values/isnull (ncols each) from the input
- * flagged `flag`.  Rows of the first input find or create their group;
- * rows of the second only count in an existing one.
+ * Count the current batch's input: a row of the first input finds or
+ * creates its group, a row of the other only counts in an existing one;
+ * either may go to a spill partition instead, to be counted in a later
+ * batch.
  */
-static void
-hashed_advance(SetOpState *ss, const Datum *values, const bool *isnull,
-               int flag)
-{
-    uint32 hash = tdb_exec_hashkey_hash(ss->keys, values, isnull);
-    SetOpCounts *counts;
-
-    if (flag == ss->plan->first_flag) {
-        bool is_new;
-
-        counts = tdb_tuplehash_lookup_or_insert(ss->table, values, isnull, hash,
-                                                &is_new);
-    } else {
-        counts = tdb_tuplehash_lookup(ss->table, values, isnull, hash);
-        if (counts == NULL)
-            return;
-    }
-    if (flag == 0)
-        counts->left++;
-    else
-        counts->right++;
-}
-
-/*
- * Advance to the next group that outputs rows: its row (the key, into
- * group_row) and to_emit.  false when the table is exhausted.
- */
-static bool
-hashed_next_group(SetOpState *ss)
-{
-    SetOpCounts *counts;
-
-    while ((counts = tdb_tuplehash_iter_next(ss->table, &ss->iter)) != NULL) {
-        int64 n = output_count(ss->plan->cmd, counts->left, counts->right);
-        TupleTableSlot *row = ss->group_row;
-
-        if (n == 0)
-            continue;
-        tdb_slot_clear(row);
-        tdb_tuplehash_group_key(ss->table, counts, ss->key_values,
-                                ss->key_isnull);
-        for (int c = 0; c < row->tts_tupleDescriptor->natts; c++) {
-            row->tts_values[c] = (Datum)0;
-            row->tts_isnull[c] = true; /* the flag: never read */
-        }
-        for (int k = 0; k < ss->plan->num_cols; k++) {
-            row->tts_values[ss->plan->col_idx[k] - 1] = ss->key_values[k];
-            row->tts_isnull[ss->plan->col_idx[k] - 1] = ss->key_isnull[k];
-        }
-        tdb_slot_store_virtual(row);
-        ss->to_emit = n;
-        return true;
-    }
-    return false;
-}
-
-/* ----------------------------------------------------------------------
- * Hashed: where the rows come from
- * ---------------------------------------------------------------------- */
-
-/* Read the whole input into the table. */
 static void
 hashed_fill(SetOpState *ss)
 {
     SetOp *plan = ss->plan;
     TupleTableSlot *row;
 
-    while ((row = tdb_exec_proc_node(ss->ps.lefttree)) != NULL) {
+    while ((row = tdb_hashgroup_next_input(ss->hash, ss->ps.lefttree)) !=
+           NULL) {
+        int flag = row_flag(plan, row);
+        SetOpCounts *counts;
+
         if (unlikely(++ss->rows_unchecked >= SETOP_INTERRUPT_ROWS)) {
             ss->rows_unchecked = 0;
             tdb_exec_check_interrupts(ss->ps.estate);
         }
-        for (int k = 0; k < plan->num_cols; k++)
-            ss->key_values[k] =
-                tdb_slot_getattr(row, plan->col_idx[k], &ss->key_isnull[k]);
-        hashed_advance(ss, ss->key_values, ss->key_isnull, row_flag(plan, row));
-    }
-    ss->mem_peak = Max(ss->mem_peak, tdb_tuplehash_mem_allocated(ss->table));
-    ss->table_filled = true;
-    tdb_tuplehash_iter_start(ss->table, &ss->iter);
-}
+        if (flag == plan->first_flag) {
+            bool is_new;
 
-/* ----------------------------------------------------------------------
- * The node
- * ---------------------------------------------------------------------- */
+            counts = tdb_hashgroup_lookup(ss->hash, row, &is_new);
+        } else
+            counts = tdb_hashgroup_lookup_existing(ss->hash, row);
+        if (counts == NULL)
+            continue;
+        if (flag == 0)
+            counts->left++;
+        else
+            counts->right++;
+    }
+    ss->batch_filled = true;
+}
 
 static TupleTableSlot *
 exec_setop_hashed(PlanState *node)
 {
     SetOpState *ss = (SetOpState *)node;
 
-    if (!ss->table_filled)
-        hashed_fill(ss);
-    if (ss->to_emit == 0 && !hashed_next_group(ss))
-        return NULL;
-    return emit_group_row(ss);
+    for (;;) {
+        SetOpCounts *counts;
+
+        if (ss->to_emit > 0)
+            return emit_group_row(ss);
+        if (ss->hash_done)
+            return NULL;
+        if (!ss->batch_filled)
+            hashed_fill(ss);
+        /* group_row gets the group's key, valid until the next batch */
+        counts = tdb_hashgroup_next_group(ss->hash, ss->group_row);
+        if (counts != NULL) {
+            ss->to_emit =
+                output_count(ss->plan->cmd, counts->left, counts->right);
+            continue;
+        }
+        /* the batch is out; the next spilled one, if any, begins */
+        ss->batch_filled = false;
+        if (!tdb_hashgroup_next_batch(ss->hash))
+            ss->hash_done = true;
+    }
 }
 
 bool
-tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb)
+tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
+                          int64 *disk_kb)
 {
     SetOpState *ss = (SetOpState *)node;
 
     if (node->exec != exec_setop_hashed)
         return false;
-    *batches = 1; /* the table does not spill yet (issue 8) */
-    *peak_kb = (int64)((ss->mem_peak + 1023) / 1024);
+    tdb_hashgroup_stats(ss->hash, batches, peak_kb, disk_kb);
     return true;
 }
 
@@ -281,9 +241,11 @@ rescan_setop(PlanState *node)
     ss->to_emit = 0;
     ss->have_next = false;
     ss->input_done = false;
-    if (ss->table != NULL) {
-        tdb_tuplehash_reset(ss->table);
-        ss->table_filled = false;
+    if (ss->hash != NULL) {
+        tdb_hashgroup_reset(ss->hash);
+        tdb_slot_clear(ss->group_row);
+        ss->batch_filled = false;
+        ss->hash_done = false;
     }
     tdb_exec_rescan(node->lefttree);
 }
@@ -300,16 +262,18 @@ tdb_exec_init_setop(SetOp *plan, EState *estate)
     ss->ps.lefttree = tdb_exec_init_node(plan->plan.lefttree, estate);
     input_desc = ss->ps.lefttree->result_desc;
     if (plan->strategy == SETOP_HASHED) {
-        ss->keys = tdb_exec_hashkey_init(input_desc, plan->col_idx,
-                                         plan->num_cols, plan->eq_ops);
-        ss->table = tdb_tuplehash_create(tdb_exec_hashkey_columns(ss->keys),
-                                         plan->num_cols, sizeof(SetOpCounts),
-                                         (Size)Min(plan->num_groups, 65536.0),
-                                         estate->query_mcxt);
-        ss->key_values =
-            tdb_palloc(sizeof(Datum) * (Size)Max(1, plan->num_cols));
-        ss->key_isnull =
-            tdb_palloc(sizeof(bool) * (Size)Max(1, plan->num_cols));
+        HashGroupingSpec spec = {0};
+
+        spec.input_desc = input_desc;
+        spec.nkeys = plan->num_cols;
+        spec.key_cols = plan->col_idx;
+        spec.eq_ops = (const OperDesc *const *)plan->eq_ops;
+        spec.deform_natts = plan->flag_col; /* read with the keys */
+        spec.state_size = sizeof(SetOpCounts);
+        spec.est_groups = plan->num_groups;
+        spec.est_input_rows = plan->plan.lefttree->plan_rows;
+        spec.can_spill = true;
+        ss->hash = tdb_hashgroup_create(&spec, estate);
         ss->group_row = tdb_slot_create(input_desc, &tdb_tts_ops_virtual);
         ss->ps.exec = exec_setop_hashed;
     } else {

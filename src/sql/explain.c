@@ -784,11 +784,11 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
     }
     case T_SetOp: {
         int batches;
-        int64 peak_kb;
+        int64 peak_kb, disk_kb;
 
         if (es->analyze && ps != NULL &&
-            tdb_exec_setop_hash_stats(ps, &batches, &peak_kb))
-            add_hash_table_stats(es, indent, batches, peak_kb, 0);
+            tdb_exec_setop_hash_stats(ps, &batches, &peak_kb, &disk_kb))
+            add_hash_table_stats(es, indent, batches, peak_kb, disk_kb);
         break;
     }
     case T_Hash:
