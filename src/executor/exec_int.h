@@ -35,6 +35,11 @@ PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
                              int64 *disk_kb);
 
+/* EXPLAIN ANALYZE: a hashed SetOp's batches, peak memory and peak disk
+ * space in kB; false if node is not a hashed SetOp. */
+bool tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
+                               int64 *disk_kb);
+
 /* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
 void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
 

@@ -61,6 +61,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "executor/hashgroup.h"
 #include "executor/tuplehash.h"
 #include "types/builtins.h"
 #include "types/hashfn.h"
@@ -338,33 +339,6 @@ tdb_exec_subplan_op_hashable(const OperDesc *op)
            hash_key_type(op, &key_type, &lhs_cast, &rhs_cast);
 }
 
-/* Is equality of the type "the same bytes"? */
-static bool
-bytewise_equality(Oid type)
-{
-    switch (type) {
-    case BOOLOID:
-    case CHAROID:
-    case INT2OID:
-    case INT4OID:
-    case INT8OID:
-    case OIDOID:
-    case DATEOID:
-    case TIMEOID:
-    case TIMESTAMPOID:
-    case TIMESTAMPTZOID:
-    case TEXTOID: /* the C collation */
-    case BYTEAOID:
-    case UUIDOID:
-        return true;
-    default:
-        /* numeric (1.0 = 1.00), float (-0 = 0), bpchar (trailing
-         * blanks), interval (1 day = 24 hours), name (bytes after the
-         * terminator), ... */
-        return false;
-    }
-}
-
 /* TupleHashEqualFn for key types compared by their "=". */
 static bool
 hash_column_equal(Datum a, Datum b, void *arg)
@@ -408,7 +382,7 @@ init_hash(SubPlan *sub, EState *estate)
                                    : type->align == 'i' ? 4
                                    : type->align == 's' ? 2
                                                         : 1);
-        if (!bytewise_equality(key_type)) {
+        if (!tdb_hashgroup_type_is_bytewise(key_type)) {
             keys[c].equal = hash_column_equal;
             keys[c].equal_arg = col;
         }

@@ -8,10 +8,23 @@
  * hash left by one, XOR the column's hash, a NULL column adding only the
  * rotation -- and finished with murmurhash32's mixer, so the table's low
  * bits (its bucket) and high bits (the spill partition) are both well
- * spread.  Key columns whose equality is "same bytes" (integers, dates,
- * text in the C collation, ...) are compared by the table bytewise; the
- * others (numeric 1.0 = 1.00, float -0 = 0, bpchar's trailing blanks,
- * interval '1 day' = '24 hours') through their "=" operator.
+ * spread.  Key columns whose equality is "same bytes" are compared by the
+ * table bytewise -- one load or memcmp, no deforming -- and the others
+ * through their "=" operator, because equal values may differ in bytes:
+ *
+ *   numeric    1.0 = 1.00 (different scales)
+ *   float4/8   -0 = 0, and every NaN equals every other
+ *   interval   '1 day' = '24 hours'
+ *   bpchar     trailing spaces do not count
+ *   name       bytes after the terminating NUL are not compared
+ *   others     not known to be bytewise: the operator, to be safe
+ *
+ * The bytewise types (tdb_hashgroup_type_is_bytewise, the one list, which
+ * hashed subplans use too) are those whose "=" compares the whole datum:
+ * bool, "char", int2/4/8, oid and the reg* types, date, time,
+ * timestamp[tz], uuid, bytea, text and varchar (tupledb's collations are
+ * all deterministic).  Keeping the list explicit means a new type is
+ * correct (if slower) until someone checks.
  *
  * The limit.  hash_mem = work_mem x hash_mem_multiplier.  Memory counted
  * against it: the table's contexts (buckets, group arena, scratch) and the
@@ -160,29 +173,28 @@ struct HashGrouping {
 
 /* ---------- keys ---------- */
 
-/* Types whose "=" is "same bytes": the table compares them bytewise. */
-static bool
-type_has_bytewise_equality(Oid type)
+/* The list: see the header comment ("Keys"). */
+bool
+tdb_hashgroup_type_is_bytewise(Oid type)
 {
     switch (type) {
     case BOOLOID:
-    case BYTEAOID:
     case CHAROID:
-    case NAMEOID:
     case INT2OID:
     case INT4OID:
     case INT8OID:
-    case TEXTOID: /* the C collation */
     case OIDOID:
-    case VARCHAROID:
+    case REGCLASSOID:
+    case REGTYPEOID:
+    case REGNAMESPACEOID:
     case DATEOID:
     case TIMEOID:
     case TIMESTAMPOID:
     case TIMESTAMPTZOID:
     case UUIDOID:
-    case REGCLASSOID:
-    case REGTYPEOID:
-    case REGNAMESPACEOID:
+    case BYTEAOID:
+    case TEXTOID: /* the C collation */
+    case VARCHAROID:
         return true;
     default:
         return false;
@@ -213,18 +225,20 @@ describe_key_column(HashGrouping *hg, const HashGroupingSpec *spec, int k,
 
     if (support == NULL || support->hash == NULL)
         elog(ERROR, "no hash function for type %u", att->atttypid);
+    if (att->attlen < 0 && att->attlen != -1)
+        elog(ERROR, "cannot hash a value of type %u", att->atttypid);
     hg->hash_fns[k] = support->hash;
     memset(col, 0, sizeof(*col));
     col->typlen = att->attlen;
     col->typbyval = att->attbyval;
     col->typalign = (uint8)tdb_typalign_to_alignby(att->attalign);
-    if (!type_has_bytewise_equality(att->atttypid))
+    if (!tdb_hashgroup_type_is_bytewise(att->atttypid))
         hg->hash_kinds[k] = KEY_HASH_FUNCTION;
     else if (att->attbyval)
         hg->hash_kinds[k] = KEY_HASH_BYVAL;
     else
         hg->hash_kinds[k] = att->attlen > 0 ? KEY_HASH_BYTES : KEY_HASH_VARLENA;
-    if (!type_has_bytewise_equality(att->atttypid)) {
+    if (!tdb_hashgroup_type_is_bytewise(att->atttypid)) {
         KeyEquality *eq = tdb_palloc0(sizeof(KeyEquality));
 
         eq->fn = spec->eq_ops[k] != NULL ? spec->eq_ops[k]->fn : support->eq;
@@ -670,6 +684,23 @@ tdb_hashgroup_next_input(HashGrouping *hg, PlanState *child)
     return hg->read_slot;
 }
 
+/*
+ * The key of row (from next_input) into key_values/key_nulls; returns its
+ * hash.
+ */
+static inline uint32
+row_key(HashGrouping *hg, TupleTableSlot *row)
+{
+    if (row == hg->read_slot) {
+        /* read back from a spill file: the hash came with it */
+        for (int k = 0; k < hg->nkeys; k++)
+            hg->key_values[k] =
+                tdb_slot_getattr(row, hg->key_cols[k], &hg->key_nulls[k]);
+        return hg->read_hash;
+    }
+    return hash_row_key(hg, row);
+}
+
 void *
 tdb_hashgroup_lookup(HashGrouping *hg, TupleTableSlot *row, bool *is_new)
 {
@@ -679,14 +710,7 @@ tdb_hashgroup_lookup(HashGrouping *hg, TupleTableSlot *row, bool *is_new)
 
     if (hg->may_allocate)
         old = tdb_mcxt_switch_to(hg->tmp_cxt);
-    if (row == hg->read_slot) {
-        /* read back from a spill file: the hash came with it */
-        for (int k = 0; k < hg->nkeys; k++)
-            hg->key_values[k] =
-                tdb_slot_getattr(row, hg->key_cols[k], &hg->key_nulls[k]);
-        h = hg->read_hash;
-    } else
-        h = hash_row_key(hg, row);
+    h = row_key(hg, row);
     if (hg->null_aside && hg->key_nulls[0]) {
         /* the NULL group: beside the table, never spilled */
         if (old != NULL)
@@ -713,6 +737,33 @@ tdb_hashgroup_lookup(HashGrouping *hg, TupleTableSlot *row, bool *is_new)
         tdb_mcxt_reset(hg->tmp_cxt);
     }
     if (state == NULL)
+        spill_row(hg, row, h);
+    return state;
+}
+
+void *
+tdb_hashgroup_lookup_existing(HashGrouping *hg, TupleTableSlot *row)
+{
+    MemoryContext old = NULL;
+    uint32 h;
+    void *state;
+
+    if (hg->may_allocate)
+        old = tdb_mcxt_switch_to(hg->tmp_cxt);
+    h = row_key(hg, row);
+    if (hg->null_aside && hg->key_nulls[0])
+        /* the NULL group is never spilled: it exists now or not at all */
+        state = hg->null_group_used ? hg->null_group : NULL;
+    else
+        state =
+            tdb_tuplehash_lookup(hg->table, hg->key_values, hg->key_nulls, h);
+    if (old != NULL) {
+        tdb_mcxt_switch_to(old);
+        tdb_mcxt_reset(hg->tmp_cxt);
+    }
+    /* absent while spilling: its group may be in a partition; absent
+     * otherwise: no row that creates groups had its key in this batch */
+    if (state == NULL && hg->spilling && !(hg->null_aside && hg->key_nulls[0]))
         spill_row(hg, row, h);
     return state;
 }

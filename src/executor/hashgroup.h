@@ -34,6 +34,12 @@
  *             break;
  *     }
  *
+ * A consumer whose rows may only join groups that other rows created
+ * (hashed SetOp: only the first input's rows create groups) calls
+ * tdb_hashgroup_lookup_existing for the rows that must not create one.
+ * Spilled partitions keep the input's order, so rows that create groups
+ * and come first in the input still come first within every batch.
+ *
  * Memory: the table, the spill buffers and the read-back buffer live in
  * contexts below the caller's; the consumer names, in extra_mcxt, the
  * context holding its by-reference per-group memory (aggregate transition
@@ -85,6 +91,15 @@ TupleTableSlot *tdb_hashgroup_next_input(HashGrouping *hg, PlanState *child);
 void *tdb_hashgroup_lookup(HashGrouping *hg, TupleTableSlot *row, bool *is_new);
 
 /*
+ * The existing group of row (which next_input returned), never creating
+ * one: its state; or NULL when the group is not in the table -- and then,
+ * if the batch is spilling (the group may have been spilled), the row is
+ * written to its spill partition to meet its group in a later batch;
+ * otherwise the row has no group in this batch and is dropped.
+ */
+void *tdb_hashgroup_lookup_existing(HashGrouping *hg, TupleTableSlot *row);
+
+/*
  * After the batch's input: the next group's state, or NULL when all were
  * returned.  key_slot (a virtual slot over the input descriptor) gets the
  * group's key in its key columns and NULL in the others; its by-reference
@@ -105,5 +120,13 @@ void tdb_hashgroup_reset(HashGrouping *hg);
  * extra memory) and peak disk space, in kB rounded up. */
 void tdb_hashgroup_stats(const HashGrouping *hg, int *batches,
                          int64 *mem_peak_kb, int64 *disk_kb);
+
+/*
+ * Does the type's "=" compare the datum's bytes?  Then hash tables
+ * compare keys of the type bytewise (no call); the others need their
+ * equality operator (see hashgroup.c).  The one list for hashed grouping
+ * and hashed subplans.
+ */
+bool tdb_hashgroup_type_is_bytewise(Oid type);
 
 #endif /* TDB_EXECUTOR_HASHGROUP_H */

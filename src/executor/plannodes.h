@@ -194,14 +194,32 @@ typedef enum SetOpCmd {
     SETOPCMD_EXCEPT_ALL,
 } SetOpCmd;
 
-/* INTERSECT / EXCEPT over sorted input tagged with the side's flag. */
+typedef enum SetOpStrategy {
+    SETOP_SORTED, /* input sorted by the columns: a group ends where they
+                   * change */
+    SETOP_HASHED, /* groups counted in a hash table, output at the end */
+} SetOpStrategy;
+
+/*
+ * INTERSECT / EXCEPT [ALL] over the two inputs appended, each row tagged
+ * with its side in a flag column (0 left, 1 right).  Per group of equal
+ * rows (NULLs equal), with l and r its rows from each side, the output
+ * is: INTERSECT one row if l > 0 and r > 0; INTERSECT ALL min(l, r)
+ * rows; EXCEPT one row if l > 0 and r = 0; EXCEPT ALL max(l - r, 0).
+ */
 typedef struct SetOp {
     Plan plan;
     SetOpCmd cmd;
+    SetOpStrategy strategy;
     int num_cols;
     int *col_idx;
     const OperDesc **eq_ops;
-    int flag_col; /* 1-based column holding 0 (left) / 1 (right) */
+    int flag_col;      /* 1-based column holding 0 (left) / 1 (right) */
+    int first_flag;    /* hashed: the flag of the input that comes first
+                        * in the Append (0, or 1 when the planner put the
+                        * right input of an INTERSECT first); only its
+                        * rows create groups */
+    double num_groups; /* hashed: estimated groups (table sizing) */
 } SetOp;
 
 typedef enum CmdType {

@@ -30,6 +30,7 @@
 static const char *ident(const char *name);
 #include "executor/sortutil.h"
 #include "sql/explain.h"
+#include "sql/parser.h"
 #include "sql/planner.h"
 #include "types/builtins.h"
 
@@ -67,6 +68,19 @@ static TDB_PRINTF(2, 3) void buf_printf(Buf *b, const char *fmt, ...)
 }
 
 /*
+ * The name EXPLAIN gives each scan node: its relation's name (or alias),
+ * made unique as PostgreSQL's set_rtable_names does -- a name already
+ * taken gets "_1", "_2", ... ("Seq Scan on t t_1", "*VALUES*_1").
+ * PostgreSQL names the range-table entries of the whole plan: the top
+ * query's first, then each subquery's as its scan is reached in the plan,
+ * then the subplans'; assign_refnames follows the same order.
+ */
+typedef struct RefNames {
+    List *plans; /* Plan *: scan nodes */
+    List *names; /* const char *: their names, in the same order */
+} RefNames;
+
+/*
  * The subplans whose plans enclose the node being printed, innermost
  * first (PostgreSQL's deparse "ancestors"): a correlated subplan's
  * Params are printed as the outer expressions that set them.
@@ -82,6 +96,7 @@ typedef struct DeparseContext {
     Plan *plan;                 /* the node whose expressions these are */
     bool use_prefix;            /* qualify column names */
     ExplainAncestor *ancestors; /* subplans around plan, or NULL */
+    RefNames *names;            /* the scans' names */
 } DeparseContext;
 
 typedef struct ExplainState {
@@ -96,10 +111,54 @@ typedef struct ExplainState {
     bool use_prefix;
     EState *estate;             /* ANALYZE: the run's state (subplans' nodes) */
     ExplainAncestor *ancestors; /* subplans around the node being printed */
+    RefNames names;             /* the scans' names */
     List *lines;                /* char * */
 } ExplainState;
 
 static void deparse(Buf *b, Expr *e, DeparseContext *ctx);
+
+/*
+ * Column i (0-based) of a relation with these column names, made unique
+ * within the relation as PostgreSQL's ruleutils does: a name taken by an
+ * earlier column gets "_1", "_2", ... ("?column?", "?column?_1").
+ */
+static const char *
+column_name(List *colnames, int i)
+{
+    const char **names = tdb_palloc(sizeof(char *) * (Size)(i + 1));
+
+    for (int c = 0; c <= i; c++) {
+        const char *base = list_nth(colnames, c);
+        const char *name = base;
+        int suffix = 0;
+        bool taken = true;
+
+        while (taken) {
+            taken = false;
+            for (int d = 0; d < c && !taken; d++)
+                taken = strcmp(names[d], name) == 0;
+            if (taken) {
+                Buf b;
+
+                buf_init(&b);
+                buf_printf(&b, "%s_%d", base, ++suffix);
+                name = b.data;
+            }
+        }
+        names[c] = name;
+    }
+    return names[i];
+}
+
+/* The name of scan node plan (see RefNames). */
+static const char *
+refname(const RefNames *names, const Plan *plan)
+{
+    for (int i = 0; i < list_length(names->plans); i++)
+        if (list_nth(names->plans, i) == plan)
+            return list_nth(names->names, i);
+    return plan->scan_refname;
+}
 
 /* ----------------------------------------------------------------------
  * Expressions
@@ -118,7 +177,7 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         }
         if (IsA(plan, SubqueryScan) && plan->scan_colnames == NIL) {
             DeparseContext sub = {((SubqueryScan *)plan)->subplan,
-                                  ctx->use_prefix, ctx->ancestors};
+                                  ctx->use_prefix, ctx->ancestors, ctx->names};
             TargetEntry *te = list_nth(sub.plan->targetlist, v->varattno - 1);
 
             deparse(b, te->expr, &sub);
@@ -126,10 +185,13 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         }
         if (plan->scan_colnames != NIL &&
             v->varattno <= list_length(plan->scan_colnames)) {
-            if (ctx->use_prefix && plan->scan_refname != NULL)
-                buf_printf(b, "%s.", ident(plan->scan_refname));
-            buf_printf(b, "%s",
-                       ident(list_nth(plan->scan_colnames, v->varattno - 1)));
+            const char *name = refname(ctx->names, plan);
+
+            if (ctx->use_prefix && name != NULL)
+                buf_printf(b, "%s.", ident(name));
+            buf_printf(
+                b, "%s",
+                ident(column_name(plan->scan_colnames, v->varattno - 1)));
             return;
         }
         buf_printf(b, "column%d", v->varattno);
@@ -145,10 +207,18 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         child = linitial(((Append *)plan)->appendplans);
     if (child != NULL && v->varattno >= 1 &&
         v->varattno <= list_length(child->targetlist)) {
-        DeparseContext sub = {child, ctx->use_prefix, ctx->ancestors};
+        DeparseContext sub = {child, ctx->use_prefix, ctx->ancestors,
+                              ctx->names};
         TargetEntry *te = list_nth(child->targetlist, v->varattno - 1);
+        /* as PostgreSQL: the reader took this for a plain column, so an
+         * expression the child computed is parenthesized */
+        bool parens = !IsA(te->expr, Var);
 
+        if (parens)
+            buf_printf(b, "(");
         deparse(b, te->expr, &sub);
+        if (parens)
+            buf_printf(b, ")");
         return;
     }
     buf_printf(b, "?%d.%d", v->varno, v->varattno);
@@ -167,7 +237,7 @@ deparse_param(Buf *b, Param *p, DeparseContext *ctx)
         for (ExplainAncestor *a = ctx->ancestors; a != NULL; a = a->outer)
             for (int i = 0; i < list_length(a->subplan->par_param); i++) {
                 Expr *arg = list_nth(a->subplan->args, i);
-                DeparseContext outer = {a->parent, true, a->outer};
+                DeparseContext outer = {a->parent, true, a->outer, ctx->names};
                 bool paren;
 
                 if (list_nth_int(a->subplan->par_param, i) != p->paramid)
@@ -226,21 +296,17 @@ deparse_const(Buf *b, Const *c)
 }
 
 /*
- * A name as PostgreSQL's quote_identifier prints it: bare when it is
- * lower-case letters, digits, '_' and '$' not starting with a digit or
- * '$', otherwise double-quoted with '"' doubled.  (PostgreSQL also
- * quotes reserved keywords; tupledb does not check those.)
+ * A name as PostgreSQL's quote_identifier prints it: bare when it reads
+ * back as itself (lower-case letters, digits and '_', not starting with a
+ * digit, not a keyword other than an unreserved one), otherwise
+ * double-quoted with '"' doubled.
  */
 static const char *
 ident(const char *name)
 {
-    bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
     Buf b;
 
-    for (const char *c = name; *c != '\0' && plain; c++)
-        plain = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
-                *c == '_' || *c == '$';
-    if (plain)
+    if (!tdb_sql_ident_needs_quotes(name))
         return name;
     buf_init(&b);
     buf_printf(&b, "\"");
@@ -498,7 +564,7 @@ join_name(const char *kind, JoinType jt)
 }
 
 static const char *
-node_name(Plan *plan)
+node_name(Plan *plan, const RefNames *names)
 {
     Buf b;
 
@@ -508,28 +574,27 @@ node_name(Plan *plan)
         return "Result";
     case T_SeqScan: {
         SeqScan *s = (SeqScan *)plan;
+        const char *name = refname(names, plan);
 
         buf_printf(&b, "Seq Scan on %s", ident(s->relname));
-        if (s->alias != NULL && strcmp(s->alias, s->relname) != 0)
-            buf_printf(&b, " %s", ident(s->alias));
+        if (name != NULL && strcmp(name, s->relname) != 0)
+            buf_printf(&b, " %s", ident(name));
         return b.data;
     }
     case T_ValuesScan:
-        buf_printf(&b, "Values Scan on %s",
-                   ident(plan->scan_refname != NULL ? plan->scan_refname
-                                                    : "*VALUES*"));
+        buf_printf(&b, "Values Scan on %s", ident(refname(names, plan)));
         return b.data;
-    case T_FunctionScan:
-        buf_printf(&b, "Function Scan on %s",
-                   ((FuncExpr *)((FunctionScan *)plan)->funcexpr)->func->name);
-        if (strcmp(((FunctionScan *)plan)->alias,
-                   ((FuncExpr *)((FunctionScan *)plan)->funcexpr)
-                       ->func->name) != 0)
-            buf_printf(&b, " %s", ident(((FunctionScan *)plan)->alias));
+    case T_FunctionScan: {
+        const char *fname =
+            ((FuncExpr *)((FunctionScan *)plan)->funcexpr)->func->name;
+
+        buf_printf(&b, "Function Scan on %s", fname);
+        if (strcmp(refname(names, plan), fname) != 0)
+            buf_printf(&b, " %s", ident(refname(names, plan)));
         return b.data;
+    }
     case T_SubqueryScan:
-        buf_printf(&b, "Subquery Scan on %s",
-                   ident(((SubqueryScan *)plan)->alias));
+        buf_printf(&b, "Subquery Scan on %s", ident(refname(names, plan)));
         return b.data;
     case T_NestLoop: {
         JoinType jt = ((NestLoop *)plan)->jointype;
@@ -565,14 +630,17 @@ node_name(Plan *plan)
     case T_RecursiveUnion:
         return "Recursive Union";
     case T_WorkTableScan:
-        buf_printf(&b, "WorkTable Scan on %s", plan->scan_refname);
+        buf_printf(&b, "WorkTable Scan on %s", refname(names, plan));
         return b.data;
     case T_SetOp: {
-        static const char *const names[] = {"SetOp Intersect",
-                                            "SetOp Intersect All",
-                                            "SetOp Except", "SetOp Except All"};
+        static const char *const cmds[] = {"Intersect", "Intersect All",
+                                           "Except", "Except All"};
 
-        return names[((SetOp *)plan)->cmd];
+        buf_printf(&b, "%s %s",
+                   ((SetOp *)plan)->strategy == SETOP_HASHED ? "HashSetOp"
+                                                             : "SetOp",
+                   cmds[((SetOp *)plan)->cmd]);
+        return b.data;
     }
     case T_ModifyTable: {
         static const char *const verbs[] = {"?", "Insert", "Update", "Delete"};
@@ -604,7 +672,7 @@ static void
 add_qual(ExplainState *es, Plan *plan, int indent, const char *label,
          List *qual)
 {
-    DeparseContext ctx = {plan, es->use_prefix, es->ancestors};
+    DeparseContext ctx = {plan, es->use_prefix, es->ancestors, &es->names};
 
     if (qual != NIL)
         add_property(es, indent, label, deparse_qual(qual, &ctx));
@@ -620,21 +688,21 @@ add_filter(ExplainState *es, Plan *plan, int indent)
 {
     bool is_scan = IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
                    IsA(plan, ValuesScan) || IsA(plan, WorkTableScan);
-    DeparseContext ctx = {plan, es->use_prefix && !is_scan, es->ancestors};
+    DeparseContext ctx = {plan, es->use_prefix && !is_scan, es->ancestors,
+                          &es->names};
 
     if (plan->qual != NIL)
         add_property(es, indent, "Filter", deparse_qual(plan->qual, &ctx));
 }
 
-
 /*
  * A hashed node's table under EXPLAIN ANALYZE, as PostgreSQL prints
- * HashAggregate's: batches and peak memory, and the peak disk space when
- * it spilled (more than one batch).
+ * HashAggregate's and HashSetOp's: batches and peak memory, and the peak
+ * disk space when it spilled (more than one batch).
  */
 static void
-add_hash_table_stats(ExplainState *es, int indent, int batches,
-                     int64 peak_kb, int64 disk_kb)
+add_hash_table_stats(ExplainState *es, int indent, int batches, int64 peak_kb,
+                     int64 disk_kb)
 {
     Buf b;
 
@@ -645,12 +713,20 @@ add_hash_table_stats(ExplainState *es, int indent, int batches,
         buf_printf(&b, "  Disk Usage: %lldkB", (long long)disk_kb);
     es->lines = tdb_lappend(es->lines, b.data);
 }
-/* "Sort Key: a, b DESC" / "Group Key: a" */
+
+/*
+ * "Sort Key: a, b DESC" / "Group Key: a".  As PostgreSQL: a sort key is
+ * printed as the Sort node reads it (a column of its input, so an
+ * expression the input computed comes in parentheses), a group key as the
+ * input computes it.
+ */
 static void
 add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
          const int *cols, const SortKey *keys, int n)
 {
-    DeparseContext ctx = {plan, es->use_prefix, es->ancestors};
+    DeparseContext ctx = {plan, es->use_prefix, es->ancestors, &es->names};
+    DeparseContext input = {plan->lefttree, es->use_prefix, es->ancestors,
+                            &es->names};
     Buf b;
 
     if (n == 0)
@@ -659,14 +735,15 @@ add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
     for (int i = 0; i < n; i++) {
         int col = keys != NULL ? keys[i].col : cols[i];
         Var v = {{T_Var, 0, -1, -1}, OUTER_VAR, col, 0};
+        TargetEntry *te = list_nth(plan->lefttree->targetlist, col - 1);
 
         if (i > 0)
             buf_printf(&b, ", ");
-        v.xpr.type_oid =
-            exprType(((TargetEntry *)list_nth(plan->lefttree->targetlist,
-                                              col - 1))
-                         ->expr);
-        deparse(&b, (Expr *)&v, &ctx);
+        v.xpr.type_oid = exprType(te->expr);
+        if (keys != NULL)
+            deparse(&b, (Expr *)&v, &ctx);
+        else
+            deparse(&b, te->expr, &input);
         if (keys != NULL && keys[i].descending)
             buf_printf(&b, " DESC");
         if (keys != NULL && keys[i].nulls_first != keys[i].descending)
@@ -702,6 +779,15 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
                  NULL, ((Agg *)plan)->num_cols);
         if (es->analyze && ps != NULL &&
             tdb_exec_agg_hash_stats(ps, &batches, &peak_kb, &disk_kb))
+            add_hash_table_stats(es, indent, batches, peak_kb, disk_kb);
+        break;
+    }
+    case T_SetOp: {
+        int batches;
+        int64 peak_kb, disk_kb;
+
+        if (es->analyze && ps != NULL &&
+            tdb_exec_setop_hash_stats(ps, &batches, &peak_kb, &disk_kb))
             add_hash_table_stats(es, indent, batches, peak_kb, disk_kb);
         break;
     }
@@ -869,7 +955,8 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
         prop_indent += 2;
         shift += 2;
     }
-    buf_printf(&b, "%s%s", depth > 0 ? "->  " : "", node_name(plan));
+    buf_printf(&b, "%s%s", depth > 0 ? "->  " : "",
+               node_name(plan, &es->names));
     if (es->costs)
         buf_printf(&b, "  (cost=%.2f..%.2f rows=%.0f width=%d)",
                    plan->startup_cost, plan->total_cost, plan->plan_rows,
@@ -948,6 +1035,121 @@ now_ms(void)
     return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+/* ----------------------------------------------------------------------
+ * Relation names (see RefNames)
+ * ---------------------------------------------------------------------- */
+
+/* Give plan the name base, or base_N when base is taken. */
+static void
+assign_refname(RefNames *names, Plan *plan, const char *base)
+{
+    const char *name = base;
+    int suffix = 0;
+    bool taken = true;
+
+    while (taken) {
+        taken = false;
+        for (int i = 0; i < list_length(names->names) && !taken; i++)
+            taken = strcmp(list_nth(names->names, i), name) == 0;
+        if (taken) {
+            Buf b;
+
+            buf_init(&b);
+            buf_printf(&b, "%s_%d", base, ++suffix);
+            name = b.data;
+        }
+    }
+    names->plans = tdb_lappend(names->plans, plan);
+    names->names = tdb_lappend(names->names, (void *)name);
+}
+
+static void name_scans(RefNames *names, Plan *plan);
+
+/*
+ * Name the scans of one query level of plan (not below a subquery scan,
+ * whose subplan is added to *subqueries), in plan order.
+ */
+static void
+name_level_scans(RefNames *names, Plan *plan, List **subqueries)
+{
+    const char *base = NULL;
+
+    if (plan == NULL)
+        return;
+    switch (nodeTag(plan)) {
+    case T_SeqScan:
+        base = plan->scan_refname != NULL ? plan->scan_refname
+                                          : ((SeqScan *)plan)->relname;
+        break;
+    case T_ValuesScan:
+        base = plan->scan_refname != NULL ? plan->scan_refname : "*VALUES*";
+        break;
+    case T_FunctionScan:
+        base = ((FunctionScan *)plan)->alias;
+        break;
+    case T_SubqueryScan:
+        base = ((SubqueryScan *)plan)->alias;
+        *subqueries = tdb_lappend(*subqueries, ((SubqueryScan *)plan)->subplan);
+        break;
+    case T_WorkTableScan:
+        base = plan->scan_refname;
+        break;
+    case T_Append:
+        /* each input of a set operation is a subquery of its own, named
+         * where it comes in the plan (a trivial subquery scan is gone) */
+        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
+            name_scans(names, list_nth(((Append *)plan)->appendplans, i));
+        break;
+    default:
+        break;
+    }
+    if (base != NULL)
+        assign_refname(names, plan, base);
+    name_level_scans(names, plan->lefttree, subqueries);
+    name_level_scans(names, plan->righttree, subqueries);
+}
+
+/* Name a query level's scans, then its subqueries' (depth first). */
+static void
+name_scans(RefNames *names, Plan *plan)
+{
+    List *subqueries = NIL;
+
+    name_level_scans(names, plan, &subqueries);
+    for (int i = 0; i < list_length(subqueries); i++)
+        name_scans(names, list_nth(subqueries, i));
+}
+
+/*
+ * Does the plan hold a subquery or a set operation?  Then PostgreSQL's
+ * range table has several entries (the subquery's own and at least one
+ * inside it, an empty FROM counting as one) even when a single scan, or
+ * none, remains.
+ */
+static bool
+plan_has_subquery(Plan *plan)
+{
+    if (plan == NULL)
+        return false;
+    if (IsA(plan, Append) || IsA(plan, SetOp) || IsA(plan, RecursiveUnion) ||
+        IsA(plan, SubqueryScan))
+        return true;
+    return plan_has_subquery(plan->lefttree) ||
+           plan_has_subquery(plan->righttree);
+}
+
+/* Does the main plan or a subplan of stmt hold a subquery? */
+static bool
+has_subquery(PlannedStmt *stmt)
+{
+    if (plan_has_subquery(stmt->plan))
+        return true;
+    for (int i = 0; i < list_length(stmt->subplans); i++)
+        if (plan_has_subquery(list_nth(stmt->subplans, i)))
+            return true;
+    return false;
+}
+
 /* Does the plan read more than one relation (qualify column names)? */
 static int
 count_scans(Plan *plan)
@@ -965,152 +1167,6 @@ count_scans(Plan *plan)
     if (IsA(plan, SubqueryScan))
         n += count_scans(((SubqueryScan *)plan)->subplan);
     return n + count_scans(plan->lefttree) + count_scans(plan->righttree);
-}
-
-/* ----------------------------------------------------------------------
- * Relation names
- * ---------------------------------------------------------------------- */
-
-/* A name given to a scanned relation, and its last "_N" suffix. */
-typedef struct RefName {
-    const char *name;
-    int counter;
-} RefName;
-
-static RefName *
-find_refname(List *used, const char *name)
-{
-    for (int i = 0; i < list_length(used); i++) {
-        RefName *r = list_nth(used, i);
-
-        if (strcmp(r->name, name) == 0)
-            return r;
-    }
-    return NULL;
-}
-
-/* The name of a scan node's relation in its query, or NULL. */
-static const char **
-scan_name_field(Plan *plan)
-{
-    switch (nodeTag(plan)) {
-    case T_SeqScan:
-        return &((SeqScan *)plan)->alias;
-    case T_FunctionScan:
-        return &((FunctionScan *)plan)->alias;
-    case T_SubqueryScan:
-        return &((SubqueryScan *)plan)->alias;
-    case T_ValuesScan:
-        return &plan->scan_refname;
-    default:
-        return NULL;
-    }
-}
-
-/* The scans of one query level in plan, pre-order (not below a
- * SubqueryScan: that is another level). */
-static List *
-level_scans(Plan *plan, List *scans)
-{
-    if (plan == NULL)
-        return scans;
-    if (scan_name_field(plan) != NULL)
-        scans = tdb_lappend(scans, plan);
-    if (IsA(plan, SubqueryScan))
-        return scans;
-    if (IsA(plan, Append))
-        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
-            scans =
-                level_scans(list_nth(((Append *)plan)->appendplans, i), scans);
-    scans = level_scans(plan->lefttree, scans);
-    return level_scans(plan->righttree, scans);
-}
-
-static void name_scans(Plan *plan, List **used);
-
-/* Name one scan: its query's name for the relation, made unique. */
-static void
-name_scan(Plan *plan, List **used)
-{
-    const char **field = scan_name_field(plan);
-    const char *name = *field;
-    RefName *r;
-
-    if (name == NULL && IsA(plan, SeqScan))
-        name = ((SeqScan *)plan)->relname;
-    if (name == NULL && IsA(plan, ValuesScan))
-        name = "*VALUES*";
-    if (name == NULL)
-        return;
-    r = find_refname(*used, name);
-    if (r != NULL) {
-        Buf b;
-
-        do {
-            buf_init(&b);
-            buf_printf(&b, "%s_%d", name, ++r->counter);
-        } while (find_refname(*used, b.data) != NULL);
-        name = b.data;
-    }
-    r = tdb_palloc0(sizeof(RefName));
-    r->name = name;
-    *used = tdb_lappend(*used, r);
-    *field = name;
-    if (plan->scan_refname != NULL)
-        plan->scan_refname = name;
-}
-
-/*
- * Name the relations of one query level, then those of the subqueries in
- * its FROM (their own levels).  Within a level, table scans come in
- * range-table order, the others after them.
- */
-static void
-name_scans(Plan *plan, List **used)
-{
-    List *scans = level_scans(plan, NIL);
-    List *tables = NIL;
-
-    for (int i = 0; i < list_length(scans); i++) {
-        SeqScan *s = list_nth(scans, i);
-        int at = list_length(tables);
-
-        if (!IsA(s, SeqScan))
-            continue;
-        while (at > 0 &&
-               ((SeqScan *)list_nth(tables, at - 1))->scanrelid > s->scanrelid)
-            at--;
-        tables = tdb_lappend(tables, NULL);
-        for (int j = list_length(tables) - 1; j > at; j--)
-            tables->elements[j] = tables->elements[j - 1];
-        tables->elements[at].ptr = s;
-    }
-    for (int i = 0; i < list_length(tables); i++)
-        name_scan(list_nth(tables, i), used);
-    for (int i = 0; i < list_length(scans); i++)
-        if (!IsA(list_nth(scans, i), SeqScan))
-            name_scan(list_nth(scans, i), used);
-    for (int i = 0; i < list_length(scans); i++)
-        if (IsA(list_nth(scans, i), SubqueryScan))
-            name_scans(((SubqueryScan *)list_nth(scans, i))->subplan, used);
-}
-
-/*
- * Give every scanned relation of the statement a name no other one has,
- * as PostgreSQL's EXPLAIN does: the name the query uses, or that name
- * with "_1", "_2", ... when it is taken (a table read by the query and
- * by a subquery: "t" and "t t_1").  Names go in PostgreSQL's range-table
- * order: the main query, then the subqueries in FROM, then each subplan.
- * The plan is EXPLAIN's own: the names are written into it.
- */
-static void
-name_statement_scans(PlannedStmt *stmt)
-{
-    List *used = NIL;
-
-    name_scans(stmt->plan, &used);
-    for (int i = 0; i < list_length(stmt->subplans); i++)
-        name_scans(list_nth(stmt->subplans, i), &used);
 }
 
 /*
@@ -1163,7 +1219,10 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
     stmt = tdb_sql_plan_statement(st, ex->query);
     es.stmt = stmt;
     planned = now_ms();
-    es.use_prefix = count_statement_scans(stmt) > 1;
+    es.use_prefix = count_statement_scans(stmt) > 1 || has_subquery(stmt);
+    name_scans(&es.names, stmt->plan);
+    for (int i = 0; i < list_length(stmt->subplans); i++)
+        name_scans(&es.names, list_nth(stmt->subplans, i));
     if (es.analyze) {
         EState *estate = tdb_sql_create_estate(st, stmt);
 
@@ -1171,7 +1230,6 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
         top = tdb_exec_run(stmt, estate, NULL);
         es.estate = estate;
     }
-    name_statement_scans(stmt);
     explain_node(&es, stmt->plan, top, 0, 0, NULL);
     if (!es.summary_set)
         es.summary = es.analyze;

@@ -53,7 +53,11 @@ typedef struct PlannerInfo {
 } PlannerInfo;
 
 static Plan *plan_query(PlannerInfo *root);
-static double estimate_rows(PlannerInfo *root, int rtindex);
+static Plan *plan_subquery(PlannerInfo *root, Query *q);
+static Plan *plan_distinct(PlannerInfo *root, Plan *plan);
+static bool generate_series_rows(Expr *e, double *rows);
+static bool contains_node(Node *node, NodeTag tag);
+static double estimate_rows(PlannerInfo *root, int rtindex, double *pages);
 
 /* ----------------------------------------------------------------------
  * Small helpers
@@ -709,12 +713,41 @@ clause_selectivity(List *quals)
     return sel;
 }
 
-static void
-set_scan_estimates(Plan *plan, double rows)
+/*
+ * The share of a scan's `tuples` rows its conditions keep: PostgreSQL's
+ * defaults without statistics -- "=" keeps one of the column's distinct
+ * values (at most 200, DEFAULT_NUM_DISTINCT), "<>" the rest, any other
+ * condition a third.
+ */
+static double
+scan_selectivity(List *quals, double tuples)
 {
-    plan->plan_rows = Max(1.0, rint(rows * clause_selectivity(plan->qual)));
+    double eq = 1.0 / Max(1.0, Min(tuples, 200.0));
+    double sel = 1.0;
+
+    for (int i = 0; i < list_length(quals); i++) {
+        Expr *q = list_nth(quals, i);
+        const OperDesc *op = IsA(q, OpExpr) ? ((OpExpr *)q)->op : NULL;
+
+        if (op != NULL && op->is_equality)
+            sel *= eq;
+        else if (op != NULL && strcmp(op->name, "<>") == 0)
+            sel *= 1.0 - eq;
+        else
+            sel *= 1.0 / 3;
+    }
+    return sel;
+}
+
+/* A scan's estimates: rows before its conditions, base_cost (pages read,
+ * or a subquery's cost) to add to the per-row costs. */
+static void
+set_scan_estimates(Plan *plan, double rows, double base_cost)
+{
+    plan->plan_rows = Max(1.0, rint(rows * scan_selectivity(plan->qual, rows)));
     plan->startup_cost = 0;
-    plan->total_cost = rows * 0.01 + list_length(plan->qual) * rows * 0.0025;
+    plan->total_cost =
+        base_cost + rows * 0.01 + list_length(plan->qual) * rows * 0.0025;
     plan->plan_width = 4 * Max(1, list_length(plan->targetlist));
 }
 
@@ -784,7 +817,16 @@ make_scan(JoinPlanner *jp, int rtindex)
     plan->qual = quals;
     plan->scan_colnames = rte->colnames;
     plan->scan_refname = rte->refname;
-    set_scan_estimates(plan, estimate_rows(jp->root, rtindex));
+    if (IsA(plan, SubqueryScan)) {
+        Plan *sub = ((SubqueryScan *)plan)->subplan;
+
+        set_scan_estimates(plan, sub->plan_rows, sub->total_cost);
+    } else {
+        double pages = 0;
+        double rows = estimate_rows(jp->root, rtindex, &pages);
+
+        set_scan_estimates(plan, rows, pages); /* seq_page_cost 1 */
+    }
     return plan;
 }
 
@@ -1488,27 +1530,76 @@ plan_jointree(PlannerInfo *root, List *needed)
  * Estimates
  * ---------------------------------------------------------------------- */
 
+/*
+ * PostgreSQL's guess at the average width of a value of the type without
+ * statistics (get_typavgwidth): fixed-width types their width, character
+ * and numeric types with a typmod from their largest size, other
+ * variable-width types 32 bytes.
+ */
+static int
+type_avg_width(Oid type, int32 typmod)
+{
+    const TypeInfo *info = tdb_type_lookup(type);
+    int max_width = 0;
+
+    if (info != NULL && info->len > 0)
+        return info->len;
+    if ((type == BPCHAROID || type == VARCHAROID) && typmod > 4)
+        max_width = (typmod - 4) * 4 + 4; /* UTF8: 4 bytes a character */
+    else if (type == NUMERICOID && typmod >= 4)
+        max_width = 8 + ((((typmod - 4) >> 16) & 0xffff) + 6) / 4 * 2;
+    if (max_width <= 0)
+        return 32;
+    if (type == BPCHAROID || max_width <= 32)
+        return max_width;
+    return 32 + (Min(max_width, 1000) - 32) / 2;
+}
+
+/* The rows of range-table entry rtindex; *pages (out): the pages a scan
+ * reads (tables). */
+/*
+ * PostgreSQL's estimate for a table never vacuumed or analyzed (tupledb
+ * keeps no such statistics): the file's pages, but at least ten, times
+ * the whole rows of the estimated width that fit in a page.  *pages
+ * (out): the pages.
+ */
 static double
-estimate_rows(PlannerInfo *root, int rtindex)
+table_rows(PlannerInfo *root, Oid relid, double *pages)
+{
+    Relation rel = tdb_relation_open_by_oid(root->glob->st->session->xact,
+                                            relid, REL_LOCK_SHARE);
+    BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+    int width = 24 + 4; /* tuple header and line pointer */
+
+    for (int i = 0; i < rel->rd_att->natts; i++) {
+        TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+
+        if (!att->attisdropped)
+            width += type_avg_width(att->atttypid, att->atttypmod);
+    }
+    tdb_relation_close(rel);
+    *pages = Max(nblocks, 10);
+    return *pages * (double)(8168 / width);
+}
+
+static double
+estimate_rows(PlannerInfo *root, int rtindex, double *pages)
 {
     RangeTblEntry *rte = rt_fetch(root->q, rtindex);
 
     switch (rte->rtekind) {
-    case RTE_RELATION: {
-        Relation rel = tdb_relation_open_by_oid(
-            root->glob->st->session->xact, rte->relid, REL_LOCK_SHARE);
-        BlockNumber pages = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
-        int width = 8 * Max(1, rel->rd_att->natts) + 24;
-
-        tdb_relation_close(rel);
-        /* the file's length is exact here (no VACUUM statistics yet);
-         * rows per page from the row width */
-        return (double)Max(pages, 1) * (8168.0 / (width + 4));
-    }
+    case RTE_RELATION:
+        return table_rows(root, rte->relid, pages);
     case RTE_VALUES:
         return list_length(rte->values_lists);
-    case RTE_FUNCTION:
+    case RTE_FUNCTION: {
+        double rows;
+
+        /* PostgreSQL's default, except what a support function knows */
+        if (generate_series_rows(rte->funcexpr, &rows))
+            return rows;
         return 1000;
+    }
     default:
         return 1000;
     }
@@ -1845,10 +1936,9 @@ plan_select(PlannerInfo *root)
         }
         plan = make_sort(plan, keys, q->target_list);
         plan = make_unique(plan, q->distinct_clause, q->target_list);
-    } else if (q->distinct_clause != NIL) {
-        plan = make_sort(plan, q->distinct_clause, q->target_list);
-        plan = make_unique(plan, q->distinct_clause, q->target_list);
-    } else if (q->sort_clause != NIL)
+    } else if (q->distinct_clause != NIL)
+        plan = plan_distinct(root, plan);
+    else if (q->sort_clause != NIL)
         plan = make_sort(plan, q->sort_clause, q->target_list);
     if (q->limit_offset != NULL || q->limit_count != NULL)
         plan = make_limit(plan, q->limit_offset, q->limit_count);
@@ -1856,183 +1946,771 @@ plan_select(PlannerInfo *root)
 }
 
 /* ----------------------------------------------------------------------
- * Set operations
+ * Hashing or sorting: DISTINCT, UNION, INTERSECT, EXCEPT
+ *
+ * PostgreSQL 15 costs both ways and keeps the cheaper.  tupledb repeats
+ * its arithmetic on estimates made the way PostgreSQL makes them without
+ * statistics (estimate_rows: a never-vacuumed table has at least ten
+ * pages of rows; estimate_groups), so that it picks the same way:
+ *
+ *   - hashing needs every column's type to hash, sorting to compare; with
+ *     one possible that one is used;
+ *   - enable_hashagg off sorts; enable_sort off hashes;
+ *   - a hash table estimated larger than work_mem x hash_mem_multiplier
+ *     sorts (PostgreSQL: entries of MAXALIGN(row width) + 16 bytes);
+ *   - otherwise the costs (default cost settings; both ways read the input
+ *     and compare each row's columns once): hashing costs cpu_tuple_cost
+ *     per group returned, sorting what PostgreSQL's cost_sort charges for
+ *     the rows (in memory).  A set operation hashes if that is cheaper
+ *     (choose_hashed_setop).  DISTINCT keeps the hashed plan only if it
+ *     is more than 1% cheaper, input included (add_path's fuzz, the
+ *     sorted plan winning ties for its order), and with ORDER BY only if
+ *     it stays cheaper once its groups are sorted too.
+ *
+ * So a UNION of two rows sorts, and DISTINCT sorts when it keeps nearly
+ * every row (wide tables, a small exactly-known input such as VALUES, a
+ * selective condition) and ORDER BY follows, or when hashing would save
+ * next to nothing.
  * ---------------------------------------------------------------------- */
 
-/* The plan of a leaf subquery, narrowed to its visible columns, plus a
- * flag column (0/1) when flag >= 0. */
-static Plan *
-plan_setop_leaf(PlannerInfo *root, RangeTblEntry *rte, int flag)
-{
-    PlannerInfo *sub = tdb_palloc0(sizeof(PlannerInfo));
-    Plan *child;
-    SubqueryScan *scan = MAKE_PLAN(SubqueryScan);
-    List *tlist = NIL;
+/* PostgreSQL's default cost constants (cpu_operator_cost, cpu_tuple_cost). */
+#define CPU_OPERATOR_COST 0.0025
+#define CPU_TUPLE_COST 0.01
+/* PostgreSQL's distinct values of a column without statistics. */
+#define DEFAULT_NUM_DISTINCT 200.0
+/* add_path's fuzz factor: costs closer than this are the same */
+#define STD_FUZZ_FACTOR 1.01
 
-    sub->glob = root->glob;
-    sub->q = rte->subquery;
-    child = plan_query(sub);
+/* Can every clause's type be hashed / compared? */
+static bool
+clauses_can_hash(List *clauses)
+{
+    for (int i = 0; i < list_length(clauses); i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        if (sgc->support == NULL || sgc->support->hash == NULL ||
+            sgc->eqop == NULL)
+            return false;
+    }
+    return true;
+}
+
+static bool
+clauses_can_sort(List *clauses)
+{
+    for (int i = 0; i < list_length(clauses); i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        if (sgc->support == NULL || sgc->support->cmp == NULL)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * The rows of generate_series(start, stop [, step]) over int4/int8
+ * constants (PostgreSQL 15's support function knows them); false for
+ * anything else.
+ */
+static bool
+generate_series_rows(Expr *e, double *rows)
+{
+    FuncExpr *f;
+    double arg[3] = {0, 0, 1};
+
+    if (e == NULL || !IsA(e, FuncExpr))
+        return false;
+    f = (FuncExpr *)e;
+    if (strcmp(f->func->name, "generate_series") != 0 ||
+        list_length(f->args) < 2 || list_length(f->args) > 3)
+        return false;
+    for (int i = 0; i < list_length(f->args); i++) {
+        Const *c = list_nth(f->args, i);
+
+        if (!IsA(c, Const) || c->constisnull)
+            return false;
+        if (exprType(c) == INT4OID)
+            arg[i] = DatumGetInt32(c->constvalue);
+        else if (exprType(c) == INT8OID)
+            arg[i] = (double)DatumGetInt64(c->constvalue);
+        else
+            return false;
+    }
+    if (arg[2] == 0)
+        return false;
+    *rows = floor((arg[1] - arg[0]) / arg[2]) + 1;
+    if (*rows < 0)
+        *rows = 0;
+    return true;
+}
+
+/*
+ * The rows of input's columns' relation: input's rows before its own
+ * conditions if it is a scan, else its rows.
+ */
+static double
+relation_rows(PlannerInfo *root, Plan *input)
+{
+    double rows = Max(1.0, input->plan_rows), pages;
+
+    if (input->qual == NIL)
+        return rows;
+    switch (nodeTag(input)) {
+    case T_SeqScan:
+        return table_rows(root, ((SeqScan *)input)->relid, &pages);
+    case T_ValuesScan:
+        return list_length(((ValuesScan *)input)->values_lists);
+    case T_FunctionScan:
+        if (!generate_series_rows(((FunctionScan *)input)->funcexpr, &rows))
+            rows = 1000;
+        return rows;
+    case T_SubqueryScan:
+        return ((SubqueryScan *)input)->subplan->plan_rows;
+    default:
+        return rows;
+    }
+}
+
+/*
+ * Estimated groups of exprs over input's rows: PostgreSQL's
+ * estimate_num_groups without statistics, taking input's rows before its
+ * own conditions (a scan's) as the rows of the columns' relation.  An
+ * expression without columns (a constant, an aggregate of the rows below)
+ * does not split groups; a column has DEFAULT_NUM_DISTINCT values, or the
+ * relation's rows if fewer; several have at most a tenth of the rows (but
+ * no fewer than one alone); conditions keep the share of the groups that
+ * selecting that many rows at random would hit; never more groups than
+ * rows.
+ */
+static double
+estimate_groups(PlannerInfo *root, List *exprs, Plan *input)
+{
+    double rows = Max(1.0, input->plan_rows);
+    double tuples = Max(rows, relation_rows(root, input));
+    double per_column, groups = 1;
+    int ncols = 0;
+
+    for (int i = 0; i < list_length(exprs); i++)
+        if (contains_node(list_nth(exprs, i), T_Var) ||
+            tdb_contains_volatile(list_nth(exprs, i)))
+            ncols++;
+    if (ncols == 0)
+        return 1;
+    per_column = Min(tuples, DEFAULT_NUM_DISTINCT);
+    for (int i = 0; i < ncols; i++)
+        groups *= per_column;
+    if (ncols > 1)
+        groups = Min(groups, Min(tuples, Max(tuples * 0.1, per_column)));
+    if (rows < tuples)
+        groups *= 1 - pow((tuples - rows) / tuples, tuples / groups);
+    return Max(1.0, rint(Min(groups, rows)));
+}
+
+static bool
+all_consts(List *exprs)
+{
+    for (int i = 0; i < list_length(exprs); i++)
+        if (!IsA(list_nth(exprs, i), Const))
+            return false;
+    return true;
+}
+
+/* PostgreSQL's guess at a value's width without statistics. */
+static int
+tlist_width(List *tlist)
+{
+    int width = 0;
+
+    for (int i = 0; i < list_length(tlist); i++) {
+        Expr *e = ((TargetEntry *)list_nth(tlist, i))->expr;
+
+        width += type_avg_width(exprType(e), exprTypmod(e));
+    }
+    return width;
+}
+
+/* PostgreSQL's cost_sort for rows fitting in work_mem: the comparisons
+ * (before the first row) and the whole. */
+static double
+sort_startup_cost(double rows)
+{
+    rows = Max(rows, 2.0);
+    return 2.0 * CPU_OPERATOR_COST * rows * log2(rows);
+}
+
+static double
+sort_cost(double rows)
+{
+    return sort_startup_cost(rows) + CPU_OPERATOR_COST * Max(rows, 2.0);
+}
+
+/*
+ * Whether grouping input on clauses into ngroups groups is decided before
+ * costs: 1 hash, -1 sort, 0 by the costs.
+ */
+static int
+hashing_forced(PlannerInfo *root, List *clauses, Plan *input, double ngroups)
+{
+    Settings *settings = &root->glob->st->session->settings;
+    double entry = MAXALIGN(tlist_width(input->targetlist)) + 16.0;
+
+    if (!clauses_can_hash(clauses))
+        return -1;
+    if (!clauses_can_sort(clauses))
+        return 1;
+    if (!settings->enable_hashagg)
+        return -1;
+    if (entry * ngroups >
+        settings->work_mem * 1024.0 * settings->hash_mem_multiplier)
+        return -1;
+    if (!settings->enable_sort)
+        return 1;
+    return 0;
+}
+
+/* Group a set operation's input by hashing (true) or sorting? */
+static bool
+choose_hashing_setop(PlannerInfo *root, List *clauses, Plan *input,
+                     double ngroups)
+{
+    int forced = hashing_forced(root, clauses, input, ngroups);
+
+    if (forced != 0)
+        return forced > 0;
+    return CPU_TUPLE_COST * ngroups < sort_cost(input->plan_rows);
+}
+
+/* A path's costs, as PostgreSQL's planner compares them. */
+typedef struct PathCost {
+    double startup;
+    double total;
+} PathCost;
+
+typedef enum CostCompare {
+    COSTS_EQUAL,     /* fuzzily the same */
+    COSTS_BETTER1,   /* the first dominates */
+    COSTS_BETTER2,   /* the second dominates */
+    COSTS_DIFFERENT, /* one is cheaper to start, the other to finish */
+} CostCompare;
+
+/* PostgreSQL's compare_path_costs_fuzzily; consider_startup: a LIMIT
+ * makes the startup cost matter too. */
+static CostCompare
+compare_costs_fuzzily(PathCost a, PathCost b, bool consider_startup)
+{
+    if (a.total > b.total * STD_FUZZ_FACTOR)
+        return consider_startup && b.startup > a.startup * STD_FUZZ_FACTOR
+                   ? COSTS_DIFFERENT
+                   : COSTS_BETTER2;
+    if (b.total > a.total * STD_FUZZ_FACTOR)
+        return consider_startup && a.startup > b.startup * STD_FUZZ_FACTOR
+                   ? COSTS_DIFFERENT
+                   : COSTS_BETTER1;
+    if (a.startup > b.startup * STD_FUZZ_FACTOR)
+        return COSTS_BETTER2;
+    if (b.startup > a.startup * STD_FUZZ_FACTOR)
+        return COSTS_BETTER1;
+    return COSTS_EQUAL;
+}
+
+/* A Sort over a path of rows (bounded to limit rows if limit > 0, as a
+ * top-N heap sort is when the rows are more than twice that). */
+static PathCost
+add_sort_cost(PathCost in, double rows, double limit)
+{
+    PathCost sorted;
+
+    rows = Max(rows, 2.0);
+    if (limit > 0 && rows > 2 * limit)
+        sorted.startup =
+            in.total + 2.0 * CPU_OPERATOR_COST * rows * log2(2.0 * limit);
+    else
+        sorted.startup = in.total + sort_startup_cost(rows);
+    sorted.total = sorted.startup + CPU_OPERATOR_COST * rows;
+    return sorted;
+}
+
+/* What a path costs when only limit of its rows are read (a Limit node). */
+static double
+limited_cost(PathCost c, double rows, double limit)
+{
+    if (limit <= 0 || limit >= rows)
+        return c.total;
+    return c.startup + (c.total - c.startup) * limit / rows;
+}
+
+/*
+ * DISTINCT by hashing (true) or sorting, as PostgreSQL's add_path and
+ * final path choice decide between its two paths.  sorted_after: ORDER BY
+ * follows, which the sorted path already satisfies; limit: the rows a
+ * LIMIT reads (offset + count), or -1.
+ */
+static bool
+choose_hashing_distinct(PlannerInfo *root, List *clauses, Plan *input,
+                        double ngroups, bool sorted_after, double limit)
+{
+    int forced = hashing_forced(root, clauses, input, ngroups);
+    double rows = input->plan_rows;
+    double compare = CPU_OPERATOR_COST * list_length(clauses) * rows;
+    PathCost in = {input->startup_cost, input->total_cost};
+    PathCost hashed = {in.total + compare,
+                       in.total + compare + CPU_TUPLE_COST * ngroups};
+    PathCost sorted = add_sort_cost(in, rows, -1);
+    CostCompare cmp;
+
+    if (forced != 0)
+        return forced > 0;
+    sorted.total += compare; /* Unique */
+    /* distinct paths: the hashed one survives only if not dominated by the
+     * sorted one, whose order is better */
+    cmp = compare_costs_fuzzily(hashed, sorted, limit > 0);
+    if (cmp == COSTS_EQUAL || cmp == COSTS_BETTER2)
+        return false;
+    if (sorted_after) {
+        /* ordered paths: the hashed one gets a Sort */
+        hashed = add_sort_cost(hashed, ngroups, limit);
+        cmp = compare_costs_fuzzily(hashed, sorted, limit > 0);
+        if (cmp == COSTS_BETTER1)
+            return true;
+        if (cmp == COSTS_BETTER2)
+            return false;
+    }
+    /* the cheapest for the rows read */
+    return limited_cost(hashed, ngroups, limit) <
+           limited_cost(sorted, ngroups, limit);
+}
+
+/*
+ * A HashAggregate without aggregates: one row per group of input on the
+ * columns of clauses (DISTINCT, UNION), its first row.
+ */
+static Plan *
+make_hashed_unique(Plan *input, List *clauses, List *tlist, double ngroups)
+{
+    Agg *agg = MAKE_PLAN(Agg);
+    int n = list_length(clauses);
+
+    agg->plan.lefttree = input;
+    agg->plan.targetlist = passthrough_tlist(input);
+    agg->strategy = AGG_HASHED;
+    agg->num_cols = n;
+    agg->grp_col_idx = tdb_palloc(sizeof(int) * (Size)Max(1, n));
+    agg->grp_eq = tdb_palloc(sizeof(OperDesc *) * (Size)Max(1, n));
+    for (int i = 0; i < n; i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        agg->grp_col_idx[i] = tle_for_ref(tlist, sgc->tle_ref)->resno;
+        agg->grp_eq[i] = sgc->eqop;
+    }
+    agg->num_groups = ngroups;
+    copy_estimates(&agg->plan, input);
+    agg->plan.plan_rows = ngroups;
+    agg->plan.startup_cost =
+        input->total_cost + CPU_OPERATOR_COST * n * input->plan_rows;
+    agg->plan.total_cost = agg->plan.startup_cost + CPU_TUPLE_COST * ngroups;
+    return &agg->plan;
+}
+
+/* The rows a constant LIMIT (and OFFSET) reads, or -1. */
+static double
+limit_rows(Query *q)
+{
+    Const *count = (Const *)q->limit_count;
+    Const *offset = (Const *)q->limit_offset;
+    double rows;
+
+    if (count == NULL || !IsA(count, Const) || count->constisnull)
+        return -1;
+    rows = (double)DatumGetInt64(count->constvalue);
+    if (offset != NULL) {
+        if (!IsA(offset, Const))
+            return -1;
+        if (!offset->constisnull)
+            rows += (double)DatumGetInt64(offset->constvalue);
+    }
+    return rows > 0 ? rows : -1;
+}
+
+/*
+ * SELECT DISTINCT (not DISTINCT ON) over plan, whose target list is the
+ * query's: a HashAggregate on the DISTINCT columns (then a Sort for ORDER
+ * BY), or a Sort on them (ORDER BY's keys first) and a Unique.
+ */
+static Plan *
+plan_distinct(PlannerInfo *root, Plan *plan)
+{
+    Query *q = root->q;
+    List *exprs = NIL;
+    double ngroups;
+
+    for (int i = 0; i < list_length(q->distinct_clause); i++) {
+        SortGroupClause *sgc = list_nth(q->distinct_clause, i);
+
+        exprs =
+            tdb_lappend(exprs, tle_for_ref(q->target_list, sgc->tle_ref)->expr);
+    }
+    ngroups = estimate_groups(root, exprs, plan);
+    if (all_consts(exprs)) {
+        /* constant keys: every row is in one group, and in order */
+        plan = make_unique(plan, q->distinct_clause, q->target_list);
+        plan->plan_rows = 1;
+        return plan;
+    }
+    if (choose_hashing_distinct(root, q->distinct_clause, plan, ngroups,
+                                q->sort_clause != NIL, limit_rows(q))) {
+        plan = make_hashed_unique(plan, q->distinct_clause, q->target_list,
+                                  ngroups);
+        if (q->sort_clause != NIL)
+            plan = make_sort(plan, q->sort_clause, q->target_list);
+        return plan;
+    }
+    plan = make_sort(plan, q->distinct_clause, q->target_list);
+    plan = make_unique(plan, q->distinct_clause, q->target_list);
+    plan->plan_rows = ngroups;
+    return plan;
+}
+
+/* ----------------------------------------------------------------------
+ * Set operations
+ *
+ * The plan shapes of PostgreSQL 15's prepunion.c:
+ *
+ *   - UNION [ALL]: an Append of the inputs, then for UNION a
+ *     HashAggregate on every column (or Sort + Unique).  Inputs that are
+ *     themselves UNIONs of the same column types, ALL or like this one,
+ *     are merged into the one Append.
+ *   - INTERSECT / EXCEPT [ALL]: an Append of the two inputs, each row
+ *     tagged with a flag column (0 left, 1 right), then a HashSetOp (or
+ *     Sort + SetOp).  For INTERSECT the input with fewer estimated groups
+ *     comes first, so the hash table holds the smaller one.
+ *   - a leaf SELECT is a subquery scan named "*SELECT* n" over its plan,
+ *     dropped when it would only pass the plan's columns through (no
+ *     flag to add);
+ *   - an inner set operation that must add a flag, or drop the flag its
+ *     own SetOp carries (under a UNION), is projected: by its own node if
+ *     that is an Agg, else by a Result on top.
+ *
+ * Every node here is built with its references already set (OUTER_VAR
+ * into its child, SCAN_VAR in a subquery scan), and each leaf plan was
+ * finished by its own plan_query: fix_plan never runs over the result.
+ * ---------------------------------------------------------------------- */
+
+static Plan *plan_setop_tree(PlannerInfo *root, Node *node, bool junk_ok,
+                             int flag, double *ngroups);
+
+/* tlist entry i (1-based) of plan as a Var of varno. */
+static Var *
+column_var(Plan *plan, int varno, int i)
+{
+    TargetEntry *te = list_nth(plan->targetlist, i - 1);
+
+    return tdb_make_var(varno, i, exprType(te->expr), exprTypmod(te->expr), 0);
+}
+
+static TargetEntry *
+flag_entry(int flag, int resno)
+{
+    return tdb_make_target_entry(
+        (Expr *)tdb_make_const(INT4OID, -1, Int32GetDatum(flag), false), resno,
+        "flag", false);
+}
+
+/*
+ * A leaf SELECT: its plan, under a subquery scan that keeps its visible
+ * columns and adds the flag (flag >= 0).  The scan is left out when it
+ * would be trivial: every column passed through in place (a constant
+ * copied as is, as PostgreSQL does), none dropped or added.  *ngroups
+ * (if not NULL): the leaf's estimated groups.
+ */
+static Plan *
+plan_setop_leaf(PlannerInfo *root, RangeTblRef *ref, int flag, double *ngroups)
+{
+    RangeTblEntry *rte = rt_fetch(root->q, ref->rtindex);
+    Query *leaf = rte->subquery;
+    Plan *child = plan_subquery(root, leaf);
+    SubqueryScan *scan;
+    List *tlist = NIL, *exprs = NIL;
+    bool trivial = flag < 0;
+
     for (int i = 0; i < list_length(child->targetlist); i++) {
         TargetEntry *te = list_nth(child->targetlist, i);
-        Var *v;
+        Expr *e;
 
-        if (te->resjunk)
+        if (te->resjunk) {
+            trivial = false;
             continue;
-        v = tdb_make_var(OUTER_VAR, te->resno, exprType(te->expr),
-                         exprTypmod(te->expr), 0);
-        tlist = tdb_lappend(tlist, tdb_make_target_entry(
-                                       (Expr *)v, list_length(tlist) + 1,
-                                       te->resname, false));
+        }
+        if (IsA(te->expr, Const))
+            e = te->expr;
+        else {
+            e = (Expr *)column_var(child, SCAN_VAR, i + 1);
+            if (i != list_length(tlist))
+                trivial = false;
+        }
+        exprs = tdb_lappend(exprs, te->expr);
+        tlist =
+            tdb_lappend(tlist, tdb_make_target_entry(e, list_length(tlist) + 1,
+                                                     te->resname, false));
     }
+    if (ngroups != NULL)
+        *ngroups = leaf->group_clause != NIL || leaf->distinct_clause != NIL ||
+                           leaf->has_aggs || leaf->having != NULL
+                       ? Max(1.0, child->plan_rows)
+                       : estimate_groups(root, exprs, child);
+    if (trivial)
+        return child;
     if (flag >= 0)
-        tlist = tdb_lappend(
-            tlist, tdb_make_target_entry(
-                       (Expr *)tdb_make_const(INT4OID, -1, Int32GetDatum(flag),
-                                              false),
-                       list_length(tlist) + 1, "flag", false));
+        tlist = tdb_lappend(tlist, flag_entry(flag, list_length(tlist) + 1));
+    scan = MAKE_PLAN(SubqueryScan);
     scan->subplan = child;
     scan->alias = rte->refname;
+    scan->plan.scan_refname = rte->refname;
+    scan->plan.scan_colnames = rte->colnames;
     scan->plan.targetlist = tlist;
     copy_estimates(&scan->plan, child);
-    /* a SubqueryScan's scan tuple is the subplan's row: SCAN_VAR */
-    for (int i = 0; i < list_length(tlist); i++) {
-        TargetEntry *te = list_nth(tlist, i);
-
-        if (IsA(te->expr, Var))
-            ((Var *)te->expr)->varno = SCAN_VAR;
-    }
     return &scan->plan;
 }
 
-/* Sort + Unique / SetOp over all data columns of an appended input. */
+/* The SortGroupClauses of the first ncols columns of input (all data
+ * columns of a set operation); numbers those columns for tle_for_ref. */
 static List *
-all_columns_clauses(PlannerInfo *root, Plan *input, int ncols, List **tlist)
+all_columns_clauses(Plan *input, int ncols)
 {
     List *clauses = NIL;
 
-    *tlist = input->targetlist;
     for (int i = 0; i < ncols; i++) {
-        TargetEntry *te = list_nth(*tlist, i);
+        TargetEntry *te = list_nth(input->targetlist, i);
         SortGroupClause *sgc = makeNode(SortGroupClause);
         Oid type = exprType(te->expr);
 
-        if (te->ressortgroupref == 0)
-            te->ressortgroupref = i + 1;
-        sgc->tle_ref = te->ressortgroupref;
+        te->ressortgroupref = i + 1;
+        sgc->tle_ref = i + 1;
         sgc->support = tdb_type_support(type);
         sgc->eqop = tdb_oper_lookup("=", type, type);
         if (sgc->eqop == NULL)
             sgc->eqop = tdb_oper_lookup("=", TEXTOID, TEXTOID);
-        if (sgc->support == NULL || sgc->eqop == NULL)
+        /* neither hashing nor sorting can group it (tupledb's arrays) */
+        if (sgc->support == NULL || sgc->eqop == NULL ||
+            (sgc->support->hash == NULL && sgc->support->cmp == NULL))
             ereport(ERROR, errcode(ERRCODE_UNDEFINED_FUNCTION),
                     errmsg("could not identify an equality operator for "
                            "type %s",
                            tdb_format_type(type, -1)));
         clauses = tdb_lappend(clauses, sgc);
     }
-    (void)root;
     return clauses;
 }
 
 static Plan *
-plan_setop_node(PlannerInfo *root, Node *node, int flag)
+make_append(List *children)
 {
-    SetOperationStmt *op;
-    Append *append;
+    Append *append = MAKE_PLAN(Append);
+    Plan *first = linitial(children);
+
+    append->appendplans = children;
+    append->plan.targetlist = passthrough_tlist(first);
+    copy_estimates(&append->plan, first);
+    append->plan.plan_rows = 0;
+    append->plan.total_cost = 0;
+    for (int i = 0; i < list_length(children); i++) {
+        Plan *child = list_nth(children, i);
+
+        append->plan.plan_rows += child->plan_rows;
+        append->plan.total_cost += child->total_cost;
+    }
+    return &append->plan;
+}
+
+/* Can UNION child `child` merge into parent's Append? */
+static bool
+union_merges(SetOperationStmt *parent, Node *child)
+{
+    SetOperationStmt *c = (SetOperationStmt *)child;
+
+    if (!IsA(child, SetOperationStmt) || c->op != SETOP_UNION ||
+        (c->all != parent->all && !c->all) ||
+        list_length(c->coltypes) != list_length(parent->coltypes))
+        return false;
+    for (int i = 0; i < list_length(c->coltypes); i++)
+        if (list_nth_int(c->coltypes, i) != list_nth_int(parent->coltypes, i))
+            return false;
+    return true;
+}
+
+/* The plans of top's UNION inputs, merged UNIONs' inputs in their place. */
+static List *
+plan_union_inputs(PlannerInfo *root, SetOperationStmt *top, Node *node,
+                  List *plans)
+{
+    if (node != (Node *)top && !union_merges(top, node))
+        return tdb_lappend(plans, plan_setop_tree(root, node, false, -1, NULL));
+    plans =
+        plan_union_inputs(root, top, ((SetOperationStmt *)node)->larg, plans);
+    return plan_union_inputs(root, top, ((SetOperationStmt *)node)->rarg,
+                             plans);
+}
+
+static Plan *
+plan_union(PlannerInfo *root, SetOperationStmt *op)
+{
+    Plan *plan = make_append(plan_union_inputs(root, op, (Node *)op, NIL));
+    int ncols = list_length(op->coltypes);
+    List *clauses;
+
+    if (op->all)
+        return plan;
+    /* PostgreSQL assumes the inputs' rows are all distinct */
+    clauses = all_columns_clauses(plan, ncols);
+    if (choose_hashing_setop(root, clauses, plan, plan->plan_rows))
+        return make_hashed_unique(plan, clauses, plan->targetlist,
+                                  plan->plan_rows);
+    plan = make_sort(plan, clauses, plan->targetlist);
+    return make_unique(plan, clauses, plan->targetlist);
+}
+
+static Plan *
+plan_intersect_except(PlannerInfo *root, SetOperationStmt *op, double *ngroups)
+{
+    int ncols = list_length(op->coltypes);
+    double left_groups, right_groups, groups, rows;
+    Plan *left = plan_setop_tree(root, op->larg, false, 0, &left_groups);
+    Plan *right = plan_setop_tree(root, op->rarg, false, 1, &right_groups);
+    bool swap = op->op == SETOP_INTERSECT && left_groups > right_groups;
+    Plan *input = swap ? make_append(tdb_list_make2(right, left))
+                       : make_append(tdb_list_make2(left, right));
+    List *clauses = all_columns_clauses(input, ncols);
+    SetOp *so = MAKE_PLAN(SetOp);
+
+    if (op->op == SETOP_EXCEPT) {
+        groups = left_groups;
+        rows = op->all ? left->plan_rows : groups;
+    } else {
+        groups = Min(left_groups, right_groups);
+        rows = op->all ? Min(left->plan_rows, right->plan_rows) : groups;
+    }
+    so->cmd = op->op == SETOP_INTERSECT
+                  ? (op->all ? SETOPCMD_INTERSECT_ALL : SETOPCMD_INTERSECT)
+                  : (op->all ? SETOPCMD_EXCEPT_ALL : SETOPCMD_EXCEPT);
+    if (choose_hashing_setop(root, clauses, input, groups)) {
+        so->strategy = SETOP_HASHED;
+        so->first_flag = swap ? 1 : 0;
+    } else {
+        so->strategy = SETOP_SORTED;
+        input = make_sort(input, clauses, input->targetlist);
+    }
+    so->plan.lefttree = input;
+    so->num_cols = ncols;
+    so->col_idx = tdb_palloc(sizeof(int) * (Size)ncols);
+    so->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)ncols);
+    for (int i = 0; i < ncols; i++) {
+        so->col_idx[i] = i + 1;
+        so->eq_ops[i] = ((SortGroupClause *)list_nth(clauses, i))->eqop;
+    }
+    so->flag_col = ncols + 1;
+    so->num_groups = groups;
+    /* the output: the data columns (the flag stays below) */
+    for (int i = 0; i < ncols; i++) {
+        TargetEntry *te = list_nth(input->targetlist, i);
+
+        so->plan.targetlist = tdb_lappend(
+            so->plan.targetlist,
+            tdb_make_target_entry((Expr *)column_var(input, OUTER_VAR, i + 1),
+                                  i + 1, te->resname, false));
+    }
+    copy_estimates(&so->plan, input);
+    so->plan.plan_rows = Max(1.0, rows);
+    so->plan.total_cost += CPU_OPERATOR_COST * ncols * input->plan_rows;
+    *ngroups = so->plan.plan_rows;
+    return &so->plan;
+}
+
+/*
+ * Plan a node of the set-operation tree.  flag >= 0: the result feeds an
+ * INTERSECT/EXCEPT above and gets a flag column with that value.
+ * junk_ok: the result may keep columns besides the data (only the top
+ * level; a SetOp's output is then as it is).  *ngroups (if not NULL):
+ * the result's estimated groups (INTERSECT/EXCEPT above).
+ */
+static Plan *
+plan_setop_tree(PlannerInfo *root, Node *node, bool junk_ok, int flag,
+                double *ngroups)
+{
+    SetOperationStmt *op = (SetOperationStmt *)node;
     Plan *plan;
+    double groups;
+    List *tlist = NIL;
     int ncols;
-    List *tlist, *clauses;
-    bool tagged;
 
     if (IsA(node, RangeTblRef))
-        return plan_setop_leaf(root,
-                               rt_fetch(root->q, ((RangeTblRef *)node)->rtindex),
-                               flag);
-    op = (SetOperationStmt *)node;
+        return plan_setop_leaf(root, (RangeTblRef *)node, flag, ngroups);
+    if (op->op == SETOP_UNION) {
+        plan = plan_union(root, op);
+        groups = plan->plan_rows;
+    } else
+        plan = plan_intersect_except(root, op, &groups);
+    if (ngroups != NULL)
+        *ngroups = groups;
+    /* PostgreSQL's SetOp outputs the flag too, so its parent drops it */
+    if (flag < 0 && (junk_ok || !IsA(plan, SetOp)))
+        return plan;
     ncols = list_length(op->coltypes);
-    tagged = op->op != SETOP_UNION;
-    append = MAKE_PLAN(Append);
-    append->appendplans =
-        tdb_list_make2(plan_setop_node(root, op->larg, tagged ? 0 : -1),
-                       plan_setop_node(root, op->rarg, tagged ? 1 : -1));
-    append->plan.targetlist =
-        passthrough_tlist(linitial(append->appendplans));
-    append->plan.plan_rows =
-        ((Plan *)linitial(append->appendplans))->plan_rows +
-        ((Plan *)list_nth(append->appendplans, 1))->plan_rows;
-    plan = &append->plan;
-    if (op->op == SETOP_UNION && op->all)
-        ;
-    else {
-        clauses = all_columns_clauses(root, plan, ncols, &tlist);
-        plan = make_sort(plan, clauses, tlist);
-        if (op->op == SETOP_UNION)
-            plan = make_unique(plan, clauses, tlist);
-        else {
-            SetOp *so = MAKE_PLAN(SetOp);
+    for (int i = 0; i < ncols; i++)
+        tlist = tdb_lappend(
+            tlist,
+            tdb_make_target_entry(
+                IsA(plan, Agg)
+                    ? ((TargetEntry *)list_nth(plan->targetlist, i))->expr
+                    : (Expr *)column_var(plan, OUTER_VAR, i + 1),
+                i + 1, ((TargetEntry *)list_nth(plan->targetlist, i))->resname,
+                false));
+    if (flag >= 0)
+        tlist = tdb_lappend(tlist, flag_entry(flag, ncols + 1));
+    if (!IsA(plan, Agg)) {
+        /* the node cannot project: a Result does */
+        Result *r = MAKE_PLAN(Result);
 
-            so->plan.lefttree = plan;
-            so->cmd = op->op == SETOP_INTERSECT
-                          ? (op->all ? SETOPCMD_INTERSECT_ALL
-                                     : SETOPCMD_INTERSECT)
-                          : (op->all ? SETOPCMD_EXCEPT_ALL : SETOPCMD_EXCEPT);
-            so->num_cols = ncols;
-            so->col_idx = tdb_palloc(sizeof(int) * (Size)ncols);
-            so->eq_ops = tdb_palloc(sizeof(OperDesc *) * (Size)ncols);
-            for (int i = 0; i < ncols; i++) {
-                so->col_idx[i] = i + 1;
-                so->eq_ops[i] =
-                    ((SortGroupClause *)list_nth(clauses, i))->eqop;
-            }
-            so->flag_col = ncols + 1;
-            so->plan.targetlist = NIL;
-            for (int i = 0; i < ncols; i++) {
-                TargetEntry *te = list_nth(plan->targetlist, i);
-
-                so->plan.targetlist = tdb_lappend(
-                    so->plan.targetlist,
-                    tdb_make_target_entry(
-                        (Expr *)tdb_make_var(OUTER_VAR, i + 1,
-                                             exprType(te->expr), -1, 0),
-                        i + 1, te->resname, false));
-            }
-            copy_estimates(&so->plan, plan);
-            plan = &so->plan;
-        }
+        r->plan.lefttree = plan;
+        copy_estimates(&r->plan, plan);
+        plan = &r->plan;
     }
-    if (flag >= 0) {
-        /* this result feeds an INTERSECT/EXCEPT above: add its flag */
-        SubqueryScan *scan = MAKE_PLAN(SubqueryScan);
-        List *t = NIL;
-
-        for (int i = 0; i < ncols; i++) {
-            TargetEntry *te = list_nth(plan->targetlist, i);
-
-            t = tdb_lappend(t, tdb_make_target_entry(
-                                   (Expr *)tdb_make_var(SCAN_VAR, i + 1,
-                                                        exprType(te->expr),
-                                                        -1, 0),
-                                   i + 1, te->resname, false));
-        }
-        t = tdb_lappend(t, tdb_make_target_entry(
-                               (Expr *)tdb_make_const(INT4OID, -1,
-                                                      Int32GetDatum(flag),
-                                                      false),
-                               ncols + 1, "flag", false));
-        scan->subplan = plan;
-        scan->alias = "*SELECT*";
-        scan->plan.targetlist = t;
-        copy_estimates(&scan->plan, plan);
-        plan = &scan->plan;
-    }
+    plan->targetlist = tlist;
     return plan;
+}
+
+/*
+ * Is the output of a sorted UNION / INTERSECT / EXCEPT (a Unique or SetOp
+ * over the Sort of its input, which keeps that order) already ordered by
+ * clauses (over tlist), so that ORDER BY needs no Sort of its own?
+ */
+static bool
+sorted_by(Plan *plan, List *clauses, List *tlist)
+{
+    Sort *sort;
+
+    if (!IsA(plan, Unique) && !IsA(plan, SetOp))
+        return false;
+    if (!IsA(plan->lefttree, Sort))
+        return false;
+    sort = (Sort *)plan->lefttree;
+    if (list_length(clauses) > sort->num_keys)
+        return false;
+    for (int i = 0; i < list_length(clauses); i++) {
+        SortGroupClause *sgc = list_nth(clauses, i);
+
+        if (tle_for_ref(tlist, sgc->tle_ref)->resno != sort->keys[i].col ||
+            sgc->descending != sort->keys[i].descending ||
+            sgc->nulls_first != sort->keys[i].nulls_first)
+            return false;
+    }
+    return true;
 }
 
 static Plan *
 plan_set_operation(PlannerInfo *root)
 {
     Query *q = root->q;
-    Plan *plan = plan_setop_node(root, (Node *)q->set_operations, -1);
+    Plan *plan =
+        plan_setop_tree(root, (Node *)q->set_operations, true, -1, NULL);
     List *tlist = NIL;
 
     /* name the columns as the query does; keep sort refs */
@@ -2046,7 +2724,7 @@ plan_set_operation(PlannerInfo *root)
         tlist = tdb_lappend(tlist, copy);
     }
     plan->targetlist = tlist;
-    if (q->sort_clause != NIL)
+    if (q->sort_clause != NIL && !sorted_by(plan, q->sort_clause, tlist))
         plan = make_sort(plan, q->sort_clause, tlist);
     if (q->limit_offset != NULL || q->limit_count != NULL)
         plan = make_limit(plan, q->limit_offset, q->limit_count);
@@ -2453,6 +3131,77 @@ plan_recursive_union(PlannerInfo *root)
     return &ru->plan;
 }
 
+/* Replace the Vars of values row rtindex by the row's expressions. */
+typedef struct ValuesRow {
+    int rtindex;
+    List *exprs;
+} ValuesRow;
+
+static Node *
+substitute_values_row(Node *node, void *arg)
+{
+    ValuesRow *row = arg;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Var) && ((Var *)node)->varno == row->rtindex &&
+        ((Var *)node)->varlevelsup == 0)
+        return list_nth(row->exprs, ((Var *)node)->varattno - 1);
+    return tdb_expr_mutate_children(node, substitute_values_row, arg);
+}
+
+/* Walker: does the tree hold a node with tag *(NodeTag *)arg? */
+static bool
+contains_tag(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (nodeTag(node) == *(const NodeTag *)arg)
+        return true;
+    return tdb_expr_walk_children(node, contains_tag, arg);
+}
+
+static bool
+contains_node(Node *node, NodeTag tag)
+{
+    return contains_tag(node, &tag);
+}
+
+/*
+ * A SELECT whose only FROM item is a one-row VALUES list reads that row's
+ * expressions directly, without a scan (PostgreSQL's
+ * pull_up_simple_values: EXPLAIN shows a Result, and the WHERE becomes a
+ * constant condition).  Not done when the row calls volatile functions
+ * or holds a subquery (which would be planned twice), or when subqueries
+ * might reference the row's columns.
+ */
+static void
+pull_up_values_row(Query *q)
+{
+    RangeTblRef *ref;
+    RangeTblEntry *rte;
+    ValuesRow row;
+
+    if (q->command != CMD_SELECT || q->has_sublinks ||
+        list_length(q->jointree->fromlist) != 1 ||
+        !IsA(linitial(q->jointree->fromlist), RangeTblRef))
+        return;
+    ref = linitial(q->jointree->fromlist);
+    rte = rt_fetch(q, ref->rtindex);
+    if (rte->rtekind != RTE_VALUES || list_length(rte->values_lists) != 1 ||
+        tdb_contains_volatile(linitial(rte->values_lists)) ||
+        contains_node(linitial(rte->values_lists), T_SubLink))
+        return;
+    row.rtindex = ref->rtindex;
+    row.exprs = linitial(rte->values_lists);
+    q->target_list =
+        (List *)substitute_values_row((Node *)q->target_list, &row);
+    q->jointree->quals =
+        (Expr *)substitute_values_row((Node *)q->jointree->quals, &row);
+    q->having = (Expr *)substitute_values_row((Node *)q->having, &row);
+    q->jointree->fromlist = NIL;
+}
+
 static Plan *
 plan_query(PlannerInfo *root)
 {
@@ -2462,6 +3211,7 @@ plan_query(PlannerInfo *root)
     if (q->rec_nonrecursive != NULL)
         return plan_recursive_union(root);
     tdb_pull_up_sublinks(q);
+    pull_up_values_row(q);
     preprocess_query(root);
     move_having_to_where(q);
     tdb_reduce_outer_joins(q);
@@ -2474,8 +3224,8 @@ plan_query(PlannerInfo *root)
         mt->plan.targetlist = mt->returning;
         plan = &mt->plan;
     } else if (q->set_operations != NULL) {
+        /* built with its references set (see "Set operations") */
         plan = plan_set_operation(root);
-        fix_plan(plan);
     } else {
         plan = plan_select(root);
         fix_plan(plan);

@@ -14,8 +14,25 @@
  *     is hashed), otherwise a nested loop;
  *   - GROUP BY uses hash aggregation when every key type can be hashed
  *     and enable_hashagg is on, otherwise sort + sorted aggregation;
- *   - DISTINCT and set operations without ALL sort and drop duplicates;
- *     ORDER BY sorts; LIMIT/OFFSET stop early;
+ *   - SELECT DISTINCT, UNION, INTERSECT and EXCEPT [ALL] hash or sort
+ *     as PostgreSQL 15 does with default settings: DISTINCT and UNION
+ *     become a HashAggregate without aggregates (UNION over an Append of
+ *     its inputs, nested UNIONs merged), INTERSECT/EXCEPT a HashSetOp
+ *     over an Append of the flagged inputs (INTERSECT's input with fewer
+ *     estimated groups first); they sort instead (Sort + Unique, Sort +
+ *     SetOp) when a column's type cannot hash, enable_hashagg is off, the
+ *     table would exceed work_mem x hash_mem_multiplier, or PostgreSQL's
+ *     cost formulas, applied to estimates made its way, favour sorting:
+ *     in practice a UNION of two rows, and a DISTINCT that keeps nearly
+ *     every row (a small VALUES list, a wide table, a selective
+ *     condition) followed by ORDER BY, or where hashing saves under 1%;
+ *     DISTINCT ON always sorts, DISTINCT of constants is a bare Unique;
+ *     ORDER BY after a hashed DISTINCT sorts again, after a sorted set
+ *     operation only if its order is not already right (the rule and its
+ *     formulas: planner.c, "Hashing or sorting");
+ *   - ORDER BY sorts; LIMIT/OFFSET stop early;
+ *   - a query whose only FROM item is a one-row VALUES list reads the
+ *     row without a scan (a Result), as PostgreSQL does;
  *   - IN (subquery) and correlated [NOT] EXISTS at the top level of
  *     WHERE become semi / anti joins above the FROM clause (sublink.c);
  *     a semi join never hashes its outer side (PostgreSQL 15 has no
@@ -29,9 +46,17 @@
  *     (PostgreSQL 15's rule), and other uncorrelated ANY / ALL
  *     subplans read their subquery through a Materialize.
  * Every expression is constant-folded first (clauses.c).
- * Row estimates (for EXPLAIN and for choosing the hashed side) come from
- * relation sizes: pages times rows per page, selectivity 1/3 per
- * condition, 1/10 for equalities.
+ * Row estimates (for EXPLAIN, choosing the hashed side, hashing or
+ * sorting) follow PostgreSQL's without statistics where they are simple:
+ * a table has its file's pages, but at least ten, times the rows of its
+ * estimated width that fit in a page (PostgreSQL's estimate for a table
+ * never vacuumed; tupledb keeps no statistics); a scan's "=" condition
+ * keeps one of min(rows, 200) distinct values, "<>" the rest, any other
+ * condition a third; a subquery has its plan's rows, generate_series
+ * over constants its exact count, other functions 1000 rows; a join
+ * condition keeps 1/10 for an equality (one row of the larger side per
+ * match for an equijoin), 1/3 otherwise.  Costs are display only, except
+ * where the DISTINCT rule compares them.
  */
 #ifndef TDB_SQL_PLANNER_H
 #define TDB_SQL_PLANNER_H

@@ -60,7 +60,109 @@ JOIN (SELECT g % 25000 AS k, count(*) AS c FROM generate_series(1, 50000) g GROU
 -- DISTINCT over many rows (hashed like GROUP BY)
 SELECT count(*), sum(v) FROM (SELECT DISTINCT g % 60000 AS v FROM generate_series(1, 180000) g) x;
 
+-- Hashed INTERSECT / EXCEPT [ALL] past work_mem: the planner expects few
+-- groups (an expression without statistics: 200), so it hashes, and the
+-- table spills.  Keys with duplicates on both sides and NULL keys (NULLs
+-- equal each other); only the first input's rows create groups.
+EXPLAIN (COSTS OFF)
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 60000, 7) AS k FROM generate_series(1, 240000) g
+  EXCEPT ALL
+  SELECT NULLIF(g % 90000, 7) FROM generate_series(1, 150000) g) x;
+
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 60000, 7) AS k FROM generate_series(1, 240000) g
+  INTERSECT
+  SELECT NULLIF(g % 90000, 7) FROM generate_series(1, 150000) g) x;
+
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 60000, 7) AS k FROM generate_series(1, 240000) g
+  INTERSECT ALL
+  SELECT NULLIF(g % 90000, 7) FROM generate_series(1, 150000) g) x;
+
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 60000, 7) AS k FROM generate_series(1, 240000) g
+  EXCEPT
+  SELECT NULLIF(g % 90000, 7) FROM generate_series(1, 150000) g) x;
+
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 60000, 7) AS k FROM generate_series(1, 240000) g
+  EXCEPT ALL
+  SELECT NULLIF(g % 90000, 7) FROM generate_series(1, 150000) g) x;
+
+-- the second input larger than the first, with groups the first lacks
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 30000, 0) AS k FROM generate_series(1, 120000) g
+  EXCEPT ALL
+  SELECT NULLIF(g % 70000, 0) FROM generate_series(1, 210000) g) x;
+
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 30000, 0) AS k FROM generate_series(1, 120000) g
+  INTERSECT ALL
+  SELECT NULLIF(g % 70000, 0) FROM generate_series(1, 210000) g) x;
+
+-- INTERSECT reads the input with fewer expected groups first: here the
+-- second (its filters are taken to keep 0.5% of the rows each, yet keep
+-- them all), which creates the groups
+EXPLAIN (COSTS OFF)
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 90000, 7) AS k FROM generate_series(1, 150000) g
+  INTERSECT ALL
+  SELECT NULLIF(g % 60000, 7) FROM generate_series(1, 240000) g
+  WHERE (g % 7) * 0 = 0 AND (g % 5) * 0 = 0) x;
+
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 90000, 7) AS k FROM generate_series(1, 150000) g
+  INTERSECT ALL
+  SELECT NULLIF(g % 60000, 7) FROM generate_series(1, 240000) g
+  WHERE (g % 7) * 0 = 0 AND (g % 5) * 0 = 0) x;
+
+-- two columns, text keys, NULLs in either (the filter makes the first
+-- input look small enough to hash)
+EXPLAIN (COSTS OFF)
+SELECT count(*), count(a), count(b), sum(a), sum(length(b)) FROM (
+  SELECT NULLIF(g % 40000, 5) AS a,
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END AS b
+  FROM generate_series(1, 200000) g WHERE (g % 7) * 0 = 0
+  INTERSECT
+  SELECT NULLIF(g % 50000, 5),
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END
+  FROM generate_series(1, 100000) g) x;
+
+SELECT count(*), count(a), count(b), sum(a), sum(length(b)) FROM (
+  SELECT NULLIF(g % 40000, 5) AS a,
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END AS b
+  FROM generate_series(1, 200000) g WHERE (g % 7) * 0 = 0
+  EXCEPT ALL
+  SELECT NULLIF(g % 50000, 5),
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END
+  FROM generate_series(1, 100000) g) x;
+
+SELECT count(*), count(a), count(b), sum(a), sum(length(b)) FROM (
+  SELECT NULLIF(g % 40000, 5) AS a,
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END AS b
+  FROM generate_series(1, 200000) g WHERE (g % 7) * 0 = 0
+  INTERSECT
+  SELECT NULLIF(g % 50000, 5),
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END
+  FROM generate_series(1, 100000) g) x;
+
 RESET work_mem;
+-- the same set operations in memory
+SELECT count(*), count(k), sum(k) FROM (
+  SELECT NULLIF(g % 60000, 7) AS k FROM generate_series(1, 240000) g
+  EXCEPT ALL
+  SELECT NULLIF(g % 90000, 7) FROM generate_series(1, 150000) g) x;
+
+SELECT count(*), count(a), count(b), sum(a), sum(length(b)) FROM (
+  SELECT NULLIF(g % 40000, 5) AS a,
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END AS b
+  FROM generate_series(1, 200000) g WHERE (g % 7) * 0 = 0
+  INTERSECT
+  SELECT NULLIF(g % 50000, 5),
+         CASE WHEN g % 11 = 0 THEN NULL ELSE md5((g % 3)::text) END
+  FROM generate_series(1, 100000) g) x;
+
 -- the same first query in memory
 SELECT count(*), sum(c), min(g), max(g), sum(s)
 FROM (SELECT g, count(*) AS c, sum(g::int8 * 2) AS s

@@ -395,28 +395,88 @@ collect_row(void *arg, int ncolumns, const char *const *values)
 static const tupledb_callbacks row_callbacks = {.row = collect_row,
                                                 .error = on_error};
 
+/*
+ * The Memory Usage figure (kB) EXPLAIN ANALYZE prints under the top node
+ * of query, or -1 if that node's line does not start with `node` or the
+ * figure is missing.
+ */
+static long
+hash_memory_kb(tupledb *db, const char *query, const char *node)
+{
+    static const char prefix[] = "\n  Batches: 1  Memory Usage: ";
+    char sql[1024];
+    Transcript t = {""};
+    const char *mem;
+
+    snprintf(sql, sizeof(sql),
+             "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) %s", query);
+    tupledb_exec(db, sql, &row_callbacks, &t);
+    if (strncmp(t.text, node, strlen(node)) != 0)
+        return -1;
+    mem = strstr(t.text, prefix);
+    return mem != NULL ? strtol(mem + strlen(prefix), NULL, 10) : -1;
+}
+
 /* EXPLAIN ANALYZE shows a HashAggregate's batches and peak memory (the
  * figure varies, so the regression files cannot hold it). */
 TEST_BEGIN(test_explain_hashagg_memory)
 {
     tupledb *db = open_test_db();
-    Transcript t = {""};
-    const char *mem;
-    long kb = -1;
+    long kb = hash_memory_kb(db,
+                             "SELECT g % 100, count(*) "
+                             "FROM generate_series(1, 10000) g GROUP BY 1",
+                             "HashAggregate (actual rows=100 loops=1)");
 
-    tupledb_exec(db,
-                 "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
-                 "SELECT g % 100, count(*) FROM generate_series(1, 10000) g "
-                 "GROUP BY 1",
-                 &row_callbacks, &t);
-    expect_true(strstr(t.text, "HashAggregate (actual rows=100 loops=1)") !=
-                NULL);
-    mem = strstr(t.text, "\n  Batches: 1  Memory Usage: ");
-    expect_ptr_not_null(mem);
-    if (mem != NULL)
-        kb = strtol(mem + strlen("\n  Batches: 1  Memory Usage: "), NULL, 10);
     /* 100 groups: more than nothing, far less than a megabyte */
     expect_true(kb > 0 && kb < 1024);
+    tupledb_close(db);
+}
+TEST_END
+
+/* A hashed SetOp shows its table's batches and peak memory under EXPLAIN
+ * ANALYZE, like HashAggregate; more groups take more memory, and only the
+ * first input's groups are stored. */
+TEST_BEGIN(test_explain_hashsetop_memory)
+{
+    tupledb *db = open_test_db();
+    long small = hash_memory_kb(db,
+                                "SELECT g % 100 FROM generate_series(1, 10000) "
+                                "g EXCEPT SELECT g FROM generate_series(1, "
+                                "50000) g",
+                                "HashSetOp Except (actual rows=1 loops=1)");
+    long large = hash_memory_kb(db,
+                                "SELECT g FROM generate_series(1, 50000) g "
+                                "EXCEPT SELECT g % 100 FROM "
+                                "generate_series(1, 10000) g",
+                                "HashSetOp Except (actual rows=49901 loops=1)");
+    long right_large =
+        hash_memory_kb(db,
+                       "SELECT g % 100 FROM generate_series(1, 10000) g "
+                       "EXCEPT ALL SELECT g FROM generate_series(1, 50000) g",
+                       "HashSetOp Except All (actual rows=9901 loops=1)");
+
+    expect_true(small > 0 && small < 1024);
+    expect_true(large > 4 * small);
+    expect_true(right_large == small);
+    tupledb_close(db);
+}
+TEST_END
+
+/* A set operation over a type that can be neither hashed nor sorted (no
+ * array comparison yet) fails cleanly instead of sorting without a
+ * comparison function. */
+TEST_BEGIN(test_setop_ungroupable_type)
+{
+    tupledb *db = open_test_db();
+
+    expect_str_eq(run(db, "SELECT '{1}'::int[] INTERSECT SELECT '{1}'::int[]"),
+                  "ERROR 42883@0 could not identify an equality operator for "
+                  "type integer[];");
+    expect_str_eq(run(db, "SELECT '{1}'::int[] UNION SELECT '{2}'::int[]"),
+                  "ERROR 42883@0 could not identify an equality operator for "
+                  "type integer[];");
+    expect_str_eq(run(db, "SELECT '{1}'::int[] UNION ALL SELECT '{2}'::int[]"),
+                  "SELECT 2;");
     tupledb_close(db);
 }
 TEST_END
@@ -424,12 +484,12 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "sql_session",
-                     TEST_CASE(test_transaction_blocks),
-                     TEST_CASE(test_implicit_transaction),
-                     TEST_CASE(test_utility_statements),
-                     TEST_CASE(test_cancel),
-                     TEST_CASE(test_statement_timeout),
-                     TEST_CASE(test_settings_per_session),
-                     TEST_CASE(test_explain_hashagg_memory));
+    return test_main(
+        argc, argv, "sql_session", TEST_CASE(test_transaction_blocks),
+        TEST_CASE(test_implicit_transaction),
+        TEST_CASE(test_utility_statements), TEST_CASE(test_cancel),
+        TEST_CASE(test_statement_timeout), TEST_CASE(test_settings_per_session),
+        TEST_CASE(test_explain_hashagg_memory),
+        TEST_CASE(test_explain_hashsetop_memory),
+        TEST_CASE(test_setop_ungroupable_type));
 }
