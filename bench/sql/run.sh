@@ -293,6 +293,11 @@ measure() {
     profile
     echo "elapsed profile $(($(date +%s) - start))" >>"$raw"
   fi
+  # both engines done: stop PostgreSQL and remove both databases here,
+  # since the report below sets its own EXIT trap
+  pg_throwaway_cleanup
+  rm -rf "$work"
+  trap - EXIT
 }
 
 # explain_query Q: EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) of Q
