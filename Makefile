@@ -16,7 +16,9 @@
 #   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
 #   make bench-copy      COPY FROM of 1M rows (file, script, psql) vs PostgreSQL
 #   make bench-types     numeric + x sum avg, float8 arithmetic and output vs PostgreSQL
-#   make bench-hashagg   GROUP BY / EXCEPT of the TupleHashEntryData thread vs PostgreSQL
+#   make bench-hashagg   GROUP BY / EXCEPT of the TupleHashEntryData thread vs PostgreSQL:
+#                        shell-timed (with big), then pgbench through the servers
+#   make bench-hashagg-pgbench  only the latter: c, wide, except as pgbench tps
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
 #   make V=1 ...         print full command lines
@@ -85,7 +87,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sql bench-copy bench-types bench-hashagg bench-server clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -294,10 +296,20 @@ bench-types: deps
 
 # The same harness with the "hashagg" workload set (bench/sql/sets/hashagg.sh):
 # the GROUP BY / EXCEPT workloads of the TupleHashEntryData thread, with
-# EXPLAIN ANALYZE's Batches / Memory Usage / Disk Usage (issue 8).
+# EXPLAIN ANALYZE's Batches / Memory Usage / Disk Usage (issue 8); then
+# c, wide and except as pgbench tps through each engine's server
+# (bench-hashagg-pgbench), a subsection of the same RESULTS.md section.
 bench-hashagg: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/sql/run.sh build/release/tupledb hashagg
+	$(Q)bench/server/run.sh build/release/tupledb hashagg
+
+# bench-server's harness with the "hashagg" workload set
+# (bench/server/sets/hashagg.sh): c, wide and except, pgbench -M prepared
+# and -M simple against `tupledb serve` and PostgreSQL 15 (issue 8).
+bench-hashagg-pgbench: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/server/run.sh build/release/tupledb hashagg
 
 # pgbench against `tupledb serve` and a throwaway PostgreSQL 15 configured
 # alike: SELECT 1 and a small query, tps ratios, per-connection memory

@@ -18,8 +18,13 @@
 #                              changes" when the tree is dirty)
 #   bench_awk_stats            (a variable) awk functions over samples, to
 #                              put in front of a report's awk program
-#   bench_write_section RESULTS HEADING SECTION_FILE
-#                              replace the HEADING section of RESULTS
+#   bench_write_section RESULTS HEADING SECTION_FILE [KEEP...]
+#                              replace the HEADING section of RESULTS,
+#                              carrying over its "### KEEP" subsections
+#                              (written by another benchmark)
+#   bench_write_subsection RESULTS HEADING SUBHEADING SUBSECTION_FILE
+#                              replace only the SUBHEADING ("### ...")
+#                              subsection of the HEADING section
 #   bench_commas N             N with thousands separators: 1,000,000
 #   bench_want_callgrind       true unless TDB_BENCH_PROFILE=0 or valgrind
 #                              is missing
@@ -96,20 +101,85 @@ function xrange(key) { return n[key] ? sprintf("%.2f–%.2f×", lo(key), hi(key)
 # Replace the section of RESULTS that starts at the line HEADING, up to
 # (not including) the next "## " heading, by the contents of SECTION_FILE;
 # append it when RESULTS has no such heading, and create RESULTS when it
-# does not exist.  Every other line is copied unchanged.
+# does not exist.  Every other line is copied unchanged.  Each further
+# argument names a subsection (a "### " line) that another benchmark
+# writes into this section with bench_write_subsection: if the old
+# section has it, it is carried over, before the new section's first
+# "### " heading (at its end when it has none).
 bench_write_section() {
   local results=$1 heading=$2 section=$3
-  if [ ! -f "$results" ]; then
-    printf '# tupledb benchmark results\n\nWritten by the `make bench-*` targets; bench/README.md explains each\nbenchmark and how to read its figures.\n' >"$results"
-  fi
-  awk -v secfile="$section" -v heading="$heading" '
-    BEGIN { while ((getline line < secfile) > 0) sec = sec line "\n" }
-    insec && /^## / { insec = 0; print "" }
-    $0 == heading { printf "%s", sec; insec = 1; done = 1; next }
-    !insec { print }
-    END { if (!done) printf "\n%s", sec }
+  shift 3
+  bench_results_init "$results"
+  awk -v secfile="$section" -v heading="$heading" -v keep="$(printf '%s\n' "$@")" '
+    BEGIN {
+      while ((getline line < secfile) > 0) sec[++nsec] = line
+      nk = split(keep, kl, "\n")
+      for (i = 1; i <= nk; i++) if (kl[i] != "") want[kl[i]] = 1
+    }
+    # the new section, the kept subsections before its first "### "
+    function put(    i, done_kept) {
+      sub(/\n+$/, "\n", kept)
+      for (i = 1; i <= nsec; i++) {
+        if (!done_kept && kept != "" && sec[i] ~ /^### /) { printf "%s\n", kept; done_kept = 1 }
+        print sec[i]
+      }
+      if (!done_kept && kept != "") printf "\n%s", kept
+    }
+    insec && /^## / { insec = 0; put(); print "" }
+    insec && /^### / { inkeep = ($0 in want) }
+    insec { if (inkeep) kept = kept $0 "\n"; next }
+    $0 == heading { insec = 1; done = 1; next }
+    { print }
+    END {
+      if (insec) put()
+      else if (!done) { print ""; put() }
+    }
   ' "$results" >"$results.tmp.$$"
   mv "$results.tmp.$$" "$results"
+}
+
+# Replace the subsection of the HEADING section of RESULTS that starts at
+# the line SUBHEADING (a "### " line), up to (not including) the next
+# "### " or "## " heading, by the contents of SUBSECTION_FILE (which
+# starts with SUBHEADING).  When the section has no such subsection, it
+# goes before the section's first "### " heading (at its end when it has
+# none); when RESULTS has no HEADING, the heading and the subsection are
+# appended.  Every other line is copied unchanged.
+bench_write_subsection() {
+  local results=$1 heading=$2 subheading=$3 subsection=$4
+  bench_results_init "$results"
+  awk -v secfile="$subsection" -v heading="$heading" -v subh="$subheading" '
+    BEGIN {
+      while ((getline line < secfile) > 0) text = text line "\n"
+      sub(/\n+$/, "\n", text)
+    }
+    function out(l) { print l; last = l }
+    # the new subsection; a blank line after it unless it ends the file
+    function put(more) {
+      if (done) return
+      if (last != "") print ""
+      printf "%s", text; done = 1; last = "x"
+      if (more) out("")
+    }
+    insub && /^##?#? / { insub = 0 }
+    insub { next }
+    insec && /^## / { insec = 0; put(1) }
+    insec && $0 == subh { put(1); insub = 1; next }
+    insec && /^### / { put(1) }
+    $0 == heading { insec = 1; found = 1 }
+    { out($0) }
+    END {
+      if (!found) { if (last != "") print ""; out(heading) }
+      put(0)
+    }
+  ' "$results" >"$results.tmp.$$"
+  mv "$results.tmp.$$" "$results"
+}
+
+# bench_results_init RESULTS: create RESULTS with its preamble if missing
+bench_results_init() {
+  [ -f "$1" ] ||
+    printf '# tupledb benchmark results\n\nWritten by the `make bench-*` targets; bench/README.md explains each\nbenchmark and how to read its figures.\n' >"$1"
 }
 
 bench_commas() {

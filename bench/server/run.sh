@@ -1,45 +1,62 @@
 #!/usr/bin/env bash
-# run.sh -- server round trips: pgbench against `tupledb serve` and a
-# throwaway PostgreSQL 15 configured alike (issue 7's benchmark).
+# run.sh -- pgbench against `tupledb serve` and a throwaway PostgreSQL 15
+# configured alike, side by side in one run.
 #
-#   bench/server/run.sh [PATH/TO/tupledb]      (make bench-server)
+#   bench/server/run.sh [PATH/TO/tupledb] [SET]
 #
-# 1. Starts `tupledb serve` on a fresh data directory and a throwaway
-#    PostgreSQL 15 (tests/fixtures/pg/throwaway_pg.sh: unprivileged user,
-#    temporary directory, fsync on, shared_buffers 128MB and work_mem 4MB
-#    as tupledb's defaults, jit off, no parallel workers).  Both listen
-#    on a Unix socket only, and pgbench 15 connects to both that way.
-# 2. Loads the same table in both: small (id int4, v text, n int4), 1000
-#    rows, no index (tupledb has none yet, so PostgreSQL does not get one
-#    either); PostgreSQL also VACUUM ANALYZE and CHECKPOINT.
-# 3. Workloads, each a pgbench custom script (-n, -f) for TIME seconds:
-#      select1 -M simple / -M prepared, 1 client and 2 clients (-c 2 -j 2)
-#      small   -M simple / -M prepared, 1 client:
-#                \set id random(1, 990)
-#                SELECT id, v, n FROM small WHERE id BETWEEN :id AND :id + 9
+# SET names a workload set, sets/SET.sh (bench/README.md, "Workload sets
+# of bench-server"): the tables, the pgbench scripts and the report's
+# section:
+#   roundtrip (default; make bench-server) issue 7: SELECT 1 and a 10-row
+#             query, simple and prepared, 1 and 2 clients; per-connection
+#             memory, system calls per transaction
+#   hashagg   (make bench-hashagg-pgbench; make bench-hashagg) issue 8:
+#             c, wide and except of the "Reduce TupleHashEntryData struct
+#             size by half" thread, simple and prepared; a subsection of
+#             "## Hash aggregation (issue 8)"
+#
+# 1. Starts `tupledb serve` on a fresh data directory (superuser bench)
+#    and a throwaway PostgreSQL 15 (tests/fixtures/pg/throwaway_pg.sh:
+#    unprivileged user, temporary directory, fsync on, shared_buffers
+#    128MB and work_mem 4MB as tupledb's defaults, jit off, no parallel
+#    workers; initdb with the set's set_initdb_opts).  Both listen on a
+#    Unix socket only, and pgbench 15 connects to both that way.
+# 2. Loads the same tables in both through psql with the same SQL (the
+#    set's set_load_sql), CHECKPOINT in PostgreSQL, and stops unless both
+#    give the same answer to each of the set's set_checks.
+# 3. Workloads, each a pgbench custom script (-n, -f) for TIME seconds;
 #    per round every workload runs once per engine, the engines
 #    alternating (A B in odd rounds, B A in even ones); the tps of each
-#    run is a raw record.
-# 4. Per-connection memory: N idle connections (each has run one query)
-#    are held open by a small Python client; for tupledb the growth of the
-#    server's VmRSS divided by N, for PostgreSQL the median backend's Rss
-#    and Pss from /proc/PID/smaps_rollup.
-# 5. Where the time goes (TDB_BENCH_PROFILE=1): `strace -c -f` on each
-#    server during a short 1-client -M prepared SELECT 1 run, as system
-#    calls per transaction.
-# 6. Prints the section "## Server round trips (issue 7)" and replaces it
-#    in bench/RESULTS.md; bench/server/notes.md is its fixed "Reading the
-#    figures" part.  TDB_BENCH_REPORT_ONLY=1 rebuilds it from the raw
+#    run is a raw record, and so is the peak RSS of the server side
+#    during the run: tupledb's server process (its VmHWM, reset through
+#    /proc/PID/clear_refs before the run) and PostgreSQL's backends
+#    (their VmHWM, sampled every half second while pgbench runs; the
+#    largest).  The load average is recorded before the runs, at each
+#    round's start and after the runs.
+# 4. Per-connection memory (set_conn_memory=1): N idle connections (each
+#    has run one query) are held open by a small Python client; for
+#    tupledb the growth of the server's VmRSS divided by N, for
+#    PostgreSQL the median backend's Rss and Pss from
+#    /proc/PID/smaps_rollup.
+# 5. Where the time goes (set_strace=1, TDB_BENCH_PROFILE not 0): `strace
+#    -c -f` on each server during a short 1-client -M prepared SELECT 1
+#    run, as system calls per transaction.
+# 6. Prints the set's section (set_heading) -- or its subsection
+#    (set_subheading) of that section -- and replaces it in
+#    bench/RESULTS.md; the set's set_notes file is its fixed "Reading
+#    the figures" part.  TDB_BENCH_REPORT_ONLY=1 rebuilds it from the raw
 #    records.
 #
 # Environment:
 #   QUICK=1                 2 rounds of 3 s (development; the section says so)
-#   TDB_BENCH_ROUNDS        rounds (5)
-#   TDB_BENCH_TIME          seconds per pgbench run (10)
+#   TDB_BENCH_ROUNDS        rounds (the set's set_rounds, default 5)
+#   TDB_BENCH_TIME          seconds per pgbench run (set_time, default 10)
 #   TDB_BENCH_CONNS         idle connections for the memory figure (50)
 #   TDB_BENCH_PROFILE       0 skips strace
 #   TDB_BENCH_RESULTS       file to update (bench/RESULTS.md); - only prints
-#   TDB_BENCH_RAW           raw records (next to the binary)
+#   TDB_BENCH_RAW           raw records (the set's set_raw_name next to
+#                           the binary: server-raw.txt,
+#                           hashagg-pgbench-raw.txt)
 #   TDB_BENCH_REPORT_ONLY   1: rebuild the section from the raw records
 #   PGBIN                   PostgreSQL binaries (/usr/lib/postgresql/15/bin)
 #
@@ -54,66 +71,106 @@ root=$bench_root
 TDB=${1:-$root/build/release/tupledb}
 [ -x "$TDB" ] || bench_die "$TDB is not an executable"
 TDB=$(cd "$(dirname "$TDB")" && pwd)/$(basename "$TDB")
+SET=${2:-roundtrip}
+[ -f "$here/sets/$SET.sh" ] ||
+  bench_die "unknown workload set $SET (known: $(cd "$here/sets" && ls | sed 's/\.sh$//' | tr '\n' ' '))"
+# what a set may leave out: a subsection of set_heading to write instead
+# of the whole section; initdb options; rounds and seconds per run; the
+# per-connection memory and strace steps (and the query each idle
+# connection runs); a paragraph on the tables; per-script targets
+# (tupledb / PostgreSQL tps at least this) and the sentence stating them
+set_subheading="" set_initdb_opts="" set_rounds=5 set_time=10
+set_conn_memory=0 set_conn_memory_sql="SELECT 1" set_strace=0
+set_target_text=""
+set_describe() { :; }
+declare -A script_target=()
+# shellcheck source=bench/server/sets/roundtrip.sh
+. "$here/sets/$SET.sh"
+
 export PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PGBENCH=$PGBIN/pgbench
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
   ROUNDS=${TDB_BENCH_ROUNDS:-2}; TIME=${TDB_BENCH_TIME:-3}
 else
-  ROUNDS=${TDB_BENCH_ROUNDS:-5}; TIME=${TDB_BENCH_TIME:-10}
+  ROUNDS=${TDB_BENCH_ROUNDS:-$set_rounds}; TIME=${TDB_BENCH_TIME:-$set_time}
 fi
 CONNS=${TDB_BENCH_CONNS:-50}
 RESULTS=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
-raw=${TDB_BENCH_RAW:-$(dirname "$TDB")/server-raw.txt}
-HEADING='## Server round trips (issue 7)'
-
-# name  script  mode  clients
-WORKLOADS="select1_simple_c1 select1 simple 1
-select1_prepared_c1 select1 prepared 1
-select1_simple_c2 select1 simple 2
-select1_prepared_c2 select1 prepared 2
-small_simple_c1 small simple 1
-small_prepared_c1 small prepared 1"
+raw=${TDB_BENCH_RAW:-$(dirname "$TDB")/$set_raw_name}
+WORKLOADS=$set_workloads
 
 # ----------------------------------------------------------------------
 # The report (from the raw records only)
 
 report() {
+  local k descs="" targets=""
+  for k in "${!script_desc[@]}"; do descs+="$k	${script_desc[$k]}"$'\n'; done
+  for k in "${!script_target[@]}"; do targets+="$k ${script_target[$k]}"$'\n'; done
   bench_describe_machine
-  awk "${bench_machine_vars[@]}" -v notes="$here/notes.md" \
-      -v workloads="$WORKLOADS" "$bench_awk_stats"'
+  awk "${bench_machine_vars[@]}" -v notes="$set_notes" -v workloads="$WORKLOADS" \
+      -v heading="${set_subheading:-$set_heading}" -v make="$set_make" -v set="$SET" \
+      -v describe="$(set_describe)" -v descs="$descs" -v targets="$targets" \
+      -v target_text="$set_target_text" "$bench_awk_stats"'
+    function mb(kb) { return sprintf("%.0f", kb / 1024) }
     $1 == "cfg"   { sub(/^cfg /, ""); split($0, kv, "="); cfg[kv[1]] = substr($0, length(kv[1]) + 2) }
     $1 == "tps"   { add($2 SUBSEP $3, $5); tps[$2, $3, $4] = $5 }
+    $1 == "rss"   { add("rss" SUBSEP $2 SUBSEP $3, $5); have_rss = 1 }
+    $1 == "rssbase" { add("rssbase", $5) }
+    $1 == "load"  { if ($2 == "round") { add("load1", $4); nload++ } else load[$2] = $3 " " $4 " " $5 }
     $1 == "mem"   { mem[$2, $3] = $4 }
     $1 == "sys"   { sys[$2, ++nsys[$2]] = $3 " " $4 }
     $1 == "systx" { systx[$2] = $3 }
     END {
       nw = split(workloads, wl, "\n")
-      printf "%s\n\n", "## Server round trips (issue 7)"
-      printf "Written by `make bench-server` (bench/server/run.sh; bench/README.md\n"
+      nd = split(descs, dl, "\n")
+      for (i = 1; i <= nd; i++) if (dl[i] != "") { t = index(dl[i], "\t"); desc[substr(dl[i], 1, t - 1)] = substr(dl[i], t + 1) }
+      nt = split(targets, tl, "\n")
+      for (i = 1; i <= nt; i++) if (tl[i] != "") { split(tl[i], tt, " "); target[tt[1]] = tt[2] }
+      printf "%s\n\n", heading
+      if (cfg["quick"] == 1)
+        printf "**QUICK run (few, short rounds): for development only, not comparable.**\n\n"
+      printf "Written by `%s` (bench/server/run.sh, workload set `%s`; bench/README.md\n", make, set
       printf "describes it) on %s. Machine: %s, %s vCPUs (%s), Linux %s; %s; tupledb measured at %s.\n", date, cpu, ncpu, caches, kernel, cc, cfg["tdbrev"] != "" ? cfg["tdbrev"] : rev
       printf "PostgreSQL: %s; pgbench: %s.\n", cfg["pgversion"], cfg["pgbench"]
       printf "PostgreSQL settings: %s. tupledb: `tupledb serve` defaults (128 MB\n", cfg["pgsettings"]
       printf "buffer pool, work_mem 4MB, one thread per connection). Both over a Unix socket,\n"
-      printf "%s rounds of %s s per workload and engine, the engines alternating%s.\n\n", cfg["rounds"], cfg["time"], cfg["quick"] == 1 ? " (**QUICK mode: development figures, not for comparison**)" : ""
-      printf "| workload | pgbench | tupledb tps (median) | PostgreSQL tps (median) | tupledb / PostgreSQL (median, min–max over rounds) |\n"
-      printf "|---|---|---:|---:|---|\n"
+      printf "%s rounds of %s s per workload and engine, the engines alternating%s.\n", cfg["rounds"], cfg["time"], cfg["quick"] == 1 ? " (**QUICK mode: development figures, not for comparison**)" : ""
+      if ("start" in load)
+        printf "Load average (1, 5, 15 min) before the runs %s, after them %s; at the start of each round (1 min) %s–%s, pgbench and the server of the run before included.\n", load["start"], load["end"], lo("load1"), hi("load1")
+      printf "\n"
+      if (describe != "") printf "%s\n\n", describe
+      printf "| workload | pgbench | tupledb tps (median) | PostgreSQL tps (median) | tupledb / PostgreSQL (median, min–max over rounds) |%s\n", have_rss ? " peak RSS tupledb / PostgreSQL (MB, median) |" : ""
+      printf "|---|---|---:|---:|---|%s\n", have_rss ? "---:|" : ""
       for (i = 1; i <= nw; i++) {
         split(wl[i], w, " ")
         name = w[1]
         # per-round ratios
-        delete rr
         for (r = 1; r <= cfg["rounds"]; r++)
           if ((name, "tupledb", r) in tps && (name, "postgresql", r) in tps && tps[name, "postgresql", r] > 0)
             add("ratio" SUBSEP name, tps[name, "tupledb", r] / tps[name, "postgresql", r])
         mt = median(name SUBSEP "tupledb"); mp = median(name SUBSEP "postgresql")
-        desc = (w[2] == "select1" ? "`SELECT 1`" : "10 of 1000 rows")
-        printf "| %s | `-M %s -c %s -j %s` | %.0f | %.0f | %s (%s) |\n", desc, w[3], w[4], w[4], mt, mp, x(ratio(mt, mp)), xrange("ratio" SUBSEP name)
+        rt[name] = ratio(mt, mp)
+        printf "| %s | `-M %s -c %s -j %s` | %.0f | %.0f | %s (%s) |", desc[w[2]], w[3], w[4], w[4], mt, mp, x(rt[name]), xrange("ratio" SUBSEP name)
+        if (have_rss) printf " %s / %s |", mb(median("rss" SUBSEP name SUBSEP "tupledb")), mb(median("rss" SUBSEP name SUBSEP "postgresql"))
+        printf "\n"
       }
-      printf "\nPer-connection memory, %s idle connections that have each run one query:\n\n", cfg["conns"]
-      printf "| engine | per connection | how measured |\n|---|---:|---|\n"
-      printf "| tupledb | %s kB | growth of the server process'"'"'s VmRSS (%s → %s kB) / %s |\n", mem["tupledb", "per_conn_kb"], mem["tupledb", "before_kb"], mem["tupledb", "after_kb"], cfg["conns"]
-      printf "| PostgreSQL | %s kB private (%s kB Pss, %s kB Rss) | median backend, /proc/PID/smaps_rollup: Private_Clean + Private_Dirty (pages only this backend maps); Pss shares the shared pages among the processes mapping them; Rss counts them whole |\n", mem["postgresql", "private_kb"], mem["postgresql", "pss_kb"], mem["postgresql", "rss_kb"]
+      if (have_rss)
+        printf "\nPeak RSS: tupledb'"'"'s whole server process (VmHWM, reset before each run; its VmRSS when a run began: median %s MB), PostgreSQL'"'"'s backend serving pgbench (VmHWM, including the shared memory it touched).\n", mb(median("rssbase"))
+      if (target_text != "") {
+        printf "\n%s\n\n", target_text
+        for (i = 1; i <= nw; i++) {
+          split(wl[i], w, " ")
+          if (!(w[2] in target)) continue
+          printf "* %s, `-M %s`: %s — **%s** (rounds %s)\n", w[2], w[3], x(rt[w[1]]), (rt[w[1]] >= 0 && rt[w[1]] > target[w[2]] ? "met" : "missed"), xrange("ratio" SUBSEP w[1])
+        }
+      }
+      if (("tupledb", "per_conn_kb") in mem) {
+        printf "\nPer-connection memory, %s idle connections that have each run one query:\n\n", cfg["conns"]
+        printf "| engine | per connection | how measured |\n|---|---:|---|\n"
+        printf "| tupledb | %s kB | growth of the server process'"'"'s VmRSS (%s → %s kB) / %s |\n", mem["tupledb", "per_conn_kb"], mem["tupledb", "before_kb"], mem["tupledb", "after_kb"], cfg["conns"]
+        printf "| PostgreSQL | %s kB private (%s kB Pss, %s kB Rss) | median backend, /proc/PID/smaps_rollup: Private_Clean + Private_Dirty (pages only this backend maps); Pss shares the shared pages among the processes mapping them; Rss counts them whole |\n", mem["postgresql", "private_kb"], mem["postgresql", "pss_kb"], mem["postgresql", "rss_kb"]
+      }
       if (("tupledb" in systx) || ("postgresql" in systx)) {
         printf "\nSystem calls per transaction, `strace -c -f` on the server during a 1-client\n"
         printf "`-M prepared` `SELECT 1` run (strace slows both; only the counts matter):\n\n"
@@ -137,7 +194,11 @@ emit() {
   report >"$section"
   cat "$section"
   if [ "$RESULTS" != - ]; then
-    bench_write_section "$RESULTS" "$HEADING" "$section"
+    if [ -n "$set_subheading" ]; then
+      bench_write_subsection "$RESULTS" "$set_heading" "$set_subheading" "$section"
+    else
+      bench_write_section "$RESULTS" "$set_heading" "$section"
+    fi
     echo "updated $RESULTS" >&2
   fi
   rm -f "$section"
@@ -163,18 +224,18 @@ PORT=55470 SCRIPT=bench/server/run.sh
 # shellcheck source=tests/fixtures/pg/throwaway_pg.sh
 . "$root/tests/fixtures/pg/throwaway_pg.sh"
 pgopts="-c fsync=on -c synchronous_commit=on -c max_parallel_workers_per_gather=0 -c jit=off -c shared_buffers=128MB -c work_mem=4MB -c max_connections=$((CONNS + 20))"
-pg_throwaway_start bench-server-pg "" "$pgopts"
+pg_throwaway_start "bench-server-$SET-pg" "$set_initdb_opts" "$pgopts"
 PG_SOCK=$TMP/sock
 PG_PORT=$PORT
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-server.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-server-$SET.XXXXXX")
 chmod 755 "$work"
 TDB_SOCK=$work/sock
 TDB_PORT=55471
 mkdir "$TDB_SOCK"
 chmod 777 "$TDB_SOCK"
 "$TDB" serve "$work/data" --port "$TDB_PORT" --socket-dir "$TDB_SOCK" \
-  --listen "" --max-connections $((CONNS + 20)) >"$work/server.log" 2>&1 &
+  --listen "" --superuser bench --max-connections $((CONNS + 20)) >"$work/server.log" 2>&1 &
 TDB_PID=$!
 cleanup() {
   kill -TERM "$TDB_PID" 2>/dev/null && wait "$TDB_PID" 2>/dev/null
@@ -207,22 +268,30 @@ run_sql() {  # ENGINE SQL
   psql_at "$1" -q -v ON_ERROR_STOP=1 -c "$2"
 }
 
-load_sql="CREATE TABLE small (id int4, v text, n int4);
-INSERT INTO small SELECT g, 'value ' || g, g % 7 FROM generate_series(1, 1000) g;"
+# the same tables through the same SQL, then the same answers
 for eng in tupledb postgresql; do
-  run_sql "$eng" "$load_sql" || bench_die "loading $eng failed"
+  set_load_sql | psql_at "$eng" -q -v ON_ERROR_STOP=1 >"$work/load-$eng.log" 2>&1 ||
+    bench_die "loading $eng failed: $(tail -n 5 "$work/load-$eng.log")"
 done
-run_sql postgresql "VACUUM ANALYZE small" && run_sql postgresql "CHECKPOINT"
-for eng in tupledb postgresql; do
-  got=$(psql_at "$eng" -A -t -c "SELECT count(*) || ' ' || sum(id) FROM small WHERE id BETWEEN 500 AND 509")
-  [ "$got" = "10 5045" ] || bench_die "$eng: the small query gives '$got'"
+run_sql postgresql "CHECKPOINT"
+for check in "${set_checks[@]}"; do
+  # the same rows in any order (a GROUP BY's order is unspecified)
+  for eng in tupledb postgresql; do
+    psql_at "$eng" -A -t -v ON_ERROR_STOP=1 -c "$check" >"$work/check-$eng" 2>&1 ||
+      bench_die "$check: $eng fails: $(head -c 500 "$work/check-$eng")"
+    LC_ALL=C sort -o "$work/check-$eng" "$work/check-$eng"
+  done
+  cmp -s "$work/check-tupledb" "$work/check-postgresql" ||
+    bench_die "$check: tupledb gives '$(head -c 500 "$work/check-tupledb")', PostgreSQL '$(head -c 500 "$work/check-postgresql")'"
 done
 
-printf 'SELECT 1;\n' >"$work/select1.sql"
-printf '\\set id random(1, 990)\nSELECT id, v, n FROM small WHERE id BETWEEN :id AND :id + 9;\n' >"$work/small.sql"
+for script in "${!script_sql[@]}"; do
+  printf '%s\n' "${script_sql[$script]}" >"$work/$script.sql"
+done
 
 : >"$raw"
 {
+  echo "cfg set=$SET"
   echo "cfg rounds=$ROUNDS"
   echo "cfg time=$TIME"
   echo "cfg quick=$QUICK"
@@ -230,26 +299,65 @@ printf '\\set id random(1, 990)\nSELECT id, v, n FROM small WHERE id BETWEEN :id
   echo "cfg tdbrev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$([ -n "$(git -C "$root" status --porcelain -- src 2>/dev/null)" ] && echo ' + uncommitted changes in src/')"
   echo "cfg pgversion=$("$PGBIN/postgres" --version)"
   echo "cfg pgbench=$("$PGBENCH" --version)"
-  echo "cfg pgsettings=$(psql_at postgresql -A -t -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','jit','max_parallel_workers_per_gather')")"
+  echo "cfg pgsettings=$(psql_at postgresql -A -t -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','hash_mem_multiplier','data_checksums','jit','max_parallel_workers_per_gather')")"
 } >>"$raw"
 
 # ----------------------------------------------------------------------
 # Throughput
 
+PG_POSTMASTER=$(head -n 1 "$TMP/data/postmaster.pid")
+# status_kb PID FIELD: VmRSS or VmHWM in kB; nothing once PID has exited
+status_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
+# the processes serving pgbench: tupledb's server process, PostgreSQL's
+# backends of user tdb on the socket
+server_pids() {
+  case $1 in
+    tupledb) echo "$TDB_PID" ;;
+    postgresql) pgrep -P "$PG_POSTMASTER" -f '^postgres: tdb postgres \[local\]' || true ;;
+  esac
+}
+loadavg() { cut -d ' ' -f 1-3 /proc/loadavg; }
+
 bench_one() {  # ENGINE NAME SCRIPT MODE CLIENTS ROUND
-  local eng=$1 name=$2 script=$3 mode=$4 clients=$5 round=$6 out tps
+  local eng=$1 name=$2 script=$3 mode=$4 clients=$5 round=$6 out=$work/pgbench.out
+  local tps pb p h peak=0 i
+  # PostgreSQL: the backends of the run before have exited, so that the
+  # peak below is this run's
+  for ((i = 0; i < 100; i++)); do
+    [ "$eng" = postgresql ] && [ -n "$(server_pids postgresql)" ] || break
+    sleep 0.1
+  done
+  if [ "$eng" = tupledb ]; then
+    echo "rssbase $name $eng $round $(status_kb "$TDB_PID" VmRSS)" >>"$raw"
+    # VmHWM := VmRSS, so the peak below is this run's
+    echo 5 >"/proc/$TDB_PID/clear_refs"
+  fi
   # shellcheck disable=SC2046 # conn_args is a list of options
-  out=$(as_pg "$PGBENCH" -n -f "$work/$script.sql" -T "$TIME" -c "$clients" \
-        -j "$clients" -M "$mode" $(conn_args "$eng") 2>&1) \
-    || bench_die "pgbench $name on $eng failed: $(echo "$out" | tail -n 3)"
-  echo "$out" | grep -q 'number of failed transactions: 0 ' \
-    || bench_die "pgbench $name on $eng had failures: $(echo "$out" | tail -n 5)"
-  tps=$(echo "$out" | awk '/^tps = / { print $3; exit }')
+  as_pg "$PGBENCH" -n -f "$work/$script.sql" -T "$TIME" -c "$clients" \
+    -j "$clients" -M "$mode" $(conn_args "$eng") >"$out" 2>&1 &
+  pb=$!
+  # the peak RSS of the server side, sampled the same way for both
+  while kill -0 "$pb" 2>/dev/null; do
+    for p in $(server_pids "$eng"); do
+      h=$(status_kb "$p" VmHWM)
+      [ -z "$h" ] || [ "$h" -le "$peak" ] || peak=$h
+    done
+    sleep 0.5
+  done
+  wait "$pb" || bench_die "pgbench $name on $eng failed: $(tail -n 3 "$out")"
+  [ "$eng" != tupledb ] || peak=$(status_kb "$TDB_PID" VmHWM)
+  grep -q 'number of failed transactions: 0 ' "$out" ||
+    bench_die "pgbench $name on $eng had failures: $(tail -n 5 "$out")"
+  tps=$(awk '/^tps = / { print $3; exit }' "$out")
   echo "tps $name $eng $round $tps" >>"$raw"
-  printf '  round %s %-22s %-10s %10.0f tps\n' "$round" "$name" "$eng" "$tps" >&2
+  echo "rss $name $eng $round $peak" >>"$raw"
+  printf '  round %s %-22s %-10s %10.0f tps %8s kB peak RSS\n' "$round" "$name" "$eng" "$tps" "$peak" >&2
 }
 
+echo "load start $(loadavg)" >>"$raw"
+echo "$SET: $ROUNDS rounds of $TIME s per workload and engine (load average $(loadavg))" >&2
 for round in $(seq 1 "$ROUNDS"); do
+  echo "load round $round $(loadavg)" >>"$raw"
   if [ $((round % 2)) = 1 ]; then order="tupledb postgresql"
   else order="postgresql tupledb"; fi
   while read -r name script mode clients; do
@@ -258,11 +366,12 @@ for round in $(seq 1 "$ROUNDS"); do
     done
   done <<<"$WORKLOADS"
 done
+echo "load end $(loadavg)" >>"$raw"
 
 # ----------------------------------------------------------------------
 # Per-connection memory: CONNS idle connections, each after one query
 
-# hold_conns SOCKDIR PORT USER DB N: prints READY, holds until stdin
+# hold_conns SOCKDIR PORT USER DB N QUERY: prints READY, holds until stdin
 # closes (the script is a file: a here-document would be its stdin)
 cat >"$work/hold_conns.py" <<'PY'
 import os, socket, struct, sys
@@ -287,14 +396,14 @@ for _ in range(n):
     body = struct.pack("!I", 196608) + b"user\0" + user.encode() + b"\0database\0" + db.encode() + b"\0\0"
     s.sendall(struct.pack("!I", len(body) + 4) + body)
     until_ready(s)
-    q = b"SELECT count(*) FROM small\0"
+    q = sys.argv[6].encode() + b"\0"
     s.sendall(b"Q" + struct.pack("!I", len(q) + 4) + q)
     until_ready(s)
     conns.append(s)
 print("READY", flush=True)
 sys.stdin.read()
 PY
-hold_conns() { python3 "$work/hold_conns.py" "$@"; }
+hold_conns() { python3 "$work/hold_conns.py" "$@" "$set_conn_memory_sql"; }
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
@@ -347,8 +456,10 @@ measure_memory() {
     echo "mem postgresql backends $(echo "$pids" | wc -w)"
   } >>"$raw"
 }
-echo "memory: $CONNS idle connections per engine" >&2
-measure_memory
+if [ "$set_conn_memory" = 1 ]; then
+  echo "memory: $CONNS idle connections per engine" >&2
+  measure_memory
+fi
 
 # ----------------------------------------------------------------------
 # System calls per transaction under strace
@@ -371,7 +482,7 @@ strace_one() {  # ENGINE PID
     END { printf "systx %s %.2f\n", eng, tot / ntx }' "$work/strace-$eng.txt" \
     | sort -k3,3 -rn >>"$raw"
 }
-if [ "${TDB_BENCH_PROFILE:-1}" != 0 ] && command -v strace >/dev/null; then
+if [ "$set_strace" = 1 ] && [ "${TDB_BENCH_PROFILE:-1}" != 0 ] && command -v strace >/dev/null; then
   echo "strace: system calls per transaction" >&2
   strace_one tupledb "$TDB_PID"
   strace_one postgresql "$(head -n 1 "$TMP/data/postmaster.pid")"

@@ -90,9 +90,12 @@ set_name=${2:-sql}
 # report shows; whether a tupledb error on a query PostgreSQL runs is
 # reported (and the query timed in PostgreSQL only) instead of stopping;
 # what callgrind's copy of the tables is (default "copies of the tables
-# with 100,000 rows")
+# with 100,000 rows"); the "### " subsections of the set's section that
+# another benchmark writes (bench_write_subsection), kept when this one
+# rewrites the section
 declare -A qsetup=() qreps=() qmemtarget=()
 set_explain=0 set_perf_runs=10 set_show_qps="" set_tolerate_errors=0 set_cg_desc=""
+set_keep_subsections=()
 # queries tupledb failed with an error (set_tolerate_errors=1): the error
 declare -A tdb_failed=()
 # shellcheck source=bench/sql/sets/sql.sh
@@ -290,6 +293,11 @@ measure() {
     profile
     echo "elapsed profile $(($(date +%s) - start))" >>"$raw"
   fi
+  # both engines done: stop PostgreSQL and remove both databases here,
+  # since the report below sets its own EXIT trap
+  pg_throwaway_cleanup
+  rm -rf "$work"
+  trap - EXIT
 }
 
 # explain_query Q: EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) of Q
@@ -650,6 +658,6 @@ cat "$set_notes" >>"$section"
 cat "$section"
 
 if [ "$results" != "-" ]; then
-  bench_write_section "$results" "$heading" "$section"
+  bench_write_section "$results" "$heading" "$section" "${set_keep_subsections[@]}"
   echo "bench-$set_name: updated $results (raw records: $raw)"
 fi

@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # sets/hashagg.sh -- bench/sql/run.sh's "hashagg" workload set (issue 8,
 # "Benchmark"; make bench-hashagg): the workloads of the pgsql-hackers
-# thread "Reduce TupleHashEntryData struct size by half", with its tables
-# as Jeff Davis gave them there (shared/reference/threads/
-# tuplehash-entry-size.txt):
+# thread "Reduce TupleHashEntryData struct size by half", whose tables and
+# queries bench/common/hashagg_workload.sh holds (shared with the pgbench
+# measurement, bench/server/sets/hashagg.sh):
 #
 #   c          1,000 rows a = 1..1000 (1,000 groups of one row)
 #   wide       1,000 rows t = repeat(md5(a::text), 10) (320-byte text)
@@ -12,8 +12,7 @@
 #              (QUICK: 1M)
 #
 # and its queries: c, wide and except as they are (both engines send the
-# 1,000 rows -- none for except -- to their client; the thread ran them
-# with pgbench and reports transactions per second), and big's GROUP BY
+# 1,000 rows -- none for except -- to their client), and big's GROUP BY
 # with work_mem large enough for both engines to keep every group in
 # memory (big_mem, SET work_mem = '4GB') and with PostgreSQL's default
 # 4MB (big_4mb, where PostgreSQL spills).  big's 10M result rows are
@@ -22,6 +21,16 @@
 # aggregation; the HashAggregate below the count is the same node.
 # EXPLAIN ANALYZE's Batches, Memory Usage and Disk Usage of both engines
 # go into the report (set_explain=1).
+#
+# The thread measured c, wide and except in transactions per second with
+# pgbench; \timing here is not a fair clock for them (the tupledb shell's
+# includes formatting the rows, psql's does not), so their targets are
+# judged on the pgbench figures (make bench-hashagg-pgbench), which go to
+# a subsection of this set's section that this report keeps
+# (set_keep_subsections).
+
+# shellcheck source=bench/common/hashagg_workload.sh
+. "$here/../common/hashagg_workload.sh"
 
 set_heading="## Hash aggregation (issue 8)"
 set_raw_name=hashagg-raw.txt
@@ -32,16 +41,16 @@ set_explain=1
 set_show_qps="c wide except"
 # until tupledb's HashAggregate can hold 10M groups, its error is reported
 set_tolerate_errors=1
+set_keep_subsections=("$hashagg_pgbench_subheading")
 set_cg_desc="a copy of the tables whose big has 1,000,000 rows (c, wide and wide_copy as they are; the figure per row divides by the query's input rows: 1,000, 1,000, 2,000, 1,000,000)"
 
 all_queries="c wide except big_mem big_4mb"
-big_sql="SELECT count(*), sum(s) FROM (SELECT i, sum(j) AS s FROM big GROUP BY i) g"
 declare -A qsql=(
-  [c]="SELECT a, count(*) FROM c GROUP BY a"
-  [wide]="SELECT t, count(*) FROM wide GROUP BY t"
-  [except]="SELECT t FROM wide EXCEPT SELECT t FROM wide_copy"
-  [big_mem]="$big_sql"
-  [big_4mb]="$big_sql"
+  [c]=${hashagg_sql[c]}
+  [wide]=${hashagg_sql[wide]}
+  [except]=${hashagg_sql[except]}
+  [big_mem]=${hashagg_sql[big]}
+  [big_4mb]=${hashagg_sql[big]}
 )
 declare -A qsetup=(
   [big_mem]="SET work_mem = '4GB';"
@@ -60,36 +69,20 @@ declare -A qlong=(
   [big_mem]="big (a): 10M groups in memory"
   [big_4mb]="big (b): 10M groups, default work_mem"
 )
-# issue 8's targets: ahead of PostgreSQL on c, wide and except; on big
-# at least 2x its speed and at most half its hash table memory (EXPLAIN
-# ANALYZE Memory Usage, with both engines in memory)
-declare -A qtarget=([c]=1 [wide]=1 [except]=1 [big_mem]=2)
+# issue 8's targets on big: at least 2x PostgreSQL's speed and at most
+# half its hash table memory (EXPLAIN ANALYZE Memory Usage, with both
+# engines in memory); those on c, wide and except (ahead of PostgreSQL)
+# are judged on the pgbench figures
+declare -A qtarget=([big_mem]=2)
 declare -A qmemtarget=([big_mem]=0.5)
-set_target_text="Targets (issue 8): on \`big\`, at most half of PostgreSQL's hash table memory (EXPLAIN ANALYZE Memory Usage, work_mem large enough for both to stay in memory) and at least 2× its speed; on \`c\`, \`wide\` and \`except\`, ahead of PostgreSQL (ratio above 1)."
+set_target_text="Targets (issue 8): on \`big\`, at most half of PostgreSQL's hash table memory (EXPLAIN ANALYZE Memory Usage, work_mem large enough for both to stay in memory) and at least 2× its speed. The targets on \`c\`, \`wide\` and \`except\` (ahead of PostgreSQL) are judged on the pgbench figures through each engine's server (the subsection below), not on these \`\\timing\` figures."
 
 # big's rows for run.sh's N (1M, QUICK 100k; callgrind's copy 100k)
 big_rows_of() { echo $(($1 * 10)); }
 
 # set_load_sql N: the thread's tables; big with 10 N rows
 set_load_sql() {
-  cat <<SQL
-CREATE TABLE c (a int NOT NULL);
-INSERT INTO c SELECT a FROM generate_series(1, 1000) a;
-CREATE TABLE big (i int, j int);
-INSERT INTO big SELECT g, 1 FROM generate_series(1, $(big_rows_of "$1")) g;
-CREATE TABLE wide (t text NOT NULL);
-INSERT INTO wide SELECT repeat(md5(a::text), 10) FROM generate_series(1, 1000) a;
-CREATE TABLE wide_copy (t text NOT NULL);
-INSERT INTO wide_copy SELECT * FROM wide;
-VACUUM FREEZE ANALYZE c;
-VACUUM FREEZE ANALYZE big;
-VACUUM FREEZE ANALYZE wide;
-VACUUM FREEZE ANALYZE wide_copy;
-SELECT count(*) FROM c;
-SELECT count(*) FROM big;
-SELECT count(*) FROM wide;
-SELECT count(*) FROM wide_copy;
-SQL
+  hashagg_tables_sql "$(big_rows_of "$1")"
 }
 
 # set_cg_rows Q N: the input rows of Q with N-row tables
