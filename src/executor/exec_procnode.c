@@ -119,6 +119,28 @@ tdb_exec_end_node(PlanState *node)
 }
 
 void
+tdb_exec_mark_pos(PlanState *node)
+{
+    if (node->mark_pos == NULL)
+        elog(ERROR, "plan node does not support mark/restore");
+    node->mark_pos(node);
+}
+
+void
+tdb_exec_restore_pos(PlanState *node)
+{
+    if (node->restore_pos == NULL)
+        elog(ERROR, "plan node does not support mark/restore");
+    node->restore_pos(node);
+}
+
+bool
+tdb_exec_supports_mark(const Plan *plan)
+{
+    return plan != NULL && nodeTag(plan) == T_Sort;
+}
+
+void
 tdb_exec_rescan(PlanState *node)
 {
     if (node->instr != NULL)

@@ -186,6 +186,7 @@ typedef struct SortState {
     PlanState ps;
     RowSorter *sorter;
     bool sorted;
+    int64 mark; /* reading position after the marked row */
 } SortState;
 
 static TupleTableSlot *
@@ -217,6 +218,22 @@ rescan_sort(PlanState *node)
     tdb_exec_rescan(node->lefttree);
 }
 
+static void
+mark_sort(PlanState *node)
+{
+    SortState *ss = (SortState *)node;
+
+    ss->mark = ss->sorter->next;
+}
+
+static void
+restore_sort(PlanState *node)
+{
+    SortState *ss = (SortState *)node;
+
+    ss->sorter->next = ss->mark;
+}
+
 PlanState *
 tdb_exec_init_sort(Sort *plan, EState *estate)
 {
@@ -229,6 +246,8 @@ tdb_exec_init_sort(Sort *plan, EState *estate)
                                    plan->num_keys, estate->query_mcxt);
     ss->ps.exec = exec_sort;
     ss->ps.rescan = rescan_sort;
+    ss->ps.mark_pos = mark_sort;
+    ss->ps.restore_pos = restore_sort;
     return &ss->ps;
 }
 

@@ -75,6 +75,11 @@ typedef struct PlanState {
     ExecProcFunc exec;
     void (*end)(struct PlanState *node);
     void (*rescan)(struct PlanState *node);
+    /* Remember the position of the row last returned / go back to it, so
+     * the next call returns the row after it again (merge join's inner
+     * side).  NULL for nodes that cannot (tdb_exec_supports_mark). */
+    void (*mark_pos)(struct PlanState *node);
+    void (*restore_pos)(struct PlanState *node);
     struct PlanState *lefttree;
     struct PlanState *righttree;
     ExprContext *econtext;
@@ -103,6 +108,16 @@ tdb_exec_proc_node(PlanState *node)
 
 void tdb_exec_end_node(PlanState *node);
 void tdb_exec_rescan(PlanState *node);
+
+/*
+ * Mark / restore: tdb_exec_mark_pos remembers the row the node returned
+ * last; after tdb_exec_restore_pos the node's next call returns the row
+ * that followed it, as at the time of marking.  Only for nodes whose plan
+ * tdb_exec_supports_mark accepts (Sort).  A rescan forgets the mark.
+ */
+void tdb_exec_mark_pos(PlanState *node);
+void tdb_exec_restore_pos(PlanState *node);
+bool tdb_exec_supports_mark(const Plan *plan);
 
 /* ----- helpers for nodes (exec_util.c) ----- */
 
