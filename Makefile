@@ -13,6 +13,7 @@
 #   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
 #   make bench-heap      heap storage: bulk insert and sequential scan
 #   make bench-tuplehash the compact tuple hash table alone: time, bytes/group
+#   make bench-sort      the SortEntry sorts alone: radix vs introsort vs qsort_r
 #   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
 #   make bench-copy      COPY FROM of 1M rows (file, script, psql) vs PostgreSQL
 #   make bench-types     numeric + x sum avg, float8 arithmetic and output vs PostgreSQL
@@ -87,7 +88,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-server clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sort bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -266,6 +267,15 @@ bench-tuplehash: deps
 	$(Q)build/release/bench/bench_tuplehash 10000000 10000000
 
 $(B)/bench/bench_tuplehash: $(B)/bench/tuplehash/bench_tuplehash.o $(B)/libtupledb.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+bench-sort: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_sort
+	$(Q)build/release/bench/bench_sort
+
+$(B)/bench/bench_sort: $(B)/bench/sort/bench_sort.o $(B)/libtupledb.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
