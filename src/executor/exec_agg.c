@@ -9,7 +9,7 @@
  *
  * Each group has, per aggregate, a transition state (value + isnull)
  * advanced with PostgreSQL's rules (builtins.h, AggDesc).  Aggregates
- * with DISTINCT or ORDER BY buffer their inputs per group in a RowSorter
+ * with DISTINCT or ORDER BY buffer their inputs per group in a Tuplesort
  * and feed them to the transition function, sorted (and deduplicated),
  * when the group is finished.
  *
@@ -40,7 +40,7 @@
  * new), for n aggregates:
  *
  *     [Datum values[n]][bool nulls[n]][bool no_input[n]]
- *     [RowSorter *sorters[n]]     (if an aggregate buffers its inputs)
+ *     [Tuplesort *sorters[n]]     (if an aggregate buffers its inputs)
  *     [MinimalTuple first_row]    (if keep_first_row)
  *
  * For `SELECT i, sum(j) ... GROUP BY i` that is 16 bytes next to a 4-byte
@@ -59,7 +59,7 @@
 #include "common/elog.h"
 #include "executor/exec_int.h"
 #include "executor/hashgroup.h"
-#include "executor/sortutil.h"
+#include "executor/tuplesort.h"
 
 /* Per aggregate: how to evaluate it. */
 typedef struct PerAgg {
@@ -79,7 +79,7 @@ typedef struct PerAgg {
     SortKey *sort_keys;
     int nsort_keys;
     SortKey *arg_keys;          /* per argument, for DISTINCT's equality */
-    RowSorter *sorter;          /* of the current group (plain/sorted) */
+    Tuplesort *sorter;          /* of the current group (plain/sorted) */
     TupleTableSlot *input_slot; /* a virtual row being buffered */
     List *order_states;         /* ExprState per ORDER BY key */
     FunctionCallInfoData fcinfo; /* the transition call: the per-row
@@ -91,7 +91,7 @@ typedef struct GroupState {
     Datum *values;
     bool *nulls;
     bool *no_input; /* strict transition with no input yet */
-    RowSorter **sorters; /* buffered aggregates (NULL if none buffers) */
+    Tuplesort **sorters; /* buffered aggregates (NULL if none buffers) */
     MinimalTuple *first_row; /* hashed with keep_first_row, else NULL */
 } GroupState;
 
@@ -166,7 +166,7 @@ group_view(const AggState *as, char *block, GroupState *g)
     g->nulls = (bool *)(block + sizeof(Datum) * (Size)n);
     g->no_input = g->nulls + n;
     g->sorters = as->any_buffered
-                     ? (RowSorter **)(block + as->sorters_offset)
+                     ? (Tuplesort **)(block + as->sorters_offset)
                      : NULL;
     g->first_row = as->keep_first_row
                        ? (MinimalTuple *)(block + as->first_row_offset)
@@ -189,8 +189,9 @@ init_group(AggState *as, GroupState *g)
                                         pa->transtype_len);
         g->no_input[i] = true;
         if (pa->buffered)
-            g->sorters[i] = tdb_sorter_create(pa->input_desc, pa->sort_keys,
-                                              pa->nsort_keys, as->group_mcxt);
+            g->sorters[i] = tdb_exec_begin_sort(as->ps.estate, pa->input_desc,
+                                                pa->sort_keys, pa->nsort_keys,
+                                                as->group_mcxt);
     }
     tdb_mcxt_switch_to(old);
 }
@@ -248,7 +249,7 @@ advance(AggState *as, PerAgg *pa, GroupState *g, int i,
 
 /* Buffer a DISTINCT / ORDER BY aggregate's inputs for the group. */
 static void
-buffer_inputs(AggState *as, PerAgg *pa, RowSorter *sorter,
+buffer_inputs(AggState *as, PerAgg *pa, Tuplesort *sorter,
               FunctionCallInfoData *fcinfo)
 {
     TupleTableSlot *slot = pa->input_slot;
@@ -264,7 +265,7 @@ buffer_inputs(AggState *as, PerAgg *pa, RowSorter *sorter,
             tdb_exec_eval_expr(list_nth(pa->order_states, k), econtext,
                                &slot->tts_isnull[pa->nargs + k]);
     tdb_slot_store_virtual(slot);
-    tdb_sorter_put(sorter, slot);
+    tdb_tuplesort_put(sorter, slot);
 }
 
 /*
@@ -481,14 +482,14 @@ same_inputs(PerAgg *pa, TupleTableSlot *a, Datum *prev, bool *prev_null)
 static void
 drain_buffer(AggState *as, PerAgg *pa, GroupState *g, int i)
 {
-    RowSorter *sorter = g->sorters[i];
+    Tuplesort *sorter = g->sorters[i];
     Datum prev[FUNC_MAX_ARGS];
     bool prev_null[FUNC_MAX_ARGS];
     bool have_prev = false;
     TupleTableSlot *row;
 
-    tdb_sorter_sort(sorter);
-    while ((row = tdb_sorter_next(sorter)) != NULL) {
+    tdb_tuplesort_perform(sorter);
+    while ((row = tdb_tuplesort_next(sorter)) != NULL) {
         FunctionCallInfoData fcinfo = {0};
 
         if (pa->aggref->distinct && have_prev &&
@@ -757,7 +758,7 @@ init_hashed(AggState *as, EState *estate, TupleDesc input_desc)
         reads_non_key_column((Node *)plan->plan.qual, &plan->num_cols);
     as->sorters_offset = size;
     if (as->any_buffered)
-        size += sizeof(RowSorter *) * (Size)n;
+        size += sizeof(Tuplesort *) * (Size)n;
     as->first_row_offset = size;
     if (as->keep_first_row)
         size += sizeof(MinimalTuple);
@@ -989,7 +990,7 @@ tdb_exec_init_agg(Agg *plan, EState *estate)
         as->sorters_offset =
             MAXALIGN((sizeof(Datum) + 2 * sizeof(bool)) * n);
         as->state_size = as->sorters_offset +
-                         (as->any_buffered ? sizeof(RowSorter *) * n : 0);
+                         (as->any_buffered ? sizeof(Tuplesort *) * n : 0);
         as->ps.exec = exec_agg_sorted;
     }
     as->ps.rescan = rescan_agg;

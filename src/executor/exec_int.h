@@ -19,6 +19,13 @@ PlanState *tdb_exec_init_nestloop(NestLoop *plan, EState *estate);
 PlanState *tdb_exec_init_hashjoin(HashJoin *plan, EState *estate);
 PlanState *tdb_exec_init_agg(Agg *plan, EState *estate);
 PlanState *tdb_exec_init_sort(Sort *plan, EState *estate);
+/* A tuplesort configured from the statement (work_mem, temp files,
+ * trace_sort, interrupts), its memory below parent. */
+struct Tuplesort *tdb_exec_begin_sort(EState *estate, TupleDesc desc,
+                                      const SortKey *keys, int nkeys,
+                                      MemoryContext parent);
+/* Limit: only the first bound rows of this Sort node will be read. */
+void tdb_exec_sort_set_bound(PlanState *node, int64 bound);
 PlanState *tdb_exec_init_material(Material *plan, EState *estate);
 PlanState *tdb_exec_init_limit(Limit *plan, EState *estate);
 PlanState *tdb_exec_init_unique(Unique *plan, EState *estate);

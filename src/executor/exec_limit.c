@@ -53,6 +53,13 @@ exec_limit(PlanState *node)
         ls->count = eval_bound(ls, ls->count_expr, true);
         ls->started = true;
         ls->returned = 0;
+        /* a Sort right below need keep only the rows that will be read */
+        if (nodeTag(node->lefttree->plan) == T_Sort)
+            tdb_exec_sort_set_bound(node->lefttree,
+                                    ls->count > 0 &&
+                                            ls->offset <= INT64_MAX - ls->count
+                                        ? ls->offset + ls->count
+                                        : 0);
         for (int64 i = 0; i < ls->offset; i++)
             if (tdb_exec_proc_node(node->lefttree) == NULL)
                 return NULL;

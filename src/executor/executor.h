@@ -54,6 +54,7 @@ typedef struct EState {
     uint64 processed;         /* rows returned / changed (command tag) */
     int work_mem;             /* kB */
     double hash_mem_multiplier;
+    bool trace_sort;          /* LOG lines from sorts (tuplesort.h) */
     /* directory for spill files (storage/tempfile.h), borrowed: the
      * database's "<datadir>/base/pgsql_tmp"; NULL without a database
      * (executor unit tests): use tdb_tempfile_default_dir() */

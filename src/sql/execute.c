@@ -37,6 +37,7 @@ tdb_sql_create_estate(Statement *st, PlannedStmt *stmt)
     EState *estate = tdb_exec_create_estate(s->xact, snap, stmt);
 
     estate->work_mem = s->settings.work_mem;
+    estate->trace_sort = s->settings.trace_sort;
     estate->hash_mem_multiplier = s->settings.hash_mem_multiplier;
     estate->temp_dir = tdb_database_temp_dir(s->db);
     estate->check_interrupts = check_interrupts;

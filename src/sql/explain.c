@@ -28,7 +28,7 @@
 #include "executor/executor.h"
 
 static const char *ident(const char *name);
-#include "executor/sortutil.h"
+#include "executor/tuplesort.h"
 #include "sql/explain.h"
 #include "sql/parser.h"
 #include "sql/planner.h"
@@ -808,10 +808,13 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         add_keys(es, plan, indent, "Sort Key", NULL, ((Sort *)plan)->keys,
                  ((Sort *)plan)->num_keys);
         if (es->analyze && ps != NULL) {
-            char buf[64];
+            char buf[96];
+            TuplesortStats stats;
 
-            snprintf(buf, sizeof(buf), "quicksort  Memory: %lldkB",
-                     (long long)tdb_exec_sort_memory_kb(ps));
+            tdb_exec_sort_stats(ps, &stats);
+            snprintf(buf, sizeof(buf), "%s  %s: %lldkB", stats.method,
+                     stats.on_disk ? "Disk" : "Memory",
+                     (long long)stats.space_kb);
             add_property(es, indent, "Sort Method", buf);
         }
         break;

@@ -431,6 +431,130 @@ tdb_tempfile_read(TempFile *f, void *data, Size len)
  * Inspecting, directories
  * ---------------------------------------------------------------------- */
 
+void
+tdb_tempfile_truncate(TempFile *f)
+{
+    check_open(f);
+    if (tdb_fd_truncate(f->fd, 0) != 0)
+        ereport(ERROR, errcode(tdb_fd_errcode(errno)),
+                errmsg("could not truncate file \"%s\": %m", f->path));
+    f->reading = false;
+    f->buf_start = 0;
+    f->buf_len = 0;
+    f->size = 0;
+    f->read_pos = 0;
+}
+
+/* ----------------------------------------------------------------------
+ * Readers
+ * ---------------------------------------------------------------------- */
+
+struct TempFileReader {
+    TempFile *file;
+    uint64 pos;       /* next byte to read */
+    uint64 start, end;
+    char *buffer;
+    Size buffer_size;
+    uint64 buf_start; /* file offset of buffer[0] */
+    Size buf_len;     /* valid bytes in buffer */
+};
+
+TempFileReader *
+tdb_tempfile_reader_create(TempFile *f, uint64 start, uint64 end,
+                           Size buffer_size, MemoryContext cxt)
+{
+    TempFileReader *r;
+
+    check_open(f);
+    if (start > end || end > f->size)
+        elog(ERROR, "reader range %llu-%llu outside temporary file \"%s\" "
+             "of %llu bytes",
+             (unsigned long long)start, (unsigned long long)end, f->path,
+             (unsigned long long)f->size);
+    if (!f->reading)
+        tdb_tempfile_seek(f, 0); /* flush */
+    buffer_size = Max(buffer_size, TDB_TEMPFILE_MIN_BUFFER);
+    r = tdb_mcxt_alloc_zero(cxt, sizeof(TempFileReader));
+    r->file = f;
+    r->pos = r->start = start;
+    r->end = end;
+    r->buffer = tdb_mcxt_alloc(cxt, buffer_size);
+    r->buffer_size = buffer_size;
+    return r;
+}
+
+/* pread exactly len bytes at offset into dest; raises naming the file. */
+static void
+reader_pread(TempFileReader *r, void *dest, Size len, uint64 offset)
+{
+    ssize_t nread = tdb_fd_pread_full(r->file->fd, dest, len, (off_t)offset);
+
+    if (nread >= 0 && (Size)nread == len)
+        return;
+    r->buf_len = 0;
+    if (nread < 0)
+        ereport(ERROR, errcode(tdb_fd_errcode(errno)),
+                errmsg("could not read file \"%s\": %m", r->file->path));
+    ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("could not read file \"%s\": read only %zd of %zu bytes",
+                   r->file->path, nread, len));
+}
+
+Size
+tdb_tempfile_reader_read(TempFileReader *r, void *data, Size len)
+{
+    char *dest = data;
+    Size done = 0;
+
+    check_open(r->file);
+    while (done < len && r->pos < r->end) {
+        uint64 want = Min((uint64)(len - done), r->end - r->pos);
+        Size n;
+
+        if (r->pos >= r->buf_start && r->pos < r->buf_start + r->buf_len) {
+            Size at = (Size)(r->pos - r->buf_start);
+
+            n = (Size)Min(want, (uint64)(r->buf_len - at));
+            memcpy(dest + done, r->buffer + at, n);
+        } else if (want >= r->buffer_size) {
+            n = (Size)want;
+            reader_pread(r, dest + done, n, r->pos);
+        } else {
+            Size fill = (Size)Min((uint64)r->buffer_size, r->end - r->pos);
+
+            reader_pread(r, r->buffer, fill, r->pos);
+            r->buf_start = r->pos;
+            r->buf_len = fill;
+            continue;
+        }
+        done += n;
+        r->pos += n;
+    }
+    return done;
+}
+
+uint64
+tdb_tempfile_reader_tell(const TempFileReader *r)
+{
+    return r->pos;
+}
+
+void
+tdb_tempfile_reader_seek(TempFileReader *r, uint64 offset)
+{
+    if (offset < r->start || offset > r->end)
+        elog(ERROR, "cannot seek a reader of temporary file \"%s\" to byte "
+             "%llu", r->file->path, (unsigned long long)offset);
+    r->pos = offset;
+}
+
+void
+tdb_tempfile_reader_free(TempFileReader *r)
+{
+    tdb_pfree(r->buffer);
+    tdb_pfree(r);
+}
+
 uint64
 tdb_tempfile_size(const TempFile *f)
 {

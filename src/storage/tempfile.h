@@ -90,6 +90,36 @@ void tdb_tempfile_seek(TempFile *f, uint64 offset);
  */
 Size tdb_tempfile_read(TempFile *f, void *data, Size len);
 
+/*
+ * Empty the file (a sort level whose runs were all merged): size 0, in
+ * write mode.  ERROR if the truncation fails.  Readers of it must not be
+ * used afterwards.
+ */
+void tdb_tempfile_truncate(TempFile *f);
+
+/*
+ * Readers: independent cursors over a byte range of a file, each with a
+ * buffer of its own, so one file can be read at many places at once (a
+ * sort merging runs stored one after another in one file).  Creating a
+ * reader flushes the file's pending writes (ERROR as tdb_tempfile_rewind)
+ * and leaves it in read mode; [start, end) must lie within what was
+ * written.  Writing to the file while its readers are in use is not
+ * allowed.  The reader and its buffer are allocated in cxt.
+ */
+typedef struct TempFileReader TempFileReader;
+
+TempFileReader *tdb_tempfile_reader_create(TempFile *f, uint64 start,
+                                           uint64 end, Size buffer_size,
+                                           MemoryContext cxt);
+/* Read up to len bytes (fewer only at the range's end); ERROR on I/O
+ * failure or a short file, the position then unchanged. */
+Size tdb_tempfile_reader_read(TempFileReader *r, void *data, Size len);
+/* The position (a file offset) of the next byte; seek to one in
+ * [start, end]. */
+uint64 tdb_tempfile_reader_tell(const TempFileReader *r);
+void tdb_tempfile_reader_seek(TempFileReader *r, uint64 offset);
+void tdb_tempfile_reader_free(TempFileReader *r);
+
 /* Bytes written so far (the file's logical size, including what is still
  * buffered). */
 uint64 tdb_tempfile_size(const TempFile *f);

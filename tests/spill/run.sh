@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh -- end-to-end tests of hash aggregation (and hashed SetOp)
-# spilling to disk (issue 8).
+# spilling to disk (issue 8), and of external sorts (issue 9).
 #
 #   tests/spill/run.sh [PATH/TO/tupledb]
 #
@@ -19,6 +19,17 @@
 #     error raised in a spilled batch, and after it is cancelled
 #     (statement_timeout; and a CancelRequest from psql through `tupledb
 #     serve`, when psql 15 is installed).
+# And for sorts (section 7 on):
+#   - ORDER BY over int8, text, numeric, multi-column and DESC NULLS FIRST
+#     keys at work_mem = 64kB (hundreds of runs, several merges) gives the
+#     in-memory answer, and so do sorted GROUP BY / DISTINCT;
+#   - EXPLAIN ANALYZE says "external merge  Disk: NkB" when it spills,
+#     "quicksort  Memory: NkB" in memory, "top-N heapsort" under LIMIT
+#     (which never spills, even at 64kB);
+#   - the spilling sort's peak RSS stays far below the in-memory sort's;
+#   - its temporary files are gone after success, after an error raised
+#     while the sorted rows are read, after statement_timeout and after a
+#     CancelRequest through the server.
 # Prints one line per check and
 #   RESULT spill_e2e: N passed, N failed, N skipped
 # (make check runs it through build/<flavour>/tests/spill_e2e).
@@ -170,6 +181,97 @@ else
   fail "temporary files gone after statement_timeout" "seen while running: $seen" "$(cat "$work/timeout.out")" "$(ls "$tmpdir" 2>&1)"
 fi
 
+# 7. external sorts: the same answers as in memory
+read -r -d '' SORTS <<'SQL'
+SELECT count(*), md5(string_agg(k::text, ',')) FROM (SELECT (g::int8 * 7919) % 300007 AS k FROM generate_series(1, 300000) g ORDER BY 1) x;
+SELECT count(*), md5(string_agg(t, ',')) FROM (SELECT md5((g % 150000)::text) AS t FROM generate_series(1, 200000) g ORDER BY 1) x;
+SELECT count(*), md5(string_agg(n::text, ',')) FROM (SELECT ((g * 7919) % 100003)::numeric / 7 AS n FROM generate_series(1, 150000) g ORDER BY 1 DESC) x;
+SELECT count(*), md5(string_agg(a::text || ':' || coalesce(b::text, 'null'), ',')) FROM (SELECT g % 100 AS a, NULLIF((g * 31) % 5003, 0) AS b FROM generate_series(1, 200000) g ORDER BY 1, 2 DESC NULLS FIRST) x;
+SELECT count(*), sum(c), md5(string_agg(k::text, ',')) FROM (SELECT g % 70001 AS k, count(*) AS c FROM generate_series(1, 250000) g GROUP BY 1 ORDER BY 1) x;
+SELECT count(*), md5(string_agg(t, ',')) FROM (SELECT DISTINCT md5((g % 90000)::text) AS t FROM generate_series(1, 200000) g ORDER BY 1) x;
+SQL
+sort_run() { printf "SET work_mem = '%s';\nSET enable_hashagg = off;\n%s\n" "$1" "$SORTS" | tdb 2>&1; }
+in_memory=$(sort_run 1GB)
+spilled=$(sort_run 64kB)
+if [ "$in_memory" = "$spilled" ] && ! grep -q ERROR <<<"$in_memory" && [ "$(grep -c ' | ' <<<"$in_memory")" -ge 6 ]; then
+  ok "external sorts give the in-memory answers"
+else
+  fail "external sorts give the in-memory answers" "in memory:" "$in_memory" "spilled:" "$spilled"
+fi
+if [ "$(temp_files)" -eq 0 ]; then ok "no temporary file left after the external sorts"
+else fail "no temporary file left after the external sorts" "$(ls "$tmpdir")"; fi
+
+# 8. EXPLAIN ANALYZE of sorts
+sort_q="SELECT g FROM generate_series(1, 200000) g ORDER BY g DESC"
+sort_plan() {
+  printf "SET work_mem = '%s';\nEXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) %s;\n" "$1" "$2" | tdb 2>&1
+}
+plan=$(sort_plan 64kB "$sort_q")
+if grep -Eq '^   Sort Method: external merge  Disk: [1-9][0-9]*kB$' <<<"$plan"; then
+  ok "EXPLAIN ANALYZE shows an external merge and its disk use"
+else
+  fail "EXPLAIN ANALYZE shows an external merge and its disk use" "$plan"
+fi
+plan=$(sort_plan 1GB "$sort_q")
+if grep -Eq '^   Sort Method: quicksort  Memory: [1-9][0-9]*kB$' <<<"$plan"; then
+  ok "EXPLAIN ANALYZE shows an in-memory sort and its memory"
+else
+  fail "EXPLAIN ANALYZE shows an in-memory sort and its memory" "$plan"
+fi
+plan=$(sort_plan 64kB "$sort_q LIMIT 10")
+if grep -Eq '^         Sort Method: top-N heapsort  Memory: [1-9][0-9]*kB$' <<<"$plan"; then
+  ok "EXPLAIN ANALYZE shows a top-N heapsort under LIMIT, in memory at 64kB"
+else
+  fail "EXPLAIN ANALYZE shows a top-N heapsort under LIMIT" "$plan"
+fi
+
+# 9. the spilling sort's peak memory
+sort_peak() {
+  /usr/bin/time -f '%M' -o "$work/rss" "$bin" -X -q "$db" -c "SET work_mem = '$1'" \
+    -c "SELECT * FROM (SELECT g, md5(g::text) FROM generate_series(1, 1000000) g ORDER BY 2) x OFFSET 1000000" >/dev/null 2>&1
+  tail -n 1 "$work/rss"
+}
+if [ ! -x /usr/bin/time ]; then
+  skip "sort peak memory bounded (no /usr/bin/time)"
+elif [[ $bin == */asan/* ]]; then
+  skip "sort peak memory bounded (AddressSanitizer's quarantine and shadow memory)"
+else
+  base=$(/usr/bin/time -f '%M' "$bin" -X -q "$db" -c "SELECT 1" 2>&1 >/dev/null | tail -n 1)
+  big=$(sort_peak 1GB)
+  small=$(sort_peak 1MB)
+  # in memory, 1M rows of ~80 bytes take ~90 MB; spilled, about 1 MB
+  if [ $((small - base)) -lt 30000 ] && [ $((big - base)) -gt $((3 * (small - base))) ]; then
+    ok "sort peak memory bounded: ${small} kB spilling vs ${big} kB in memory (baseline ${base} kB)"
+  else
+    fail "sort peak memory bounded" "baseline ${base} kB, in memory ${big} kB, spilling ${small} kB"
+  fi
+fi
+
+# 10. temporary files gone after an error raised while the sorted rows
+# are read (the merge is under way)
+err=$(printf "SET work_mem = '64kB';\nSELECT 10 / (g - 150000) FROM (SELECT g FROM generate_series(1, 200000) g ORDER BY g) x;\n" | tdb 2>&1)
+if grep -q 'ERROR:  division by zero' <<<"$err" && [ "$(temp_files)" -eq 0 ]; then
+  ok "no temporary file left after an error while reading a merge"
+else
+  fail "no temporary file left after an error while reading a merge" "$(tail -n 3 <<<"$err")" "$(ls "$tmpdir" 2>&1)"
+fi
+
+# 11. ... and after statement_timeout during a large external sort
+long_sort="SELECT count(*) FROM (SELECT md5(g::text) FROM generate_series(1, 30000000) g ORDER BY 1) x"
+(printf "SET work_mem = '64kB';\nSET statement_timeout = '3s';\n%s;\n" "$long_sort" | tdb >"$work/timeout.out" 2>&1) &
+seen=0
+for _ in $(seq 1 60); do
+  [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
+  sleep 0.1
+done
+wait $!
+if [ "$seen" -eq 1 ] && grep -q 'canceling statement due to statement timeout' "$work/timeout.out" &&
+   [ "$(temp_files)" -eq 0 ]; then
+  ok "sort run files exist while sorting and are gone after statement_timeout"
+else
+  fail "sort run files gone after statement_timeout" "seen while running: $seen" "$(cat "$work/timeout.out")" "$(ls "$tmpdir" 2>&1)"
+fi
+
 # 6. a CancelRequest through the server (psql sends one on SIGINT)
 if [ ! -x "$PSQL" ]; then
   skip "temporary files gone after a CancelRequest (no psql 15)"
@@ -196,6 +298,31 @@ else
   else
     fail "temporary files gone after a CancelRequest" "seen: $seen gone: $gone alive: $alive" \
       "$(cat "$work/cancel.out")" "$(tail -n 5 "$work/server.log")"
+  fi
+fi
+
+# 12. ... and after a CancelRequest (the server of section 6)
+if [ -z "$server_pid" ]; then
+  skip "sort run files gone after a CancelRequest (no psql 15)"
+else
+  (PGOPTIONS='-c work_mem=64kB' "$PSQL" -X -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "$long_sort" >"$work/cancel2.out" 2>&1) &
+  psql_pid=$!
+  seen=0
+  for _ in $(seq 1 100); do
+    [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
+    sleep 0.1
+  done
+  kill -INT "$psql_pid" 2>/dev/null
+  wait "$psql_pid"
+  gone=0
+  for _ in $(seq 1 50); do [ "$(temp_files)" -eq 0 ] && { gone=1; break; }; sleep 0.1; done
+  alive=$("$PSQL" -X -At -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "SELECT 43" 2>&1)
+  if [ "$seen" -eq 1 ] && [ "$gone" -eq 1 ] &&
+     grep -q 'canceling statement due to user request' "$work/cancel2.out" && [ "$alive" = 43 ]; then
+    ok "sort run files gone after a CancelRequest; the server keeps serving"
+  else
+    fail "sort run files gone after a CancelRequest" "seen: $seen gone: $gone alive: $alive" \
+      "$(cat "$work/cancel2.out")" "$(tail -n 5 "$work/server.log")"
   fi
 fi
 

@@ -340,6 +340,62 @@ TEST_BEGIN(test_rewind_seek_append)
 }
 TEST_END
 
+/* Readers: independent cursors over ranges of one file; truncation. */
+TEST_BEGIN(test_readers_and_truncate)
+{
+    const char *dir = test_tmpdir();
+    TempFile *f = tdb_tempfile_create(tdb_current_mcxt, dir, 4096);
+    TempFileReader *r[3];
+    uint64 at[3] = {0, 20000, 45000}, end[3] = {20000, 45000, 60000};
+    uint8 buf[2500];
+    bool more = true;
+
+    write_pattern(f, 60000, 5);
+    /* created while the file is still being written: flushes it */
+    for (int i = 0; i < 3; i++)
+        r[i] = tdb_tempfile_reader_create(f, at[i], end[i], 1024 + 1000 * i,
+                                          tdb_current_mcxt);
+    expect_u64_eq(file_size(tdb_tempfile_path(f)), 60000);
+    /* interleaved reads of odd sizes, each stopping at its range's end */
+    while (more) {
+        more = false;
+        for (int i = 0; i < 3; i++) {
+            Size want = (Size)(37 + 911 * i) % sizeof(buf) + 1;
+            Size got = tdb_tempfile_reader_read(r[i], buf, want);
+
+            expect_u64_eq(pattern_mismatch(buf, got, at[i], 5), got);
+            at[i] += got;
+            expect_u64_eq(tdb_tempfile_reader_tell(r[i]), at[i]);
+            if (got == want)
+                more = true;
+            else
+                expect_u64_eq(at[i], end[i]);
+        }
+    }
+    /* seek back inside a range, and past a buffer's worth in one read */
+    tdb_tempfile_reader_seek(r[1], 21000);
+    expect_u64_eq(tdb_tempfile_reader_read(r[1], buf, 2400), 2400);
+    expect_u64_eq(pattern_mismatch(buf, 2400, 21000, 5), 2400);
+    expect_error(tdb_tempfile_reader_seek(r[1], 45001), ERRCODE_INTERNAL_ERROR,
+                 "cannot seek");
+    expect_error(tdb_tempfile_reader_create(f, 10, 60001, 1024,
+                                            tdb_current_mcxt),
+                 ERRCODE_INTERNAL_ERROR, "outside");
+    for (int i = 0; i < 3; i++)
+        tdb_tempfile_reader_free(r[i]);
+
+    /* truncate: empty, then written and read again from the start */
+    tdb_tempfile_truncate(f);
+    expect_u64_eq(tdb_tempfile_size(f), 0);
+    expect_u64_eq(file_size(tdb_tempfile_path(f)), 0);
+    write_pattern(f, 3000, 6);
+    r[0] = tdb_tempfile_reader_create(f, 0, 3000, 1024, tdb_current_mcxt);
+    expect_u64_eq(tdb_tempfile_reader_read(r[0], buf, sizeof(buf)), 2500);
+    expect_u64_eq(pattern_mismatch(buf, 2500, 0, 6), 2500);
+    tdb_tempfile_close(f);
+}
+TEST_END
+
 TEST_BEGIN(test_close_unlinks)
 {
     const char *dir = test_tmpdir();
@@ -905,7 +961,8 @@ main(int argc, char **argv)
         argc, argv, "storage_tempfile", TEST_CASE(test_roundtrip_odd_sizes),
         TEST_CASE(test_buffering_and_size),
         TEST_CASE(test_existing_names_skipped),
-        TEST_CASE(test_rewind_seek_append), TEST_CASE(test_close_unlinks),
+        TEST_CASE(test_rewind_seek_append), TEST_CASE(test_readers_and_truncate),
+        TEST_CASE(test_close_unlinks),
         TEST_CASE(test_context_end_unlinks), TEST_CASE(test_close_then_delete),
         TEST_CASE(test_misuse), TEST_CASE(test_create_errors),
         TEST_CASE(test_enospc_mid_write), TEST_CASE(test_read_errors),
