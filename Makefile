@@ -19,6 +19,8 @@
 #   make bench-hashagg   GROUP BY / EXCEPT of the TupleHashEntryData thread vs PostgreSQL:
 #                        shell-timed (with big), then pgbench through the servers
 #   make bench-hashagg-pgbench  only the latter: c, wide, except as pgbench tps
+#   make bench-sort      ORDER BY over 5M rows at work_mem 64MB / 1GB, top-N, the
+#                        power-of-two tuple case (runs, tuples per run) vs PostgreSQL
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
 #   make V=1 ...         print full command lines
@@ -87,7 +89,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-server clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -310,6 +312,16 @@ bench-hashagg: deps
 bench-hashagg-pgbench: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/server/run.sh build/release/tupledb hashagg
+
+# The same harness with the "sort" workload set (bench/sql/sets/sort.sh):
+# ORDER BY over 5M rows (bigint, text, numeric keys) at work_mem 64MB and
+# 1GB, ORDER BY ... LIMIT 10, and the power-of-two MinimalTuple case of the
+# "Reducing chunk header sizes" thread, with trace_sort's runs and EXPLAIN
+# ANALYZE's Sort Method of both engines (issue 9).  TDB_BENCH_ONLY="pow2
+# k64" picks workloads, QUICK=1 is a one-round run on small tables.
+bench-sort: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb sort
 
 # pgbench against `tupledb serve` and a throwaway PostgreSQL 15 configured
 # alike: SELECT 1 and a small query, tps ratios, per-connection memory
