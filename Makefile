@@ -13,13 +13,15 @@
 #   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
 #   make bench-heap      heap storage: bulk insert and sequential scan
 #   make bench-tuplehash the compact tuple hash table alone: time, bytes/group
-#   make bench-sort      the SortEntry sorts alone: radix vs introsort vs qsort_r
+#   make bench-sortkey   the SortEntry sorts alone: radix vs introsort vs qsort_r
 #   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
 #   make bench-copy      COPY FROM of 1M rows (file, script, psql) vs PostgreSQL
 #   make bench-types     numeric + x sum avg, float8 arithmetic and output vs PostgreSQL
 #   make bench-hashagg   GROUP BY / EXCEPT of the TupleHashEntryData thread vs PostgreSQL:
 #                        shell-timed (with big), then pgbench through the servers
 #   make bench-hashagg-pgbench  only the latter: c, wide, except as pgbench tps
+#   make bench-sort      ORDER BY over 5M rows at work_mem 64MB / 1GB, top-N, the
+#                        power-of-two tuple case (runs, tuples per run) vs PostgreSQL
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
 #   make V=1 ...         print full command lines
@@ -88,7 +90,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sort bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-server clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -271,7 +273,7 @@ $(B)/bench/bench_tuplehash: $(B)/bench/tuplehash/bench_tuplehash.o $(B)/libtuple
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
-bench-sort: deps
+bench-sortkey: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_sort
 	$(Q)build/release/bench/bench_sort
 
@@ -320,6 +322,16 @@ bench-hashagg: deps
 bench-hashagg-pgbench: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/server/run.sh build/release/tupledb hashagg
+
+# The same harness with the "sort" workload set (bench/sql/sets/sort.sh):
+# ORDER BY over 5M rows (bigint, text, numeric keys) at work_mem 64MB and
+# 1GB, ORDER BY ... LIMIT 10, and the power-of-two MinimalTuple case of the
+# "Reducing chunk header sizes" thread, with trace_sort's runs and EXPLAIN
+# ANALYZE's Sort Method of both engines (issue 9).  TDB_BENCH_ONLY="pow2
+# k64" picks workloads, QUICK=1 is a one-round run on small tables.
+bench-sort: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb sort
 
 # pgbench against `tupledb serve` and a throwaway PostgreSQL 15 configured
 # alike: SELECT 1 and a small query, tps ratios, per-connection memory

@@ -20,7 +20,7 @@
  *
  * Usage: bench_sort [N [REPEAT [radix]]]   ("radix": time only the radix
  * sort, to tune RADIX_MIN_ENTRIES)
- * Not a test: never run by make check (make bench-sort runs it).
+ * Not a test: never run by make check (make bench-sortkey runs it).
  */
 #include "common/base.h"
 

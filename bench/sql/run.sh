@@ -12,6 +12,11 @@
 #           of the "Reduce TupleHashEntryData struct size by half"
 #           thread, with EXPLAIN ANALYZE's Batches / Memory Usage /
 #           Disk Usage of both engines
+#   sort    (make bench-sort) issue 9: ORDER BY over 5M rows at work_mem
+#           64MB and 1GB (bigint, text and numeric keys), a top-N LIMIT,
+#           and the power-of-two MinimalTuple case of the "Reducing chunk
+#           header sizes" thread, with each engine's trace_sort runs and
+#           EXPLAIN ANALYZE Sort Method
 #
 # Steps:
 #   1. loads the set's tables into a fresh tupledb database (through the
@@ -27,7 +32,10 @@
 #      BY's order is unspecified); a set with set_explain=1 also runs
 #      EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) of every query
 #      in both and keeps each hashed node's Batches, Memory Usage and Disk
-#      Usage;
+#      Usage; a set with set_trace=1 also runs every query once more in
+#      both engines with trace_sort on (and client_min_messages = log),
+#      untimed but for \timing, keeping the sort's LOG lines, and keeps
+#      each Sort node's "Sort Method:" line from the EXPLAIN ANALYZE;
 #   3. timing: per round and query, one session per engine (a new shell
 #      process opening the database / a new psql connection and backend),
 #      which engine goes first alternating between rounds; a session runs
@@ -54,12 +62,15 @@
 #
 # Environment:
 #   QUICK              1: 100k-row tables, 3 rounds (development; do not
-#                      commit its figures)
+#                      commit its figures); a set may choose other sizes
+#                      and rounds (set_rows, set_quick_rows, set_rounds,
+#                      set_quick_rounds)
 #   TDB_BENCH_ROUNDS   rounds (default 7)
 #   TDB_BENCH_REPS     timed runs per session (default 3; a set's
 #                      qreps[Q] overrides it for query Q)
 #   TDB_BENCH_ONLY     space-separated query names to run (default all)
-#   TDB_BENCH_PROFILE  0 skips callgrind and perf
+#   TDB_BENCH_PROFILE  0 skips callgrind and perf, 1 runs them (default:
+#                      the set's set_profile, else 1)
 #   TDB_BENCH_COMPARE  another tupledb shell (e.g. built before a
 #                      change): timed in the same rounds on the same
 #                      database, as a third engine taking its turn, and
@@ -68,6 +79,9 @@
 #                      prints the section without writing any file
 #   TDB_BENCH_RAW      raw records (default SET-raw.txt next to the shell
 #                      binary: sql-raw.txt, types-raw.txt, hashagg-raw.txt)
+#   TDB_BENCH_SECTION  where the report's section is written as well
+#                      (default SET-section.md next to the raw records),
+#                      for pasting when RESULTS.md is not written
 #   TDB_BENCH_REPORT_ONLY 1: measure nothing, rebuild the section from the
 #                      raw records of an earlier run
 #   PGBIN              PostgreSQL binaries (default
@@ -95,6 +109,12 @@ set_name=${2:-sql}
 # rewrites the section
 declare -A qsetup=() qreps=() qmemtarget=()
 set_explain=0 set_perf_runs=10 set_show_qps="" set_tolerate_errors=0 set_cg_desc=""
+# set_trace=1: trace_sort runs and Sort Method lines (the sort set);
+# set_qrows Q N (a function, with set_trace): the input rows of Q with
+# N-row tables; the sizes and rounds of a normal and a QUICK run; whether
+# callgrind and perf run unless TDB_BENCH_PROFILE says
+set_trace=0 set_rows=1000000 set_quick_rows=100000 set_rounds=7 set_quick_rounds=3
+set_profile=1
 set_keep_subsections=()
 # queries tupledb failed with an error (set_tolerate_errors=1): the error
 declare -A tdb_failed=()
@@ -102,14 +122,17 @@ declare -A tdb_failed=()
 . "$here/sets/$set_name.sh"
 
 if [ "${QUICK:-0}" = 1 ]; then
-  rows=100000 rounds=${TDB_BENCH_ROUNDS:-3}
+  rows=$set_quick_rows rounds=${TDB_BENCH_ROUNDS:-$set_quick_rounds}
 else
-  rows=1000000 rounds=${TDB_BENCH_ROUNDS:-7}
+  rows=$set_rows rounds=${TDB_BENCH_ROUNDS:-$set_rounds}
 fi
 reps=${TDB_BENCH_REPS:-3}
 cg_rows=100000
 results=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
 raw=${TDB_BENCH_RAW:-$(dirname "$tdb")/$set_raw_name}
+section_out=${TDB_BENCH_SECTION:-${raw%-raw.txt}-section.md}
+[ "$section_out" != "$raw" ] || section_out=$raw.section.md
+profile_on=${TDB_BENCH_PROFILE:-$set_profile}
 heading=$set_heading
 compare=${TDB_BENCH_COMPARE:-}
 if [ -n "$compare" ]; then
@@ -252,6 +275,7 @@ measure() {
     fi
   done
   [ "$set_explain" != 1 ] || for q in $queries; do explain_query "$q" >>"$raw"; done
+  [ "$set_trace" != 1 ] || for q in $queries; do trace_query "$q" >>"$raw"; done
   # the footprint of a session that runs nothing big
   for ((r = 0; r < 3; r++)); do
     qsql[idle]="SELECT 1"
@@ -288,7 +312,7 @@ measure() {
   done
   echo "elapsed timing $(($(date +%s) - start))" >>"$raw"
 
-  if [ "${TDB_BENCH_PROFILE:-1}" != 0 ]; then
+  if [ "$profile_on" != 0 ]; then
     start=$(date +%s)
     profile
     echo "elapsed profile $(($(date +%s) - start))" >>"$raw"
@@ -328,7 +352,45 @@ explain_query() {
       { print "plan", e, q, $0 }
       /->|^[A-Z]/ { node = $0; sub(/^ *(-> *)?/, "", node); sub(/ *\(.*$/, "", node); gsub(/ /, "_", node) }
       /Batches: / { n++; print "explain", e, q, node, field("Batches"), field("Memory Usage"), field("Disk Usage") }
+      /Sort Method: / {
+        m = $0; sub(/^.*Sort Method: */, "", m); kind = "-"; kb = "-"
+        if (match(m, /  *(Memory|Disk): *[0-9]+ *kB/)) {
+          sp = substr(m, RSTART, RLENGTH); m = substr(m, 1, RSTART - 1)
+          kind = sp; sub(/^ */, "", kind); sub(/:.*/, "", kind)
+          kb = sp; gsub(/[^0-9]/, "", kb)
+        }
+        gsub(/ /, "_", m)
+        print "sortmethod", e, q, m, kind, kb
+      }
       END { if (!n) print "explain", e, q, "none - - -" }'
+  done
+}
+
+# trace_query Q: Q once per engine (after its setup) with trace_sort on and
+# the LOG messages sent to the client, as records
+#   trace ENGINE Q LINE       every line of the output that looks like a
+#                             sort trace message (a LOG/DEBUG/INFO line, or
+#                             one naming a tuple sort, a run, a merge)
+#   tracetime ENGINE Q MS     the statement's \timing
+#   tracerows Q N             the query's input rows (set_qrows)
+# An engine that prints no such lines gives no trace records (tupledb
+# until its tuplesort logs them).
+trace_query() {
+  local q=$1 e out input
+  [ -z "$(declare -F set_qrows)" ] || echo "tracerows $q $(set_qrows "$q" "$rows")"
+  input=$({ setup_sql "$q"; printf '%s\n' "SET trace_sort = on;" "SET client_min_messages = log;" '\timing on' "${qsql[$q]};"; })
+  for e in tdb pg; do
+    [ "$e" = pg ] || [ -z "${tdb_failed[$q]:-}" ] || continue
+    if [ "$e" = tdb ]; then
+      out=$(printf '%s\n' "$input" | "$tdb" -X -q -At "$work/tdb" 2>&1) || true
+    else
+      out=$(printf '%s\n' "$input" | psql_run -At 2>&1) || true
+    fi
+    printf '%s\n' "$out" | awk -v e="$e" -v q="$q" '
+      /^Time: / { print "tracetime", e, q, $2; next }
+      /^(LOG|DEBUG[0-9]*|INFO): / || /tuple sort|writing run|performsort|sort ended|sort of worker|merge (step|pass)|switching to external|tapes?/ {
+        print "trace", e, q, $0
+      }'
   done
 }
 
@@ -491,7 +553,11 @@ $1 == "memtarget" { memtarget[$2] = $3; next }
 $1 == "failed" { v = $0; sub(/^failed [a-z]+ [a-z0-9_]+ /, "", v); failed[$3] = v; next }
 $1 == "qreps" { qreps[$2] = $3; if ($3 != info["reps"]) odd_reps = 1; next }
 $1 == "qsetup" { v = $0; sub(/^qsetup [a-z0-9_]+ /, "", v); setup[$2] = v; next }
-$1 == "explain" { k = $2 SUBSEP $3; nx[k]++; xnode[k, nx[k]] = $4; xb[k, nx[k]] = $5; xm[k, nx[k]] = $6; xd[k, nx[k]] = $7; have_explain = 1; next }
+$1 == "explain" { k = $2 SUBSEP $3; nx[k]++; xnode[k, nx[k]] = $4; xb[k, nx[k]] = $5; xm[k, nx[k]] = $6; xd[k, nx[k]] = $7; have_explain = 1; if ($4 != "none") have_batches = 1; next }
+$1 == "sortmethod" { k = $2 SUBSEP $3; nsm[k]++; smeth[k, nsm[k]] = $4; skind[k, nsm[k]] = $5; skb[k, nsm[k]] = $6; have_sortmethod = 1; next }
+$1 == "tracerows" { trows[$2] = $3; next }
+$1 == "tracetime" { ttime[$2, $3] = $4; next }
+$1 == "trace" { k = $2 SUBSEP $3; v = $0; sub(/^trace [a-z]+ [a-z0-9_]+ /, "", v); ntr[k]++; tr[k, ntr[k]] = v; have_trace = 1; next }
 $1 == "plan" { k = $2 SUBSEP $3; v = $0; sub(/^plan [a-z]+ [a-z0-9_]+ /, "", v); np[k]++; plan[k, np[k]] = v; next }
 $1 == "desc" { v = $0; sub(/^desc /, "", v); desc = desc v "\n"; next }
 $1 == "result" { v = $0; sub(/^result [a-z0-9_]+ /, "", v); gsub(/\|/, ", ", v); res[$2] = v; next }
@@ -509,6 +575,86 @@ $1 == "perf" && $3 == "share" { kshare[$2] = $4; ushare[$2] = $5; have_perf = 1;
 $1 == "perf" && $3 == "sym" { ns[$2]++; sym[$2, ns[$2]] = $6; symk[$2, ns[$2]] = $5; symp[$2, ns[$2]] = $4; next }
 $1 == "cg" && $2 == "total" { cgt[$3, $4] = $5; have_cg = 1; next }
 $1 == "cg" && $2 == "fn" { ncgf[$3, $4]++; cgf[$3, $4, ncgf[$3, $4]] = sprintf("%8.1f  %s", $5, $6); cgv[$3, $4, $6] = $5; next }
+
+# trace_sort figures of engine en on query q into tf[]: runs, tuples per
+# run (first run, and the mean of all but the last when the engine logs
+# the tuples of each run), merge passes or final merge width, how the sort
+# ended; "" where the trace does not say
+function trace_figures(en, q,    k, j, l, v, a, nr, tsum, tn, lastt) {
+  delete tf
+  k = en SUBSEP q; nr = 0; tn = 0; tsum = 0
+  for (j = 1; j <= ntr[k]; j++) {
+    l = tr[k, j]
+    if (match(l, /finished writing run [0-9]+/)) {
+      v = substr(l, RSTART, RLENGTH); sub(/.* /, "", v); if (v + 0 > nr) nr = v + 0
+      if (match(l, /run [0-9]+[^0-9]+[0-9]+ tuples/)) {
+        v = substr(l, RSTART, RLENGTH); sub(/ tuples/, "", v); sub(/.*[^0-9]/, "", v)
+        tn++; tper[tn] = v + 0
+      }
+    }
+    if (match(l, /performsort done: [0-9]+ runs?/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["runs_logged"] = v + 0 }
+    if (match(l, /[0-9]+ merge pass/)) { v = substr(l, RSTART, RLENGTH); sub(/ .*/, "", v); tf["passes"] = v }
+    if (match(l, /finished [0-9]+-way merge step/)) tf["steps"]++
+    if (match(l, /except [0-9]+-way final merge/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["final"] = v }
+    if (match(l, /switching to external sort with [0-9]+ tapes/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["tapes"] = v }
+    if (match(l, /external sort[a-z ]*(of worker -?[0-9]+ )?ended, [0-9]+ disk blocks used/)) { v = substr(l, RSTART, RLENGTH); sub(/ disk.*/, "", v); sub(/.* /, "", v); tf["ended"] = "external, " commas(v) " disk blocks" }
+    if (match(l, /internal sort[a-z ]*(of worker -?[0-9]+ )?ended, [0-9]+ KB used/)) { v = substr(l, RSTART, RLENGTH); sub(/ KB.*/, "", v); sub(/.* /, "", v); tf["ended"] = "internal, " commas(v) " KB" }
+    if (match(l, /workMem = [0-9]+/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["workmem"] = v }
+  }
+  if (tf["runs_logged"] != "") nr = tf["runs_logged"]
+  tf["runs"] = nr
+  if (tn > 0) {
+    tf["first"] = tper[1]
+    for (j = 1; j < tn; j++) tsum += tper[j]
+    tf["mean"] = tn > 1 ? tsum / (tn - 1) : tper[1]
+    tf["exact"] = 1
+  } else if (nr > 0 && trows[q] > 0) {
+    tf["mean"] = trows[q] / nr
+    tf["hi"] = nr > 1 ? trows[q] / (nr - 1) : trows[q]
+  }
+  return ntr[k] > 0
+}
+function sort_trace_report(    i, q, e, en, have, j, k) {
+  print "### trace_sort"
+  print ""
+  print "Each query once more in each engine with `SET trace_sort = on; SET client_min_messages = log;` (after its setup), untimed but for `\\timing`; the figures come from the LOG lines. PostgreSQL 15 logs each run it writes (`finished writing run N to tape M`), not its tuples, so its tuples per run is **≈ input rows ÷ runs**: every run but the last holds the same number of tuples (as many as fit in work_mem) and the last holds the rest, so a full run holds between rows ÷ runs and rows ÷ (runs − 1), the range given. tupledb logs the tuples of each run (`finished writing run N: T tuples, B bytes`): its figure is exact, the mean of all runs but the last (and its first run in parentheses). The last column divides tupledb'"'"'s figure by the upper end of PostgreSQL'"'"'s range, the comparison least favourable to tupledb. \"–\": the engine logged no such figure (tupledb before its tuplesort logs them)."
+  print ""
+  print "| query | input rows | tupledb runs | tupledb tuples per run | tupledb merge passes | tupledb sort | tupledb ms | PostgreSQL runs | PostgreSQL tuples per run | PostgreSQL merge (tapes; steps + final width) | PostgreSQL sort | PostgreSQL ms | tuples per run tupledb ÷ PostgreSQL (its upper end) |"
+  print "|---|--:|--:|--:|--:|---|--:|--:|--:|---|---|--:|--:|"
+  for (i = 1; i <= nq; i++) {
+    q = qs[i]
+    trace_figures("tdb", q)
+    t_runs = tf["runs"]; t_mean = tf["mean"]; t_first = tf["first"]; t_pass = tf["passes"]; t_end = tf["ended"]; t_any = ntr["tdb" SUBSEP q] > 0
+    trace_figures("pg", q)
+    p_runs = tf["runs"]; p_mean = tf["mean"]; p_hi = tf["hi"]; p_end = tf["ended"]
+    p_merge = (tf["tapes"] != "" ? tf["tapes"] " tapes; " : "") (tf["steps"] + 0) " steps" (tf["final"] != "" ? " + " tf["final"] "-way final" : "")
+    if (p_runs == 0) p_merge = "–"
+    printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", short[q], (q in trows ? commas(trows[q]) : "–"), \
+      (t_any && t_runs > 0 ? commas(t_runs) : (t_any ? "0" : "–")), \
+      (t_mean != "" ? commas(t_mean) (t_first != "" ? " (" commas(t_first) ")" : "") : "–"), dash(t_pass), dash(t_end), \
+      (("tdb" SUBSEP q) in ttime ? f1(ttime["tdb", q]) : "–"), \
+      (p_runs > 0 ? commas(p_runs) : "0"), (p_mean != "" ? "≈ " commas(p_mean) (p_hi != "" && p_hi != p_mean ? "–" commas(p_hi) : "") : "–"), \
+      p_merge, dash(p_end), (("pg" SUBSEP q) in ttime ? f1(ttime["pg", q]) : "–"), \
+      (t_mean != "" && p_mean != "" && p_mean > 0 ? sprintf("%.2f", t_mean / (p_hi != "" ? p_hi : p_mean)) : "–")
+  }
+  print ""
+  print "<details><summary>The trace lines</summary>"
+  print ""
+  print "```"
+  for (i = 1; i <= nq; i++) {
+    q = qs[i]
+    for (e = 1; e <= 2; e++) {
+      en = e == 1 ? "tdb" : "pg"; k = en SUBSEP q
+      printf "%s, %s:%s\n", short[q], (e == 1 ? "tupledb" : "PostgreSQL"), (ntr[k] ? "" : " (no trace lines)")
+      for (j = 1; j <= ntr[k]; j++) print "  " tr[k, j]
+      print ""
+    }
+  }
+  print "```"
+  print ""
+  print "</details>"
+  print ""
+}
 
 END {
   for (i = 1; i <= nq; i++) names[qs[i]] = long[qs[i]] ": `" (qs[i] in setup ? setup[qs[i]] " " : "") sql[qs[i]] "`"
@@ -549,7 +695,24 @@ END {
     mb(median("rss" SUBSEP "tdb" SUBSEP "idle")), mb(median("rss" SUBSEP "pg" SUBSEP "idle")), load["tdb"] / 1000, load["pg"] / 1000, ", CHECKPOINT"
   if (have_base) printf " The \"before\" columns are `%s`, another build of the shell timed in the same rounds on the same database (TDB_BENCH_COMPARE).", info["compare_rev"]
   print "\n"
-  if (have_explain) {
+  if (have_sortmethod) {
+    print "`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)` of each query, once per engine after the result check (after the query'"'"'s setup statements): the `Sort Method` line of each Sort node."
+    print ""
+    print "| query | tupledb Sort Method | tupledb Memory / Disk kB | PostgreSQL Sort Method | PostgreSQL Memory / Disk kB |"
+    print "|---|---|--:|---|--:|"
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]; kt = "tdb" SUBSEP q; kp = "pg" SUBSEP q
+      m = nsm[kt] > nsm[kp] ? nsm[kt] : nsm[kp]
+      if (m == 0) m = 1
+      for (j = 1; j <= m; j++)
+        printf "| %s | %s | %s | %s | %s |\n", short[q], \
+          (q in failed ? "fails" : dash(unders(smeth[kt, j]))), ((kt, j) in skind ? skind[kt, j] " " commasd(skb[kt, j]) : "–"), \
+          dash(unders(smeth[kp, j])), ((kp, j) in skind ? skind[kp, j] " " commasd(skb[kp, j]) : "–")
+    }
+    print ""
+  }
+  if (have_trace) sort_trace_report()
+  if (have_batches) {
     print "`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)` of each query, once per engine after the result check (after the query'"'"'s setup statements), each node that reports `Batches` (\"–\": the engine prints no such node or figure; PostgreSQL 15 prints none for a hashed SetOp):"
     print ""
     print "| query | node | tupledb Batches | tupledb Memory Usage kB | tupledb Disk Usage kB | PostgreSQL node | PostgreSQL Batches | PostgreSQL Memory Usage kB | PostgreSQL Disk Usage kB | Memory Usage tupledb ÷ PostgreSQL |"
@@ -656,6 +819,8 @@ END {
 cat "$set_notes" >>"$section"
 
 cat "$section"
+cp "$section" "$section_out"
+echo "bench-$set_name: the section is also in $section_out"
 
 if [ "$results" != "-" ]; then
   bench_write_section "$results" "$heading" "$section" "${set_keep_subsections[@]}"

@@ -74,6 +74,7 @@ typedef struct PerAgg {
     bool transtype_byval;
     /* DISTINCT / ORDER BY: inputs buffered per group */
     bool buffered;
+    TupleTableSlot *prev_slot;  /* DISTINCT: the last row kept */
     TupleDesc input_desc;       /* the buffered rows: the arguments, then
                                  * the ORDER BY keys */
     SortKey *sort_keys;
@@ -462,17 +463,16 @@ advance_all(AggState *as, GroupState *g, TupleTableSlot *row)
     (void)tdb_exec_interp(as->trans, econtext, &isnull);
 }
 
-/* Are the first n columns of two buffered rows equal (DISTINCT)? */
+/* Are the arguments of two buffered rows equal (DISTINCT)? */
 static bool
-same_inputs(PerAgg *pa, TupleTableSlot *a, Datum *prev, bool *prev_null)
+same_inputs(PerAgg *pa, TupleTableSlot *a, TupleTableSlot *b)
 {
     for (int k = 0; k < pa->nargs; k++) {
-        bool isnull;
-        Datum v = tdb_slot_getattr(a, k + 1, &isnull);
+        bool an, bn;
+        Datum av = tdb_slot_getattr(a, k + 1, &an);
+        Datum bv = tdb_slot_getattr(b, k + 1, &bn);
 
-        if (isnull != prev_null[k] ||
-            (!isnull && tdb_sort_compare_datums(&pa->arg_keys[k], v, false,
-                                                prev[k], false) != 0))
+        if (tdb_sort_compare_datums(&pa->arg_keys[k], av, an, bv, bn) != 0)
             return false;
     }
     return true;
@@ -483,8 +483,6 @@ static void
 drain_buffer(AggState *as, PerAgg *pa, GroupState *g, int i)
 {
     Tuplesort *sorter = g->sorters[i];
-    Datum prev[FUNC_MAX_ARGS];
-    bool prev_null[FUNC_MAX_ARGS];
     bool have_prev = false;
     TupleTableSlot *row;
 
@@ -492,19 +490,19 @@ drain_buffer(AggState *as, PerAgg *pa, GroupState *g, int i)
     while ((row = tdb_tuplesort_next(sorter)) != NULL) {
         FunctionCallInfoData fcinfo = {0};
 
-        if (pa->aggref->distinct && have_prev &&
-            same_inputs(pa, row, prev, prev_null))
-            continue;
+        if (pa->aggref->distinct) {
+            if (have_prev && same_inputs(pa, row, pa->prev_slot))
+                continue;
+            tdb_slot_copy(pa->prev_slot, row);
+            have_prev = true;
+        }
         fcinfo.nargs = (int16)(pa->nargs + 1);
-        for (int a = 0; a < pa->nargs; a++) {
+        for (int a = 0; a < pa->nargs; a++)
             fcinfo.args[a + 1].value =
                 tdb_slot_getattr(row, a + 1, &fcinfo.args[a + 1].isnull);
-            prev[a] = fcinfo.args[a + 1].value;
-            prev_null[a] = fcinfo.args[a + 1].isnull;
-        }
-        have_prev = true;
         advance(as, pa, g, i, &fcinfo);
     }
+    tdb_slot_clear(pa->prev_slot);
 }
 
 /* Final values of a group into the econtext's aggregate arrays. */
@@ -817,6 +815,9 @@ init_buffered(PerAgg *pa, Aggref *aggref, EState *estate)
     }
     pa->input_desc = tdb_exec_type_from_tlist(tlist);
     pa->input_slot = tdb_slot_create(pa->input_desc, &tdb_tts_ops_virtual);
+    /* the sort's rows do not outlive the next one: DISTINCT compares with
+     * a copy of the last row it kept */
+    pa->prev_slot = tdb_slot_create(pa->input_desc, &tdb_tts_ops_minimal);
     pa->arg_keys = tdb_palloc0(sizeof(SortKey) * (Size)Max(1, nargs));
     for (int k = 0; k < nargs; k++) {
         pa->arg_keys[k].col = k + 1;

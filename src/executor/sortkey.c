@@ -61,7 +61,7 @@
  * allocated: a tie or cmp function that raises leaves the array in some
  * order, with every entry still in it.
  *
- * Measured with bench/sort/bench_sort.c (make bench-sort): 5,000,000
+ * Measured with bench/sort/bench_sort.c (make bench-sortkey): 5,000,000
  * entries, release build (gcc 12 -O2), one core of the development VM,
  * best of 3, ms; introsort and qsort_r compare keys through a callback:
  *
