@@ -595,7 +595,7 @@ function trace_figures(en, q,    k, j, l, v, a, nr, tsum, tn, lastt) {
     if (match(l, /performsort done: [0-9]+ runs?/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["runs_logged"] = v + 0 }
     if (match(l, /[0-9]+ merge pass/)) { v = substr(l, RSTART, RLENGTH); sub(/ .*/, "", v); tf["passes"] = v }
     if (match(l, /finished [0-9]+-way merge step/)) tf["steps"]++
-    if (match(l, /except [0-9]+-way final merge/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["final"] = v }
+    if (match(l, /[0-9]+-way final merge/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["final"] = v }
     if (match(l, /switching to external sort with [0-9]+ tapes/)) { v = substr(l, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); tf["tapes"] = v }
     if (match(l, /external sort[a-z ]*(of worker -?[0-9]+ )?ended, [0-9]+ disk blocks used/)) { v = substr(l, RSTART, RLENGTH); sub(/ disk.*/, "", v); sub(/.* /, "", v); tf["ended"] = "external, " commas(v) " disk blocks" }
     if (match(l, /internal sort[a-z ]*(of worker -?[0-9]+ )?ended, [0-9]+ KB used/)) { v = substr(l, RSTART, RLENGTH); sub(/ KB.*/, "", v); sub(/.* /, "", v); tf["ended"] = "internal, " commas(v) " KB" }
@@ -619,12 +619,14 @@ function sort_trace_report(    i, q, e, en, have, j, k) {
   print ""
   print "Each query once more in each engine with `SET trace_sort = on; SET client_min_messages = log;` (after its setup), untimed but for `\\timing`; the figures come from the LOG lines. PostgreSQL 15 logs each run it writes (`finished writing run N to tape M`), not its tuples, so its tuples per run is **≈ input rows ÷ runs**: every run but the last holds the same number of tuples (as many as fit in work_mem) and the last holds the rest, so a full run holds between rows ÷ runs and rows ÷ (runs − 1), the range given. tupledb logs the tuples of each run (`finished writing run N: T tuples, B bytes`): its figure is exact, the mean of all runs but the last (and its first run in parentheses). The last column divides tupledb'"'"'s figure by the upper end of PostgreSQL'"'"'s range, the comparison least favourable to tupledb. \"–\": the engine logged no such figure (tupledb before its tuplesort logs them)."
   print ""
-  print "| query | input rows | tupledb runs | tupledb tuples per run | tupledb merge passes | tupledb sort | tupledb ms | PostgreSQL runs | PostgreSQL tuples per run | PostgreSQL merge (tapes; steps + final width) | PostgreSQL sort | PostgreSQL ms | tuples per run tupledb ÷ PostgreSQL (its upper end) |"
+  print "| query | input rows | tupledb runs | tupledb tuples per run | tupledb merge (steps + final width) | tupledb sort | tupledb ms | PostgreSQL runs | PostgreSQL tuples per run | PostgreSQL merge (tapes; steps + final width) | PostgreSQL sort | PostgreSQL ms | tuples per run tupledb ÷ PostgreSQL (its upper end) |"
   print "|---|--:|--:|--:|--:|---|--:|--:|--:|---|---|--:|--:|"
   for (i = 1; i <= nq; i++) {
     q = qs[i]
     trace_figures("tdb", q)
-    t_runs = tf["runs"]; t_mean = tf["mean"]; t_first = tf["first"]; t_pass = tf["passes"]; t_end = tf["ended"]; t_any = ntr["tdb" SUBSEP q] > 0
+    t_runs = tf["runs"]; t_mean = tf["mean"]; t_first = tf["first"]; t_end = tf["ended"]; t_any = ntr["tdb" SUBSEP q] > 0
+    t_pass = (tf["steps"] + 0) " steps" (tf["final"] != "" ? " + " tf["final"] "-way final" : "")
+    if (t_runs == 0) t_pass = "–"
     trace_figures("pg", q)
     p_runs = tf["runs"]; p_mean = tf["mean"]; p_hi = tf["hi"]; p_end = tf["ended"]
     p_merge = (tf["tapes"] != "" ? tf["tapes"] " tapes; " : "") (tf["steps"] + 0) " steps" (tf["final"] != "" ? " + " tf["final"] "-way final" : "")

@@ -625,6 +625,9 @@ tdb_tuplesort_next(Tuplesort *ts)
 
     switch (ts->status) {
     case SORT_SORTED_MEM:
+        if (ts->read_pos + TS_PREFETCH_AHEAD < ts->count)
+            __builtin_prefetch(SORT_ENTRY_TUPLE(
+                &ts->entries[ts->read_pos + TS_PREFETCH_AHEAD]));
         if (ts->read_pos < ts->count)
             tuple = SORT_ENTRY_TUPLE(&ts->entries[ts->read_pos++]);
         break;

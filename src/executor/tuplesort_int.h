@@ -23,6 +23,9 @@
 /* Run files: one per merge level (order^32 runs will not happen). */
 #define TS_MAX_LEVELS 32
 #define TS_INTERRUPT_EVERY 4096
+/* Sorted rows are visited in random memory order: prefetch this many
+ * entries ahead. */
+#define TS_PREFETCH_AHEAD 8
 
 /* Bytes of a minimal tuple not written to runs: t_len and padding (the
  * length is written in front instead). */

@@ -168,6 +168,10 @@ tdb_ts_dump_run(Tuplesort *ts)
     run = append_run(ts, 0);
     f = ts->level_files[0];
     for (int64 i = 0; i < ts->count; i++) {
+        /* sorted, the rows are read in random memory order: fetch ahead */
+        if (i + TS_PREFETCH_AHEAD < ts->count)
+            __builtin_prefetch(
+                SORT_ENTRY_TUPLE(&ts->entries[i + TS_PREFETCH_AHEAD]));
         write_tuple(f, SORT_ENTRY_TUPLE(&ts->entries[i]));
         tdb_ts_check_interrupts(ts);
     }
@@ -329,6 +333,9 @@ drain_merge(Tuplesort *ts, int n)
     end_run(ts, run);
     end_merge(ts, n);
     ts->merges++;
+    if (ts->cfg.trace)
+        ereport(LOG, errmsg("finished %d-way merge step: %lld tuples", n,
+                            (long long)ntuples));
     return ts->nruns - 1;
 }
 
@@ -425,19 +432,20 @@ tdb_ts_merge_runs(Tuplesort *ts)
         qsort(ts->runs, (size_t)ts->nruns, sizeof(Run), compare_run_sizes);
         merge_first_runs(ts, Min(order, ts->nruns - order + 1), budget);
     }
+    if (ts->cfg.trace)
+        ereport(LOG, errmsg("performsort done: %d runs, %d merge steps, "
+                            "%d-way final merge",
+                            ts->runs_written, ts->merges, ts->nruns));
     if (ts->nruns == 1) {
         read_single_run(ts, 0, Min(TS_MAX_READ_BUFFER, budget), true);
         ts->method = "external sort";
     } else {
         begin_merge(ts, ts->nruns, budget);
-        ts->merges++;
         ts->status = SORT_MERGING;
         ts->method = "external merge";
     }
     if (ts->cfg.trace)
-        ereport(LOG, errmsg("performsort done: %d runs, %d merges, "
-                            "%llu disk blocks used",
-                            ts->runs_written, ts->merges,
+        ereport(LOG, errmsg("external sort ended, %llu disk blocks used",
                             (unsigned long long)((ts->max_disk + 8191) /
                                                  8192)));
 }
