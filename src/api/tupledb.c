@@ -39,6 +39,7 @@ typedef struct ApiReceiver {
     CopyChannel copy;       /* base.copy points here */
     const tupledb_callbacks *callbacks;
     void *arg;
+    Session *session;  /* for client_min_messages */
     MemoryContext row_cxt;
     int ncolumns;
     Oid *typids;
@@ -120,7 +121,8 @@ api_notice(DestReceiver *self, const ErrorData *edata)
     ApiReceiver *r = (ApiReceiver *)self;
     tupledb_error notice;
 
-    if (r->callbacks->notice == NULL)
+    if (r->callbacks->notice == NULL ||
+        !tdb_guc_client_wants(tdb_session_settings(r->session), edata->elevel))
         return;
     fill_error(&notice, edata);
     r->callbacks->notice(r->arg, &notice);
@@ -241,6 +243,7 @@ tupledb_exec(tupledb *db, const char *sql, const tupledb_callbacks *callbacks,
     r.base.copy = &r.copy;
     r.callbacks = callbacks != NULL ? callbacks : &no_callbacks;
     r.arg = arg;
+    r.session = db->session;
     r.row_cxt = tdb_aset_create(db->cxt, "api row", ALLOCSET_SMALL_SIZES);
     ok = tdb_session_exec(db->session, sql, &r.base, &error);
     tdb_mcxt_delete(r.row_cxt);

@@ -108,22 +108,7 @@ tdb_backend_send_simple_error(Backend *be, int elevel, int sqlerrcode,
 static bool
 notice_wanted(Backend *be, int elevel)
 {
-    static const struct {
-        const char *name;
-        int level;
-    } levels[] = {
-        {"debug5", DEBUG1}, {"debug4", DEBUG1}, {"debug3", DEBUG1},
-        {"debug2", DEBUG1}, {"debug1", DEBUG1}, {"log", LOG},
-        {"notice", NOTICE}, {"warning", WARNING}, {"error", ERROR},
-    };
-    const char *min = tdb_session_settings(be->session)->client_min_messages;
-
-    if (elevel == INFO)
-        return true;
-    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-        if (strcasecmp(min, levels[i].name) == 0)
-            return elevel >= levels[i].level;
-    return elevel >= NOTICE;
+    return tdb_guc_client_wants(tdb_session_settings(be->session), elevel);
 }
 
 /* ----------------------------------------------------------------------

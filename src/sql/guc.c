@@ -503,3 +503,23 @@ tdb_guc_show(const Settings *s, const char *name, const char **label)
     }
     return tdb_mcxt_strdup(tdb_current_mcxt, field);
 }
+
+bool
+tdb_guc_client_wants(const Settings *s, int elevel)
+{
+    static const struct {
+        const char *name;
+        int level;
+    } levels[] = {
+        {"debug5", DEBUG1}, {"debug4", DEBUG1}, {"debug3", DEBUG1},
+        {"debug2", DEBUG1}, {"debug1", DEBUG1}, {"log", LOG},
+        {"notice", NOTICE}, {"warning", WARNING}, {"error", ERROR},
+    };
+
+    if (elevel == INFO)
+        return true;
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+        if (strcasecmp(s->client_min_messages, levels[i].name) == 0)
+            return elevel >= levels[i].level;
+    return elevel >= NOTICE;
+}

@@ -55,6 +55,12 @@ typedef struct Settings {
 } Settings;
 
 /*
+ * PostgreSQL's rule for which reports reach the client: those at or
+ * above client_min_messages, and INFO always.
+ */
+bool tdb_guc_client_wants(const Settings *s, int elevel);
+
+/*
  * Fill s with every setting's default.  zones: the session's zone cache,
  * where SET TimeZone keeps the zones it loads.
  */
