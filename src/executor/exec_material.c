@@ -16,6 +16,11 @@
  * a later scan replays the stored rows, then goes on reading the input
  * where the first one stopped.
  *
+ * It also supports mark / restore (a merge join's inner input that is
+ * sorted already): the mark is the index of the row after the one last
+ * returned, and restoring rewinds `next` to it -- rows read since are
+ * kept, so they are replayed.
+ *
  * Rows are copied as minimal tuples into the node's "Materialize"
  * context.  Like Sort, everything stays in memory (PostgreSQL's
  * tuplestore spills beyond work_mem; tupledb's external storage is
@@ -33,6 +38,7 @@ typedef struct MaterialState {
     int64 nrows;
     int64 capacity;
     int64 next;          /* the next row this scan returns */
+    int64 mark;          /* `next` when the position was marked */
     bool input_done;     /* the input returned its last row */
     TupleTableSlot *out; /* minimal slot over rows[next - 1] */
 } MaterialState;
@@ -79,6 +85,22 @@ rescan_material(PlanState *node)
     ms->next = 0;
 }
 
+static void
+mark_material(PlanState *node)
+{
+    MaterialState *ms = (MaterialState *)node;
+
+    ms->mark = ms->next;
+}
+
+static void
+restore_material(PlanState *node)
+{
+    MaterialState *ms = (MaterialState *)node;
+
+    ms->next = ms->mark;
+}
+
 PlanState *
 tdb_exec_init_material(Material *plan, EState *estate)
 {
@@ -97,5 +119,7 @@ tdb_exec_init_material(Material *plan, EState *estate)
         tdb_slot_create(ms->ps.lefttree->result_desc, &tdb_tts_ops_minimal);
     ms->ps.exec = exec_material;
     ms->ps.rescan = rescan_material;
+    ms->ps.mark_pos = mark_material;
+    ms->ps.restore_pos = restore_material;
     return &ms->ps;
 }

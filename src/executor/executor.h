@@ -113,7 +113,7 @@ void tdb_exec_rescan(PlanState *node);
  * Mark / restore: tdb_exec_mark_pos remembers the row the node returned
  * last; after tdb_exec_restore_pos the node's next call returns the row
  * that followed it, as at the time of marking.  Only for nodes whose plan
- * tdb_exec_supports_mark accepts (Sort).  A rescan forgets the mark.
+ * tdb_exec_supports_mark accepts (Sort, Material).  A rescan forgets the mark.
  */
 void tdb_exec_mark_pos(PlanState *node);
 void tdb_exec_restore_pos(PlanState *node);

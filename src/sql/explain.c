@@ -603,6 +603,8 @@ node_name(Plan *plan, const RefNames *names)
     }
     case T_HashJoin:
         return join_name("Hash", ((HashJoin *)plan)->jointype);
+    case T_MergeJoin:
+        return join_name("Merge", ((MergeJoin *)plan)->jointype);
     case T_Hash:
         return "Hash";
     case T_Agg:
@@ -767,6 +769,12 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         add_qual(es, plan, indent, "Join Filter",
                  ((HashJoin *)plan)->joinqual);
         break;
+    case T_MergeJoin:
+        add_qual(es, plan, indent, "Merge Cond",
+                 ((MergeJoin *)plan)->mergeclauses);
+        add_qual(es, plan, indent, "Join Filter",
+                 ((MergeJoin *)plan)->joinqual);
+        break;
     case T_NestLoop:
         add_qual(es, plan, indent, "Join Filter",
                  ((NestLoop *)plan)->joinqual);
@@ -895,6 +903,10 @@ node_subplans(Plan *plan)
     case T_HashJoin:
         collect_subplans((Node *)((HashJoin *)plan)->joinqual, &found);
         collect_subplans((Node *)((HashJoin *)plan)->hashclauses, &found);
+        break;
+    case T_MergeJoin:
+        collect_subplans((Node *)((MergeJoin *)plan)->joinqual, &found);
+        collect_subplans((Node *)((MergeJoin *)plan)->mergeclauses, &found);
         break;
     case T_Limit:
         collect_subplans((Node *)((Limit *)plan)->limit_offset, &found);
