@@ -189,11 +189,13 @@ typedef struct WorkTableScan {
 
 /*
  * Materialize: the child's rows kept as they pass, replayed on rescan
- * (planned only over input that cannot change between scans: see
- * exec_material.c).
+ * (planned over input that cannot change between scans: see
+ * exec_material.c), or forgotten and read again (rescan_input: a merge
+ * join's inner input that may read parameters).
  */
 typedef struct Material {
     Plan plan;
+    bool rescan_input;
 } Material;
 
 /* UNION ALL: the children's rows one after the other. */

@@ -19,6 +19,7 @@
  */
 #include "common/base.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -58,6 +59,9 @@ static Plan *plan_distinct(PlannerInfo *root, Plan *plan);
 static bool generate_series_rows(Expr *e, double *rows);
 static bool contains_node(Node *node, NodeTag tag);
 static double estimate_rows(PlannerInfo *root, int rtindex, double *pages);
+
+/* PostgreSQL's distinct values of a column without statistics */
+#define DEFAULT_NUM_DISTINCT 200.0
 
 /* ----------------------------------------------------------------------
  * Small helpers
@@ -1078,6 +1082,7 @@ merge_input(Plan *plan, List *keys, bool is_inner)
         m = MAKE_PLAN(Material);
         m->plan.lefttree = plan;
         m->plan.targetlist = passthrough_tlist(plan);
+        m->rescan_input = true; /* the merge join may read parameters */
         copy_estimates(&m->plan, plan);
         return &m->plan;
     }
@@ -1098,18 +1103,47 @@ merge_input(Plan *plan, List *keys, bool is_inner)
     return &sort->plan;
 }
 
+/* The lowest rtindex under a join part: which one the query names first. */
+static int
+first_relid(JoinPart *part)
+{
+    int first = INT_MAX;
+
+    for (int i = 0; i < list_length(part->relids); i++)
+        first = Min(first, list_nth_int(part->relids, i));
+    return first;
+}
+
 /*
- * Which side of a merge join is outer: the smaller estimated one, as
- * PostgreSQL's costs mostly choose (they charge the inner side for
- * reading its runs of equal keys again, fewer when it is the larger
- * side).  A LEFT join becomes a RIGHT one for that only when every
+ * Which side of a merge join is outer.  PostgreSQL's costs charge the
+ * inner side for the rows it reads again (runs of equal keys, read once
+ * per outer row with that key): estimated matches beyond the inner
+ * side's rows.  Estimating the matches its way without statistics --
+ * the product of the sides' rows, divided per merge clause by the larger
+ * number of distinct values, min(rows, 200) on either side -- when they
+ * exceed the smaller side, the smaller side is outer (fewer rows read
+ * again); otherwise the costs tie and the side the query names first is
+ * outer.  A LEFT join becomes a RIGHT one for that only when every
  * condition is a merge clause; SEMI and ANTI joins keep their sides.
  */
 static bool
 merge_swaps_sides(JoinType jointype, List *conds, JoinPart *outer,
                   JoinPart *inner)
 {
-    if (outer->plan->plan_rows <= inner->plan->plan_rows)
+    double orows = outer->plan->plan_rows, irows = inner->plan->plan_rows;
+    double matches = orows * irows;
+    int nclauses = count_key_clauses(conds, JOIN_METHOD_MERGE, outer->relids,
+                                     inner->relids);
+    bool swap;
+
+    for (int i = 0; i < nclauses; i++)
+        matches /= Max(Min(orows, DEFAULT_NUM_DISTINCT),
+                       Min(irows, DEFAULT_NUM_DISTINCT));
+    if (matches <= Min(orows, irows))
+        swap = first_relid(inner) < first_relid(outer);
+    else
+        swap = orows > irows;
+    if (!swap)
         return false;
     if (jointype == JOIN_LEFT)
         return count_key_clauses(conds, JOIN_METHOD_MERGE, outer->relids,
@@ -2188,7 +2222,6 @@ plan_select(PlannerInfo *root)
 #define CPU_OPERATOR_COST 0.0025
 #define CPU_TUPLE_COST 0.01
 /* PostgreSQL's distinct values of a column without statistics. */
-#define DEFAULT_NUM_DISTINCT 200.0
 /* add_path's fuzz factor: costs closer than this are the same */
 #define STD_FUZZ_FACTOR 1.01
 
