@@ -294,7 +294,7 @@ join_tuples(MergeJoinState *mj)
     econtext->outer_slot = mj->outer.row;
     econtext->inner_slot = mj->inner.row;
     tdb_exec_reset_row(econtext);
-    if (!tdb_exec_qual(mj->joinqual, econtext))
+    if (!tdb_exec_join_filter(&mj->ps, mj->joinqual))
         return NULL;
     mj->outer.matched = true;
     mj->inner.matched = true;

@@ -35,6 +35,7 @@ typedef struct Instrumentation {
     double loop_start;   /* clock at the current call */
     double tuples_this_loop;
     double nfiltered;    /* rows the node's qual removed, all loops */
+    double nfiltered_join; /* pairs a join's join qual rejected */
 } Instrumentation;
 
 /* Per-statement execution state. */
@@ -158,6 +159,18 @@ tdb_exec_filter(PlanState *node)
         return true;
     if (unlikely(node->instr != NULL))
         node->instr->nfiltered += 1;
+    return false;
+}
+
+/* A join's join qual over its econtext; a rejected pair is counted for
+ * EXPLAIN ANALYZE's "Rows Removed by Join Filter". */
+static inline bool
+tdb_exec_join_filter(PlanState *node, ExprState *joinqual)
+{
+    if (tdb_exec_qual(joinqual, node->econtext))
+        return true;
+    if (unlikely(node->instr != NULL))
+        node->instr->nfiltered_join += 1;
     return false;
 }
 
