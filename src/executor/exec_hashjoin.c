@@ -256,7 +256,7 @@ next_match(HashJoinState *hj)
          * outer row live in that memory until the next outer row */
         (void)eval_keys(hj, hj->inner_keys, hj->inner_key_support, econtext, inner_values, &hash);
         if (!keys_equal(hj, hj->outer_key_values, inner_values) ||
-            !tdb_exec_qual(hj->joinqual, econtext))
+            !tdb_exec_join_filter(&hj->ps, hj->joinqual))
             continue;
         hj->entries[i].matched = true;
         return true;

@@ -17,6 +17,7 @@ PlanState *tdb_exec_init_functionscan(FunctionScan *plan, EState *estate);
 PlanState *tdb_exec_init_subqueryscan(SubqueryScan *plan, EState *estate);
 PlanState *tdb_exec_init_nestloop(NestLoop *plan, EState *estate);
 PlanState *tdb_exec_init_hashjoin(HashJoin *plan, EState *estate);
+PlanState *tdb_exec_init_mergejoin(MergeJoin *plan, EState *estate);
 PlanState *tdb_exec_init_agg(Agg *plan, EState *estate);
 PlanState *tdb_exec_init_sort(Sort *plan, EState *estate);
 /* A tuplesort configured from the statement (work_mem, temp files,

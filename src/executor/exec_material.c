@@ -16,6 +16,13 @@
  * a later scan replays the stored rows, then goes on reading the input
  * where the first one stopped.
  *
+ * It also supports mark / restore (a merge join's inner input that is
+ * sorted already): the mark is the index of the row after the one last
+ * returned, and restoring rewinds `next` to it -- rows read since are
+ * kept, so they are replayed.  There the input may read parameters that
+ * change between scans (a correlated subquery), so the plan asks
+ * (rescan_input) that a rescan forget the rows and rescan the input.
+ *
  * Rows are copied as minimal tuples into the node's "Materialize"
  * context.  Like Sort, everything stays in memory (PostgreSQL's
  * tuplestore spills beyond work_mem; tupledb's external storage is
@@ -33,6 +40,7 @@ typedef struct MaterialState {
     int64 nrows;
     int64 capacity;
     int64 next;          /* the next row this scan returns */
+    int64 mark;          /* `next` when the position was marked */
     bool input_done;     /* the input returned its last row */
     TupleTableSlot *out; /* minimal slot over rows[next - 1] */
 } MaterialState;
@@ -69,7 +77,22 @@ exec_material(PlanState *node)
     return ms->out;
 }
 
-/* Rewind: the input cannot have changed (see the header). */
+static void
+reset_rows(MaterialState *ms)
+{
+    tdb_mcxt_reset(ms->rows_mcxt);
+    ms->capacity = 64;
+    ms->rows = tdb_mcxt_alloc(
+        ms->rows_mcxt,
+        tdb_mcxt_array_size((Size)ms->capacity, sizeof(MinimalTuple)));
+    ms->nrows = 0;
+    ms->input_done = false;
+}
+
+/*
+ * Rewind: the input cannot have changed (see the header); or, with
+ * rescan_input, forget the rows and read the input again.
+ */
 static void
 rescan_material(PlanState *node)
 {
@@ -77,6 +100,27 @@ rescan_material(PlanState *node)
 
     tdb_slot_clear(ms->out);
     ms->next = 0;
+    ms->mark = 0;
+    if (((Material *)node->plan)->rescan_input) {
+        reset_rows(ms);
+        tdb_exec_rescan(node->lefttree);
+    }
+}
+
+static void
+mark_material(PlanState *node)
+{
+    MaterialState *ms = (MaterialState *)node;
+
+    ms->mark = ms->next;
+}
+
+static void
+restore_material(PlanState *node)
+{
+    MaterialState *ms = (MaterialState *)node;
+
+    ms->next = ms->mark;
 }
 
 PlanState *
@@ -89,13 +133,12 @@ tdb_exec_init_material(Material *plan, EState *estate)
     ms->ps.lefttree = tdb_exec_init_node(plan->plan.lefttree, estate);
     ms->rows_mcxt = tdb_aset_create(estate->query_mcxt, "Materialize",
                                     ALLOCSET_DEFAULT_SIZES);
-    ms->capacity = 64;
-    ms->rows = tdb_mcxt_alloc(
-        ms->rows_mcxt,
-        tdb_mcxt_array_size((Size)ms->capacity, sizeof(MinimalTuple)));
+    reset_rows(ms);
     ms->out =
         tdb_slot_create(ms->ps.lefttree->result_desc, &tdb_tts_ops_minimal);
     ms->ps.exec = exec_material;
     ms->ps.rescan = rescan_material;
+    ms->ps.mark_pos = mark_material;
+    ms->ps.restore_pos = restore_material;
     return &ms->ps;
 }

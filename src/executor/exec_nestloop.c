@@ -63,7 +63,7 @@ exec_nestloop(PlanState *node)
         }
         econtext->inner_slot = inner;
         tdb_exec_reset_row(econtext);
-        if (!tdb_exec_qual(nl->joinqual, econtext))
+        if (!tdb_exec_join_filter(node, nl->joinqual))
             continue;
         nl->matched = true;
         if (nl->jointype == JOIN_ANTI) {

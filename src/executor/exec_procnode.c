@@ -38,6 +38,9 @@ tdb_exec_init_node(Plan *plan, EState *estate)
     case T_HashJoin:
         ps = tdb_exec_init_hashjoin((HashJoin *)plan, estate);
         break;
+    case T_MergeJoin:
+        ps = tdb_exec_init_mergejoin((MergeJoin *)plan, estate);
+        break;
     case T_Agg:
         ps = tdb_exec_init_agg((Agg *)plan, estate);
         break;
@@ -137,7 +140,8 @@ tdb_exec_restore_pos(PlanState *node)
 bool
 tdb_exec_supports_mark(const Plan *plan)
 {
-    return plan != NULL && nodeTag(plan) == T_Sort;
+    return plan != NULL &&
+           (nodeTag(plan) == T_Sort || nodeTag(plan) == T_Material);
 }
 
 void

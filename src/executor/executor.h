@@ -35,6 +35,7 @@ typedef struct Instrumentation {
     double loop_start;   /* clock at the current call */
     double tuples_this_loop;
     double nfiltered;    /* rows the node's qual removed, all loops */
+    double nfiltered_join; /* pairs a join's join qual rejected */
 } Instrumentation;
 
 /* Per-statement execution state. */
@@ -114,7 +115,7 @@ void tdb_exec_rescan(PlanState *node);
  * Mark / restore: tdb_exec_mark_pos remembers the row the node returned
  * last; after tdb_exec_restore_pos the node's next call returns the row
  * that followed it, as at the time of marking.  Only for nodes whose plan
- * tdb_exec_supports_mark accepts (Sort).  A rescan forgets the mark.
+ * tdb_exec_supports_mark accepts (Sort, Material).  A rescan forgets the mark.
  */
 void tdb_exec_mark_pos(PlanState *node);
 void tdb_exec_restore_pos(PlanState *node);
@@ -159,6 +160,18 @@ tdb_exec_filter(PlanState *node)
         return true;
     if (unlikely(node->instr != NULL))
         node->instr->nfiltered += 1;
+    return false;
+}
+
+/* A join's join qual over its econtext; a rejected pair is counted for
+ * EXPLAIN ANALYZE's "Rows Removed by Join Filter". */
+static inline bool
+tdb_exec_join_filter(PlanState *node, ExprState *joinqual)
+{
+    if (tdb_exec_qual(joinqual, node->econtext))
+        return true;
+    if (unlikely(node->instr != NULL))
+        node->instr->nfiltered_join += 1;
     return false;
 }
 

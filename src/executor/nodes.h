@@ -64,6 +64,7 @@ typedef enum NodeTag {
     T_WorkTableScan,
     T_NestLoop,
     T_HashJoin,
+    T_MergeJoin,
     T_Hash,
     T_Agg,
     T_Sort,

@@ -93,6 +93,21 @@ typedef struct HashJoin {
     List *inner_keys;  /* Exprs over the inner row (INNER_VAR) */
 } HashJoin;
 
+/*
+ * Merge join: both children return their rows sorted ascending, NULLs
+ * last, on their keys (a Sort, or an input already in that order); the
+ * right child supports mark / restore (tdb_exec_supports_mark).  RIGHT
+ * and FULL merge joins have no joinqual.
+ */
+typedef struct MergeJoin {
+    Plan plan;
+    JoinType jointype;
+    List *joinqual;     /* the join condition beyond the merge clauses */
+    List *mergeclauses; /* OpExpr "=": left arg outer, right inner */
+    List *outer_keys;   /* Exprs over the outer row, in sort order */
+    List *inner_keys;   /* Exprs over the inner row (INNER_VAR) */
+} MergeJoin;
+
 typedef struct Hash {
     Plan plan;
     List *hash_keys; /* Exprs over the hashed (outer of Hash) row */
@@ -174,11 +189,13 @@ typedef struct WorkTableScan {
 
 /*
  * Materialize: the child's rows kept as they pass, replayed on rescan
- * (planned only over input that cannot change between scans: see
- * exec_material.c).
+ * (planned over input that cannot change between scans: see
+ * exec_material.c), or forgotten and read again (rescan_input: a merge
+ * join's inner input that may read parameters).
  */
 typedef struct Material {
     Plan plan;
+    bool rescan_input;
 } Material;
 
 /* UNION ALL: the children's rows one after the other. */

@@ -603,6 +603,8 @@ node_name(Plan *plan, const RefNames *names)
     }
     case T_HashJoin:
         return join_name("Hash", ((HashJoin *)plan)->jointype);
+    case T_MergeJoin:
+        return join_name("Merge", ((MergeJoin *)plan)->jointype);
     case T_Hash:
         return "Hash";
     case T_Agg:
@@ -753,6 +755,22 @@ add_keys(ExplainState *es, Plan *plan, int indent, const char *label,
     add_property(es, indent, label, b.data);
 }
 
+/* A join's "Join Filter" and, under ANALYZE, the pairs it rejected. */
+static void
+add_join_filter(ExplainState *es, Plan *plan, PlanState *ps, int indent,
+                List *joinqual)
+{
+    char buf[64];
+
+    add_qual(es, plan, indent, "Join Filter", joinqual);
+    if (!es->analyze || ps == NULL || ps->instr == NULL || joinqual == NIL ||
+        ps->instr->nfiltered_join <= 0)
+        return;
+    snprintf(buf, sizeof(buf), "%.0f",
+             ps->instr->nfiltered_join / Max(1.0, ps->instr->nloops));
+    add_property(es, indent, "Rows Removed by Join Filter", buf);
+}
+
 static void
 node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
 {
@@ -764,12 +782,15 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
     case T_HashJoin:
         add_qual(es, plan, indent, "Hash Cond",
                  ((HashJoin *)plan)->hashclauses);
-        add_qual(es, plan, indent, "Join Filter",
-                 ((HashJoin *)plan)->joinqual);
+        add_join_filter(es, plan, ps, indent, ((HashJoin *)plan)->joinqual);
+        break;
+    case T_MergeJoin:
+        add_qual(es, plan, indent, "Merge Cond",
+                 ((MergeJoin *)plan)->mergeclauses);
+        add_join_filter(es, plan, ps, indent, ((MergeJoin *)plan)->joinqual);
         break;
     case T_NestLoop:
-        add_qual(es, plan, indent, "Join Filter",
-                 ((NestLoop *)plan)->joinqual);
+        add_join_filter(es, plan, ps, indent, ((NestLoop *)plan)->joinqual);
         break;
     case T_Agg: {
         int batches;
@@ -898,6 +919,10 @@ node_subplans(Plan *plan)
     case T_HashJoin:
         collect_subplans((Node *)((HashJoin *)plan)->joinqual, &found);
         collect_subplans((Node *)((HashJoin *)plan)->hashclauses, &found);
+        break;
+    case T_MergeJoin:
+        collect_subplans((Node *)((MergeJoin *)plan)->joinqual, &found);
+        collect_subplans((Node *)((MergeJoin *)plan)->mergeclauses, &found);
         break;
     case T_Limit:
         collect_subplans((Node *)((Limit *)plan)->limit_offset, &found);

@@ -108,6 +108,7 @@ static const GucDef settings[] = {
     HOOK_SETTING("DateStyle", datestyle, "ISO, MDY", NULL, assign_datestyle),
     BOOL_SETTING("enable_hashagg", enable_hashagg, "on"),
     BOOL_SETTING("enable_hashjoin", enable_hashjoin, "on"),
+    BOOL_SETTING("enable_mergejoin", enable_mergejoin, "on"),
     BOOL_SETTING("enable_nestloop", enable_nestloop, "on"),
     BOOL_SETTING("enable_seqscan", enable_seqscan, "on"),
     BOOL_SETTING("enable_sort", enable_sort, "on"),

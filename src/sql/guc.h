@@ -30,6 +30,7 @@ typedef struct Settings {
     int statement_timeout;     /* ms, 0 = none */
     int extra_float_digits;
     bool enable_hashjoin;
+    bool enable_mergejoin;
     bool enable_nestloop;
     bool enable_hashagg;
     bool enable_sort;

@@ -19,6 +19,7 @@
  */
 #include "common/base.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -58,6 +59,9 @@ static Plan *plan_distinct(PlannerInfo *root, Plan *plan);
 static bool generate_series_rows(Expr *e, double *rows);
 static bool contains_node(Node *node, NodeTag tag);
 static double estimate_rows(PlannerInfo *root, int rtindex, double *pages);
+
+/* PostgreSQL's distinct values of a column without statistics */
+#define DEFAULT_NUM_DISTINCT 200.0
 
 /* ----------------------------------------------------------------------
  * Small helpers
@@ -830,43 +834,87 @@ make_scan(JoinPlanner *jp, int rtindex)
     return plan;
 }
 
-/* Is cond an equality between an expression of one side and one of the
- * other (a hash clause)?  Sets *outer_key / *inner_key. */
+/* How a join uses its equalities: hashing them, or merging sorted
+ * inputs on them (nested loops evaluate them as any condition). */
+typedef enum JoinMethod {
+    JOIN_METHOD_NESTLOOP,
+    JOIN_METHOD_HASH,
+    JOIN_METHOD_MERGE,
+} JoinMethod;
+
 static OpExpr *commuted_clause(OpExpr *op);
 
+/* Can the types of an equality's arguments be hashed (hash clause)? */
 static bool
-hash_clause(Expr *cond, List *outer_relids, List *inner_relids,
-            Expr **outer_key, Expr **inner_key)
+types_hash(const OperDesc *op, Oid ltype, Oid rtype)
 {
-    OpExpr *op;
+    const TypeSupport *l = tdb_type_support(ltype);
+    const TypeSupport *r = tdb_type_support(rtype);
+
+    return op->is_equality && l != NULL && l->hash != NULL && r != NULL &&
+           r->hash != NULL;
+}
+
+/*
+ * Can an "=" between ltype and rtype order a merge join (merge clause)?
+ * Each side sorts by its type's comparison; a cross-type "=" compares
+ * with the "<" of the same types, so the types must have one (the
+ * integer types, date and timestamps, name and text: PostgreSQL's
+ * cross-type btree families).  Unlike hashing, this takes the "=" whose
+ * values of different types need not hash alike (date = timestamp).
+ */
+static bool
+types_merge(const OperDesc *op, Oid ltype, Oid rtype)
+{
+    const TypeSupport *l = tdb_type_support(ltype);
+    const TypeSupport *r = tdb_type_support(rtype);
+
+    if (strcmp(op->name, "=") != 0 || op->result != BOOLOID || l == NULL ||
+        l->cmp == NULL || r == NULL || r->cmp == NULL)
+        return false;
+    return ltype == rtype || tdb_oper_lookup("<", ltype, rtype) != NULL;
+}
+
+/*
+ * Is cond an equality between an expression of one side and one of the
+ * other that `method` can use (a hash or merge clause)?  Sets
+ * *outer_key / *inner_key.
+ */
+static bool
+key_clause(Expr *cond, JoinMethod method, List *outer_relids,
+           List *inner_relids, Expr **outer_key, Expr **inner_key)
+{
+    OpExpr *op, *comm;
     Expr *l, *r;
     List *lrel, *rrel;
-    const TypeSupport *support;
 
     if (!IsA(cond, OpExpr))
         return false;
     op = (OpExpr *)cond;
-    if (!op->op->is_equality || list_length(op->args) != 2)
+    if (list_length(op->args) != 2)
         return false;
     l = linitial(op->args);
     r = list_nth(op->args, 1);
+    if (method == JOIN_METHOD_MERGE
+            ? !types_merge(op->op, exprType(l), exprType(r))
+            : !types_hash(op->op, exprType(l), exprType(r)))
+        return false;
     lrel = expr_relids(l);
     rrel = expr_relids(r);
     if (lrel == NIL || rrel == NIL)
         return false;
-    support = tdb_type_support(exprType(l));
-    if (support == NULL || support->hash == NULL ||
-        tdb_type_support(exprType(r)) == NULL ||
-        tdb_type_support(exprType(r))->hash == NULL)
-        return false;
-    if (relids_subset(lrel, outer_relids) && relids_subset(rrel, inner_relids)) {
+    if (relids_subset(lrel, outer_relids) &&
+        relids_subset(rrel, inner_relids)) {
         *outer_key = l;
         *inner_key = r;
         return true;
     }
-    if (relids_subset(rrel, outer_relids) && relids_subset(lrel, inner_relids)) {
+    if (relids_subset(rrel, outer_relids) &&
+        relids_subset(lrel, inner_relids)) {
         /* inner = outer: usable as outer = inner with the commutator */
-        if (commuted_clause(op) == NULL)
+        comm = commuted_clause(op);
+        if (comm == NULL || (method == JOIN_METHOD_MERGE &&
+                             !types_merge(comm->op, exprType(r), exprType(l))))
             return false;
         *outer_key = r;
         *inner_key = l;
@@ -874,6 +922,7 @@ hash_clause(Expr *cond, List *outer_relids, List *inner_relids,
     }
     return false;
 }
+
 
 /*
  * l op r as r op' l (op' the commutator), or NULL if op has none.  Hash
@@ -923,16 +972,192 @@ concat_tlists(Plan *outer, Plan *inner)
     return tlist;
 }
 
-static bool
-any_hash_clause(List *conds, List *outer_relids, List *inner_relids)
+/* How many of conds `method` can use (either way round). */
+static int
+count_key_clauses(List *conds, JoinMethod method, List *outer_relids,
+                  List *inner_relids)
 {
     Expr *ok, *ik;
+    int n = 0;
 
     for (int i = 0; i < list_length(conds); i++)
-        if (hash_clause(list_nth(conds, i), outer_relids, inner_relids, &ok,
-                        &ik))
-            return true;
-    return false;
+        n += key_clause(list_nth(conds, i), method, outer_relids, inner_relids,
+                        &ok, &ik);
+    return n;
+}
+
+/*
+ * The join method (planner.h): the first of hash join, merge join, nested
+ * loop that has its clauses and is enabled, else the first that can do
+ * the join at all (PostgreSQL's disable_cost makes a disabled method the
+ * last resort).  A RIGHT or FULL merge join needs every join condition to
+ * be a merge clause (the executor decides an inner row's match by its
+ * keys alone); a nested loop does neither.
+ */
+static JoinMethod
+choose_join_method(const Settings *settings, JoinType jointype, List *conds,
+                   JoinPart *outer, JoinPart *inner)
+{
+    int nhash = count_key_clauses(conds, JOIN_METHOD_HASH, outer->relids,
+                                  inner->relids);
+    int nmerge = count_key_clauses(conds, JOIN_METHOD_MERGE, outer->relids,
+                                   inner->relids);
+    bool nestloop_ok = jointype != JOIN_FULL && jointype != JOIN_RIGHT;
+    bool merge_ok = nmerge > 0 && (nestloop_ok || nmerge == list_length(conds));
+
+    if (nhash > 0 && settings->enable_hashjoin)
+        return JOIN_METHOD_HASH;
+    if (merge_ok && settings->enable_mergejoin)
+        return JOIN_METHOD_MERGE;
+    if (nestloop_ok && settings->enable_nestloop)
+        return JOIN_METHOD_NESTLOOP;
+    if (nhash > 0)
+        return JOIN_METHOD_HASH;
+    if (merge_ok)
+        return JOIN_METHOD_MERGE;
+    return JOIN_METHOD_NESTLOOP;
+}
+
+/*
+ * Is plan's output already sorted ascending, NULLs last, on keys?  A
+ * merge join's output is, on its outer keys (and, joining only matched
+ * rows, on its inner keys too), except RIGHT and FULL joins, whose
+ * unmatched inner rows come in between.
+ */
+static bool
+sorted_on_keys(Plan *plan, List *keys)
+{
+    MergeJoin *mj = (MergeJoin *)plan;
+
+    if (!IsA(plan, MergeJoin) || mj->jointype == JOIN_RIGHT ||
+        mj->jointype == JOIN_FULL ||
+        list_length(keys) > list_length(mj->outer_keys))
+        return false;
+    for (int i = 0; i < list_length(keys); i++) {
+        Node *key = list_nth(keys, i);
+
+        if (!tdb_expr_equal(key, list_nth(mj->outer_keys, i)) &&
+            !(mj->jointype == JOIN_INNER &&
+              tdb_expr_equal(key, list_nth(mj->inner_keys, i))))
+            return false;
+    }
+    return true;
+}
+
+/* The 1-based column of plan's output computing expr, added (as a junk
+ * column of a copy of its target list) if it has none. */
+static int
+output_column(Plan *plan, Expr *expr)
+{
+    int n = list_length(plan->targetlist);
+
+    for (int i = 0; i < n; i++) {
+        TargetEntry *te = list_nth(plan->targetlist, i);
+
+        if (tdb_expr_equal((Node *)te->expr, (Node *)expr))
+            return i + 1;
+    }
+    plan->targetlist =
+        tdb_lappend(tdb_list_copy(plan->targetlist),
+                    tdb_make_target_entry(expr, n + 1, NULL, true));
+    return n + 1;
+}
+
+/*
+ * One input of a merge join, sorted on keys: plan itself if it is sorted
+ * that way already (under a Materialize if it is the inner input and
+ * cannot mark its position), else a Sort on the keys, ascending, NULLs
+ * last, each by its own type's comparison.
+ */
+static Plan *
+merge_input(Plan *plan, List *keys, bool is_inner)
+{
+    Sort *sort;
+
+    if (sorted_on_keys(plan, keys)) {
+        Material *m;
+
+        if (!is_inner || tdb_exec_supports_mark(plan))
+            return plan;
+        m = MAKE_PLAN(Material);
+        m->plan.lefttree = plan;
+        m->plan.targetlist = passthrough_tlist(plan);
+        m->rescan_input = true; /* the merge join may read parameters */
+        copy_estimates(&m->plan, plan);
+        return &m->plan;
+    }
+    sort = MAKE_PLAN(Sort);
+    sort->num_keys = list_length(keys);
+    sort->keys = tdb_palloc0(sizeof(SortKey) * (Size)sort->num_keys);
+    for (int i = 0; i < sort->num_keys; i++) {
+        Expr *key = list_nth(keys, i);
+
+        sort->keys[i].col = output_column(plan, key);
+        sort->keys[i].support = tdb_type_support(exprType(key));
+    }
+    sort->plan.lefttree = plan;
+    sort->plan.targetlist = passthrough_tlist(plan);
+    copy_estimates(&sort->plan, plan);
+    sort->plan.startup_cost = plan->total_cost + plan->plan_rows * 0.02;
+    sort->plan.total_cost = sort->plan.startup_cost + plan->plan_rows * 0.01;
+    return &sort->plan;
+}
+
+/* The lowest rtindex under a join part: which one the query names first. */
+static int
+first_relid(JoinPart *part)
+{
+    int first = INT_MAX;
+
+    for (int i = 0; i < list_length(part->relids); i++)
+        first = Min(first, list_nth_int(part->relids, i));
+    return first;
+}
+
+/*
+ * Which side of a merge join is outer.  PostgreSQL's costs charge the
+ * inner side for the rows it reads again (runs of equal keys, read once
+ * per outer row with that key): estimated matches beyond the inner
+ * side's rows.  Estimating the matches its way without statistics --
+ * the product of the sides' rows, divided per merge clause by the larger
+ * number of distinct values, min(rows, 200) on either side -- when they
+ * exceed the smaller side, the smaller side is outer (fewer rows read
+ * again); otherwise the costs tie and the side the query names first is
+ * outer.  A LEFT join becomes a RIGHT one for that only when every
+ * condition is a merge clause; SEMI and ANTI joins keep their sides.
+ */
+static bool
+merge_swaps_sides(JoinType jointype, List *conds, JoinPart *outer,
+                  JoinPart *inner)
+{
+    double orows = outer->plan->plan_rows, irows = inner->plan->plan_rows;
+    double matches = orows * irows;
+    int nclauses = count_key_clauses(conds, JOIN_METHOD_MERGE, outer->relids,
+                                     inner->relids);
+    bool swap;
+
+    for (int i = 0; i < nclauses; i++)
+        matches /= Max(Min(orows, DEFAULT_NUM_DISTINCT),
+                       Min(irows, DEFAULT_NUM_DISTINCT));
+    if (matches <= Min(orows, irows))
+        swap = first_relid(inner) < first_relid(outer);
+    else
+        swap = orows > irows;
+    if (!swap)
+        return false;
+    if (jointype == JOIN_LEFT)
+        return count_key_clauses(conds, JOIN_METHOD_MERGE, outer->relids,
+                                 inner->relids) == list_length(conds);
+    return jointype == JOIN_INNER || jointype == JOIN_FULL;
+}
+
+/* The join types with the sides exchanged. */
+static JoinType
+swapped_join_type(JoinType jointype)
+{
+    return jointype == JOIN_LEFT    ? JOIN_RIGHT
+           : jointype == JOIN_RIGHT ? JOIN_LEFT
+                                    : jointype;
 }
 
 /*
@@ -945,8 +1170,9 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
           JoinType jointype, List *join_conds, List *filter)
 {
     Settings *settings = &jp->root->glob->st->session->settings;
-    List *hashclauses = NIL, *outer_keys = NIL, *inner_keys = NIL;
-    List *other = NIL;
+    List *keyclauses = NIL, *outer_keys = NIL, *inner_keys = NIL;
+    List *other = NIL, *tlist;
+    JoinMethod method;
     Plan *plan;
     double rows;
 
@@ -954,25 +1180,31 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
         join_conds = tdb_list_concat(join_conds, filter);
         filter = NIL;
     }
-    if (jointype == JOIN_LEFT && settings->enable_hashjoin &&
-        outer->plan->plan_rows < inner->plan->plan_rows &&
-        any_hash_clause(join_conds, outer->relids, inner->relids)) {
-        /* the preserved side is the smaller: hash it, probing with the
-         * nullable side (PostgreSQL's Hash Right Join) */
+    method = choose_join_method(settings, jointype, join_conds, outer, inner);
+    if ((method == JOIN_METHOD_HASH && jointype == JOIN_LEFT &&
+         settings->enable_hashjoin &&
+         outer->plan->plan_rows < inner->plan->plan_rows) ||
+        (method == JOIN_METHOD_MERGE &&
+         merge_swaps_sides(jointype, join_conds, outer, inner))) {
+        /* hash join: the preserved side is the smaller: hash it, probing
+         * with the nullable side (PostgreSQL's Hash Right Join) */
         JoinPart *t = outer;
 
         outer = inner;
         inner = t;
-        jointype = JOIN_RIGHT;
+        jointype = swapped_join_type(jointype);
     }
     for (int i = 0; i < list_length(join_conds); i++) {
         Expr *cond = list_nth(join_conds, i);
         Expr *ok, *ik;
 
-        if (hash_clause(cond, outer->relids, inner->relids, &ok, &ik)) {
+        if (key_clause(cond,
+                       method == JOIN_METHOD_MERGE ? JOIN_METHOD_MERGE
+                                                   : JOIN_METHOD_HASH,
+                       outer->relids, inner->relids, &ok, &ik)) {
             if (ok != linitial(((OpExpr *)cond)->args))
                 cond = (Expr *)commuted_clause((OpExpr *)cond);
-            hashclauses = tdb_lappend(hashclauses, cond);
+            keyclauses = tdb_lappend(keyclauses, cond);
             outer_keys = tdb_lappend(outer_keys, ok);
             inner_keys = tdb_lappend(inner_keys, ik);
         } else
@@ -980,7 +1212,7 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
     }
     /* an equijoin is assumed to match each row of the larger side once
      * (a foreign-key-like join); other conditions filter the product */
-    if (hashclauses != NIL)
+    if (keyclauses != NIL)
         rows = Max(outer->plan->plan_rows, inner->plan->plan_rows) *
                clause_selectivity(other);
     else
@@ -992,9 +1224,8 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
         rows = Max(rows, outer->plan->plan_rows);
     if (jointype == JOIN_RIGHT || jointype == JOIN_FULL)
         rows = Max(rows, inner->plan->plan_rows);
-    if (hashclauses != NIL &&
-        (settings->enable_hashjoin || !settings->enable_nestloop ||
-         jointype == JOIN_FULL || jointype == JOIN_RIGHT)) {
+    tlist = concat_tlists(outer->plan, inner->plan);
+    if (method == JOIN_METHOD_HASH) {
         HashJoin *hj = MAKE_PLAN(HashJoin);
         Hash *hash = MAKE_PLAN(Hash);
 
@@ -1003,12 +1234,24 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
         copy_estimates(&hash->plan, inner->plan);
         hash->hash_keys = inner_keys;
         hj->jointype = jointype;
-        hj->hashclauses = hashclauses;
+        hj->hashclauses = keyclauses;
         hj->outer_keys = outer_keys;
         hj->inner_keys = inner_keys;
         hj->joinqual = other;
         plan = &hj->plan;
+        plan->lefttree = outer->plan;
         plan->righttree = &hash->plan;
+    } else if (method == JOIN_METHOD_MERGE) {
+        MergeJoin *mj = MAKE_PLAN(MergeJoin);
+
+        mj->jointype = jointype;
+        mj->mergeclauses = keyclauses;
+        mj->outer_keys = outer_keys;
+        mj->inner_keys = inner_keys;
+        mj->joinqual = other;
+        plan = &mj->plan;
+        plan->lefttree = merge_input(outer->plan, outer_keys, false);
+        plan->righttree = merge_input(inner->plan, inner_keys, true);
     } else {
         NestLoop *nl = MAKE_PLAN(NestLoop);
 
@@ -1019,15 +1262,17 @@ make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
         nl->jointype = jointype;
         nl->joinqual = join_conds;
         plan = &nl->plan;
+        plan->lefttree = outer->plan;
         plan->righttree = inner->plan;
     }
-    plan->lefttree = outer->plan;
     plan->qual = filter;
-    plan->targetlist = concat_tlists(outer->plan, inner->plan);
+    plan->targetlist = tlist;
     plan->plan_rows = Max(1.0, rint(rows));
-    plan->startup_cost = outer->plan->startup_cost;
-    plan->total_cost = outer->plan->total_cost + inner->plan->total_cost +
-                       rows * 0.01;
+    plan->startup_cost = plan->lefttree->startup_cost;
+    if (method == JOIN_METHOD_MERGE) /* both inputs sort first */
+        plan->startup_cost += plan->righttree->startup_cost;
+    plan->total_cost =
+        plan->lefttree->total_cost + plan->righttree->total_cost + rows * 0.01;
     plan->plan_width = outer->plan->plan_width + inner->plan->plan_width;
     return plan;
 }
@@ -1977,7 +2222,6 @@ plan_select(PlannerInfo *root)
 #define CPU_OPERATOR_COST 0.0025
 #define CPU_TUPLE_COST 0.01
 /* PostgreSQL's distinct values of a column without statistics. */
-#define DEFAULT_NUM_DISTINCT 200.0
 /* add_path's fuzz factor: costs closer than this are the same */
 #define STD_FUZZ_FACTOR 1.01
 
@@ -2925,6 +3169,41 @@ orig_tlist(Plan *child)
     return child->targetlist;
 }
 
+/*
+ * A merge join input's target list before it is fixed: a Sort or
+ * Materialize the planner put there passes its input's columns through,
+ * so the join matches its expressions against that input's.
+ */
+static List *
+merge_input_tlist(Plan *child)
+{
+    if (IsA(child, Sort) || IsA(child, Material))
+        return orig_tlist(child->lefttree);
+    return orig_tlist(child);
+}
+
+/* Set references in a merge join: its clauses read both inputs, each
+ * side's keys only its own. */
+static void
+fix_mergejoin(MergeJoin *mj)
+{
+    Plan *plan = &mj->plan;
+    List *outer = merge_input_tlist(plan->lefttree);
+    List *inner = merge_input_tlist(plan->righttree);
+    FixContext ctx = {outer, inner, 0, false, false};
+    FixContext outer_only = {outer, NIL, 0, false, false};
+    FixContext inner_only = {NIL, inner, 0, false, false};
+
+    fix_plan(plan->lefttree);
+    fix_plan(plan->righttree);
+    plan->targetlist = fix_expr(plan->targetlist, &ctx);
+    plan->qual = fix_expr(plan->qual, &ctx);
+    mj->joinqual = fix_expr(mj->joinqual, &ctx);
+    mj->mergeclauses = fix_expr(mj->mergeclauses, &ctx);
+    mj->outer_keys = fix_expr(mj->outer_keys, &outer_only);
+    mj->inner_keys = fix_expr(mj->inner_keys, &inner_only);
+}
+
 static void
 fix_plan(Plan *plan)
 {
@@ -2972,6 +3251,9 @@ fix_plan(Plan *plan)
             hj->inner_keys = fix_expr(hj->inner_keys, &inner_only);
         }
         return;
+    case T_MergeJoin:
+        fix_mergejoin((MergeJoin *)plan);
+        return;
     case T_Hash:
         fix_plan(plan->lefttree);
         plan->targetlist = plan->lefttree->targetlist;
@@ -3002,6 +3284,7 @@ fix_plan(Plan *plan)
         /* the terms were planned (and fixed) as queries of their own */
         return;
     case T_Sort:
+    case T_Material:
     case T_Unique:
     case T_Limit:
     case T_SetOp:

@@ -12,6 +12,26 @@
  *     written order; a join with at least one equality between the two
  *     sides is a hash join (the smaller estimated side of an inner join
  *     is hashed), otherwise a nested loop;
+ *   - with enable_hashjoin off (and enable_mergejoin on), a join with an
+ *     equality between the sides whose types sort (a merge clause: the
+ *     same type with a comparison, or a cross-type "=" with a "<" of
+ *     the same types: int4 = int8, date = timestamp, name = text) is a
+ *     merge join, as PostgreSQL's costs choose for tables without
+ *     indexes; so is a FULL join whose conditions sort but do not hash
+ *     (date = timestamp), whatever the settings.  A RIGHT or FULL merge
+ *     join needs every condition to be a merge clause.  Each input is
+ *     sorted on its keys (ascending, NULLs last) unless it is a merge
+ *     join already returning that order; such an inner input goes under
+ *     a Materialize, which can mark its position.  The outer side is the
+ *     smaller estimated one when PostgreSQL's estimate of the matches
+ *     (rows x rows / max(distinct values) per clause, at most 200
+ *     distinct values) exceeds the smaller side's rows -- its costs then
+ *     favour the inner side re-reading fewer rows -- else the side the
+ *     query names first; a LEFT join becomes a Merge Right Join for that
+ *     only when every condition is a merge clause, SEMI / ANTI joins keep
+ *     their sides.  With a join method off, the others are preferred;
+ *     when all that apply are off, hash, merge, nested loop in that order
+ *     (PostgreSQL's disable_cost);
  *   - GROUP BY uses hash aggregation when every key type can be hashed
  *     and enable_hashagg is on, otherwise sort + sorted aggregation;
  *   - SELECT DISTINCT, UNION, INTERSECT and EXCEPT [ALL] hash or sort

@@ -22,6 +22,11 @@ A query is built from
     aggregate with HAVING.
 Every statement orders by all its output columns, so a correct result
 has one printed form.  Seeded: SEED reproduces a run.
+
+The join methods change along the script (PHASES): the first half runs
+with the defaults (hash joins), the third quarter with hash joins off
+(merge joins, each input sorted), the last quarter with merge joins off
+too (nested loops; FULL joins still hash).
 """
 import random
 import sys
@@ -35,6 +40,12 @@ TABLES = {
            (9, None, "'z'")],
 }
 COLUMNS = ["a", "b", "c"]
+
+# (share of the statements done, the settings from there on)
+PHASES = [
+    (0.5, ["SET enable_hashjoin = off;"]),
+    (0.75, ["SET enable_mergejoin = off;"]),
+]
 
 
 def sql_value(v):
@@ -252,7 +263,10 @@ def main():
     for line in setup_sql():
         print(line)
     g = Gen(seed)
-    for _ in range(count):
+    for i in range(count):
+        for share, settings in PHASES:
+            if i == int(count * share):
+                print("\n".join(settings))
         print(g.statement())
 
 
