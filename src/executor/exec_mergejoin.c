@@ -179,40 +179,39 @@ compare_outer(MergeJoinState *mj, const Datum *inner_values)
  * Moving along the inputs
  * ---------------------------------------------------------------------- */
 
-/* The next outer row and its key state. */
+/* The next row of one input (the outer when is_outer) and its key
+ * state. */
 static KeyState
-fetch_outer(MergeJoinState *mj)
+fetch_side(MergeJoinState *mj, bool is_outer)
 {
-    MergeSide *side = &mj->outer;
+    MergeSide *side = is_outer ? &mj->outer : &mj->inner;
 
     side->matched = false;
-    side->row = tdb_exec_proc_node(mj->ps.lefttree);
+    side->row = tdb_exec_proc_node(is_outer ? mj->ps.lefttree
+                                            : mj->ps.righttree);
     if (side->row == NULL)
         return side->state = KEYS_END;
-    side->keys_cxt->outer_slot = side->row;
-    side->state =
-        eval_keys(mj, side->keys_cxt, true, side->values, mj->fill_outer);
+    if (is_outer)
+        side->keys_cxt->outer_slot = side->row;
+    else
+        side->keys_cxt->inner_slot = side->row;
+    side->state = eval_keys(mj, side->keys_cxt, is_outer, side->values,
+                            is_outer ? mj->fill_outer : mj->fill_inner);
     if (side->state == KEYS_END)
         side->row = NULL;
     return side->state;
 }
 
-/* The next inner row and its key state. */
+static KeyState
+fetch_outer(MergeJoinState *mj)
+{
+    return fetch_side(mj, true);
+}
+
 static KeyState
 fetch_inner(MergeJoinState *mj)
 {
-    MergeSide *side = &mj->inner;
-
-    side->matched = false;
-    side->row = tdb_exec_proc_node(mj->ps.righttree);
-    if (side->row == NULL)
-        return side->state = KEYS_END;
-    side->keys_cxt->inner_slot = side->row;
-    side->state =
-        eval_keys(mj, side->keys_cxt, false, side->values, mj->fill_inner);
-    if (side->state == KEYS_END)
-        side->row = NULL;
-    return side->state;
+    return fetch_side(mj, false);
 }
 
 /* Mark the inner input at the current inner row, the first of a group. */
