@@ -45,6 +45,10 @@
  */
 #include "common/base.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
 #include "common/elog.h"
 #include "executor/tuplesort_int.h"
 
@@ -315,6 +319,27 @@ create_tuple_context(Tuplesort *ts)
     }
 }
 
+static double
+now_seconds(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void
+tdb_ts_trace(Tuplesort *ts, const char *fmt, ...)
+{
+    char line[256];
+    va_list args;
+
+    va_start(args, fmt);
+    (void)vsnprintf(line, sizeof(line), fmt, args);
+    va_end(args);
+    ereport(LOG, errmsg("%s: elapsed: %.2f s", line, now_seconds() - ts->began));
+}
+
 Size
 tdb_ts_load_limit(const Tuplesort *ts)
 {
@@ -430,10 +455,12 @@ tdb_tuplesort_begin(TupleDesc desc, const SortKey *keys, int nkeys,
     ts->last_input = -1;
     ts->out = tdb_slot_create(desc, &tdb_tts_ops_minimal);
     tdb_tuplesort_reset(ts);
-    if (cfg->trace)
-        ereport(LOG, errmsg("begin tuple sort: nkeys = %d, workMem = %d, "
-                            "randomAccess = f",
-                            nkeys, Max(cfg->work_mem_kb, 64)));
+    if (cfg->trace) {
+        ts->began = now_seconds();
+        tdb_ts_trace(ts, "begin tuple sort: nkeys = %d, workMem = %d, "
+                         "randomAccess = f",
+                     nkeys, Max(cfg->work_mem_kb, 64));
+    }
     return ts;
 }
 
@@ -451,8 +478,8 @@ static void
 start_runs(Tuplesort *ts)
 {
     if (ts->cfg.trace)
-        ereport(LOG, errmsg("switching to external sort after %lld tuples",
-                            (long long)ts->count));
+        tdb_ts_trace(ts, "switching to external sort after %lld tuples",
+                     (long long)ts->count);
     ts->status = SORT_BUILDING;
     ts->can_grow = false;
     tdb_ts_dump_run(ts);
@@ -597,9 +624,8 @@ tdb_tuplesort_perform(Tuplesort *ts)
         sort_entries(ts, ts->entries, ts->count);
         ts->status = SORT_SORTED_MEM;
         if (ts->cfg.trace)
-            ereport(LOG, errmsg("internal sort ended, %llu KB used",
-                                (unsigned long long)((ts->max_mem + 1023) /
-                                                     1024)));
+            tdb_ts_trace(ts, "internal sort ended, %llu KB used",
+                         (unsigned long long)((ts->max_mem + 1023) / 1024));
         break;
     case SORT_BUILDING:
         if (ts->count > 0)

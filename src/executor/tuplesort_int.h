@@ -13,8 +13,9 @@
 #include "tuple/heaptuple.h"
 
 #define TS_INITIAL_ENTRIES 256
-/* Buffer of the file a run is written to. */
-#define TS_WRITE_BUFFER ((Size)32 * 1024)
+/* Rows being written are staged in a buffer of this size (at most
+ * work_mem / 16), handed to the run file in one write. */
+#define TS_WRITE_BUFFER ((Size)64 * 1024)
 /* work_mem per merge input when choosing the merge order. */
 #define TS_MERGE_BUFFER ((Size)32 * 1024)
 #define TS_MIN_MERGE_ORDER 6
@@ -25,7 +26,7 @@
 #define TS_INTERRUPT_EVERY 4096
 /* Sorted rows are visited in random memory order: prefetch this many
  * entries ahead. */
-#define TS_PREFETCH_AHEAD 8
+#define TS_PREFETCH_AHEAD 16
 
 /* Bytes of a minimal tuple not written to runs: t_len and padding (the
  * length is written in front instead). */
@@ -54,8 +55,14 @@ typedef struct ReadBuffer {
     Size space;
 } ReadBuffer;
 
+/* A run being read: bytes [pos, len) of chunk are read but not parsed
+ * yet; the current row is copied out (aligned) into row. */
 typedef struct RunReader {
     TempFileReader *reader;
+    char *chunk;
+    Size chunk_size;
+    Size pos;
+    Size len;
     ReadBuffer row;
     SortEntry entry; /* of row.tuple (merge inputs) */
 } RunReader;
@@ -87,7 +94,11 @@ typedef struct Tuplesort {
     /* runs on disk */
     TempFile *level_files[TS_MAX_LEVELS]; /* created when first needed */
     int level_runs[TS_MAX_LEVELS];         /* live runs in each file */
-    Size file_buffers;                     /* their write buffers' bytes */
+    Size file_buffers;                     /* their buffers' and the
+                                            * staging buffer's bytes */
+    char *stage;            /* rows on their way to a run file */
+    Size stage_len;
+    Size stage_size;
     Run *runs;
     int nruns;
     int runs_capacity;
@@ -110,10 +121,13 @@ typedef struct Tuplesort {
     int heap_size;
     int last_input;         /* whose row was returned last; -1: none */
     int64 since_check;
+    double began;           /* trace_sort: when the sort began (s) */
     TupleTableSlot *out;
 } Tuplesort;
 
 /* tuplesort.c */
+/* trace_sort: a LOG line, with the seconds since the sort began. */
+void tdb_ts_trace(Tuplesort *ts, const char *fmt, ...) TDB_PRINTF(2, 3);
 int tdb_ts_compare(Tuplesort *ts, const SortEntry *a, const SortEntry *b);
 void tdb_ts_make_entry(Tuplesort *ts, SortEntry *e, MinimalTuple tuple);
 void tdb_ts_sort_load(Tuplesort *ts);

@@ -51,26 +51,54 @@ level_file(Tuplesort *ts, int level)
 {
     if (level >= TS_MAX_LEVELS)
         elog(ERROR, "sort needs more than %d merge levels", TS_MAX_LEVELS);
-    if (ts->level_files[level] == NULL) {
-        Size buffer = Min(TS_WRITE_BUFFER,
-                          Max(TDB_TEMPFILE_MIN_BUFFER, ts->limit / 16));
-
-        ts->level_files[level] =
-            tdb_tempfile_create(ts->sortcxt, temp_dir(ts), buffer);
-        /* created between loads: the next load counts the buffer */
-        ts->file_buffers += buffer;
-        ts->limit = tdb_ts_load_limit(ts);
+    if (ts->stage == NULL) {
+        ts->stage_size = Min(TS_WRITE_BUFFER,
+                             Max(TDB_TEMPFILE_MIN_BUFFER, ts->limit / 16));
+        ts->stage = tdb_mcxt_alloc(ts->sortcxt, ts->stage_size);
+        ts->stage_len = 0;
+        ts->file_buffers += ts->stage_size;
     }
+    if (ts->level_files[level] == NULL) {
+        /* writes arrive a staging buffer at a time, past the file's own
+         * buffer: the smallest does */
+        ts->level_files[level] = tdb_tempfile_create(
+            ts->sortcxt, temp_dir(ts), TDB_TEMPFILE_MIN_BUFFER);
+        ts->file_buffers += TDB_TEMPFILE_MIN_BUFFER;
+    }
+    /* created between loads: the next load counts the buffers */
+    ts->limit = tdb_ts_load_limit(ts);
     return ts->level_files[level];
 }
 
+/* Hand the staged rows to file f. */
 static void
-write_tuple(TempFile *f, MinimalTuple tuple)
+flush_stage(Tuplesort *ts, TempFile *f)
+{
+    if (ts->stage_len > 0)
+        tdb_tempfile_write(f, ts->stage, ts->stage_len);
+    ts->stage_len = 0;
+}
+
+/* Append a row to the run being written to f: [uint32 t_len][the tuple
+ * from t_infomask2 on]. */
+static inline void
+write_tuple(Tuplesort *ts, TempFile *f, MinimalTuple tuple)
 {
     uint32 len = tuple->t_len;
+    Size body = len - TS_RUN_SKIP;
 
-    tdb_tempfile_write(f, &len, sizeof(len));
-    tdb_tempfile_write(f, (char *)tuple + TS_RUN_SKIP, len - TS_RUN_SKIP);
+    if (ts->stage_len + sizeof(len) + body > ts->stage_size) {
+        flush_stage(ts, f);
+        if (sizeof(len) + body > ts->stage_size) {
+            tdb_tempfile_write(f, &len, sizeof(len));
+            tdb_tempfile_write(f, (char *)tuple + TS_RUN_SKIP, body);
+            return;
+        }
+    }
+    memcpy(ts->stage + ts->stage_len, &len, sizeof(len));
+    memcpy(ts->stage + ts->stage_len + sizeof(len),
+           (char *)tuple + TS_RUN_SKIP, body);
+    ts->stage_len += sizeof(len) + body;
 }
 
 static TDB_NORETURN void
@@ -95,24 +123,66 @@ reserve_row(ReadBuffer *buf, Size len, MemoryContext cxt)
     buf->space = space;
 }
 
+/* Make chunk hold at least need unparsed bytes (need <= chunk_size);
+ * false if the run ends first. */
+static bool
+refill(RunReader *rr, Size need)
+{
+    Size have = rr->len - rr->pos;
+
+    memmove(rr->chunk, rr->chunk + rr->pos, have);
+    rr->pos = 0;
+    rr->len = have;
+    rr->len += tdb_tempfile_reader_read(rr->reader, rr->chunk + have,
+                                        rr->chunk_size - have);
+    return rr->len >= need;
+}
+
 /* Read the run's next row into rr->row; false at the run's end. */
 static bool
 read_row(Tuplesort *ts, RunReader *rr)
 {
     uint32 len;
-    Size got = tdb_tempfile_reader_read(rr->reader, &len, sizeof(len));
+    Size body, have;
+    char *dest;
 
-    if (got == 0)
-        return false;
-    if (got != sizeof(len) || len < SizeofMinimalTupleHeader)
+    if (rr->len - rr->pos < sizeof(len) && !refill(rr, sizeof(len))) {
+        if (rr->len == rr->pos)
+            return false;
         run_corrupted();
+    }
+    memcpy(&len, rr->chunk + rr->pos, sizeof(len));
+    rr->pos += sizeof(len);
+    if (len < SizeofMinimalTupleHeader)
+        run_corrupted();
+    body = len - TS_RUN_SKIP;
     reserve_row(&rr->row, len, ts->mergecxt);
     rr->row.tuple->t_len = len;
-    if (tdb_tempfile_reader_read(rr->reader,
-                                 (char *)rr->row.tuple + TS_RUN_SKIP,
-                                 len - TS_RUN_SKIP) != len - TS_RUN_SKIP)
+    dest = (char *)rr->row.tuple + TS_RUN_SKIP;
+    if (rr->len - rr->pos < body && body <= rr->chunk_size)
+        (void)refill(rr, body);
+    have = Min(body, rr->len - rr->pos);
+    memcpy(dest, rr->chunk + rr->pos, have);
+    rr->pos += have;
+    if (have < body &&
+        tdb_tempfile_reader_read(rr->reader, dest + have, body - have) !=
+            body - have)
         run_corrupted();
     return true;
+}
+
+/* The file position of a reader's next row. */
+static uint64
+reader_position(const RunReader *rr)
+{
+    return tdb_tempfile_reader_tell(rr->reader) - (rr->len - rr->pos);
+}
+
+static void
+reader_seek(RunReader *rr, uint64 offset)
+{
+    tdb_tempfile_reader_seek(rr->reader, offset);
+    rr->pos = rr->len = 0;
 }
 
 static Run *
@@ -152,6 +222,7 @@ release_run(Tuplesort *ts, const Run *run)
 static void
 end_run(Tuplesort *ts, Run *run)
 {
+    flush_stage(ts, ts->level_files[run->level]);
     run->end = tdb_tempfile_size(ts->level_files[run->level]);
     note_disk(ts, (int64)(run->end - run->start));
 }
@@ -172,7 +243,7 @@ tdb_ts_dump_run(Tuplesort *ts)
         if (i + TS_PREFETCH_AHEAD < ts->count)
             __builtin_prefetch(
                 SORT_ENTRY_TUPLE(&ts->entries[i + TS_PREFETCH_AHEAD]));
-        write_tuple(f, SORT_ENTRY_TUPLE(&ts->entries[i]));
+        write_tuple(ts, f, SORT_ENTRY_TUPLE(&ts->entries[i]));
         tdb_ts_check_interrupts(ts);
     }
     run = &ts->runs[ts->nruns - 1];
@@ -180,9 +251,9 @@ tdb_ts_dump_run(Tuplesort *ts)
     end_run(ts, run);
     ts->runs_written++;
     if (ts->cfg.trace)
-        ereport(LOG, errmsg("finished writing run %d: %lld tuples, %llu bytes",
-                            ts->runs_written, (long long)run->ntuples,
-                            (unsigned long long)(run->end - run->start)));
+        tdb_ts_trace(ts, "finished writing run %d: %lld tuples, %llu bytes",
+                     ts->runs_written, (long long)run->ntuples,
+                     (unsigned long long)(run->end - run->start));
     tdb_mcxt_reset(ts->tuplecxt);
     ts->tuple_bytes = 0;
     ts->count = 0;
@@ -196,9 +267,14 @@ tdb_ts_dump_run(Tuplesort *ts)
 static void
 open_run(Tuplesort *ts, RunReader *rr, const Run *run, Size buffer)
 {
+    /* the chunk is the buffer: reads of a chunk bypass the reader's own */
     rr->reader = tdb_tempfile_reader_create(ts->level_files[run->level],
-                                            run->start, run->end, buffer,
+                                            run->start, run->end,
+                                            TDB_TEMPFILE_MIN_BUFFER,
                                             ts->mergecxt);
+    rr->chunk = tdb_mcxt_alloc(ts->mergecxt, buffer);
+    rr->chunk_size = buffer;
+    rr->pos = rr->len = 0;
     rr->row.tuple = NULL;
     rr->row.space = 0;
 }
@@ -324,7 +400,7 @@ drain_merge(Tuplesort *ts, int n)
     int64 ntuples = 0;
 
     while ((tuple = merge_next(ts)) != NULL) {
-        write_tuple(f, tuple);
+        write_tuple(ts, f, tuple);
         ntuples++;
         tdb_ts_check_interrupts(ts);
     }
@@ -334,8 +410,8 @@ drain_merge(Tuplesort *ts, int n)
     end_merge(ts, n);
     ts->merges++;
     if (ts->cfg.trace)
-        ereport(LOG, errmsg("finished %d-way merge step: %lld tuples", n,
-                            (long long)ntuples));
+        tdb_ts_trace(ts, "finished %d-way merge step: %lld tuples", n,
+                     (long long)ntuples);
     return ts->nruns - 1;
 }
 
@@ -433,9 +509,9 @@ tdb_ts_merge_runs(Tuplesort *ts)
         merge_first_runs(ts, Min(order, ts->nruns - order + 1), budget);
     }
     if (ts->cfg.trace)
-        ereport(LOG, errmsg("performsort done: %d runs, %d merge steps, "
-                            "%d-way final merge",
-                            ts->runs_written, ts->merges, ts->nruns));
+        tdb_ts_trace(ts, "performsort done: %d runs, %d merge steps, "
+                         "%d-way final merge",
+                     ts->runs_written, ts->merges, ts->nruns);
     if (ts->nruns == 1) {
         read_single_run(ts, 0, Min(TS_MAX_READ_BUFFER, budget), true);
         ts->method = "external sort";
@@ -445,9 +521,8 @@ tdb_ts_merge_runs(Tuplesort *ts)
         ts->method = "external merge";
     }
     if (ts->cfg.trace)
-        ereport(LOG, errmsg("external sort ended, %llu disk blocks used",
-                            (unsigned long long)((ts->max_disk + 8191) /
-                                                 8192)));
+        tdb_ts_trace(ts, "external sort ended, %llu disk blocks used",
+                     (unsigned long long)((ts->max_disk + 8191) / 8192));
 }
 
 /* ----------------------------------------------------------------------
@@ -490,7 +565,7 @@ tdb_ts_mark_on_disk(Tuplesort *ts)
 {
     if (ts->status == SORT_MERGING)
         freeze_merge(ts);
-    ts->mark_offset = tdb_tempfile_reader_tell(ts->sorted->reader);
+    ts->mark_offset = reader_position(ts->sorted);
 }
 
 void
@@ -498,7 +573,7 @@ tdb_ts_restore_on_disk(Tuplesort *ts)
 {
     if (ts->status != SORT_SORTED_FILE)
         elog(ERROR, "tuplesort restored without a mark");
-    tdb_tempfile_reader_seek(ts->sorted->reader, ts->mark_offset);
+    reader_seek(ts->sorted, ts->mark_offset);
 }
 
 bool
@@ -506,7 +581,7 @@ tdb_ts_rewind_on_disk(Tuplesort *ts)
 {
     if (ts->status != SORT_SORTED_FILE || !ts->rewindable)
         return false; /* a merge on the fly, or a frozen tail */
-    tdb_tempfile_reader_seek(ts->sorted->reader, ts->sorted_start);
+    reader_seek(ts->sorted, ts->sorted_start);
     return true;
 }
 
@@ -527,4 +602,5 @@ tdb_ts_drop_runs(Tuplesort *ts)
     }
     ts->nruns = 0;
     ts->disk_bytes = 0;
+    ts->stage_len = 0;
 }
