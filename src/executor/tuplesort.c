@@ -542,7 +542,7 @@ heap_rejects(Tuplesort *ts, TupleTableSlot *row)
 
     if (ts->norm == NULL)
         return false;
-    v = tdb_slot_getattr(row, key->col, &isnull);
+    v = tdb_slot_fetch_attr(row, key->col, &isnull);
     if (isnull || root_null) {
         if (isnull && root_null)
             return false; /* the other keys decide */
