@@ -1045,6 +1045,47 @@ getattr_after_short_varlena(HeapTuple tuple, int attnum, TupleDesc desc,
 }
 
 /*
+ * getattr without NULLs of the first varlena column when every column
+ * before it is fixed width (a text after an id): it starts where they
+ * end, or at its alignment if the byte there is zero (padding before a
+ * 4-byte header; a 1-byte or external header is never zero and never
+ * aligned) -- the walk's own rule.  A value that does not fit the tuple
+ * goes to getattr_slow, which reports it.
+ */
+TDB_NOINLINE static Datum
+getattr_first_varlena(HeapTuple tuple, int attnum, TupleDesc desc,
+                      bool *isnull)
+{
+    const HeapTupleHeaderData *tup = tuple->t_data;
+    const Size hoff = MAXALIGN(SizeofHeapTupleHeader);
+    int i = attnum - 1;
+    const CompactAttribute *c = &desc->compact_attrs[i];
+    int tup_natts = HeapTupleHeaderGetNatts(tup);
+
+    if (!HeapTupleHeaderHasNulls(tup) && i < tup_natts &&
+        tup_natts <= desc->natts && tup->t_hoff == hoff &&
+        tuple->t_len > hoff) {
+        const CompactAttribute *prev = i > 0 ? &desc->compact_attrs[i - 1]
+                                             : NULL;
+        Size data_len = tuple->t_len - hoff;
+        Size off = prev != NULL
+                       ? (Size)prev->attcacheoff + (Size)prev->attlen
+                       : 0;
+        const char *data = (const char *)tup + hoff;
+
+        if (off < data_len && data[off] == 0)
+            off = TYPEALIGN(c->attalignby, off);
+        if (off < data_len) {
+            /* checks the header as the walk does (raises if damaged) */
+            (void)varlena_length_checked(tuple, i, data, off, data_len);
+            *isnull = false;
+            return PointerGetDatum(data + off);
+        }
+    }
+    return getattr_slow(tuple, attnum, desc, isnull);
+}
+
+/*
  * The common case first, in a function small enough to need no saved
  * registers: no NULLs and a cached offset.  Its header checks are
  * check_header's, specialised (no bitmap: t_hoff must be MAXALIGN(23)),
@@ -1077,6 +1118,9 @@ getattr_inline(const HeapTupleData *tuple, int attnum, TupleDesc desc,
         }
         if (HeapTupleHeaderHasNulls(tup))
             return getattr_nulls_one_run((HeapTuple)tuple, attnum, desc,
+                                         isnull);
+        if (c->attlen == -1 && i == desc->first_noncached)
+            return getattr_first_varlena((HeapTuple)tuple, attnum, desc,
                                          isnull);
         if (c->attcacheoff < 0)
             return getattr_after_short_varlena((HeapTuple)tuple, attnum,
