@@ -74,6 +74,9 @@ typedef struct Tuplesort {
     TuplesortConfig cfg;
     SortKeyNormalizer norm; /* first key's, or NULL */
     bool abbreviated;       /* norm is not exact */
+    int key_int_len;        /* first key a by-value integer of this width
+                             * at a cached offset (else 0) */
+    int key_offset;         /* its offset in the data area */
     MemoryContext sortcxt;  /* all of the sort's memory, files included */
     MemoryContext tuplecxt; /* rows of the current load (created lazily) */
     MemoryContext mergecxt; /* readers of the merge under way, and its heap */
