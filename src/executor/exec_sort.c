@@ -43,9 +43,13 @@ exec_sort(PlanState *node)
     if (!ss->sorted) {
         TupleTableSlot *row;
 
+        uint32 n = 0;
+
         tdb_tuplesort_set_bound(ss->sort, ss->bound);
         while ((row = tdb_exec_proc_node(node->lefttree)) != NULL) {
-            tdb_exec_check_interrupts(node->estate);
+            /* scans check per row; this covers inputs that do not */
+            if ((++n & 255) == 0)
+                tdb_exec_check_interrupts(node->estate);
             tdb_tuplesort_put(ss->sort, row);
         }
         tdb_tuplesort_perform(ss->sort);

@@ -158,6 +158,42 @@ tdb_ts_compare(Tuplesort *ts, const SortEntry *a, const SortEntry *b)
     return compare_ties(a, b, ts);
 }
 
+/*
+ * The first key when it is an integer at a cached offset and the row
+ * (heap tuple header tup of len bytes; a minimal tuple's heap view) has
+ * no NULLs -- every row of most sorts: one load.  False: read it the
+ * general way.
+ */
+static inline bool
+int_key(const Tuplesort *ts, const HeapTupleHeaderData *tup, uint32 len,
+        Datum *v)
+{
+    const Size hoff = MAXALIGN(SizeofHeapTupleHeader);
+    const char *p = (const char *)tup + hoff + ts->key_offset;
+
+    if ((tup->t_infomask & HEAP_HASNULL) != 0 || tup->t_hoff != hoff ||
+        HeapTupleHeaderGetNatts(tup) < ts->keys[0].col ||
+        len < hoff + (Size)ts->key_offset + (Size)ts->key_int_len)
+        return false;
+    if (ts->key_int_len == 8) {
+        int64 x;
+
+        memcpy(&x, p, 8);
+        *v = (Datum)x;
+    } else if (ts->key_int_len == 4) {
+        int32 x;
+
+        memcpy(&x, p, 4);
+        *v = (Datum)(int64)x;
+    } else {
+        int16 x;
+
+        memcpy(&x, p, 2);
+        *v = (Datum)(int64)x;
+    }
+    return true;
+}
+
 /* Fill e for a tuple (its first key read from the tuple itself, so a
  * by-reference Datum kept in the entry points into it). */
 void
@@ -167,32 +203,12 @@ tdb_ts_make_entry(Tuplesort *ts, SortEntry *e, MinimalTuple tuple)
     Datum v = 0;
 
     e->ref = (uintptr_t)tuple;
-    if (ts->key_int_len > 0 && (tuple->t_infomask & HEAP_HASNULL) == 0 &&
-        tuple->t_hoff == MAXALIGN(SizeofHeapTupleHeader) &&
-        (tuple->t_infomask2 & HEAP_NATTS_MASK) >= ts->keys[0].col) {
-        /* an integer first key at a fixed offset in a row without NULLs
-         * (every row of most sorts): one load */
-        const char *p = (const char *)tuple +
-                        (MAXALIGN(SizeofHeapTupleHeader) -
-                         MINIMAL_TUPLE_OFFSET) +
-                        ts->key_offset;
-
-        if (ts->key_int_len == 8) {
-            int64 x;
-
-            memcpy(&x, p, 8);
-            v = (Datum)x;
-        } else if (ts->key_int_len == 4) {
-            int32 x;
-
-            memcpy(&x, p, 4);
-            v = (Datum)(int64)x;
-        } else {
-            int16 x;
-
-            memcpy(&x, p, 2);
-            v = (Datum)(int64)x;
-        }
+    if (ts->key_int_len > 0 &&
+        int_key((Tuplesort *)ts,
+                (const HeapTupleHeaderData *)((const char *)tuple -
+                                              MINIMAL_TUPLE_OFFSET),
+                tuple->t_len + MINIMAL_TUPLE_OFFSET, &v)) {
+        /* an integer first key at a fixed offset: one load */
     } else if (ts->nkeys > 0)
         v = tuple_attr(ts, tuple, ts->keys[0].col, &isnull);
     if (isnull) {
@@ -573,11 +589,16 @@ heap_rejects(Tuplesort *ts, TupleTableSlot *row)
     bool root_null = (root->ref & SORT_ENTRY_NULL) != 0;
     bool isnull;
     Datum v;
+    HeapTuple ht;
     uint64 n;
 
     if (ts->norm == NULL)
         return false;
-    v = tdb_slot_fetch_attr(row, key->col, &isnull);
+    ht = ts->key_int_len > 0 ? tdb_slot_heap_tuple(row) : NULL;
+    if (ht != NULL && int_key(ts, ht->t_data, ht->t_len, &v))
+        isnull = false;
+    else
+        v = tdb_slot_fetch_attr(row, key->col, &isnull);
     if (isnull || root_null) {
         if (isnull && root_null)
             return false; /* the other keys decide */

@@ -129,6 +129,14 @@ tdb_slot_fetch_attr(TupleTableSlot *slot, int attnum, bool *isnull)
     return tdb_slot_getattr(slot, attnum, isnull);
 }
 
+HeapTuple
+tdb_slot_heap_tuple(TupleTableSlot *slot)
+{
+    if (slot->tts_ops != &tdb_tts_ops_heap || tdb_slot_is_empty(slot))
+        return NULL;
+    return ((HeapTupleTableSlot *)slot)->tuple;
+}
+
 void
 tdb_slot_materialize(TupleTableSlot *slot)
 {

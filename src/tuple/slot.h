@@ -142,6 +142,10 @@ tdb_slot_getattr(TupleTableSlot *slot, int attnum, bool *isnull)
  */
 Datum tdb_slot_fetch_attr(TupleTableSlot *slot, int attnum, bool *isnull);
 
+/* The heap tuple a heap slot holds (borrowed, no copy), or NULL for an
+ * empty slot or another kind. */
+HeapTuple tdb_slot_heap_tuple(TupleTableSlot *slot);
+
 /* Copy everything the slot borrows into tts_mcxt (releasing a pin). */
 void tdb_slot_materialize(TupleTableSlot *slot);
 
