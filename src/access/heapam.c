@@ -545,16 +545,10 @@ tdb_heap_getnext(HeapScanDesc scan)
     return scan_next(scan) ? &scan->ctup : NULL;
 }
 
-/*
- * The rows of one page at most (the values are taken before the scan
- * moves to the next page), located first and then read by the tuple
- * layer in one loop.
- */
 int
-tdb_heap_getnext_column(HeapScanDesc scan, int attnum, Datum *values,
-                        bool *isnull, int max)
+tdb_heap_getnext_rows(HeapScanDesc scan, HeapTupleData *tuples, int max,
+                      Buffer *buffer)
 {
-    HeapTupleData tuples[MaxHeapTuplesPerPage];
     int n = 0;
 
     if (max > MaxHeapTuplesPerPage)
@@ -585,6 +579,23 @@ tdb_heap_getnext_column(HeapScanDesc scan, int attnum, Datum *values,
         }
         scan->cindex = cindex;
     }
+    *buffer = scan->cbuf;
+    return n;
+}
+
+/*
+ * The rows of one page at most (the values are taken before the scan
+ * moves to the next page), located first and then read by the tuple
+ * layer in one loop.
+ */
+int
+tdb_heap_getnext_column(HeapScanDesc scan, int attnum, Datum *values,
+                        bool *isnull, int max)
+{
+    HeapTupleData tuples[MaxHeapTuplesPerPage];
+    Buffer buffer;
+    int n = tdb_heap_getnext_rows(scan, tuples, max, &buffer);
+
     tdb_heap_getattr_array(tuples, n, attnum, scan->rel->rd_att, values,
                            isnull);
     return n;

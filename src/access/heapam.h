@@ -135,6 +135,16 @@ bool tdb_heap_getnextslot(HeapScanDesc scan, TupleTableSlot *slot);
 int tdb_heap_getnext_column(HeapScanDesc scan, int attnum, Datum *values,
                             bool *isnull, int max);
 
+/*
+ * The handles of up to max next visible rows, all of one page, into
+ * tuples[]; *buffer receives the page's buffer (pinned by the scan until
+ * it moves to the next page: a slot storing one of these rows takes its
+ * own pin).  Returns how many, 0 at the end.  For a consumer that looks
+ * at a column of every row and keeps few (a top-N sort).
+ */
+int tdb_heap_getnext_rows(HeapScanDesc scan, HeapTupleData *tuples, int max,
+                          Buffer *buffer);
+
 /* Start over from the first page (same snapshot; length taken again). */
 void tdb_heap_rescan(HeapScanDesc scan);
 

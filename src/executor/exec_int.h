@@ -60,6 +60,12 @@ void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
 bool tdb_exec_seqscan_can_batch(PlanState *node);
 int tdb_exec_seqscan_batch(PlanState *node, Datum *values, bool *isnull,
                            int max);
+/* For a top-N sort over a plain scan (no qual, every column): one
+ * column of a page's rows at a time, and the rows it keeps. */
+bool tdb_exec_seqscan_can_key_batch(PlanState *node);
+int tdb_exec_seqscan_key_batch(PlanState *node, int attnum, Datum *values,
+                               bool *isnull, int max);
+TupleTableSlot *tdb_exec_seqscan_key_batch_row(PlanState *node, int k);
 
 /* The children of an Append state (EXPLAIN). */
 int tdb_exec_append_children(PlanState *node, PlanState ***children);

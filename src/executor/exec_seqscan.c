@@ -24,7 +24,10 @@
  *   - cancel is checked every SEQSCAN_INTERRUPT_ROWS rows, not every row;
  *   - a parent that can take the column of many rows at once (a plain
  *     count/sum, exec_agg.c) gets a page's worth per call
- *     (tdb_exec_seqscan_batch).
+ *     (tdb_exec_seqscan_batch);
+ *   - a parent that looks at one column of every row and keeps few rows
+ *     (a top-N sort, exec_sort.c) gets a page's worth of that column and
+ *     asks for the rows it keeps (tdb_exec_seqscan_key_batch).
  */
 #include "common/base.h"
 
@@ -47,6 +50,8 @@ typedef struct SeqScanState {
     bool reset_per_row;        /* qual or projection may allocate */
     bool return_scan_slot;     /* the projection is the identity */
     int single_attnum;         /* exec_seqscan_column's column, 1-based */
+    HeapTupleData *batch;      /* tdb_exec_seqscan_key_batch's rows */
+    Buffer batch_buffer;       /* their page */
     uint32 rows_unchecked;     /* rows since the last interrupt check */
 } SeqScanState;
 
@@ -121,6 +126,56 @@ tdb_exec_seqscan_batch(PlanState *node, Datum *values, bool *isnull, int max)
     tdb_exec_check_interrupts(node->estate);
     return tdb_heap_getnext_column(ss->scan, ss->single_attnum, values,
                                    isnull, max);
+}
+
+bool
+tdb_exec_seqscan_can_key_batch(PlanState *node)
+{
+    SeqScanState *ss = (SeqScanState *)node;
+
+    return node->exec == exec_seqscan && ss->return_scan_slot &&
+           node->qual == NULL && node->instr == NULL;
+}
+
+/*
+ * Column attnum of up to max next rows of one page (the rows the scan
+ * would return: no qual, the identity projection), remembered for
+ * tdb_exec_seqscan_key_batch_row.  Interrupts are checked once per batch.
+ */
+int
+tdb_exec_seqscan_key_batch(PlanState *node, int attnum, Datum *values,
+                           bool *isnull, int max)
+{
+    SeqScanState *ss = (SeqScanState *)node;
+    int n;
+
+    Assert(tdb_exec_seqscan_can_key_batch(node));
+    if (unlikely(ss->scan == NULL))
+        ss->scan = tdb_heap_beginscan(ss->rel, node->estate->snapshot);
+    if (ss->batch == NULL)
+        ss->batch = tdb_mcxt_alloc(node->estate->query_mcxt,
+                                   sizeof(HeapTupleData) *
+                                       MaxHeapTuplesPerPage);
+    tdb_exec_check_interrupts(node->estate);
+    n = tdb_heap_getnext_rows(ss->scan, ss->batch, max, &ss->batch_buffer);
+    tdb_heap_getattr_array(ss->batch, n, attnum, ss->rel->rd_att, values,
+                           isnull);
+    return n;
+}
+
+/* Row k of the last key batch, in the scan slot (valid until the next
+ * call of the scan). */
+TupleTableSlot *
+tdb_exec_seqscan_key_batch_row(PlanState *node, int k)
+{
+    SeqScanState *ss = (SeqScanState *)node;
+    const HeapTupleData *t = &ss->batch[k];
+
+    tdb_slot_store_buffer_row(ss->scan_slot, t->t_data, t->t_len,
+                              ItemPointerGetBlockNumber(&t->t_self),
+                              ItemPointerGetOffsetNumber(&t->t_self),
+                              t->t_tableOid, ss->batch_buffer);
+    return ss->scan_slot;
 }
 
 static void

@@ -35,6 +35,30 @@ tdb_exec_begin_sort(EState *estate, TupleDesc desc, const SortKey *keys,
     return tdb_tuplesort_begin(desc, keys, nkeys, &cfg);
 }
 
+/*
+ * A bounded sort over a plain scan reads the first key of a page's rows
+ * at a time and builds only the rows the top-N heap may keep: most rows
+ * of a large input never reach a slot.
+ */
+#define KEY_BATCH_ROWS 256
+
+static void
+put_key_batches(SortState *ss, PlanState *child)
+{
+    const Sort *plan = (const Sort *)ss->ps.plan;
+    int col = plan->keys[0].col;
+    Datum values[KEY_BATCH_ROWS];
+    bool isnull[KEY_BATCH_ROWS];
+    int n;
+
+    while ((n = tdb_exec_seqscan_key_batch(child, col, values, isnull,
+                                           KEY_BATCH_ROWS)) > 0)
+        for (int k = 0; k < n; k++)
+            if (!tdb_tuplesort_skips(ss->sort, values[k], isnull[k]))
+                tdb_tuplesort_put(ss->sort,
+                                  tdb_exec_seqscan_key_batch_row(child, k));
+}
+
 static TupleTableSlot *
 exec_sort(PlanState *node)
 {
@@ -46,6 +70,9 @@ exec_sort(PlanState *node)
         uint32 n = 0;
 
         tdb_tuplesort_set_bound(ss->sort, ss->bound);
+        if (ss->bound > 0 && ((Sort *)node->plan)->num_keys > 0 &&
+            tdb_exec_seqscan_can_key_batch(node->lefttree))
+            put_key_batches(ss, node->lefttree);
         while ((row = tdb_exec_proc_node(node->lefttree)) != NULL) {
             /* scans check per row; this covers inputs that do not */
             if ((++n & 255) == 0)

@@ -577,28 +577,18 @@ heap_possible(const Tuplesort *ts)
 }
 
 /*
- * The top-N heap is full: does the row sort at or after its root, as its
- * first key alone shows (the usual case once the heap holds good rows)?
- * Then it is dropped without being copied.
+ * The top-N heap is full: does a row with this first key sort at or
+ * after its root, as the first key alone shows (the usual case once the
+ * heap holds good rows)?  Then it is dropped without being copied.
  */
 static bool
-heap_rejects(Tuplesort *ts, TupleTableSlot *row)
+value_rejected(const Tuplesort *ts, Datum v, bool isnull)
 {
     const SortKey *key = &ts->keys[0];
     const SortEntry *root = &ts->entries[0];
     bool root_null = (root->ref & SORT_ENTRY_NULL) != 0;
-    bool isnull;
-    Datum v;
-    HeapTuple ht;
     uint64 n;
 
-    if (ts->norm == NULL)
-        return false;
-    ht = ts->key_int_len > 0 ? tdb_slot_heap_tuple(row) : NULL;
-    if (ht != NULL && int_key(ts, ht->t_data, ht->t_len, &v))
-        isnull = false;
-    else
-        v = tdb_slot_fetch_attr(row, key->col, &isnull);
     if (isnull || root_null) {
         if (isnull && root_null)
             return false; /* the other keys decide */
@@ -611,6 +601,34 @@ heap_rejects(Tuplesort *ts, TupleTableSlot *row)
     if (n != root->key)
         return n > root->key; /* decisive even when abbreviated */
     return !ts->abbreviated && ts->nkeys == 1; /* equal: no better */
+}
+
+/* value_rejected for a row. */
+static bool
+heap_rejects(Tuplesort *ts, TupleTableSlot *row)
+{
+    bool isnull;
+    Datum v;
+    HeapTuple ht;
+
+    if (ts->norm == NULL)
+        return false;
+    ht = ts->key_int_len > 0 ? tdb_slot_heap_tuple(row) : NULL;
+    if (ht != NULL && int_key(ts, ht->t_data, ht->t_len, &v))
+        isnull = false;
+    else
+        v = tdb_slot_fetch_attr(row, ts->keys[0].col, &isnull);
+    return value_rejected(ts, v, isnull);
+}
+
+bool
+tdb_tuplesort_skips(Tuplesort *ts, Datum first_key, bool isnull)
+{
+    if (ts->status != SORT_BOUNDED || ts->norm == NULL ||
+        !value_rejected(ts, first_key, isnull))
+        return false;
+    ts->total++;
+    return true;
 }
 
 /* A row for the top-N heap (made from the load if not made yet). */

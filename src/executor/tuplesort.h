@@ -79,6 +79,14 @@ void tdb_tuplesort_set_bound(Tuplesort *ts, int64 bound);
 /* Copy a row in. */
 void tdb_tuplesort_put(Tuplesort *ts, TupleTableSlot *row);
 
+/*
+ * With a bound: would a row whose first key is this be dropped at once
+ * (the top-N heap is full and holds better rows)?  Then it counts as put
+ * and true is returned; else the caller puts the row.  Lets a caller
+ * that reads the key cheaply skip building most rows.
+ */
+bool tdb_tuplesort_skips(Tuplesort *ts, Datum first_key, bool isnull);
+
 /* Sort what was put; reading starts at the first row. */
 void tdb_tuplesort_perform(Tuplesort *ts);
 

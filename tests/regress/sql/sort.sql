@@ -237,3 +237,20 @@ SET enable_hashagg = off;
 EXPLAIN (COSTS OFF) SELECT a, count(*) FROM mc GROUP BY a;
 EXPLAIN (COSTS OFF) SELECT DISTINCT a, b FROM mc;
 RESET enable_hashagg;
+
+-- top-N over a plain scan of every column (the Sort reads the first key
+-- a page at a time and builds only the rows it may keep): NULL keys,
+-- both directions, NULLS FIRST/LAST, ties broken by a second key, a text
+-- key, offsets, and more rows than fit a page
+CREATE TABLE topn (k int8, t text, id int4);
+INSERT INTO topn SELECT CASE WHEN g % 97 = 0 THEN NULL ELSE (g * 7919) % 5003 END,
+                        md5(g::text), g FROM generate_series(1, 20000) g;
+SELECT * FROM topn ORDER BY k, id LIMIT 5;
+SELECT * FROM topn ORDER BY k DESC, id LIMIT 5;
+SELECT * FROM topn ORDER BY k DESC NULLS LAST, id DESC LIMIT 4;
+SELECT * FROM topn ORDER BY k NULLS FIRST, id LIMIT 4 OFFSET 200;
+SELECT * FROM topn ORDER BY k LIMIT 1;
+SELECT * FROM topn ORDER BY t LIMIT 3;
+SELECT * FROM topn ORDER BY t DESC, id LIMIT 3 OFFSET 10;
+SELECT * FROM topn ORDER BY id DESC LIMIT 2;
+SELECT count(*), sum(id) FROM (SELECT * FROM topn ORDER BY k, id LIMIT 7000) s;
