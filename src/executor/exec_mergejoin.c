@@ -323,6 +323,32 @@ inner_done(MergeJoinState *mj)
  * ---------------------------------------------------------------------- */
 
 /*
+ * Emit the pending unmatched row of one input (outer joins), or read its
+ * next row and choose the step: on_match when its keys can match, the
+ * input's end step at its end; a NULL key stays on this step (its row is
+ * output or skipped by the next call).
+ */
+static TupleTableSlot *
+advance_side(MergeJoinState *mj, bool is_outer, MergeJoinStep on_match)
+{
+    TupleTableSlot *out = is_outer ? fill_outer(mj) : fill_inner(mj);
+
+    if (out != NULL)
+        return out;
+    switch (fetch_side(mj, is_outer)) {
+    case KEYS_MATCHABLE:
+        mj->step = on_match;
+        break;
+    case KEYS_NULL:
+        break;
+    case KEYS_END:
+        mj->step = is_outer ? outer_done(mj) : inner_done(mj);
+        break;
+    }
+    return NULL;
+}
+
+/*
  * One step: sets mj->step to the next one; returns a row to output, or
  * NULL (then *done says whether the join is over).
  */
@@ -371,32 +397,10 @@ step(MergeJoinState *mj, bool *done)
         break;
     }
     case MJ_SKIP_OUTER:
-        if ((out = fill_outer(mj)) != NULL)
-            break;
-        switch (fetch_outer(mj)) {
-        case KEYS_MATCHABLE:
-            mj->step = MJ_SKIP_TEST;
-            break;
-        case KEYS_NULL:
-            break; /* output (or skipped) on the next step */
-        case KEYS_END:
-            mj->step = outer_done(mj);
-            break;
-        }
+        out = advance_side(mj, true, MJ_SKIP_TEST);
         break;
     case MJ_SKIP_INNER:
-        if ((out = fill_inner(mj)) != NULL)
-            break;
-        switch (fetch_inner(mj)) {
-        case KEYS_MATCHABLE:
-            mj->step = MJ_SKIP_TEST;
-            break;
-        case KEYS_NULL:
-            break;
-        case KEYS_END:
-            mj->step = inner_done(mj);
-            break;
-        }
+        out = advance_side(mj, false, MJ_SKIP_TEST);
         break;
     case MJ_JOIN_TUPLES:
         out = join_tuples(mj);
@@ -411,18 +415,7 @@ step(MergeJoinState *mj, bool *done)
             mj->step = MJ_NEXT_OUTER; /* the group is over for this row */
         break;
     case MJ_NEXT_OUTER:
-        if ((out = fill_outer(mj)) != NULL)
-            break;
-        switch (fetch_outer(mj)) {
-        case KEYS_MATCHABLE:
-            mj->step = MJ_TEST_OUTER;
-            break;
-        case KEYS_NULL:
-            break; /* output (or skipped) on the next step */
-        case KEYS_END:
-            mj->step = outer_done(mj);
-            break;
-        }
+        out = advance_side(mj, true, MJ_TEST_OUTER);
         break;
     case MJ_TEST_OUTER:
         if (compare_outer(mj, mj->mark_values) == 0) {

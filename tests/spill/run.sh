@@ -165,21 +165,25 @@ else
   fail "no temporary file left after an error" "$err" "$(ls "$tmpdir" 2>&1)"
 fi
 
-# 5. ... and after a cancel (statement_timeout raises the cancel error)
+# 5. ... and after a cancel (statement_timeout raises the cancel error):
+# temporary files must appear while the query runs and be gone after
+timeout_cleans_up() {  # NAME QUERY
+  (printf "SET work_mem = '64kB';\nSET statement_timeout = '3s';\n%s;\n" "$2" | tdb >"$work/timeout.out" 2>&1) &
+  local seen=0
+  for _ in $(seq 1 60); do
+    [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
+    sleep 0.1
+  done
+  wait $!
+  if [ "$seen" -eq 1 ] && grep -q 'canceling statement due to statement timeout' "$work/timeout.out" &&
+     [ "$(temp_files)" -eq 0 ]; then
+    ok "$1"
+  else
+    fail "$1" "seen while running: $seen" "$(cat "$work/timeout.out")" "$(ls "$tmpdir" 2>&1)"
+  fi
+}
 long_q="SELECT count(*) FROM (SELECT g, count(*) FROM generate_series(1, 50000000) g GROUP BY g) x"
-(printf "SET work_mem = '64kB';\nSET statement_timeout = '3s';\n%s;\n" "$long_q" | tdb >"$work/timeout.out" 2>&1) &
-seen=0
-for _ in $(seq 1 60); do
-  [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
-  sleep 0.1
-done
-wait $!
-if [ "$seen" -eq 1 ] && grep -q 'canceling statement due to statement timeout' "$work/timeout.out" &&
-   [ "$(temp_files)" -eq 0 ]; then
-  ok "temporary files exist while spilling and are gone after statement_timeout"
-else
-  fail "temporary files gone after statement_timeout" "seen while running: $seen" "$(cat "$work/timeout.out")" "$(ls "$tmpdir" 2>&1)"
-fi
+timeout_cleans_up "temporary files exist while spilling and are gone after statement_timeout" "$long_q"
 
 # 7. external sorts: the same answers as in memory
 read -r -d '' SORTS <<'SQL'
@@ -258,72 +262,40 @@ fi
 
 # 11. ... and after statement_timeout during a large external sort
 long_sort="SELECT count(*) FROM (SELECT md5(g::text) FROM generate_series(1, 30000000) g ORDER BY 1) x"
-(printf "SET work_mem = '64kB';\nSET statement_timeout = '3s';\n%s;\n" "$long_sort" | tdb >"$work/timeout.out" 2>&1) &
-seen=0
-for _ in $(seq 1 60); do
-  [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
-  sleep 0.1
-done
-wait $!
-if [ "$seen" -eq 1 ] && grep -q 'canceling statement due to statement timeout' "$work/timeout.out" &&
-   [ "$(temp_files)" -eq 0 ]; then
-  ok "sort run files exist while sorting and are gone after statement_timeout"
-else
-  fail "sort run files gone after statement_timeout" "seen while running: $seen" "$(cat "$work/timeout.out")" "$(ls "$tmpdir" 2>&1)"
-fi
+timeout_cleans_up "sort run files exist while sorting and are gone after statement_timeout" "$long_sort"
 
 # 6. a CancelRequest through the server (psql sends one on SIGINT)
+cancel_cleans_up() {  # NAME QUERY ANSWER: files seen, gone after the
+  # cancel, and the server still answers SELECT ANSWER
+  (PGOPTIONS='-c work_mem=64kB' "$PSQL" -X -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "$2" >"$work/cancel.out" 2>&1) &
+  local psql_pid=$! seen=0 gone=0 alive
+  for _ in $(seq 1 100); do
+    [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
+    sleep 0.1
+  done
+  kill -INT "$psql_pid" 2>/dev/null
+  wait "$psql_pid"
+  for _ in $(seq 1 50); do [ "$(temp_files)" -eq 0 ] && { gone=1; break; }; sleep 0.1; done
+  alive=$("$PSQL" -X -At -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "SELECT $3" 2>&1)
+  if [ "$seen" -eq 1 ] && [ "$gone" -eq 1 ] &&
+     grep -q 'canceling statement due to user request' "$work/cancel.out" && [ "$alive" = "$3" ]; then
+    ok "$1"
+  else
+    fail "$1" "seen: $seen gone: $gone alive: $alive" \
+      "$(cat "$work/cancel.out")" "$(tail -n 5 "$work/server.log")"
+  fi
+}
 if [ ! -x "$PSQL" ]; then
   skip "temporary files gone after a CancelRequest (no psql 15)"
+  skip "sort run files gone after a CancelRequest (no psql 15)"
 else
   sock=$work/sock; mkdir "$sock"
   "$bin" serve "$db" --port 54377 --socket-dir "$sock" >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do [ -S "$sock/.s.PGSQL.54377" ] && break; sleep 0.05; done
-  (PGOPTIONS='-c work_mem=64kB' "$PSQL" -X -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "$long_q" >"$work/cancel.out" 2>&1) &
-  psql_pid=$!
-  seen=0
-  for _ in $(seq 1 100); do
-    [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
-    sleep 0.1
-  done
-  kill -INT "$psql_pid" 2>/dev/null
-  wait "$psql_pid"
-  gone=0
-  for _ in $(seq 1 50); do [ "$(temp_files)" -eq 0 ] && { gone=1; break; }; sleep 0.1; done
-  alive=$("$PSQL" -X -At -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "SELECT 42" 2>&1)
-  if [ "$seen" -eq 1 ] && [ "$gone" -eq 1 ] &&
-     grep -q 'canceling statement due to user request' "$work/cancel.out" && [ "$alive" = 42 ]; then
-    ok "temporary files gone after a CancelRequest; the server keeps serving"
-  else
-    fail "temporary files gone after a CancelRequest" "seen: $seen gone: $gone alive: $alive" \
-      "$(cat "$work/cancel.out")" "$(tail -n 5 "$work/server.log")"
-  fi
-fi
-
-# 12. ... and after a CancelRequest (the server of section 6)
-if [ -z "$server_pid" ]; then
-  skip "sort run files gone after a CancelRequest (no psql 15)"
-else
-  (PGOPTIONS='-c work_mem=64kB' "$PSQL" -X -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "$long_sort" >"$work/cancel2.out" 2>&1) &
-  psql_pid=$!
-  seen=0
-  for _ in $(seq 1 100); do
-    [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
-    sleep 0.1
-  done
-  kill -INT "$psql_pid" 2>/dev/null
-  wait "$psql_pid"
-  gone=0
-  for _ in $(seq 1 50); do [ "$(temp_files)" -eq 0 ] && { gone=1; break; }; sleep 0.1; done
-  alive=$("$PSQL" -X -At -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "SELECT 43" 2>&1)
-  if [ "$seen" -eq 1 ] && [ "$gone" -eq 1 ] &&
-     grep -q 'canceling statement due to user request' "$work/cancel2.out" && [ "$alive" = 43 ]; then
-    ok "sort run files gone after a CancelRequest; the server keeps serving"
-  else
-    fail "sort run files gone after a CancelRequest" "seen: $seen gone: $gone alive: $alive" \
-      "$(cat "$work/cancel2.out")" "$(tail -n 5 "$work/server.log")"
-  fi
+  cancel_cleans_up "temporary files gone after a CancelRequest; the server keeps serving" "$long_q" 42
+  # 12. ... and a sort's run files
+  cancel_cleans_up "sort run files gone after a CancelRequest; the server keeps serving" "$long_sort" 43
 fi
 
 echo "RESULT spill_e2e: $passed passed, $failed failed, $skipped skipped"
