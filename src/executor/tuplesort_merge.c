@@ -272,6 +272,7 @@ open_run(Tuplesort *ts, RunReader *rr, const Run *run, Size buffer)
                                             run->start, run->end,
                                             TDB_TEMPFILE_MIN_BUFFER,
                                             ts->mergecxt);
+    buffer = Max(buffer, TDB_TEMPFILE_MIN_BUFFER); /* a header must fit */
     rr->chunk = tdb_mcxt_alloc(ts->mergecxt, buffer);
     rr->chunk_size = buffer;
     rr->pos = rr->len = 0;
