@@ -444,7 +444,8 @@ read_page(HeapScanDesc scan)
         tdb_buf_release(scan->cbuf);
         scan->cbuf = InvalidBuffer;
     }
-    buf = tdb_buf_read(scan->rel->rd_relfilenumber, blkno, scan->strategy);
+    buf = tdb_buf_read_sequential(scan->rel->rd_relfilenumber, blkno,
+                                  scan->nblocks, scan->strategy);
     scan->cbuf = buf;
     scan->pages_read++;
     page = tdb_buf_page(buf);

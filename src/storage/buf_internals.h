@@ -308,6 +308,15 @@ buf_rwlock_unlock(pthread_rwlock_t *lock)
 BufferDesc *tdb_buf_strategy_get_victim(BufferAccessStrategy strategy,
                                         uint32 *state, bool *from_ring);
 
+/*
+ * How many consecutive blocks a read through strategy may read at once
+ * (bufmgr.c, read_ahead): for a BULKREAD ring, up to half the ring (so
+ * the blocks read ahead do not push one another out of it) and at most
+ * BUF_READ_AHEAD_MAX; 1 (no read-ahead) for anything else.
+ */
+#define BUF_READ_AHEAD_MAX 16
+int tdb_buf_strategy_read_ahead(BufferAccessStrategy strategy);
+
 /* Put an invalid, unpinned buffer on the free list (once). */
 void tdb_buf_freelist_push(BufferDesc *desc);
 

@@ -28,7 +28,8 @@
  * caller (bufmgr.c, buffer_alloc) pins it under that lock.
  *
  * Entry points: tdb_buf_strategy_create/free/nbuffers (public),
- * tdb_buf_strategy_get_victim, tdb_buf_freelist_push,
+ * tdb_buf_strategy_get_victim, tdb_buf_strategy_read_ahead,
+ * tdb_buf_freelist_push,
  * tdb_buf_strategy_init (bufmgr.c).
  */
 #include "common/base.h"
@@ -104,6 +105,19 @@ int
 tdb_buf_strategy_nbuffers(BufferAccessStrategy strategy)
 {
     return strategy != NULL ? strategy->nbuffers : 0;
+}
+
+int
+tdb_buf_strategy_read_ahead(BufferAccessStrategy strategy)
+{
+    int n;
+
+    if (strategy == NULL || strategy->type != BUF_STRATEGY_BULKREAD)
+        return 1;
+    n = strategy->nbuffers / 2;
+    if (n > BUF_READ_AHEAD_MAX)
+        n = BUF_READ_AHEAD_MAX;
+    return n > 1 ? n : 1;
 }
 
 /*

@@ -1259,12 +1259,13 @@ buffer_alloc(const BufferTag *tag, BufferAccessStrategy strategy, bool *found)
 }
 
 /*
- * Read desc's block from disk and verify it (caller started the input
- * I/O).  On failure: end the I/O with BM_IO_ERROR, drop the pin (and the
- * buffer, if nobody else waits for it) and raise.
+ * Read desc's block from disk (unless already_read: the caller put it in
+ * the page) and verify it (caller started the input I/O).  On failure:
+ * end the I/O with BM_IO_ERROR, drop the pin (and the buffer, if nobody
+ * else waits for it) and raise.
  */
 static void
-read_buffer_block(BufferDesc *desc)
+read_buffer_block(BufferDesc *desc, bool already_read)
 {
     BufferPool *pool = tdb_buf_pool;
     Page page = buf_page(desc);
@@ -1273,7 +1274,8 @@ read_buffer_block(BufferDesc *desc)
     {
         PageVerifyReport report;
 
-        relfile_op(desc->tag.rel, RELFILE_READ, desc->tag.blkno, page);
+        if (!already_read)
+            relfile_op(desc->tag.rel, RELFILE_READ, desc->tag.blkno, page);
         if (!tdb_page_verify_ok(tdb_page_verify(page, desc->tag.blkno,
                                                 pool->checksums, &report))) {
             char relname[32];
@@ -1292,9 +1294,148 @@ read_buffer_block(BufferDesc *desc)
     terminate_buffer_io(desc, false, BM_VALID);
 }
 
-Buffer
-tdb_buf_read(RelFileNumber rel, BlockNumber blkno,
-             BufferAccessStrategy strategy)
+/*
+ * Like start_buffer_io(desc, true), but never waits: false if the buffer
+ * is valid or another thread's I/O on it is in progress.  Read-ahead
+ * uses it on buffers it has just mapped, so it neither waits for another
+ * thread while holding I/O on other buffers nor reads a block twice.
+ */
+static bool
+start_buffer_io_nowait(BufferDesc *desc)
+{
+    uint32 state;
+    bool todo;
+
+    buf_mutex_lock(&desc->wait_mutex);
+    state = buf_hdr_lock(desc);
+    todo = !(state & (BM_VALID | BM_IO_IN_PROGRESS));
+    if (todo)
+        state |= BM_IO_IN_PROGRESS;
+    buf_hdr_unlock(desc, state);
+    buf_mutex_unlock(&desc->wait_mutex);
+    return todo;
+}
+
+/* End a read-ahead buffer's I/O as failed and drop it (it was not asked
+ * for: nothing is raised; a later tdb_buf_read reads it again). */
+static void
+abort_read_ahead(BufferDesc *desc)
+{
+    terminate_buffer_io(desc, false, BM_IO_ERROR);
+    unpin_and_forget(desc);
+}
+
+/* relfile_op for tdb_smgr_readv: the handle is checked back in whether
+ * the call succeeds or raises. */
+static int
+relfile_readv(RelFileNumber rel, BlockNumber blkno, void *const *pages,
+              int npages)
+{
+    BufRelFile *volatile file = relfile_get(rel);
+    volatile int result = 0;
+
+    TDB_TRY();
+    {
+        result = tdb_smgr_readv(file->smgr, blkno, pages, npages);
+    }
+    TDB_CATCH();
+    {
+        relfile_put(rel, file, false);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    relfile_put(rel, file, false);
+    return result;
+}
+
+/*
+ * Read desc's block (whose input I/O the caller started) together with up
+ * to max - 1 following blocks below end, with one preadv (a sequential
+ * scan's read-ahead: fewer system calls per block).
+ *
+ * The following blocks get buffers as any miss does (buffer_alloc through
+ * the strategy's ring), pinned, with input I/O started; gathering stops at
+ * the first block that is mapped already (in the pool, or being read by
+ * another thread) or whose I/O another thread started meanwhile -- nothing
+ * here waits for another thread while holding I/O in progress.  After the
+ * read, each following block that came back whole and passes
+ * tdb_page_verify becomes BM_VALID; any other is aborted (BM_IO_ERROR,
+ * forgotten) without an error: if the scan asks for it, tdb_buf_read reads
+ * it alone and raises then, exactly as without read-ahead.  Their pins are
+ * dropped, so the scan's next tdb_buf_read calls hit them.  desc's own
+ * block then ends as read_buffer_block ends it (valid, or raising).  If
+ * the preadv fails or returns not even desc's block, the others are
+ * aborted and desc's block is read alone, which reports the error.
+ *
+ * Invariant 5: an error while gathering or reading (buffer_alloc's victim
+ * write-back or "no unpinned buffers", smgr opening a segment) ends every
+ * I/O started here as failed and drops its pin before it propagates.
+ */
+static void
+read_ahead(BufferDesc *desc, BlockNumber end, int max,
+           BufferAccessStrategy strategy)
+{
+    BufferDesc *volatile descs[BUF_READ_AHEAD_MAX];
+    volatile int n = 1;
+    volatile int nread = 0;
+
+    Assert(max <= BUF_READ_AHEAD_MAX && max <= SMGR_READV_MAX);
+    descs[0] = desc;
+    TDB_TRY();
+    {
+        BufferTag tag = desc->tag;
+        void *pages[BUF_READ_AHEAD_MAX];
+
+        while (n < max && tag.blkno + 1 < end) {
+            BufferDesc *next;
+            bool found;
+
+            tag.blkno++;
+            next = buffer_alloc(&tag, strategy, &found);
+            if (found || !start_buffer_io_nowait(next)) {
+                unpin_buffer(next);
+                break;
+            }
+            descs[n] = next;
+            n = n + 1;
+        }
+        if (n > 1) {
+            for (int i = 0; i < n; i++)
+                pages[i] = buf_page(descs[i]);
+            nread = relfile_readv(desc->tag.rel, desc->tag.blkno, pages, n);
+        }
+    }
+    TDB_CATCH();
+    {
+        for (int i = 0; i < n; i++)
+            abort_read_ahead(descs[i]);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+
+    for (int i = 1; i < n; i++) {
+        BufferDesc *next = descs[i];
+        PageVerifyReport report;
+
+        if (i < nread &&
+            tdb_page_verify_ok(tdb_page_verify(buf_page(next),
+                                               next->tag.blkno,
+                                               tdb_buf_pool->checksums,
+                                               &report))) {
+            terminate_buffer_io(next, false, BM_VALID);
+            unpin_buffer(next);
+            buf_usage.reads++;
+        } else
+            abort_read_ahead(next);
+    }
+    read_buffer_block(desc, nread >= 1);
+}
+
+/* tdb_buf_read and tdb_buf_read_sequential: reading ahead up to max
+ * blocks, none at or past end, if max > 1. */
+static Buffer
+read_buffer(RelFileNumber rel, BlockNumber blkno,
+            BufferAccessStrategy strategy, BlockNumber end, int max)
 {
     BufferTag tag;
     BufferDesc *desc;
@@ -1316,9 +1457,27 @@ tdb_buf_read(RelFileNumber rel, BlockNumber blkno,
         return desc->buf_id + 1;
     }
     buf_usage.misses++;
-    read_buffer_block(desc);
+    if (max > 1 && blkno + 1 < end)
+        read_ahead(desc, end, max, strategy);
+    else
+        read_buffer_block(desc, false);
     buf_usage.reads++;
     return desc->buf_id + 1;
+}
+
+Buffer
+tdb_buf_read(RelFileNumber rel, BlockNumber blkno,
+             BufferAccessStrategy strategy)
+{
+    return read_buffer(rel, blkno, strategy, InvalidBlockNumber, 1);
+}
+
+Buffer
+tdb_buf_read_sequential(RelFileNumber rel, BlockNumber blkno,
+                        BlockNumber nblocks, BufferAccessStrategy strategy)
+{
+    return read_buffer(rel, blkno, strategy, nblocks,
+                       tdb_buf_strategy_read_ahead(strategy));
 }
 
 Buffer

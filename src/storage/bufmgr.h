@@ -160,6 +160,21 @@ Buffer tdb_buf_read(RelFileNumber rel, BlockNumber blkno,
                     BufferAccessStrategy strategy);
 
 /*
+ * tdb_buf_read for a scan reading blocks blkno, blkno + 1, ... in order,
+ * nblocks being the relation's length for the scan.  With a BULKREAD
+ * strategy, a miss reads blkno and up to 15 following blocks (below
+ * nblocks, none already in the pool; at most half the ring) with one
+ * system call, so the scan's next calls hit them.  Raises what
+ * tdb_buf_read raises, for blkno only: a following block that cannot be
+ * read or fails verification is dropped, and raises when asked for.
+ * Buffer usage counts every block read from disk in reads, but only
+ * blkno's miss in misses (the following blocks are hits when asked for).
+ */
+Buffer tdb_buf_read_sequential(RelFileNumber rel, BlockNumber blkno,
+                               BlockNumber nblocks,
+                               BufferAccessStrategy strategy);
+
+/*
  * Add one block to relation rel -- an empty page (tdb_page_init, no
  * special space), written to disk at once -- and return it pinned and
  * exclusively locked; *blkno_out receives its block number.  Extensions of

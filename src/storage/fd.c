@@ -192,6 +192,34 @@ tdb_fd_pread_full(int fd, void *buf, size_t len, off_t offset)
     return rc < 0 ? -1 : (ssize_t)done;
 }
 
+ssize_t
+tdb_fd_preadv(int fd, struct iovec *iov, int iovcnt, off_t offset)
+{
+    size_t total = 0, len;
+    ssize_t rc;
+
+    for (int i = 0; i < iovcnt; i++)
+        total += iov[i].iov_len;
+    len = total;
+    rc = fault_check(FD_OP_READ, &len);
+    if (rc != 0)
+        return rc;
+    if (len < total) {
+        /* an injected short read: keep the first len bytes' buffers */
+        size_t keep = 0;
+        int n = 0;
+
+        while (keep + iov[n].iov_len < len)
+            keep += iov[n++].iov_len;
+        iov[n].iov_len = len - keep;
+        iovcnt = n + 1;
+    }
+    do
+        rc = preadv(fd, iov, iovcnt, offset);
+    while (rc < 0 && errno == EINTR);
+    return rc;
+}
+
 int
 tdb_fd_pwrite_full(int fd, const void *buf, size_t len, off_t offset)
 {

@@ -34,6 +34,7 @@
 #include "common/base.h"
 
 #include <sys/types.h>
+#include <sys/uio.h>
 
 /* Permissions of the files and directories tupledb creates. */
 #define TDB_FILE_MODE 0600
@@ -77,6 +78,15 @@ int tdb_fd_close(int fd);
  * with errno (bytes read before the error are in buf but not counted).
  */
 ssize_t tdb_fd_pread_full(int fd, void *buf, size_t len, off_t offset);
+
+/*
+ * One preadv(2) of iovcnt buffers at offset (EINTR retried).  Returns the
+ * number of bytes read -- short at end of file -- or -1 with errno.  Not
+ * looped over short reads: a caller reading blocks counts the whole ones
+ * it got.  Counts as one FD_OP_READ for fault injection (a short fault
+ * trims iov, which is the caller's and may be changed).
+ */
+ssize_t tdb_fd_preadv(int fd, struct iovec *iov, int iovcnt, off_t offset);
 
 /*
  * Write len bytes from buf at offset, looping over short writes.  Returns

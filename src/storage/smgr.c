@@ -357,6 +357,32 @@ tdb_smgr_read(SMgrRelation rel, BlockNumber blkno, void *buffer)
                        blkno, segment_path(rel, segno), (int)nread, BLCKSZ));
 }
 
+int
+tdb_smgr_readv(SMgrRelation rel, BlockNumber blkno, void *const *buffers,
+               int nblocks)
+{
+    uint32 segno = block_segno(blkno);
+    int fd = segment_get(rel, segno, false, segno > 0, blkno);
+    struct iovec iov[SMGR_READV_MAX];
+    BlockNumber left_in_segment = RELSEG_SIZE - blkno % RELSEG_SIZE;
+    ssize_t nread;
+
+    if (fd < 0)
+        return 0; /* a missing later segment: past the end */
+    if (nblocks > SMGR_READV_MAX)
+        nblocks = SMGR_READV_MAX;
+    if ((BlockNumber)nblocks > left_in_segment)
+        nblocks = (int)left_in_segment;
+    for (int i = 0; i < nblocks; i++) {
+        iov[i].iov_base = buffers[i];
+        iov[i].iov_len = BLCKSZ;
+    }
+    nread = tdb_fd_preadv(fd, iov, nblocks, block_offset(blkno));
+    if (nread < 0)
+        return -1;
+    return (int)(nread / BLCKSZ);
+}
+
 void
 tdb_smgr_write(SMgrRelation rel, BlockNumber blkno, const void *buffer)
 {

@@ -93,6 +93,19 @@ BlockNumber tdb_smgr_nblocks(SMgrRelation rel);
 void tdb_smgr_read(SMgrRelation rel, BlockNumber blkno, void *buffer);
 
 /*
+ * Read up to nblocks consecutive blocks from blkno into buffers[0..] with
+ * one preadv; never crosses a segment's end, nor reads more than
+ * SMGR_READV_MAX blocks.  Returns the number of whole blocks read -- 0 if
+ * blkno is past the end of the relation -- or -1 with errno if the read
+ * failed.  Unlike tdb_smgr_read nothing is raised for a short or failed
+ * read (only an error opening a segment): the caller reads the block it
+ * needs with tdb_smgr_read, which reports it.
+ */
+#define SMGR_READV_MAX 16
+int tdb_smgr_readv(SMgrRelation rel, BlockNumber blkno, void *const *buffers,
+                   int nblocks);
+
+/*
  * Overwrite existing block blkno (< nblocks) with buffer.  On failure
  * (ERRCODE_DISK_FULL, ERRCODE_IO_ERROR, ...) the block's bytes on disk
  * are undefined -- old, new or mixed -- and the caller must keep its copy

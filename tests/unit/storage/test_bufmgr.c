@@ -33,6 +33,13 @@
  *       the pool) through a BULKREAD ring; without it they are evicted
  *   test_ring_bulkwrite         loading B through a BULKWRITE ring also
  *       keeps A
+ *   test_read_sequential        read-ahead of a BULKREAD scan over a
+ *       relation 2x the pool: every block right, one miss per 8 blocks,
+ *       nothing read at or past the scan's end; a corrupt block inside a
+ *       multi-block read raises XX001 when asked for (and one at a read's
+ *       start at once), leaving no I/O in progress, no pin, and its
+ *       neighbours readable; an injected preadv failure falls back to
+ *       the single read (TDB_DEBUG builds)
  *   test_concurrent             4 readers (share locks) and a writer
  *       (exclusive) on threads over a pool half the table: no torn page,
  *       counters never go back, nothing lost in eviction
@@ -848,6 +855,154 @@ TEST_BEGIN(test_ring_bulkread)
 }
 TEST_END
 
+/* No buffer of the pool has I/O in progress (none is stuck). */
+static void
+expect_no_io_in_progress(void)
+{
+    for (int32 i = 0; i < tdb_bufmgr_nbuffers(); i++)
+        expect_false(atomic_load(&buf_desc(i)->state) & BM_IO_IN_PROGRESS);
+}
+
+/* read_counter through tdb_buf_read_sequential. */
+static uint64
+read_counter_seq(RelFileNumber rel, BlockNumber blkno, BlockNumber nblocks,
+                 BufferAccessStrategy strategy)
+{
+    Buffer buf = tdb_buf_read_sequential(rel, blkno, nblocks, strategy);
+    uint64 counter = UINT64_MAX;
+
+    tdb_buf_lock(buf, BUF_LOCK_SHARE);
+    expect_true(payload_read(tdb_buf_page(buf), rel, blkno, &counter));
+    expect_int_eq(tdb_buf_block_number(buf), blkno);
+    tdb_buf_unlock_release(buf);
+    return counter;
+}
+
+TEST_BEGIN(test_read_sequential)
+{
+    const int nbuffers = 128; /* ring 16: read-ahead of 8 */
+    const BlockNumber nb = 256;
+    const Size off = BLCKSZ - 100; /* inside the payload */
+    RelFileNumber rel;
+    BufferAccessStrategy ring;
+    BufferUsage u0, u1;
+    char msg[128];
+    uint8 byte13, byte16, flipped;
+
+    start(nbuffers, true);
+    rel = new_rel();
+    fill_rel(rel, nb, 0, NULL);
+    restart(nbuffers, true);
+    ring = tdb_buf_strategy_create(BUF_STRATEGY_BULKREAD);
+    expect_int_eq(tdb_buf_strategy_read_ahead(ring), 8);
+
+    /* A cold scan: one miss (and one preadv) per 8 blocks. */
+    u0 = usage_now();
+    for (BlockNumber b = 0; b < nb; b++)
+        expect_int_eq(read_counter_seq(rel, b, nb, ring), b);
+    u1 = usage_now();
+    expect_u64_eq(u1.reads - u0.reads, nb);
+    expect_u64_eq(u1.misses - u0.misses, nb / 8);
+    expect_u64_eq(u1.hits - u0.hits, nb - nb / 8);
+    expect_no_pins();
+    expect_no_io_in_progress();
+
+    /* A scan whose end is short of the file's stops there. */
+    restart(nbuffers, true);
+    expect_int_eq(read_counter_seq(rel, 0, 3, ring), 0);
+    expect_true(tdb_buf_is_cached(rel, 2));
+    expect_false(tdb_buf_is_cached(rel, 3));
+    /* ... and an end past the file's (a stale length) reads what is
+     * there: the blocks past the end are not kept, nothing raised */
+    expect_int_eq(read_counter_seq(rel, nb - 2, nb + 8, ring), nb - 2);
+    expect_true(tdb_buf_is_cached(rel, nb - 1));
+    expect_int_eq(tdb_buf_usage_count(rel, nb), -1);
+    expect_no_pins();
+    expect_no_io_in_progress();
+
+    /* Corrupt block 13 (inside the read of 8..15) and 16 (the start of
+     * the next read). */
+    restart(nbuffers, true);
+    {
+        char block[BLCKSZ];
+
+        read_raw_block(rel, 13, block);
+        byte13 = (uint8)block[off];
+        flipped = byte13 ^ 0x10;
+        write_raw_bytes(rel, 13, off, &flipped, 1);
+        read_raw_block(rel, 16, block);
+        byte16 = (uint8)block[off];
+        flipped = byte16 ^ 0x10;
+        write_raw_bytes(rel, 16, off, &flipped, 1);
+    }
+    for (BlockNumber b = 0; b < 13; b++)
+        expect_int_eq(read_counter_seq(rel, b, nb, ring), b);
+    /* 14 and 15 came with 8; 13 did not stay */
+    expect_true(tdb_buf_is_cached(rel, 14));
+    expect_true(tdb_buf_is_cached(rel, 15));
+    expect_int_eq(tdb_buf_usage_count(rel, 13), -1);
+    expect_no_io_in_progress();
+    snprintf(msg, sizeof(msg), "invalid page in block 13 of relation base/%u",
+             rel);
+    expect_error(tdb_buf_read_sequential(rel, 13, nb, ring),
+                 ERRCODE_DATA_CORRUPTED, msg);
+    expect_str_contains(tdb_test_last_error.detail, "checksum");
+    expect_no_pins();
+    expect_no_io_in_progress();
+    expect_int_eq(tdb_buf_usage_count(rel, 13), -1);
+    /* the neighbours read fine, through the ring or not */
+    expect_int_eq(read_counter_seq(rel, 12, nb, ring), 12);
+    expect_int_eq(read_counter_seq(rel, 14, nb, ring), 14);
+    expect_int_eq(read_counter(rel, 15, NULL), 15);
+
+    /* 16 starts a read: raised at once; 17..23 were read and kept */
+    snprintf(msg, sizeof(msg), "invalid page in block 16 of relation base/%u",
+             rel);
+    expect_error(tdb_buf_read_sequential(rel, 16, nb, ring),
+                 ERRCODE_DATA_CORRUPTED, msg);
+    expect_no_pins();
+    expect_no_io_in_progress();
+    expect_int_eq(tdb_buf_usage_count(rel, 16), -1);
+    u0 = usage_now();
+    for (BlockNumber b = 17; b < 24; b++)
+        expect_int_eq(read_counter_seq(rel, b, nb, ring), b);
+    u1 = usage_now();
+    expect_u64_eq(u1.reads - u0.reads, 0);
+    /* the next read starts after them */
+    expect_int_eq(read_counter_seq(rel, 24, nb, ring), 24);
+    expect_true(tdb_buf_is_cached(rel, 31));
+
+    /* repaired on disk: a new scan reads everything */
+    write_raw_bytes(rel, 13, off, &byte13, 1);
+    write_raw_bytes(rel, 16, off, &byte16, 1);
+    restart(nbuffers, true);
+    for (BlockNumber b = 0; b < nb; b++)
+        expect_int_eq(read_counter_seq(rel, b, nb, ring), b);
+
+    /* A failed preadv: the asked-for block is read alone. */
+    restart(nbuffers, true);
+    if (tdb_fd_inject(FD_OP_READ, 1, EIO)) {
+        uint64 reads0 = tdb_fd_op_count(FD_OP_READ);
+
+        expect_int_eq(read_counter_seq(rel, 40, nb, ring), 40);
+        expect_u64_eq(tdb_fd_op_count(FD_OP_READ) - reads0, 2);
+        expect_false(tdb_buf_is_cached(rel, 41));
+        tdb_fd_inject_clear();
+        /* a short one: the whole blocks it got are kept */
+        expect_true(tdb_fd_inject(FD_OP_READ, 1, FD_FAULT_SHORT));
+        expect_int_eq(read_counter_seq(rel, 48, nb, ring), 48);
+        expect_true(tdb_buf_is_cached(rel, 51));
+        expect_false(tdb_buf_is_cached(rel, 52));
+        tdb_fd_inject_clear();
+        for (BlockNumber b = 41; b < 64; b++)
+            expect_int_eq(read_counter_seq(rel, b, nb, ring), b);
+        expect_no_io_in_progress();
+    }
+    tdb_buf_strategy_free(ring);
+    finish();
+}
+TEST_END
+
 TEST_BEGIN(test_ring_bulkwrite)
 {
     const int nbuffers = 64;
@@ -1640,6 +1795,7 @@ main(int argc, char **argv)
         TEST_CASE(test_corrupt_page), TEST_CASE(test_new_page),
         TEST_CASE(test_read_past_end), TEST_CASE(test_usage_count),
         TEST_CASE(test_ring_bulkread), TEST_CASE(test_ring_bulkwrite),
+        TEST_CASE(test_read_sequential),
         TEST_CASE(test_concurrent), TEST_CASE(test_concurrent_same_block),
         TEST_CASE(test_release_all_after_error), TEST_CASE(test_many_pins),
         TEST_CASE(test_cleanup_lock), TEST_CASE(test_try_locks),
