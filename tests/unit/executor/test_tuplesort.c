@@ -101,6 +101,19 @@ store_row(TupleTableSlot *slot, const Row *row)
     tdb_slot_store_virtual(slot);
 }
 
+/* Put rows[0 .. n) through in, perform the sort, and sort rows the
+ * reference way (qsort) for comparing. */
+static void
+sort_rows(Tuplesort *ts, TupleTableSlot *in, Row *rows, int n)
+{
+    for (int i = 0; i < n; i++) {
+        store_row(in, &rows[i]);
+        tdb_tuplesort_put(ts, in);
+    }
+    tdb_tuplesort_perform(ts);
+    qsort(rows, (size_t)n, sizeof(Row), compare_rows);
+}
+
 static SortKey keys[2];
 
 static Tuplesort *
@@ -161,10 +174,7 @@ sort_and_check(int n, int64 domain, int work_mem_kb, int64 bound,
     int64 got = 0, bad = 0, want = bound > 0 ? Min(bound, n) : n;
 
     tdb_tuplesort_set_bound(ts, bound);
-    for (int i = 0; i < n; i++)
-        store_row(in, &rows[i]), tdb_tuplesort_put(ts, in);
-    tdb_tuplesort_perform(ts);
-    qsort(rows, (size_t)n, sizeof(Row), compare_rows);
+    sort_rows(ts, in, rows, n);
     while ((out = tdb_tuplesort_next(ts)) != NULL && got < want) {
         if (slot_id(out) != rows[got].id)
             bad++;
@@ -250,10 +260,7 @@ mark_restore_check(int n, int work_mem_kb, const char *expect_method)
 
     by_text = descending = false;
     ts = begin(desc, work_mem_kb, cxt);
-    for (int i = 0; i < n; i++)
-        store_row(in, &rows[i]), tdb_tuplesort_put(ts, in);
-    tdb_tuplesort_perform(ts);
-    qsort(rows, (size_t)n, sizeof(Row), compare_rows);
+    sort_rows(ts, in, rows, n);
     tdb_tuplesort_stats(ts, &stats);
     expect_str_eq(stats.method, expect_method);
     for (; pos < n / 3; pos++)
@@ -372,9 +379,7 @@ TEST_BEGIN(test_error_removes_files)
     interrupt_calls = 0;
     TDB_TRY();
     {
-        for (int i = 0; i < 200000; i++)
-            store_row(in, &rows[i]), tdb_tuplesort_put(ts, in);
-        tdb_tuplesort_perform(ts);
+        sort_rows(ts, in, rows, 200000);
         while (tdb_tuplesort_next(ts) != NULL)
             ;
     }
