@@ -63,7 +63,7 @@ endif
 
 CFLAGS_ALL = $(BASE_CFLAGS) $(FLAVOUR_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = -pthread $(FLAVOUR_LDFLAGS) $(LDFLAGS)
-LIBS := -lpg_query -lpcre2-8 -lm
+LIBS := -lpg_query -lpcre2-8 -llz4 -lm
 
 B := build/$(BUILD)
 

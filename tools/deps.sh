@@ -5,8 +5,8 @@
 #
 # Groups:
 #   build       compiler, libraries (libpg_query, protobuf-c headers,
-#               readline, PCRE2 for the regex functions) and tools for
-#               `make` / `make check`
+#               readline, PCRE2 for the regex functions, LZ4 for TOAST
+#               compression) and tools for `make` / `make check`
 #   oracle      PostgreSQL 15 and python3 for the tests that compare
 #               with PostgreSQL live (tests/difftest)
 #   bench-mmgr  the mallocs the memory-context benchmark compares against
@@ -15,7 +15,7 @@
 set -euo pipefail
 
 declare -A GROUP_PACKAGES=(
-  [build]="gcc make libc6-dev valgrind libpg-query-dev libprotobuf-c-dev libreadline-dev libpcre2-dev"
+  [build]="gcc make libc6-dev valgrind libpg-query-dev libprotobuf-c-dev libreadline-dev libpcre2-dev liblz4-dev"
   [oracle]="postgresql-15 python3"
   [bench-mmgr]="libjemalloc-dev libmimalloc-dev"
   [server-test]="postgresql-client-15 python3 libpq-dev"
