@@ -7,9 +7,12 @@
  *   test_pglz_hand_decode      hand-built streams with the format's edges:
  *                              offset 4095, length 273, runs of period 1
  *                              and 2, a partial last control group
- *   test_pglz_pg15_vectors     streams written by PostgreSQL 15's
+ *   test_pg15_vectors     streams written by PostgreSQL 15's
  *                              pglz_compress: we write the same bytes and
  *                              decode theirs
+ *   test_pg15_vectors          streams PostgreSQL 15 wrote: our pglz
+ *                              writes the same bytes and decodes theirs;
+ *                              lz4's tcinfo and size match
  *   test_round_trips           both methods x sizes around every rule
  *                              (0, 31, 32, 33, 1 KB, 2032, 4 KB, 64 KB,
  *                              1 MB) x data kinds x 4B/short headers:
@@ -395,6 +398,151 @@ TEST_BEGIN(test_pglz_hand_decode)
             expect_int_eq(n, -1);
         free(s);
         free(out);
+    }
+}
+TEST_END
+
+/*
+ * Streams PostgreSQL 15.18 (x86-64, default_toast_compression = pglz)
+ * wrote for inputs made by pg_vector_input: a bytea column of a table
+ * WITH (toast_tuple_target = 128), so every value was compressed and
+ * then moved out of line; the chunks (chunk_data in chunk_seq order) are
+ * tcinfo followed by the stream.  The inputs mix words with, when
+ * `high`, bytes 0x80..0xFF (PostgreSQL hashes those as negative chars);
+ * 6000 and more bytes exercise the 4 KB window, 70000 its reuse.  We must
+ * write the same bytes: same length and CRC-32C, and for the first the
+ * whole stream, which must also decode.  (Inputs under 2032 bytes -- the
+ * smaller hash tables -- are never compressed in a heap tuple, so only
+ * the hand vector covers those.)
+ */
+static const struct PgVector {
+    Size rawlen;
+    uint64 seed;
+    bool high;
+    int32 pg_len;
+    uint32 pg_crc;
+} pg_vectors[] = {
+    {2100, 1, false, 616, 0xE33047E6},
+    {3000, 2, true, 1030, 0xCF02AD74},
+    {6000, 3, true, 1818, 0x4BD1D35E},
+    {70000, 4, false, 13992, 0x8E8AC2B1},
+    {20000, 5, true, 5553, 0x027D591A},
+};
+
+/* PostgreSQL 15's stream for pg_vectors[0], in full. */
+static const char pg_vector0_hex[] =
+    "006973206f662061201032303236010a0a2072006f77200a2068656100702062"
+    "756666657200200a200a20636f6d007072657373696f6e010a1c7475706c6520"
+    "74106f6173740406697320007061676520506f73007467726553514c20e07661"
+    "6c75650119081402248304450251696e64657801837703090187095761044602"
+    "ae084869ba7304210a03c40326045961061c7f03a808690306023309dc053203"
+    "2a73f70549092304f36805f702440df301bfff0f3c010376088705a0030e03bd"
+    "03060257ff016604290276144a0212158206890969dd02900a0307091817570a"
+    "114b013dff1e04075202a902050225023d011d028cff025c1a7c18001f310102"
+    "2a0780082d2278ff02421f33010f9a04190f2619011f18161404bf0941041e02"
+    "860242134b120c6103317c6f66099b2db2120d2a64021261d9212c6f66028502"
+    "580a3f00002883ff020501a308250ffb0105cc02f2136f0244e70418016d021b"
+    "6f660352084e124ee66126cf192f6f66120035f23622ff17f203c92dd3239102"
+    "49044301040d21ff24ae2626035704b20696026702613829ff24042b6603b419"
+    "1606253c6f05b33959cf04180a8526f444e66f662f64003677ff0d1a46a0182f"
+    "065109b21aaa5b1a0130bf3f2000089e17e00c9c08e00466682a93346f664fb1"
+    "086116b33b136973ff073d4674075e18650269014157572ae7ff2d84069d06f6"
+    "248d165e194b5f3d040b07d46973586e0a58a06106225d1bff0311043103d701"
+    "5f4fa0010206361a06bdde614a5706c109e83585614fb907043fdf6bb8029547"
+    "56015608fa610a9814919f29c8049e36467528458169731b0e7f3dd009a0035f"
+    "4863091d451c053c";
+
+static void
+pg_vector_input(uint8 *out, Size n, uint64 seed, bool high)
+{
+    static const char *const pg_words[] = {
+        "tuple", "toast", "heap", "page", "the", "of", "PostgreSQL",
+        "compression", "value", "row", "index", "buffer", "a", "is",
+        "2026", "\n"};
+    uint64 st = seed;
+    Size i = 0;
+
+    while (i < n) {
+        uint64 r;
+
+        st = st * 6364136223846793005u + 1442695040888963407u;
+        r = st >> 33;
+        if (high && r % 5 == 0) {
+            out[i++] = (uint8)(0x80 + (r >> 8) % 128);
+        } else {
+            const char *w = pg_words[(r >> 4) % lengthof(pg_words)];
+
+            for (Size k = 0; w[k] != '\0' && i < n; k++)
+                out[i++] = (uint8)w[k];
+            if (i < n)
+                out[i++] = ' ';
+        }
+    }
+}
+
+TEST_BEGIN(test_pg15_vectors)
+{
+    for (Size v = 0; v < lengthof(pg_vectors); v++) {
+        const struct PgVector *pv = &pg_vectors[v];
+        uint8 *raw = xmalloc(pv->rawlen);
+        char *out = xmalloc((Size)TDB_PGLZ_MAX_OUTPUT(pv->rawlen));
+        int32 n;
+
+        pg_vector_input(raw, pv->rawlen, pv->seed, pv->high);
+        n = tdb_pglz_compress((const char *)raw, (int32)pv->rawlen, out);
+        expect_int_eq(n, pv->pg_len);
+        if (n > 0)
+            expect_u64_eq(tdb_crc32c(out, (Size)n), pv->pg_crc);
+
+        if (v == 0) {
+            Size hexlen = strlen(pg_vector0_hex);
+            uint8 *pg = xmalloc(hexlen / 2);
+            char *back = xmalloc(pv->rawlen);
+
+            expect_u64_eq(hexlen / 2, (Size)pv->pg_len);
+            for (Size i = 0; i < hexlen / 2; i++) {
+                unsigned int byte;
+
+                sscanf(pg_vector0_hex + 2 * i, "%2x", &byte);
+                pg[i] = (uint8)byte;
+            }
+            expect_u64_eq(tdb_crc32c(pg, hexlen / 2), pv->pg_crc);
+            if (n == pv->pg_len)
+                expect_true(memcmp(out, pg, (Size)n) == 0);
+            expect_int_eq(tdb_pglz_decompress((const char *)pg,
+                                              (int32)(hexlen / 2), back,
+                                              (int32)pv->rawlen, true),
+                          (long long)pv->rawlen);
+            expect_true(memcmp(back, raw, pv->rawlen) == 0);
+            free(pg);
+            free(back);
+        }
+        free(raw);
+        free(out);
+    }
+
+    /*
+     * lz4: PostgreSQL 15 stored pg_vectors[1]'s input (3000 bytes) in an
+     * lz4 column with tcinfo 0x40000BB8 (3000 | lz4 << 30) and a 1497-byte
+     * block, byte-identical to LZ4_compress_default of liblz4 1.9.4 (the
+     * same call we make); other liblz4 versions may choose other bytes.
+     */
+    {
+        uint8 *raw = xmalloc(3000);
+        varlena *v, *c;
+
+        pg_vector_input(raw, 3000, 2, true);
+        v = make_value(raw, 3000, false);
+        c = tdb_toast_compress(v, TOAST_COMPRESSION_LZ4);
+        expect_ptr_not_null(c);
+        if (c != NULL) {
+            expect_u64_eq(tdb_toast_tcinfo(c), 0x40000BB8u);
+            if (LZ4_versionNumber() == 10904)
+                expect_u64_eq(VARSIZE(c), 1497 + 8);
+            tdb_pfree(c);
+        }
+        free(v);
+        free(raw);
     }
 }
 TEST_END
@@ -974,6 +1122,7 @@ main(int argc, char **argv)
     return test_main(argc, argv, "toast_compress",
                      TEST_CASE(test_pglz_hand_vector),
                      TEST_CASE(test_pglz_hand_decode),
+                     TEST_CASE(test_pg15_vectors),
                      TEST_CASE(test_round_trips),
                      TEST_CASE(test_incompressible),
                      TEST_CASE(test_size_rule),
