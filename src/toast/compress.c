@@ -169,8 +169,7 @@ decompress_prefix(const varlena *value, int32 want, bool complete)
     result = tdb_palloc((Size)want + VARHDRSZ);
 
     if (cmid == TOAST_PGLZ_COMPRESSION_ID) {
-        got = tdb_pglz_decompress(src, srclen, VARDATA(result), want,
-                                  complete);
+        got = tdb_pglz_decompress(src, srclen, VARDATA(result), want, complete);
     } else if (complete) {
         got = LZ4_decompress_safe(src, VARDATA(result), srclen, want);
     } else {
@@ -190,8 +189,8 @@ tdb_toast_decompress(const varlena *value)
 {
     if (!VARATT_IS_COMPRESSED(value))
         elog(ERROR, "value to decompress is not compressed");
-    return decompress_prefix(value, (int32)VARDATA_COMPRESSED_GET_EXTSIZE(value),
-                             true);
+    return decompress_prefix(
+        value, (int32)VARDATA_COMPRESSED_GET_EXTSIZE(value), true);
 }
 
 varlena *

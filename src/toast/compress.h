@@ -139,12 +139,12 @@ int32 tdb_pglz_compress(const char *src, int32 slen, char *dst);
  * of 0 or one reaching before the start of the output, or -- when
  * check_complete -- not exactly rawsize bytes produced from exactly slen
  * bytes consumed, or a last match running past rawsize (PostgreSQL clips
- * that one; no compressor writes it).  With check_complete false (slices) it stops as soon as
- * rawsize bytes are out.  Never reads outside src[0..slen) nor writes
- * outside dst[0..rawsize).
+ * that one; no compressor writes it).  With check_complete false (slices) it
+ * stops as soon as rawsize bytes are out.  Never reads outside src[0..slen) nor
+ * writes outside dst[0..rawsize).
  */
-int32 tdb_pglz_decompress(const char *src, int32 slen, char *dst,
-                          int32 rawsize, bool check_complete);
+int32 tdb_pglz_decompress(const char *src, int32 slen, char *dst, int32 rawsize,
+                          bool check_complete);
 
 /*
  * How many bytes of a pglz stream of total_compressed_size bytes can be

@@ -36,16 +36,18 @@
  * Decompressor.  A loop over control bytes; each tag is bounds-checked
  * before use (input long enough for the tag, offset within what has been
  * produced, length within the space left), so a corrupt stream returns
- * -1 and never touches memory outside its buffers.  One check is
+ * -1 and never touches memory outside its buffers; a fast loop skips the
+ * buffer-end checks while a whole group of 8 items, at its largest,
+ * cannot reach either end.  One check is
  * stricter than PostgreSQL's: a whole-value decompression rejects a last
  * match running past the raw size, where PostgreSQL clips it.  No
  * compressor writes such a match (matches stop at the end of the input),
  * and clipping would let a raw size recorded too small by up to 272
  * bytes pass unnoticed.  Slices clip, as they must.  Copies with
  * offset >= length are one memcpy; overlapping ones (runs) copy the
- * period and double it.  The common short copy goes 8 bytes at a time
- * when there is slack, which halves the time of a 640 kB text value
- * against a per-byte loop (test_compress's timing, release build).
+ * period and double it.  Copies from 8 or more bytes back go 8 bytes at
+ * a time when there is slack, which halved the time of a 640 kB text
+ * value against a per-byte loop (test_compress's timing, release build).
  */
 #include "common/base.h"
 
@@ -66,9 +68,9 @@
 
 /* The per-call search state (scratch memory, freed by the caller). */
 typedef struct PglzHistory {
-    int32 *heads;  /* newest position per hash, -1 = none */
-    int32 *prev;   /* [pos % 4096]: previous position with its hash */
-    uint32 mask;   /* number of heads - 1 */
+    int32 *heads; /* newest position per hash, -1 = none */
+    int32 *prev;  /* [pos % 4096]: previous position with its hash */
+    uint32 mask;  /* number of heads - 1 */
 } PglzHistory;
 
 /* Byte i of s as PostgreSQL's hash sees it: a sign-extended char. */
@@ -174,8 +176,8 @@ tdb_pglz_compress(const char *source, int32 slen, char *dest)
     const uint8 *end = src + slen;
     uint8 *out = (uint8 *)dest;
     int32 outlen = 0;
-    int32 ctrl_pos = -1;  /* control byte of the current group */
-    uint32 ctrl_bit = 0;  /* its next bit; 0 = start a new group */
+    int32 ctrl_pos = -1; /* control byte of the current group */
+    uint32 ctrl_bit = 0; /* its next bit; 0 = start a new group */
     int32 result_max;
     int32 pos = 0;
     bool found_match = false;
@@ -255,9 +257,58 @@ tdb_pglz_compress(const char *source, int32 slen, char *dest)
  * Decompression
  * ---------------------------------------------------------------------- */
 
+/*
+ * Copy a match of len bytes from off bytes back (1 <= off <= produced).
+ * With `slack`, up to 7 bytes past dp + len may be written (and later
+ * overwritten by the following items).  Returns the new dp.
+ */
+static TDB_ALWAYS_INLINE uint8 *
+copy_match(uint8 *dp, int32 off, int32 len, bool slack)
+{
+    if (slack && off >= 8) {
+        /*
+         * 8-byte steps.  Each step reads only bytes produced before it,
+         * as off >= 8, so this is right for overlapping matches too.
+         */
+        const uint8 *from = dp - off;
+        uint8 *to = dp;
+
+        do {
+            uint64 w;
+
+            memcpy(&w, from, 8);
+            memcpy(to, &w, 8);
+            from += 8;
+            to += 8;
+        } while (to < dp + len);
+        return dp + len;
+    }
+    if (off >= len) {
+        memcpy(dp, dp - off, (Size)len);
+        return dp + len;
+    }
+    if (off == 1) {
+        memset(dp, dp[-1], (Size)len);
+        return dp + len;
+    }
+    /* A short period: copy it, doubling it each step. */
+    while (off < len) {
+        memcpy(dp, dp - off, (Size)off);
+        dp += off;
+        len -= off;
+        off += off;
+    }
+    memcpy(dp, dp - off, (Size)len);
+    return dp + len;
+}
+
+/* The most a group (control byte and 8 items) can read and write. */
+#define GROUP_MAX_INPUT (1 + 8 * 3)
+#define GROUP_MAX_OUTPUT (8 * PGLZ_MAX_MATCH)
+
 int32
-tdb_pglz_decompress(const char *source, int32 slen, char *dest,
-                    int32 rawsize, bool check_complete)
+tdb_pglz_decompress(const char *source, int32 slen, char *dest, int32 rawsize,
+                    bool check_complete)
 {
     const uint8 *sp = (const uint8 *)source;
     const uint8 *send = sp + slen;
@@ -268,6 +319,44 @@ tdb_pglz_decompress(const char *source, int32 slen, char *dest,
     if (slen < 0 || rawsize < 0)
         return -1;
 
+    /*
+     * Fast loop: while a whole group, at its largest, fits in both
+     * buffers (with 8 bytes of output slack), only offsets need checking.
+     * Eight literals are one 8-byte copy.  Measured on 640 kB of text
+     * (release build): ~1.5x the speed of the checked loop alone.
+     */
+    while (send - sp >= GROUP_MAX_INPUT + 8 &&
+           dend - dp >= GROUP_MAX_OUTPUT + 8) {
+        /* Bit 8 marks the end of the group. */
+        uint32 ctrl = (uint32)*sp++ | 0x100;
+
+        for (;;) {
+            int nlit = __builtin_ctz(ctrl);
+            int32 len, off;
+
+            if (nlit > 0) {
+                /* The literals before the next tag: one 8-byte copy
+                 * (the slack covers the bytes beyond them). */
+                memcpy(dp, sp, 8);
+                dp += nlit;
+                sp += nlit;
+                ctrl >>= nlit;
+            }
+            if (ctrl == 1)
+                break;
+            len = (sp[0] & 0x0F) + 3;
+            off = ((sp[0] & 0xF0) << 4) | sp[1];
+            sp += 2;
+            if (len == 18)
+                len += *sp++;
+            if (unlikely(off == 0 || off > dp - dstart))
+                return -1;
+            dp = copy_match(dp, off, len, true);
+            ctrl >>= 1;
+        }
+    }
+
+    /* The end of either buffer is near: check everything. */
     while (sp < send && dp < dend) {
         uint32 ctrl = *sp++;
 
@@ -298,39 +387,7 @@ tdb_pglz_decompress(const char *source, int32 slen, char *dest,
                     return -1;
                 len = (int32)(dend - dp);
             }
-
-            if (off >= 8 && dend - dp >= len + 8) {
-                /*
-                 * 8-byte steps, up to 7 bytes past the match (slack that
-                 * later items overwrite).  Each step reads only bytes
-                 * produced before it because off >= 8.
-                 */
-                const uint8 *from = dp - off;
-                uint8 *to = dp;
-
-                do {
-                    uint64 w;
-
-                    memcpy(&w, from, 8);
-                    memcpy(to, &w, 8);
-                    from += 8;
-                    to += 8;
-                } while (to < dp + len);
-                dp += len;
-            } else if (off >= len) {
-                memcpy(dp, dp - off, (Size)len);
-                dp += len;
-            } else {
-                /* A run: copy the period, which doubles every step. */
-                while (off < len) {
-                    memcpy(dp, dp - off, (Size)off);
-                    dp += off;
-                    len -= off;
-                    off += off;
-                }
-                memcpy(dp, dp - off, (Size)len);
-                dp += len;
-            }
+            dp = copy_match(dp, off, len, dend - dp >= len + 8);
         }
     }
 

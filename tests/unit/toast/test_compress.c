@@ -100,12 +100,14 @@ typedef enum DataKind {
 
 static const char *const kind_names[] = {"zeros", "text", "random", "mixed"};
 
+/* clang-format off */
 static const char *const words[] = {
     "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog",
     "tuple", "toast", "heap", "page", "buffer", "index", "value", "row",
     "PostgreSQL", "compression", "\xc3\xa9t\xc3\xa9", "na\xc3\xafve",
     "12345", "2026-11-30", ",", ".", "\n", "  ",
 };
+/* clang-format on */
 
 /* Fill buf with len bytes of the given kind (seeded). */
 static void
@@ -201,9 +203,9 @@ check_compressed(const varlena *c, const uint8 *raw, Size rawlen,
     varlena *exact = exact_copy(c);
     varlena *d;
     uint8 first = *(const uint8 *)c;
-    static const int32 slice_lengths[] = {0, 1, 2, 3, 7, 8, 17, 18, 19,
-                                          31, 32, 100, 273, 274, 1000,
-                                          2032, 4095, 4096, 4097, 65535};
+    static const int32 slice_lengths[] = {
+        0,  1,   2,   3,   7,    8,    17,   18,   19,   31,
+        32, 100, 273, 274, 1000, 2032, 4095, 4096, 4097, 65535};
 
     expect_int_eq(first & 0x03, 0x02); /* 4B header, compressed bit */
     expect_true(VARATT_IS_COMPRESSED(c));
@@ -221,12 +223,11 @@ check_compressed(const varlena *c, const uint8 *raw, Size rawlen,
         int32 n;
 
         if (cmid == TOAST_PGLZ_COMPRESSION_ID)
-            n = tdb_pglz_decompress(VARDATA(c) + 4,
-                                    (int32)(VARSIZE(c) - 8), buf,
-                                    (int32)rawlen, true);
+            n = tdb_pglz_decompress(VARDATA(c) + 4, (int32)(VARSIZE(c) - 8),
+                                    buf, (int32)rawlen, true);
         else
-            n = LZ4_decompress_safe(VARDATA(c) + 4, buf,
-                                    (int)(VARSIZE(c) - 8), (int)rawlen);
+            n = LZ4_decompress_safe(VARDATA(c) + 4, buf, (int)(VARSIZE(c) - 8),
+                                    (int)rawlen);
         expect_int_eq(n, (long long)rawlen);
         expect_true(memcmp(buf, raw, rawlen) == 0);
         free(buf);
@@ -282,7 +283,7 @@ now_ms(void)
  */
 TEST_BEGIN(test_pglz_hand_vector)
 {
-    static const uint8 expected_stream[] = {0x10, 'a', 'b', 'c',
+    static const uint8 expected_stream[] = {0x10, 'a',  'b',  'c',
                                             'd',  0x0F, 0x04, 0x0A};
     static const uint8 expected_datum[] = {0x42, 0x00, 0x00, 0x00,
                                            0x20, 0x00, 0x00, 0x00};
@@ -307,8 +308,8 @@ TEST_BEGIN(test_pglz_hand_vector)
         expect_u64_eq(VARSIZE(c), 16);
         expect_true(memcmp(c, expected_datum, 8) == 0);
         expect_true(memcmp((char *)c + 8, expected_stream, 8) == 0);
-        check_compressed(c, (const uint8 *)raw, 32,
-                         TOAST_PGLZ_COMPRESSION_ID, true);
+        check_compressed(c, (const uint8 *)raw, 32, TOAST_PGLZ_COMPRESSION_ID,
+                         true);
     }
     free(v);
 
@@ -356,18 +357,18 @@ TEST_BEGIN(test_pglz_hand_decode)
         static const uint8 s[] = {0x02, 'x', 0x0F, 0x01, 0xFF};
         char out[274];
 
-        expect_int_eq(tdb_pglz_decompress((const char *)s, sizeof(s), out,
-                                          274, true),
-                      274);
+        expect_int_eq(
+            tdb_pglz_decompress((const char *)s, sizeof(s), out, 274, true),
+            274);
         for (int i = 0; i < 274; i++)
             expect_int_eq(out[i], 'x');
         /* asking for less: a slice; for more: incomplete */
-        expect_int_eq(tdb_pglz_decompress((const char *)s, sizeof(s), out,
-                                          100, false),
-                      100);
-        expect_int_eq(tdb_pglz_decompress((const char *)s, sizeof(s), out,
-                                          273, true),
-                      -1);
+        expect_int_eq(
+            tdb_pglz_decompress((const char *)s, sizeof(s), out, 100, false),
+            100);
+        expect_int_eq(
+            tdb_pglz_decompress((const char *)s, sizeof(s), out, 273, true),
+            -1);
     }
     /* "ab", a period-2 run of 7 (len nibble 4), then literal 'c': a
      * partial last group of 4 items, control 0b0100. */
@@ -375,9 +376,8 @@ TEST_BEGIN(test_pglz_hand_decode)
         static const uint8 s[] = {0x04, 'a', 'b', 0x04, 0x02, 'c'};
         char out[10];
 
-        expect_int_eq(tdb_pglz_decompress((const char *)s, sizeof(s), out,
-                                          10, true),
-                      10);
+        expect_int_eq(
+            tdb_pglz_decompress((const char *)s, sizeof(s), out, 10, true), 10);
         expect_true(memcmp(out, "ababababac", 10) == 0);
     }
     /* 4095 literals, then a tag reaching exactly 4095 back (length 5):
@@ -396,6 +396,38 @@ TEST_BEGIN(test_pglz_hand_decode)
                 expect_int_eq((uint8)out[nlit + i], (uint8)(i * 7 + i / 256));
         } else
             expect_int_eq(n, -1);
+        free(s);
+        free(out);
+    }
+    /* The same two far from the ends of both buffers (the decoder's
+     * unchecked fast loop): 4000 zero-control literals follow the tag. */
+    for (Size nlit = 4094; nlit <= 4095; nlit++) {
+        Size slen, tail = 4000;
+        uint8 *head = build_literals_then_tag(nlit, 4095, 5, &slen);
+        uint8 *s = xmalloc(slen + tail / 8 + tail);
+        Size rawlen = nlit + 5 + tail;
+        char *out = xmalloc(rawlen);
+        Size sp = slen;
+        int32 n;
+
+        memcpy(s, head, slen);
+        /* the tag's group may have free items left: fill them, then
+         * whole groups of literals */
+        for (Size i = 0; i < tail; i++) {
+            if ((nlit + 1 + i) % 8 == 0)
+                s[sp++] = 0;
+            s[sp++] = (uint8)i;
+        }
+        n = tdb_pglz_decompress((const char *)s, (int32)sp, out, (int32)rawlen,
+                                true);
+        if (nlit == 4095) {
+            expect_int_eq(n, (long long)rawlen);
+            for (Size i = 0; i < 5; i++)
+                expect_int_eq((uint8)out[nlit + i], (uint8)(i * 7 + i / 256));
+            expect_int_eq((uint8)out[rawlen - 1], (uint8)(tail - 1));
+        } else
+            expect_int_eq(n, -1);
+        free(head);
         free(s);
         free(out);
     }
@@ -422,10 +454,8 @@ static const struct PgVector {
     int32 pg_len;
     uint32 pg_crc;
 } pg_vectors[] = {
-    {2100, 1, false, 616, 0xE33047E6},
-    {3000, 2, true, 1030, 0xCF02AD74},
-    {6000, 3, true, 1818, 0x4BD1D35E},
-    {70000, 4, false, 13992, 0x8E8AC2B1},
+    {2100, 1, false, 616, 0xE33047E6},  {3000, 2, true, 1030, 0xCF02AD74},
+    {6000, 3, true, 1818, 0x4BD1D35E},  {70000, 4, false, 13992, 0x8E8AC2B1},
     {20000, 5, true, 5553, 0x027D591A},
 };
 
@@ -456,9 +486,9 @@ static void
 pg_vector_input(uint8 *out, Size n, uint64 seed, bool high)
 {
     static const char *const pg_words[] = {
-        "tuple", "toast", "heap", "page", "the", "of", "PostgreSQL",
-        "compression", "value", "row", "index", "buffer", "a", "is",
-        "2026", "\n"};
+        "tuple",      "toast",       "heap",  "page", "the",   "of",
+        "PostgreSQL", "compression", "value", "row",  "index", "buffer",
+        "a",          "is",          "2026",  "\n"};
     uint64 st = seed;
     Size i = 0;
 
@@ -568,8 +598,7 @@ round_trip_one(const uint8 *raw, Size len, DataKind kind, char method,
          * runs of zeros or text. */
         if ((len >= 64 && kind == DATA_ZEROS) ||
             (len >= 1024 && kind == DATA_TEXT))
-            tdb_test_fail(__FILE__, __LINE__,
-                          "%s declined %zu bytes of %s",
+            tdb_test_fail(__FILE__, __LINE__, "%s declined %zu bytes of %s",
                           tdb_toast_compression_method_name(method), len,
                           kind_names[kind]);
     } else {
@@ -591,8 +620,8 @@ TEST_BEGIN(test_round_trips)
         for (int kind = 0; kind < NUM_DATA_KINDS; kind++) {
             fill_data(raw, len, (DataKind)kind, seed + si * 31 + kind);
             for (int m = 0; m < 2; m++) {
-                char method = m ? TOAST_COMPRESSION_LZ4
-                                : TOAST_COMPRESSION_PGLZ;
+                char method =
+                    m ? TOAST_COMPRESSION_LZ4 : TOAST_COMPRESSION_PGLZ;
 
                 round_trip_one(raw, len, (DataKind)kind, method, false);
                 if (len <= 126)
@@ -644,18 +673,17 @@ TEST_BEGIN(test_size_rule)
             memset(raw + k, 0, n - k);
             v = make_value(raw, n, false);
             for (int m = 0; m < 2; m++) {
-                char method = m ? TOAST_COMPRESSION_LZ4
-                                : TOAST_COMPRESSION_PGLZ;
+                char method =
+                    m ? TOAST_COMPRESSION_LZ4 : TOAST_COMPRESSION_PGLZ;
                 varlena *c = tdb_toast_compress(v, method);
                 long long clen;
                 bool keep;
 
                 if (m == 0)
-                    clen = tdb_pglz_compress((const char *)raw, (int32)n,
-                                             out);
+                    clen = tdb_pglz_compress((const char *)raw, (int32)n, out);
                 else {
-                    clen = LZ4_compress_default((const char *)raw, out,
-                                                (int)n, (int)sizeof(out));
+                    clen = LZ4_compress_default((const char *)raw, out, (int)n,
+                                                (int)sizeof(out));
                     if (clen > (long long)n)
                         clen = -1;
                 }
@@ -815,8 +843,8 @@ TEST_BEGIN(test_corrupt_truncated)
             code = try_decompress(t, -1);
             if (code != ERRCODE_DATA_CORRUPTED)
                 tdb_test_fail(__FILE__, __LINE__,
-                              "%c cut to %zu of %zu: not reported", method,
-                              cut, total);
+                              "%c cut to %zu of %zu: not reported", method, cut,
+                              total);
             else
                 expect_str_eq(tdb_test_last_error.message,
                               m ? "compressed lz4 data is corrupt"
@@ -833,8 +861,8 @@ TEST_BEGIN(test_corrupt_raw_size)
     for (int m = 0; m < 2; m++) {
         char method = m ? TOAST_COMPRESSION_LZ4 : TOAST_COMPRESSION_PGLZ;
         varlena *c = compressed_text(2500, method, 12, NULL);
-        static const int64 deltas[] = {-2500, -1000, -1, 1, 2, 1000,
-                                       (int64)1 << 29};
+        static const int64 deltas[] = {-2500, -1000,         -1, 1, 2,
+                                       1000,  (int64)1 << 29};
 
         expect_ptr_not_null(c);
         if (c == NULL)
@@ -842,10 +870,11 @@ TEST_BEGIN(test_corrupt_raw_size)
         for (Size i = 0; i < lengthof(deltas); i++) {
             varlena *t = exact_copy(c);
             uint32 tcinfo = tdb_toast_tcinfo(t);
-            uint32 raw = (uint32)((int64)(tcinfo & VARLENA_EXTSIZE_MASK) +
-                                  deltas[i]);
+            uint32 raw =
+                (uint32)((int64)(tcinfo & VARLENA_EXTSIZE_MASK) + deltas[i]);
 
-            tcinfo = (raw & VARLENA_EXTSIZE_MASK) | (tcinfo & ~VARLENA_EXTSIZE_MASK);
+            tcinfo =
+                (raw & VARLENA_EXTSIZE_MASK) | (tcinfo & ~VARLENA_EXTSIZE_MASK);
             memcpy((char *)t + 4, &tcinfo, 4);
             expect_int_eq(try_decompress(t, -1), ERRCODE_DATA_CORRUPTED);
             free(t);
@@ -914,8 +943,8 @@ TEST_BEGIN(test_corrupt_handmade)
 
         for (uint32 id = 2; id <= 3; id++) {
             varlena *t = exact_copy(c);
-            uint32 tcinfo = (tdb_toast_tcinfo(t) & VARLENA_EXTSIZE_MASK) |
-                            (id << 30);
+            uint32 tcinfo =
+                (tdb_toast_tcinfo(t) & VARLENA_EXTSIZE_MASK) | (id << 30);
             DecompressArg a = {t, -1, NULL};
 
             memcpy((char *)t + 4, &tcinfo, 4);
@@ -1025,16 +1054,14 @@ TEST_BEGIN(test_names)
 
     expect_str_eq(tdb_toast_compression_name(TOAST_PGLZ_COMPRESSION_ID),
                   "pglz");
-    expect_str_eq(tdb_toast_compression_name(TOAST_LZ4_COMPRESSION_ID),
-                  "lz4");
+    expect_str_eq(tdb_toast_compression_name(TOAST_LZ4_COMPRESSION_ID), "lz4");
     expect_ptr_null(tdb_toast_compression_name(TOAST_INVALID_COMPRESSION_ID));
     expect_str_eq(tdb_toast_compression_method_name('p'), "pglz");
     expect_str_eq(tdb_toast_compression_method_name('l'), "lz4");
     expect_ptr_null(tdb_toast_compression_method_name('\0'));
     expect_int_eq(tdb_toast_compression_id('p'), TOAST_PGLZ_COMPRESSION_ID);
     expect_int_eq(tdb_toast_compression_id('l'), TOAST_LZ4_COMPRESSION_ID);
-    expect_int_eq(tdb_toast_compression_id('\0'),
-                  TOAST_INVALID_COMPRESSION_ID);
+    expect_int_eq(tdb_toast_compression_id('\0'), TOAST_INVALID_COMPRESSION_ID);
 
     expect_true(tdb_toast_compression_lookup("pglz", &method));
     expect_int_eq(method, 'p');
@@ -1060,10 +1087,8 @@ TEST_BEGIN(test_names)
         varlena *v = make_value((const uint8 *)"hello", 5, false);
         CompressArg cb = {v, 'z'};
 
-        expect_int_eq(catch_sqlstate(op_compress, &ca),
-                      ERRCODE_INTERNAL_ERROR);
-        expect_int_eq(catch_sqlstate(op_compress, &cb),
-                      ERRCODE_INTERNAL_ERROR);
+        expect_int_eq(catch_sqlstate(op_compress, &ca), ERRCODE_INTERNAL_ERROR);
+        expect_int_eq(catch_sqlstate(op_compress, &cb), ERRCODE_INTERNAL_ERROR);
         tdb_pfree(c);
         free(v);
     }
@@ -1119,18 +1144,12 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "toast_compress",
-                     TEST_CASE(test_pglz_hand_vector),
-                     TEST_CASE(test_pglz_hand_decode),
-                     TEST_CASE(test_pg15_vectors),
-                     TEST_CASE(test_round_trips),
-                     TEST_CASE(test_incompressible),
-                     TEST_CASE(test_size_rule),
-                     TEST_CASE(test_slice_prefix),
-                     TEST_CASE(test_corrupt_truncated),
-                     TEST_CASE(test_corrupt_raw_size),
-                     TEST_CASE(test_corrupt_handmade),
-                     TEST_CASE(test_corrupt_mutations),
-                     TEST_CASE(test_names),
-                     TEST_CASE(test_decompress_speed));
+    return test_main(
+        argc, argv, "toast_compress", TEST_CASE(test_pglz_hand_vector),
+        TEST_CASE(test_pglz_hand_decode), TEST_CASE(test_pg15_vectors),
+        TEST_CASE(test_round_trips), TEST_CASE(test_incompressible),
+        TEST_CASE(test_size_rule), TEST_CASE(test_slice_prefix),
+        TEST_CASE(test_corrupt_truncated), TEST_CASE(test_corrupt_raw_size),
+        TEST_CASE(test_corrupt_handmade), TEST_CASE(test_corrupt_mutations),
+        TEST_CASE(test_names), TEST_CASE(test_decompress_speed));
 }
