@@ -436,16 +436,19 @@ TEST_END
 
 /*
  * Streams PostgreSQL 15.18 (x86-64, default_toast_compression = pglz)
- * wrote for inputs made by pg_vector_input: a bytea column of a table
- * WITH (toast_tuple_target = 128), so every value was compressed and
- * then moved out of line; the chunks (chunk_data in chunk_seq order) are
- * tcinfo followed by the stream.  The inputs mix words with, when
- * `high`, bytes 0x80..0xFF (PostgreSQL hashes those as negative chars);
- * 6000 and more bytes exercise the 4 KB window, 70000 its reuse.  We must
- * write the same bytes: same length and CRC-32C, and for the first the
- * whole stream, which must also decode.  (Inputs under 2032 bytes -- the
- * smaller hash tables -- are never compressed in a heap tuple, so only
- * the hand vector covers those.)
+ * wrote for inputs made by pg_vector_input.  Values of 2032 bytes and
+ * more: a bytea column of a table WITH (toast_tuple_target = 128), so
+ * each was compressed and then moved out of line; its chunks (chunk_data
+ * in chunk_seq order) are tcinfo followed by the stream.  Values of 600 to
+ * 1000 bytes (pglz's 4096-entry hash table): a btree index on that
+ * column, which compresses keys over 510 bytes inline; the index tuples
+ * came from pageinspect's bt_page_items.  (PostgreSQL never compresses
+ * values under 512 bytes, so the smaller tables are covered by the hand
+ * vector only.)  The inputs mix words with, when `high`, bytes
+ * 0x80..0xFF (PostgreSQL hashes those as negative chars); 6000 and more
+ * bytes exercise the 4 KB window, 70000 its reuse.  We must write the
+ * same bytes: same length and CRC-32C, and for the first the whole
+ * stream, which must also decode.
  */
 static const struct PgVector {
     Size rawlen;
@@ -456,7 +459,8 @@ static const struct PgVector {
 } pg_vectors[] = {
     {2100, 1, false, 616, 0xE33047E6},  {3000, 2, true, 1030, 0xCF02AD74},
     {6000, 3, true, 1818, 0x4BD1D35E},  {70000, 4, false, 13992, 0x8E8AC2B1},
-    {20000, 5, true, 5553, 0x027D591A},
+    {20000, 5, true, 5553, 0x027D591A}, {600, 6, true, 297, 0x33079626},
+    {800, 8, true, 349, 0x1BBB7897},    {1000, 7, false, 344, 0x5FA59EC0},
 };
 
 /* PostgreSQL 15's stream for pg_vectors[0], in full. */
@@ -512,8 +516,8 @@ pg_vector_input(uint8 *out, Size n, uint64 seed, bool high)
 
 TEST_BEGIN(test_pg15_vectors)
 {
-    for (Size v = 0; v < lengthof(pg_vectors); v++) {
-        const struct PgVector *pv = &pg_vectors[v];
+    for (Size vi = 0; vi < lengthof(pg_vectors); vi++) {
+        const struct PgVector *pv = &pg_vectors[vi];
         uint8 *raw = xmalloc(pv->rawlen);
         char *out = xmalloc((Size)TDB_PGLZ_MAX_OUTPUT(pv->rawlen));
         int32 n;
@@ -523,8 +527,22 @@ TEST_BEGIN(test_pg15_vectors)
         expect_int_eq(n, pv->pg_len);
         if (n > 0)
             expect_u64_eq(tdb_crc32c(out, (Size)n), pv->pg_crc);
+        /* the whole datum: header and tcinfo as PostgreSQL stored them */
+        {
+            varlena *v = make_value(raw, pv->rawlen, false);
+            varlena *c = tdb_toast_compress(v, TOAST_COMPRESSION_PGLZ);
 
-        if (v == 0) {
+            expect_ptr_not_null(c);
+            if (c != NULL) {
+                expect_u64_eq(VARSIZE(c), (Size)pv->pg_len + 8);
+                expect_u64_eq(tdb_toast_tcinfo(c), pv->rawlen);
+                expect_true(memcmp((char *)c + 8, out, (Size)n) == 0);
+                tdb_pfree(c);
+            }
+            free(v);
+        }
+
+        if (vi == 0) {
             Size hexlen = strlen(pg_vector0_hex);
             uint8 *pg = xmalloc(hexlen / 2);
             char *back = xmalloc(pv->rawlen);
