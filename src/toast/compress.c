@@ -30,7 +30,9 @@
  *
  * Errors are PostgreSQL's: ERRCODE_DATA_CORRUPTED with "compressed pglz
  * data is corrupt" / "compressed lz4 data is corrupt"; an invalid method
- * id in tcinfo is elog's "invalid compression method id %d".
+ * id in tcinfo is elog's "invalid compression method id %d".  A VARSIZE
+ * too small to hold tcinfo (which PostgreSQL would read anyway) is
+ * "compressed data is corrupt", as the method is unknown.
  */
 #include "common/base.h"
 
@@ -118,68 +120,80 @@ tdb_toast_compress(const varlena *value, char method)
     return result;
 }
 
-/*
- * Check the framing of a compressed inline value and return its method
- * (raising on an invalid one).  Sets *src and *srclen to the compressed
- * bytes.
- */
-static ToastCompressionId
-compressed_source(const varlena *value, const char **src, int32 *srclen)
-{
+/* The bytes of a compressed inline value, once its framing is checked. */
+typedef struct CompressedSource {
     ToastCompressionId cmid;
-    Size total;
+    const char *data; /* the stream, after the 8-byte header */
+    int32 len;        /* its length: VARSIZE - 8 */
+    int32 rawsize;    /* tcinfo's raw data size */
+} CompressedSource;
 
-    if (!VARATT_IS_COMPRESSED(value))
-        elog(ERROR, "value to decompress is not compressed");
-    cmid = VARDATA_COMPRESSED_GET_COMPRESS_METHOD(value);
-    if (cmid != TOAST_PGLZ_COMPRESSION_ID && cmid != TOAST_LZ4_COMPRESSION_ID)
-        elog(ERROR, "invalid compression method id %d", (int)cmid);
-    total = VARSIZE(value);
-    if (total < VARHDRSZ_COMPRESSED)
-        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
-                errmsg("compressed %s data is corrupt",
-                       tdb_toast_compression_name(cmid)));
-    *src = (const char *)value + VARHDRSZ_COMPRESSED;
-    *srclen = (int32)(total - VARHDRSZ_COMPRESSED);
-    return cmid;
+TDB_NORETURN static void
+report_corrupt(ToastCompressionId cmid)
+{
+    ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("compressed %s data is corrupt",
+                   tdb_toast_compression_name(cmid)));
 }
 
 /*
- * Decode the first `want` raw bytes (want <= raw size; complete: want is
- * the whole raw size) into a new 4B-header value.
+ * Check the framing of a compressed inline value: the 4-byte compressed
+ * header, room for tcinfo (tested before tcinfo is read: a damaged
+ * VARSIZE below 8 must not make us read past the value), a valid method.
+ */
+static void
+compressed_source(const varlena *value, CompressedSource *cs)
+{
+    Size total;
+    uint32 tcinfo;
+
+    if (!VARATT_IS_COMPRESSED(value))
+        elog(ERROR, "value to decompress is not compressed");
+    total = VARSIZE(value);
+    if (total < VARHDRSZ_COMPRESSED)
+        ereport(
+            ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("compressed data is corrupt"),
+            errdetail("The compressed value is only %zu bytes long.", total));
+    tcinfo = tdb_toast_tcinfo(value);
+    cs->cmid = (ToastCompressionId)(tcinfo >> VARLENA_EXTSIZE_BITS);
+    if (cs->cmid != TOAST_PGLZ_COMPRESSION_ID &&
+        cs->cmid != TOAST_LZ4_COMPRESSION_ID)
+        elog(ERROR, "invalid compression method id %d", (int)cs->cmid);
+    cs->data = (const char *)value + VARHDRSZ_COMPRESSED;
+    cs->len = (int32)(total - VARHDRSZ_COMPRESSED);
+    cs->rawsize = (int32)(tcinfo & VARLENA_EXTSIZE_MASK);
+}
+
+/*
+ * Decode the first `want` raw bytes of cs (want <= its raw size;
+ * complete: want is the whole raw size) into a new 4B-header value.
  */
 static varlena *
-decompress_prefix(const varlena *value, int32 want, bool complete)
+decompress_prefix(const CompressedSource *cs, int32 want, bool complete)
 {
-    const char *src;
-    int32 srclen;
-    int32 got;
-    ToastCompressionId cmid = compressed_source(value, &src, &srclen);
     varlena *result;
+    int32 got;
 
     /*
      * Neither codec expands one input byte into more than 255 output
-     * bytes (lz4's length bytes; pglz is below 88), so a larger raw size
+     * bytes (lz4's length bytes; pglz stays below 88), so a larger size
      * is corrupt: refuse it before allocating up to 1 GB for it.
      */
-    if ((int64)want > (int64)srclen * 255 + 64)
-        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
-                errmsg("compressed %s data is corrupt",
-                       tdb_toast_compression_name(cmid)));
+    if ((int64)want > (int64)cs->len * 255 + 64)
+        report_corrupt(cs->cmid);
     result = tdb_palloc((Size)want + VARHDRSZ);
 
-    if (cmid == TOAST_PGLZ_COMPRESSION_ID) {
-        got = tdb_pglz_decompress(src, srclen, VARDATA(result), want, complete);
-    } else if (complete) {
-        got = LZ4_decompress_safe(src, VARDATA(result), srclen, want);
-    } else {
-        got = LZ4_decompress_safe_partial(src, VARDATA(result), srclen, want,
-                                          want);
-    }
+    if (cs->cmid == TOAST_PGLZ_COMPRESSION_ID)
+        got = tdb_pglz_decompress(cs->data, cs->len, VARDATA(result), want,
+                                  complete);
+    else if (complete)
+        got = LZ4_decompress_safe(cs->data, VARDATA(result), cs->len, want);
+    else
+        got = LZ4_decompress_safe_partial(cs->data, VARDATA(result), cs->len,
+                                          want, want);
     if (got != want)
-        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
-                errmsg("compressed %s data is corrupt",
-                       tdb_toast_compression_name(cmid)));
+        report_corrupt(cs->cmid);
     SET_VARSIZE(result, (Size)want + VARHDRSZ);
     return result;
 }
@@ -187,24 +201,25 @@ decompress_prefix(const varlena *value, int32 want, bool complete)
 varlena *
 tdb_toast_decompress(const varlena *value)
 {
-    if (!VARATT_IS_COMPRESSED(value))
-        elog(ERROR, "value to decompress is not compressed");
-    return decompress_prefix(
-        value, (int32)VARDATA_COMPRESSED_GET_EXTSIZE(value), true);
+    CompressedSource cs;
+
+    compressed_source(value, &cs);
+    return decompress_prefix(&cs, cs.rawsize, true);
 }
 
 varlena *
 tdb_toast_decompress_slice(const varlena *value, int32 slicelength)
 {
+    CompressedSource cs;
+
     if (slicelength < 0)
         elog(ERROR, "invalid slice length %d", (int)slicelength);
-    if (!VARATT_IS_COMPRESSED(value))
-        elog(ERROR, "value to decompress is not compressed");
+    compressed_source(value, &cs);
     /* As PostgreSQL: a slice covering everything is a full decompression
      * (some liblz4 versions misbehave when asked for more than there is). */
-    if ((Size)slicelength >= VARDATA_COMPRESSED_GET_EXTSIZE(value))
-        return tdb_toast_decompress(value);
-    return decompress_prefix(value, slicelength, false);
+    if (slicelength >= cs.rawsize)
+        return decompress_prefix(&cs, cs.rawsize, true);
+    return decompress_prefix(&cs, slicelength, false);
 }
 
 /* ----------------------------------------------------------------------

@@ -57,9 +57,10 @@ varlena *tdb_toast_compress(const varlena *value, char method);
 /*
  * Decompress a compressed inline value.  Returns a plain value with a
  * 4-byte header and exactly the recorded raw size, in the current memory
- * context.  Corrupt input (bad stream, truncated, wrong raw size, a header
- * shorter than 8 bytes) raises ERRCODE_DATA_CORRUPTED with PostgreSQL's
- * "compressed pglz data is corrupt" / "compressed lz4 data is corrupt";
+ * context.  Corrupt input (bad stream, truncated, wrong raw size) raises
+ * ERRCODE_DATA_CORRUPTED with PostgreSQL's "compressed pglz data is
+ * corrupt" / "compressed lz4 data is corrupt" ("compressed data is
+ * corrupt" when VARSIZE is below the 8-byte header);
  * an invalid method id raises ERRCODE_INTERNAL_ERROR as in PostgreSQL.
  * Input bytes past VARSIZE(value) are never read, output never written
  * past the raw size.
