@@ -38,6 +38,12 @@
 
 #include <lz4.h>
 
+/* LZ4_decompress_safe_partial decodes prefixes correctly from 1.8.3 on
+ * (PostgreSQL falls back to full decompression before it). */
+#if LZ4_VERSION_NUMBER < 10803
+#error "liblz4 1.8.3 or later is required"
+#endif
+
 #include "common/elog.h"
 #include "common/errcodes.h"
 #include "mmgr/mcxt.h"
