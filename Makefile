@@ -22,6 +22,9 @@
 #   make bench-hashagg-pgbench  only the latter: c, wide, except as pgbench tps
 #   make bench-sort      ORDER BY over 5M rows at work_mem 64MB / 1GB, top-N, the
 #                        power-of-two tuple case (runs, tuples per run) vs PostgreSQL
+#   make bench-toast     a 640 kB toasted value once per row of 1,000 (nested
+#                        loop inner / outer, InitPlan, sort by it), each also on
+#                        an untoasted copy, vs PostgreSQL (issue 10)
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
 #   make V=1 ...         print full command lines
@@ -90,7 +93,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-server clean format check-regress \
+	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -332,6 +335,18 @@ bench-hashagg-pgbench: deps
 bench-sort: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/sql/run.sh build/release/tupledb sort
+
+# The same harness with the "toast" workload set (bench/sql/sets/toast.sh):
+# one ~640 kB toasted value (uncompressed out of line, and lz4-compressed)
+# used once per row of a 1,000-row table -- nested loop with the toasted
+# table inner and outer, an InitPlan parameter, 1,000 rows sorted by it --
+# each query also on an untoasted in-memory copy of the value, with both
+# engines' plans checked (issue 10).  TDB_BENCH_ONLY="nli_lz4" picks
+# queries (a query's untoasted twin comes along), QUICK=1 is one round,
+# TDB_BENCH_PG_ONLY=1 measures PostgreSQL alone.
+bench-toast: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb toast
 
 # pgbench against `tupledb serve` and a throwaway PostgreSQL 15 configured
 # alike: SELECT 1 and a small query, tps ratios, per-connection memory

@@ -17,6 +17,12 @@
 #           and the power-of-two MinimalTuple case of the "Reducing chunk
 #           header sizes" thread, with each engine's trace_sort runs and
 #           EXPLAIN ANALYZE Sort Method
+#   toast   (make bench-toast) issue 10: a 640 kB toasted value used once
+#           per row of a 1,000-row table (nested loop with the toasted
+#           table inner and outer, InitPlan, sort by the toasted key),
+#           each query also on an untoasted copy of the value (qbase),
+#           with the plans of both engines checked against the wanted
+#           shape (qshape)
 #
 # Steps:
 #   1. loads the set's tables into a fresh tupledb database (through the
@@ -84,6 +90,15 @@
 #                      for pasting when RESULTS.md is not written
 #   TDB_BENCH_REPORT_ONLY 1: measure nothing, rebuild the section from the
 #                      raw records of an earlier run
+#   TDB_BENCH_PG_ONLY  1: PostgreSQL only -- tupledb loads nothing and
+#                      runs nothing, every query is reported as not run
+#                      in tupledb, and RESULTS.md is not written unless
+#                      TDB_BENCH_RESULTS names a file (for measuring
+#                      PostgreSQL's side of a workload tupledb cannot
+#                      run yet)
+#   TDB_BENCH_PGPORT   the throwaway PostgreSQL's port (default 54331;
+#                      it only names the socket file in a private
+#                      directory, there is no TCP listener)
 #   PGBIN              PostgreSQL binaries (default
 #                      /usr/lib/postgresql/15/bin)
 set -euo pipefail
@@ -108,6 +123,13 @@ set_name=${2:-sql}
 # another benchmark writes (bench_write_subsection), kept when this one
 # rewrites the section
 declare -A qsetup=() qreps=() qmemtarget=()
+# qbase[Q]=B: query B is Q's baseline (the toast set: the same query on an
+# untoasted copy of the value); the report gets a table of tupledb's (and
+# PostgreSQL's) Q ÷ B, with qbasetarget[Q] the highest acceptable
+# tupledb Q ÷ B.  qshape[Q]: with set_explain=1, an extended regular
+# expression that Q's plan (its lines joined by " | ") must match in each
+# engine; the report says whether it did
+declare -A qbase=() qbasetarget=() qshape=()
 set_explain=0 set_perf_runs=10 set_show_qps="" set_tolerate_errors=0 set_cg_desc=""
 # set_trace=1: trace_sort runs and Sort Method lines (the sort set);
 # set_qrows Q N (a function, with set_trace): the input rows of Q with
@@ -128,7 +150,12 @@ else
 fi
 reps=${TDB_BENCH_REPS:-3}
 cg_rows=100000
-results=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
+pg_only=${TDB_BENCH_PG_ONLY:-0}
+if [ "$pg_only" = 1 ]; then
+  results=${TDB_BENCH_RESULTS:--}
+else
+  results=${TDB_BENCH_RESULTS:-$root/bench/RESULTS.md}
+fi
 raw=${TDB_BENCH_RAW:-$(dirname "$tdb")/$set_raw_name}
 section_out=${TDB_BENCH_SECTION:-${raw%-raw.txt}-section.md}
 [ "$section_out" != "$raw" ] || section_out=$raw.section.md
@@ -145,6 +172,16 @@ queries=${TDB_BENCH_ONLY:-$all_queries}
 for q in $queries; do
   [ -n "${qsql[$q]:-}" ] || bench_die "unknown query $q (known: $all_queries)"
 done
+# a query's baseline runs with it, right after it
+for q in $queries; do
+  b=${qbase[$q]:-}
+  [ -z "$b" ] || [[ " $queries " == *" $b "* ]] || queries=${queries/$q/$q $b}
+done
+# PostgreSQL only: every query is "failed" in tupledb, so nothing runs there
+if [ "$pg_only" = 1 ]; then
+  for q in $queries; do tdb_failed[$q]="not run (TDB_BENCH_PG_ONLY=1)"; done
+  [ -z "$compare" ] || bench_die "TDB_BENCH_COMPARE and TDB_BENCH_PG_ONLY exclude each other"
+fi
 
 # setup_sql Q: the statements a session runs before query Q (untimed)
 setup_sql() {
@@ -213,13 +250,14 @@ measure() {
       echo "qshort $q ${qshort[$q]}"
       echo "qlong $q ${qlong[$q]:-${qshort[$q]}}"
       [ -z "${qtarget[$q]:-}" ] || echo "target $q ${qtarget[$q]}"
+      [ -z "${qbase[$q]:-}" ] || echo "qbase $q ${qbase[$q]} ${qbasetarget[$q]:--}"
     done
   } >>"$raw"
 
   # PostgreSQL runs in this shell (throwaway_pg.sh's trap stops it when
   # the script exits); the settings of bench/heap, plus work_mem
   # shellcheck disable=SC2034 # read by throwaway_pg.sh
-  PORT=54331 SCRIPT=bench-$set_name
+  PORT=${TDB_BENCH_PGPORT:-54331} SCRIPT=bench-$set_name
   # shellcheck source=tests/fixtures/pg/throwaway_pg.sh
   . "$root/tests/fixtures/pg/throwaway_pg.sh"
   local pgopts="-c fsync=on -c synchronous_commit=on -c max_parallel_workers_per_gather=0 -c jit=off -c shared_buffers=128MB -c work_mem=4MB"
@@ -232,13 +270,17 @@ measure() {
   local start q r e
   start=$(date +%s)
   echo "bench-$set_name: loading $rows-row tables into tupledb and PostgreSQL $(psql_run -At -c 'SHOW server_version')"
-  set_load_sql "$rows" | { printf '%s\n' '\timing on'; cat; } |
-    "$tdb" -X -q -At "$work/tdb" 2>&1 | awk '/^Time: / { t += $2 } /ERROR/ { print > "/dev/stderr"; bad = 1 } END { printf "load tdb %.0f\n", t; exit bad }' >>"$raw" ||
-    bench_die "loading tupledb failed"
+  if [ "$pg_only" = 1 ]; then
+    echo "info pg_only 1" >>"$raw"
+  else
+    set_load_sql "$rows" | { printf '%s\n' '\timing on'; cat; } |
+      "$tdb" -X -q -At "$work/tdb" 2>&1 | awk '/^Time: / { t += $2 } /ERROR/ { print > "/dev/stderr"; bad = 1 } END { printf "load tdb %.0f\n", t; exit bad }' >>"$raw" ||
+      bench_die "loading tupledb failed"
+  fi
   { set_load_sql "$rows"; echo "CHECKPOINT;"; } | { printf '%s\n' '\timing on'; cat; } |
     psql_run -At 2>&1 | tee "$work/pgload.log" | awk '/^Time: / { t += $2 } /ERROR/ { print > "/dev/stderr"; bad = 1 } END { printf "load pg %.0f\n", t; exit bad }' >>"$raw" ||
     { echo "status ${PIPESTATUS[*]}" >&2; tail -n 5 "$work/pgload.log" >&2; bench_die "loading PostgreSQL failed"; }
-  echo "info tdb_bytes $(du -sb "$work/tdb" | awk '{ print $1 }')" >>"$raw"
+  [ "$pg_only" = 1 ] || echo "info tdb_bytes $(du -sb "$work/tdb" | awk '{ print $1 }')" >>"$raw"
   set_describe "$rows" | sed 's/^/desc /' >>"$raw"
   echo "elapsed load $(($(date +%s) - start))" >>"$raw"
 
@@ -247,8 +289,13 @@ measure() {
   # or empty one as its row count
   for q in $queries; do
     local a b
-    a=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | "$tdb" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)
     b=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | psql_run -At 2>&1 | LC_ALL=C sort)
+    if [ "$pg_only" = 1 ]; then
+      a=$b
+      echo "failed tdb $q ${tdb_failed[$q]}" >>"$raw"
+    else
+      a=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | "$tdb" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)
+    fi
     if [ "$a" != "$b" ]; then
       if [ "$set_tolerate_errors" = 1 ] && printf '%s\n' "$a" | grep -q '^ERROR:' &&
         ! printf '%s\n' "$b" | grep -q '^ERROR:'; then
@@ -279,7 +326,7 @@ measure() {
   # the footprint of a session that runs nothing big
   for ((r = 0; r < 3; r++)); do
     qsql[idle]="SELECT 1"
-    tdb_session idle "$r" >>"$raw"
+    [ "$pg_only" = 1 ] || tdb_session idle "$r" >>"$raw"
     pg_session idle "$r" >>"$raw"
   done
   if [ -n "$compare" ]; then
@@ -335,7 +382,7 @@ explain_query() {
   local q=$1 e out
   for e in tdb pg; do
     if [ "$e" = tdb ] && [ -n "${tdb_failed[$q]:-}" ]; then
-      printf '%s\n' "plan tdb $q ${tdb_failed[$q]}" "explain tdb $q failed - - -"
+      printf '%s\n' "plan tdb $q ${tdb_failed[$q]}" "explain tdb $q $([ "$pg_only" = 1 ] && echo none || echo failed) - - -"
       continue
     fi
     if [ "$e" = tdb ]; then
@@ -344,6 +391,14 @@ explain_query() {
     else
       out=$({ setup_sql "$q"; printf '%s\n' "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${qsql[$q]};"; } |
         psql_run -At 2>&1) || bench_die "$q: PostgreSQL's EXPLAIN ANALYZE failed: $out"
+    fi
+    if [ -n "${qshape[$q]:-}" ]; then
+      if printf '%s\n' "$out" | awk '{ printf "%s%s", (NR > 1 ? " | " : ""), $0 } END { print "" }' | grep -Eq -- "${qshape[$q]}"; then
+        echo "shape $e $q ok"
+      else
+        echo "shape $e $q bad"
+        echo "bench-$set_name: $q: the $e plan is not the wanted shape (${qshape[$q]})" >&2
+      fi
     fi
     printf '%s\n' "$out" | awk -v e="$e" -v q="$q" '
       function field(name,    m) {
@@ -543,12 +598,23 @@ function paired(q,    r, k) {
     add("pair" SUBSEP q, median("pg" SUBSEP q SUBSEP r) / median("tdb" SUBSEP q SUBSEP r))
   }
 }
-$1 == "info" { v = $0; sub(/^info [a-z0-9_]+ /, "", v); info[$2] = v; next }
+# rounds of engine e: the median of query q over the median of its
+# baseline b, per round
+function based(e, q, b,    r) {
+  for (r = 0; r < 1000; r++) {
+    if (!((e SUBSEP q SUBSEP r) in n) || !((e SUBSEP b SUBSEP r) in n)) continue
+    add("based" SUBSEP e SUBSEP q, median(e SUBSEP q SUBSEP r) / median(e SUBSEP b SUBSEP r))
+  }
+}
+function shp(e, q) { return (e, q) in shape ? (shape[e, q] == "ok" ? "as wanted" : "**not as wanted**") : "–" }
+$1 == "info" { v = $0; sub(/^info [a-z0-9_]+ /, "", v); info[$2] = v; if ($2 == "pg_only") pg_only = 1; next }
 $1 == "pginfo" { v = $0; sub(/^pginfo [a-z0-9_]+ /, "", v); pginfo[$2] = v; next }
 $1 == "query" { nq++; qs[nq] = $2; v = $0; sub(/^query [a-z0-9_]+ /, "", v); sql[$2] = v; next }
 $1 == "qshort" { v = $0; sub(/^qshort [a-z0-9_]+ /, "", v); short[$2] = v; next }
 $1 == "qlong" { v = $0; sub(/^qlong [a-z0-9_]+ /, "", v); long[$2] = v; next }
 $1 == "target" { target[$2] = $3; next }
+$1 == "qbase" { base[$2] = $3; if ($4 != "-") basetarget[$2] = $4; have_qbase = 1; next }
+$1 == "shape" { shape[$2, $3] = $4; next }
 $1 == "memtarget" { memtarget[$2] = $3; next }
 $1 == "failed" { v = $0; sub(/^failed [a-z]+ [a-z0-9_]+ /, "", v); failed[$3] = v; next }
 $1 == "qreps" { qreps[$2] = $3; if ($3 != info["reps"]) odd_reps = 1; next }
@@ -664,6 +730,8 @@ END {
   print ""
   if (quick == 1)
     print "**QUICK run (small tables, few rounds): for development only, not comparable.**\n"
+  if (pg_only)
+    print "**PostgreSQL only (TDB_BENCH_PG_ONLY=1): tupledb ran nothing; its columns are empty.**\n"
   printf "`make bench-%s` (bench/sql/run.sh, workload set `%s`) on %s: %s (%s vCPUs; %s), kernel %s, %s, tupledb at %s. PostgreSQL %s: %s.\n\n", \
     info["set"], info["set"], date, cpu, ncpu, caches, kernel, cc, rev, pginfo["version"], pginfo["settings"]
   printf "%s\n", desc
@@ -682,7 +750,7 @@ END {
     q = qs[i]; paired(q)
     tm = median("tdb" SUBSEP q); pm = median("pg" SUBSEP q)
     printf "| %s | %s | %s | %s | %s | %s | **%s** | %s | %s / %s |", names[q], res[q] (q in failed ? " (PostgreSQL)" : ""), \
-      (q in failed ? "**fails**" : f1(tm)), (q in failed ? "–" : f1(lo("tdb" SUBSEP q))), \
+      (q in failed ? (pg_only ? "not run" : "**fails**") : f1(tm)), (q in failed ? "–" : f1(lo("tdb" SUBSEP q))), \
       f1(pm), f1(lo("pg" SUBSEP q)), x(ratio(pm, tm)), xrange("pair" SUBSEP q), \
       (q in failed ? "–" : mb(median("rss" SUBSEP "tdb" SUBSEP q))), mb(median("rss" SUBSEP "pg" SUBSEP q))
     if (qps)
@@ -692,7 +760,30 @@ END {
     printf "\n"
   }
   for (i = 1; i <= nq; i++)
-    if (qs[i] in failed) printf "\n**tupledb fails %s**: `%s` (PostgreSQL'"'"'s figures are measured all the same).\n", short[qs[i]], failed[qs[i]]
+    if (qs[i] in failed && !pg_only) printf "\n**tupledb fails %s**: `%s` (PostgreSQL'"'"'s figures are measured all the same).\n", short[qs[i]], failed[qs[i]]
+  if (have_qbase) {
+    print ""
+    print "Each query against its baseline (the same query on the untoasted copy of the value): the toasted query'"'"'s median over the baseline'"'"'s, with the min–max of the per-round ratios (each round times both in the same way); the speed ratio **PostgreSQL ÷ tupledb** of the toasted query again; and whether each engine'"'"'s plan has the shape the query is named for (its EXPLAIN, below)."
+    print ""
+    print "| query | PostgreSQL ms | tupledb ms | **PostgreSQL ÷ tupledb** | per-round min–max | PostgreSQL ms untoasted | PostgreSQL toasted ÷ untoasted (rounds) | tupledb ms untoasted | **tupledb toasted ÷ untoasted** | per-round min–max | plan shape tupledb / PostgreSQL |"
+    print "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]
+      if (!(q in base)) continue
+      b = base[q]; paired(q); based("tdb", q, b); based("pg", q, b)
+      tm = median("tdb" SUBSEP q); pm = median("pg" SUBSEP q)
+      tb = median("tdb" SUBSEP b); pb = median("pg" SUBSEP b)
+      printf "| %s | %s | %s | **%s** | %s | %s | %s | %s | **%s** | %s | %s / %s |\n", short[q], f1(pm), (q in failed ? "–" : f1(tm)), \
+        x(ratio(pm, tm)), xrange("pair" SUBSEP q), f1(pb), x(ratio(pm, pb)) " (" xrange("based" SUBSEP "pg" SUBSEP q) ")", (b in failed ? "–" : f1(tb)), \
+        x(ratio(tm, tb)), xrange("based" SUBSEP "tdb" SUBSEP q), shp("tdb", q) " (" shp("tdb", b) ")", shp("pg", q) " (" shp("pg", b) ")"
+    }
+    print ""
+    print "The plan shape column: toasted query (its baseline)."
+  }
+  if (pg_only)
+    printf "\nAn idle session (`SELECT 1`) peaks at %s MB (PostgreSQL backend). Loading took %.1f s in PostgreSQL (the INSERTs, VACUUM ANALYZE, CHECKPOINT).", \
+      mb(median("rss" SUBSEP "pg" SUBSEP "idle")), load["pg"] / 1000
+  else
   printf "\nAn idle session (`SELECT 1`) peaks at %s MB (tupledb) and %s MB (PostgreSQL backend). Loading took %.1f s in tupledb and %.1f s in PostgreSQL (the INSERTs, VACUUM ANALYZE%s).", \
     mb(median("rss" SUBSEP "tdb" SUBSEP "idle")), mb(median("rss" SUBSEP "pg" SUBSEP "idle")), load["tdb"] / 1000, load["pg"] / 1000, ", CHECKPOINT"
   if (have_base) printf " The \"before\" columns are `%s`, another build of the shell timed in the same rounds on the same database (TDB_BENCH_COMPARE).", info["compare_rev"]
@@ -708,7 +799,7 @@ END {
       if (m == 0) m = 1
       for (j = 1; j <= m; j++)
         printf "| %s | %s | %s | %s | %s |\n", short[q], \
-          (q in failed ? "fails" : dash(unders(smeth[kt, j]))), ((kt, j) in skind ? skind[kt, j] " " commasd(skb[kt, j]) : "–"), \
+          (q in failed ? (pg_only ? "not run" : "fails") : dash(unders(smeth[kt, j]))), ((kt, j) in skind ? skind[kt, j] " " commasd(skb[kt, j]) : "–"), \
           dash(unders(smeth[kp, j])), ((kp, j) in skind ? skind[kp, j] " " commasd(skb[kp, j]) : "–")
     }
     print ""
@@ -738,8 +829,16 @@ END {
       q = qs[i]
       if (!(q in target)) continue
       r = ratio(median("pg" SUBSEP q), median("tdb" SUBSEP q))
-      if (q in failed) { printf "* %s: — **missed** (tupledb fails the query)\n", short[q]; continue }
+      if (q in failed) { printf "* %s: — **%s**\n", short[q], (pg_only ? "not measured" : "missed (tupledb fails the query)"); continue }
       printf "* %s: %s — **%s** (median ratio; rounds %s)\n", short[q], x(r), (r >= target[q] ? "met" : "missed"), xrange("pair" SUBSEP q)
+    }
+    for (i = 1; i <= nq; i++) {
+      q = qs[i]
+      if (!(q in basetarget)) continue
+      b = base[q]
+      if (q in failed || b in failed) { printf "* %s within %s× of its untoasted baseline: — **%s**\n", short[q], basetarget[q], (pg_only ? "not measured" : "missed (tupledb fails the query)"); continue }
+      r = ratio(median("tdb" SUBSEP q), median("tdb" SUBSEP b))
+      printf "* %s ÷ %s (tupledb): %s — **%s** (target at most %s×; rounds %s)\n", short[q], short[b], x(r), (r >= 0 && r <= basetarget[q] ? "met" : "missed"), basetarget[q], xrange("based" SUBSEP "tdb" SUBSEP q)
     }
     for (i = 1; i <= nq; i++) {
       q = qs[i]
