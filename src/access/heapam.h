@@ -97,6 +97,27 @@ void tdb_heap_insert(Relation rel, HeapTuple tup, Transaction *xact,
 void tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
                            Transaction *xact, BulkInsertState bistate);
 
+/*
+ * Insert ntuples rows at the end of rel, in order, with at most
+ * max_per_page line pointers on any page they go to (1 ..
+ * MaxHeapTuplesPerPage): for a caller that must know where rows go
+ * without an index (the TOAST chunk store, toast_store.h).  The first
+ * row goes to offset 1 of a page appended now if new_page, else to the
+ * relation's last page when it has room and fewer than max_per_page
+ * line pointers, else to a new page; every following row goes to the
+ * page of the row before it while it fits there, else to a page
+ * appended.  One lock per page.  strategy (may be NULL) is used for the
+ * reads and extensions.  t_self of every row says where it went.
+ *
+ * The pages a call appends are consecutive blocks as long as nobody else
+ * extends rel meanwhile -- true when only writer-lock holders extend it,
+ * as for toast relations (the call takes the writer lock before anything
+ * else).  Errors as tdb_heap_multi_insert.
+ */
+void tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
+                            int max_per_page, bool new_page,
+                            Transaction *xact, BufferAccessStrategy strategy);
+
 /* ----------------------------------------------------------------------
  * Scanning
  * ---------------------------------------------------------------------- */
