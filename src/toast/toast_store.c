@@ -529,6 +529,7 @@ read_chunks(Relation rel, const varatt_external *ptr, Size sliceoffset,
     BufferAccessStrategy strategy = NULL;
     int32 nchunks, startchunk, endchunk, seq;
     Size sliceend = sliceoffset + slicelength;
+    Size copied = 0;
     ChunkProblem problem;
 
     check_pointer(rel, ptr, &nchunks, &first_block, &first_offset);
@@ -590,6 +591,7 @@ read_chunks(Relation rel, const varatt_external *ptr, Size sliceoffset,
                 to = sliceend - chunkstart;
             memcpy(dest + (chunkstart + from - sliceoffset), data + from,
                    to - from);
+            copied += to - from;
             store_stats.chunks_read++;
             seq++;
             if (seq > endchunk)
@@ -606,6 +608,10 @@ read_chunks(Relation rel, const varatt_external *ptr, Size sliceoffset,
     }
     if (strategy != NULL)
         tdb_buf_strategy_free(strategy);
+    /* the chunk sizes were checked one by one; this is the sum */
+    if (copied != slicelength)
+        elog(ERROR, "read %zu bytes of toast value %u in %s instead of %zu",
+             (size_t)copied, valueid, rel->rd_name, (size_t)slicelength);
 }
 
 varlena *
