@@ -130,10 +130,14 @@ varlena *tdb_toast_fetch_slice(Relation toastrel, const varatt_external *ptr,
  * Stamp every chunk row of the value deleted by xact's current command
  * (xmax, as tdb_heap_delete).  Each chunk is checked first as a fetch
  * checks it (XX001 otherwise, nothing stamped on that page), so a
- * damaged pointer never deletes another value's rows.  A chunk already
- * deleted raises "tuple already updated by self" (xact did it) or
- * "tuple concurrently deleted" -- a value is deleted once.  Takes the
- * writer lock; registers toastrel for the commit-time flush.
+ * damaged pointer never deletes another value's rows.  A value is
+ * deleted once, as PostgreSQL's simple_heap_delete insists: chunks
+ * already deleted raise "tuple already updated by self" (by this
+ * command), "attempted to delete invisible tuple" (by an earlier command
+ * of xact, or stored by this very command) or "tuple concurrently
+ * deleted" (by a committed transaction); the transaction must then
+ * abort.  Takes the writer lock; registers toastrel for the commit-time
+ * flush.
  */
 void tdb_toast_delete_value(Relation toastrel, const varatt_external *ptr,
                             Transaction *xact);
