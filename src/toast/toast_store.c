@@ -318,8 +318,8 @@ typedef struct ChunkProblem {
  * *data at the chunk's bytes in the page, or false with *problem filled
  * in (the caller unlocks, then reports).  The row's layout is checked
  * by hand -- no tdb_heap_tuple_verify, which would raise with the lock
- * held: item inside the page, three attributes, no nulls, a 4-byte or
- * short varlena inside the row.
+ * held: an aligned item inside the page, three attributes, no nulls, an
+ * aligned t_hoff, a 4-byte or short varlena inside the row.
  */
 static bool
 check_chunk(const PageData *page, BlockNumber block, OffsetNumber offset,
@@ -346,14 +346,15 @@ check_chunk(const PageData *page, BlockNumber block, OffsetNumber offset,
     lp_off = ItemIdGetOffset(lp);
     lp_len = ItemIdGetLength(lp);
     if (lp_len < SizeofHeapTupleHeader || lp_off + lp_len > BLCKSZ ||
-        lp_off < SizeOfPageHeaderData) {
+        lp_off < SizeOfPageHeaderData || lp_off != MAXALIGN(lp_off)) {
         problem->kind = CHUNK_BAD_ROW;
         return false;
     }
     tup = (const HeapTupleHeaderData *)((const char *)page + lp_off);
     hoff = tup->t_hoff;
     if (HeapTupleHeaderGetNatts(tup) != 3 ||
-        (tup->t_infomask & HEAP_HASNULL) != 0 || hoff < SizeofHeapTupleHeader ||
+        (tup->t_infomask & HEAP_HASNULL) != 0 ||
+        hoff < SizeofHeapTupleHeader || hoff != MAXALIGN(hoff) ||
         hoff + CHUNK_DATA_OFF + 1 > lp_len) {
         problem->kind = CHUNK_BAD_ROW;
         return false;

@@ -805,6 +805,16 @@ TEST_BEGIN(test_damaged_chunks)
     expect_damage(f, &ptr, "invalid chunk row at (1,2)");
     page_copy(f, 1, saved1, true);
 
+    /* a row header claiming a data offset that is not MAXALIGNed */
+    buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    ((HeapTupleHeader)tdb_page_get_item(
+         tdb_buf_page(buf), tdb_page_get_item_id(tdb_buf_page(buf), 4)))
+        ->t_hoff = 27;
+    done_row(buf);
+    expect_damage(f, &ptr, "invalid chunk row at (0,4)");
+    page_copy(f, 0, saved0, true);
+
     /* pointers that lie: a size the chunks do not have, a value past the
      * end of the relation, several chunks not starting a page */
     bad = ptr;
