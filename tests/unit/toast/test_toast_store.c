@@ -11,6 +11,7 @@
  */
 #include "common/base.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "common/elog.h"
 #include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
+#include "storage/fd.h"
 #include "storage/smgr.h"
 #include "test.h"
 #include "toast/toast_store.h"
@@ -841,6 +843,53 @@ TEST_BEGIN(test_damaged_chunks)
 }
 TEST_END
 
+/* The disk fills up in the middle of a store: 53100, nothing held, the
+ * chunks written so far die with the transaction, and the next store
+ * starts after them. */
+TEST_BEGIN(test_disk_full_store)
+{
+    Fixture *f = start(64);
+    Size len = 9 * TOAST_MAX_CHUNK_SIZE + 1; /* 10 chunks, 3 pages */
+    char *data = make_data(len, 31);
+    varatt_external before, after;
+    BlockNumber nblocks, b;
+    OffsetNumber o;
+
+    tdb_xact_begin(f->xact);
+    before = store_plain(f, data, 500);
+    expect_true(tdb_xact_commit(f->xact));
+
+    tdb_xact_begin(f->xact);
+    (void)tdb_xact_assign_xid(f->xact); /* its control-file write first */
+    if (!tdb_fd_inject(FD_OP_WRITE, 2, ENOSPC)) {
+        tdb_xact_abort(f->xact);
+        finish(f);
+        test_skip("fault injection needs a TDB_DEBUG build");
+    }
+    expect_error(store_plain(f, data, len), ERRCODE_DISK_FULL,
+                 "could not extend file");
+    tdb_fd_inject_clear();
+    expect_int_eq(tdb_buf_pins_held(), 0);
+    tdb_xact_abort(f->xact);
+    /* the first page of the failed value was added, its rows are dead */
+    nblocks = tdb_buf_relation_nblocks(f->rel.rd_relfilenumber);
+    expect_u64_eq(nblocks, 2);
+    expect_int_eq(count_rows_now(f), 1);
+
+    tdb_xact_begin(f->xact);
+    after = store_plain(f, data, len);
+    expect_true(tdb_xact_commit(f->xact));
+    tdb_toast_valueid_decode(after.va_valueid, &b, &o);
+    expect_u64_eq(b, nblocks);
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &after), data,
+                             len));
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &before), data,
+                             500));
+    expect_int_eq(count_rows_now(f), 11);
+    finish(f);
+}
+TEST_END
+
 /* ----------------------------------------------------------------------
  * Durability
  * ---------------------------------------------------------------------- */
@@ -979,6 +1028,7 @@ main(int argc, char **argv)
                      TEST_CASE(test_compressed_pointer), TEST_CASE(test_slices),
                      TEST_CASE(test_aborted_store), TEST_CASE(test_delete),
                      TEST_CASE(test_damaged_chunks),
+                     TEST_CASE(test_disk_full_store),
                      TEST_CASE(test_survives_crash_after_commit),
                      TEST_CASE(test_readers_beside_writer));
 }
