@@ -13,6 +13,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <valgrind/valgrind.h>
@@ -574,6 +576,10 @@ TEST_BEGIN(test_aborted_store)
     }
     expect_false(tdb_xact_xid_did_commit(f->tm, xid));
     expect_int_eq(count_rows_now(f), 0);
+    /* a fetch applies no snapshot: the bytes are still readable (no
+     * caller holds this pointer, as its row died too) */
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &ptr), data,
+                             3 * TOAST_MAX_CHUNK_SIZE));
 
     /* the next value does not reuse their place */
     tdb_xact_begin(f->xact);
@@ -933,8 +939,8 @@ typedef struct ReaderArgs {
     varatt_external ptr;
     const char *data;
     Size len;
-    volatile bool *stop;
-    int fetches;
+    atomic_bool *stop;
+    atomic_int fetches;
     int errors;
     char error[1024];
 } ReaderArgs;
@@ -955,8 +961,8 @@ reader_main(void *arg)
                 snprintf(r->error, sizeof(r->error), "wrong bytes");
             }
             tdb_pfree(v);
-            r->fetches++;
-        } while (!*r->stop || r->fetches < 3);
+            atomic_fetch_add(&r->fetches, 1);
+        } while (!atomic_load(r->stop) || atomic_load(&r->fetches) < 3);
     }
     TDB_CATCH();
     {
@@ -965,6 +971,7 @@ reader_main(void *arg)
                  tdb_error_current()->message);
         tdb_error_flush();
         tdb_buf_release_all_pins_of_thread();
+        atomic_fetch_add(&r->fetches, 1); /* the writer waits for one */
     }
     TDB_END_TRY();
     tdb_mcxt_thread_done();
@@ -977,7 +984,7 @@ TEST_BEGIN(test_readers_beside_writer)
     Size len = 100 * 1024;
     char *data = make_data(len, 21);
     char *more = make_data(30000, 22);
-    volatile bool stop = false;
+    atomic_bool stop = false;
     ReaderArgs args[2];
     pthread_t threads[2];
     varatt_external ptrs[40];
@@ -993,27 +1000,39 @@ TEST_BEGIN(test_readers_beside_writer)
         args[i].data = data;
         args[i].len = len;
         args[i].stop = &stop;
-        args[i].fetches = 0;
+        atomic_init(&args[i].fetches, 0);
         args[i].errors = 0;
         pthread_create(&threads[i], NULL, reader_main, &args[i]);
     }
-    /* the writer appends pages (and packs small values onto the last
-     * page) while they read */
+    /* the writer appends pages and packs small values onto the last
+     * page -- the first one onto the readers' last page (its 52nd chunk
+     * leaves room) -- while they read */
+    for (int i = 0; i < 2; i++) /* both reading before the writer starts */
+        while (atomic_load(&args[i].fetches) == 0)
+            sched_yield();
     tdb_xact_begin(f->xact);
     for (int i = 0; i < nwrites; i++)
-        ptrs[i] = store_plain(f, more, (Size)(i % 2 == 0 ? 30000 : 100 + i));
+        ptrs[i] = store_plain(f, more, (Size)(i % 2 == 1 ? 30000 : 100 + i));
     expect_true(tdb_xact_commit(f->xact));
-    stop = true;
+    atomic_store(&stop, true);
+    {
+        BlockNumber b;
+        OffsetNumber o;
+
+        tdb_toast_valueid_decode(ptrs[0].va_valueid, &b, &o);
+        expect_u64_eq(b, 12);
+        expect_u64_eq(o, 5);
+    }
     for (int i = 0; i < 2; i++) {
         join_within(threads[i]);
         expect_int_eq(args[i].errors, 0);
         if (args[i].errors != 0)
             printf("    reader %d: %s\n", i, args[i].error);
-        expect_true(args[i].fetches >= 3);
+        expect_true(atomic_load(&args[i].fetches) >= 3);
     }
     for (int i = 0; i < nwrites; i++)
         expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &ptrs[i]), more,
-                                 (Size)(i % 2 == 0 ? 30000 : 100 + i)));
+                                 (Size)(i % 2 == 1 ? 30000 : 100 + i)));
     finish(f);
 }
 TEST_END
