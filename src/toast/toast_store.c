@@ -104,8 +104,23 @@ chunk_size(Size extsize, int32 seq, int32 nchunks)
     return (int32)(extsize - (Size)(nchunks - 1) * TOAST_MAX_CHUNK_SIZE);
 }
 
+/* Where chunk seq of a value is. */
+static inline void
+chunk_address(BlockNumber first_block, OffsetNumber first_offset, int32 nchunks,
+              int32 seq, BlockNumber *block, OffsetNumber *offset)
+{
+    if (nchunks == 1) {
+        *block = first_block;
+        *offset = first_offset;
+    } else {
+        *block = first_block + (BlockNumber)(seq / TOAST_CHUNKS_PER_PAGE);
+        *offset = (OffsetNumber)(seq % TOAST_CHUNKS_PER_PAGE + 1);
+    }
+}
+
 /* The relation's row type must be (chunk_id oid, chunk_seq int4,
- * chunk_data varlena): the layout the reader relies on. */
+ * chunk_data int-aligned varlena): the layout the reader relies on
+ * (CHUNK_*_OFF). */
 static void
 check_toast_desc(Relation rel)
 {
@@ -113,7 +128,8 @@ check_toast_desc(Relation rel)
 
     if (desc->natts != 3 || desc->compact_attrs[0].attlen != 4 ||
         desc->compact_attrs[1].attlen != 4 ||
-        desc->compact_attrs[2].attlen != -1)
+        desc->compact_attrs[2].attlen != -1 ||
+        desc->compact_attrs[2].attalignby > 4)
         elog(ERROR, "relation \"%s\" is not a toast relation", rel->rd_name);
 }
 
@@ -250,31 +266,32 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
     for (int32 seq = 0; seq < nchunks; seq += STORE_BATCH_CHUNKS) {
         int n = (int)Min(STORE_BATCH_CHUNKS, nchunks - seq);
 
+        /* formed in batch_cxt, inserted with the caller's context current
+         * (an error in the insert then leaves it current) */
         old_cxt = tdb_mcxt_switch_to(batch_cxt);
         for (int i = 0; i < n; i++)
             tuples[i] =
                 form_chunk(toastrel, valueid, seq + i,
                            data + (Size)(seq + i) * TOAST_MAX_CHUNK_SIZE,
                            (Size)chunk_size(len, seq + i, nchunks));
+        tdb_mcxt_switch_to(old_cxt);
         tdb_heap_insert_at_end(toastrel, tuples, n,
                                nchunks == 1 ? TOAST_MAX_ROWS_PER_PAGE
                                             : TOAST_CHUNKS_PER_PAGE,
                                seq == 0 ? new_page : true, xact, strategy);
+        /* where they went is where the value id says */
         for (int i = 0; i < n; i++) {
-            int32 k = seq + i;
-            BlockNumber block =
-                first_block + (BlockNumber)(k / TOAST_CHUNKS_PER_PAGE);
-            OffsetNumber offset =
-                nchunks == 1 ? first_offset
-                             : (OffsetNumber)(k % TOAST_CHUNKS_PER_PAGE + 1);
+            BlockNumber block;
+            OffsetNumber offset;
 
+            chunk_address(first_block, first_offset, nchunks, seq + i, &block,
+                          &offset);
             if (ItemPointerGetBlockNumber(&tuples[i]->t_self) != block ||
                 ItemPointerGetOffsetNumber(&tuples[i]->t_self) != offset)
-                report_misplaced_chunk(toastrel, valueid, k, &tuples[i]->t_self,
-                                       block, offset);
+                report_misplaced_chunk(toastrel, valueid, seq + i,
+                                       &tuples[i]->t_self, block, offset);
         }
         store_stats.chunks_written += (uint64)n;
-        tdb_mcxt_switch_to(old_cxt);
         tdb_mcxt_reset(batch_cxt);
     }
     tdb_mcxt_delete(batch_cxt);
@@ -353,9 +370,8 @@ check_chunk(const PageData *page, BlockNumber block, OffsetNumber offset,
     tup = (const HeapTupleHeaderData *)((const char *)page + lp_off);
     hoff = tup->t_hoff;
     if (HeapTupleHeaderGetNatts(tup) != 3 ||
-        (tup->t_infomask & HEAP_HASNULL) != 0 ||
-        hoff < SizeofHeapTupleHeader || hoff != MAXALIGN(hoff) ||
-        hoff + CHUNK_DATA_OFF + 1 > lp_len) {
+        (tup->t_infomask & HEAP_HASNULL) != 0 || hoff < SizeofHeapTupleHeader ||
+        hoff != MAXALIGN(hoff) || hoff + CHUNK_DATA_OFF + 1 > lp_len) {
         problem->kind = CHUNK_BAD_ROW;
         return false;
     }
@@ -483,20 +499,6 @@ check_pointer(Relation rel, const varatt_external *ptr, int32 *nchunks,
                 errmsg("invalid external pointer to toast value %u "
                        "in %s: %d chunks not starting a page",
                        ptr->va_valueid, rel->rd_name, *nchunks));
-}
-
-/* Where chunk seq of a value is. */
-static inline void
-chunk_address(BlockNumber first_block, OffsetNumber first_offset, int32 nchunks,
-              int32 seq, BlockNumber *block, OffsetNumber *offset)
-{
-    if (nchunks == 1) {
-        *block = first_block;
-        *offset = first_offset;
-    } else {
-        *block = first_block + (BlockNumber)(seq / TOAST_CHUNKS_PER_PAGE);
-        *offset = (OffsetNumber)(seq % TOAST_CHUNKS_PER_PAGE + 1);
-    }
 }
 
 /* ----------------------------------------------------------------------

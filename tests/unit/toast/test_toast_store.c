@@ -858,6 +858,7 @@ TEST_BEGIN(test_disk_full_store)
     Size len = 9 * TOAST_MAX_CHUNK_SIZE + 1; /* 10 chunks, 3 pages */
     char *data = make_data(len, 31);
     varatt_external before, after;
+    MemoryContext cxt;
     BlockNumber nblocks, b;
     OffsetNumber o;
 
@@ -872,9 +873,11 @@ TEST_BEGIN(test_disk_full_store)
         finish(f);
         test_skip("fault injection needs a TDB_DEBUG build");
     }
+    cxt = tdb_current_mcxt;
     expect_error(store_plain(f, data, len), ERRCODE_DISK_FULL,
                  "could not extend file");
     tdb_fd_inject_clear();
+    expect_ptr_eq(tdb_current_mcxt, cxt); /* not the store's batch context */
     expect_int_eq(tdb_buf_pins_held(), 0);
     tdb_xact_abort(f->xact);
     /* the first page of the failed value was added, its rows are dead */
