@@ -320,7 +320,8 @@ page_has_room_at_most(const PageData *page, Size len, int max_per_page)
 void
 tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
                        int max_per_page, bool new_page, Transaction *xact,
-                       BufferAccessStrategy strategy)
+                       BufferAccessStrategy strategy, HeapPlacedRowHook placed,
+                       void *placed_arg)
 {
     TransactionId xid;
     CommandId cid;
@@ -360,6 +361,14 @@ tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
         page = tdb_buf_page(buf);
         do {
             place_row(buf, tuples[done]);
+            if (placed != NULL) {
+                OffsetNumber off =
+                    ItemPointerGetOffsetNumber(&tuples[done]->t_self);
+
+                placed((HeapTupleHeader)tdb_page_get_item(
+                           page, tdb_page_get_item_id(page, off)),
+                       &tuples[done]->t_self, done, placed_arg);
+            }
             done++;
         } while (done < ntuples &&
                  page_has_room_at_most(page, tuples[done]->t_len,

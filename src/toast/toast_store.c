@@ -25,23 +25,31 @@
  *
  *     so a slice computes the pages it needs and reads only those.
  *   - A value of one chunk goes to the relation's last page if it has
- *     room and fewer than 8 rows, else to a page appended.
+ *     room and fewer than 8 line pointers, else to a page appended.
+ *
+ * The rows are inserted by tdb_heap_insert_at_end, which appends in order
+ * with a cap on rows per page, and the id is taken from where chunk 0
+ * actually landed: a hook writes it into the page's copy of each row of
+ * the first batch under the page's lock (HeapPlacedRowHook), so no guess
+ * can go stale between choosing the place and filling it.  The store
+ * then checks that every chunk is at the address the id implies (an
+ * internal error otherwise).
  *
  * Why this is sound:
- *   - The pointer format stays PostgreSQL's: only the meaning of the id
- *     differs, and ids are still unique among a relation's live values,
- *     because a (block, offset) is used once -- without VACUUM no space is
- *     reclaimed and no line pointer reused (rows of aborted transactions
- *     and deleted values stay where they are).  When VACUUM arrives it
- *     must not reuse the place of a value some row may still point to
- *     (the same rule as freeing the rows), and when a btree arrives the
- *     ids may become ordinary OIDs again; fetching by address then
- *     remains a fallback for old values.
- *   - Only writer-lock holders insert into a toast relation, so between
- *     taking the lock (tdb_xact_assign_xid) and inserting nobody else
- *     appends pages: the store predicts where its first chunk goes,
- *     writes that id into every chunk row, and checks afterwards that
- *     each row landed where predicted (an internal error otherwise).
+ *   - The pointer format stays PostgreSQL's; only the meaning of the id
+ *     differs.  Ids are unique among a relation's live values because two
+ *     live rows never share a (block, offset).
+ *   - Space is not reused before VACUUM exists: rows of aborted stores
+ *     and deleted values stay where they are.  Once VACUUM removes dead
+ *     chunk rows, a later value may land where a removed one began and
+ *     get its id -- exactly PostgreSQL's rule for reusing an OID: the
+ *     chunks were dead to every snapshot, so no row anyone can still read
+ *     points to them.  A value's chunks die together (one delete stamps
+ *     them all), and a multi-chunk value never reuses space: it starts on
+ *     a new page and its pages are consecutive, because only writer-lock
+ *     holders extend a toast relation and VACUUM does not extend it.
+ *     When a btree arrives, ids may become ordinary OIDs again; fetching
+ *     by address then remains for existing values.
  *   - Chunk rows are ordinary rows of the writing transaction (xmin, the
  *     current command id), so an aborted store's chunks are dead.  A
  *     delete stamps xmax like tdb_heap_delete.
@@ -154,53 +162,37 @@ form_chunk(Relation rel, Oid valueid, int32 seq, const char *data, Size len)
 }
 
 /*
- * Where a value of one chunk of len data bytes will go: the last page if
- * tdb_heap_insert_at_end will put it there (room, fewer than 8 rows; a
- * page with free line pointers is passed over, as tdb_page_add_item
- * might take one of them), else offset 1 of a page appended.  The
- * caller holds the writer lock, so the answer stays true until it
- * inserts.  *new_page: whether to ask for a new page.
+ * The value id is the first chunk's address, known only once that row
+ * is on its page: a single chunk may land on the last page at any free
+ * offset up to 8 (VACUUM running beside the writer may have freed line
+ * pointers there meanwhile), so the id is written into the page's copy
+ * of each row of the first batch under the page's lock, as it lands.
  */
+typedef struct ChunkPlacement {
+    Oid valueid;      /* InvalidOid until the first chunk landed */
+    bool bad_address; /* it landed where no id can name it */
+} ChunkPlacement;
+
+/* HeapPlacedRowHook for the first batch of a value's chunk rows. */
 static void
-place_single_chunk(Relation rel, Size len, BlockNumber *block,
-                   OffsetNumber *offset, bool *new_page)
+set_chunk_id(HeapTupleHeader page_row, const ItemPointerData *tid, int index,
+             void *arg)
 {
-    BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
-    Datum values[3] = {0, 0, 0};
-    bool isnull[3] = {false, false, false};
-    Size tuplen;
+    ChunkPlacement *placement = arg;
 
-    *block = nblocks;
-    *offset = FirstOffsetNumber;
-    *new_page = true;
-    if (nblocks == 0)
-        return;
+    if (index == 0) {
+        BlockNumber block = ItemPointerGetBlockNumber(tid);
+        OffsetNumber offset = ItemPointerGetOffsetNumber(tid);
 
-    {
-        /* the row's length, as tdb_heap_form_tuple will compute it */
-        varlena hdr;
-
-        SET_VARSIZE(&hdr, VARHDRSZ + len);
-        values[2] = PointerGetDatum(&hdr);
-        tuplen = MAXALIGN(SizeofHeapTupleHeader) +
-                 tdb_heap_compute_data_size(rel->rd_att, values, isnull);
-    }
-    {
-        Buffer buf = tdb_buf_read(rel->rd_relfilenumber, nblocks - 1, NULL);
-        Page page = tdb_buf_page(buf);
-        OffsetNumber maxoff;
-
-        tdb_buf_lock(buf, BUF_LOCK_SHARE);
-        maxoff = tdb_page_get_max_offset(page);
-        if (maxoff < TOAST_MAX_ROWS_PER_PAGE &&
-            !tdb_page_flag_is_set(page, PD_HAS_FREE_LINES) &&
-            tdb_page_get_heap_free_space(page) >= MAXALIGN(tuplen)) {
-            *block = nblocks - 1;
-            *offset = (OffsetNumber)(maxoff + 1);
-            *new_page = false;
+        /* the writer lock and the caller's checks rule this out */
+        if (block >= TOAST_MAX_BLOCK || offset > TOAST_MAX_ROWS_PER_PAGE) {
+            placement->bad_address = true;
+            return;
         }
-        tdb_buf_unlock_release(buf);
+        placement->valueid = tdb_toast_valueid_encode(block, offset);
     }
+    memcpy((char *)page_row + page_row->t_hoff + CHUNK_ID_OFF,
+           &placement->valueid, sizeof(Oid));
 }
 
 TDB_NORETURN TDB_COLD TDB_NOINLINE static void
@@ -223,11 +215,10 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
     MemoryContext batch_cxt, old_cxt;
     BufferAccessStrategy strategy = NULL;
     HeapTuple tuples[STORE_BATCH_CHUNKS];
-    BlockNumber first_block;
-    OffsetNumber first_offset;
-    bool new_page;
+    ChunkPlacement placement;
+    BlockNumber first_block = InvalidBlockNumber;
+    OffsetNumber first_offset = InvalidOffsetNumber;
     int32 nchunks;
-    Oid valueid;
 
     if (len == 0 || len > TOAST_MAX_VALUE_SIZE - VARHDRSZ)
         elog(ERROR, "invalid length %zu of a value to store out of line",
@@ -243,43 +234,50 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
     /* the writer lock first: from here on only this thread extends */
     (void)tdb_xact_assign_xid(xact);
     nchunks = chunk_count(len);
-    if (nchunks == 1)
-        place_single_chunk(toastrel, len, &first_block, &first_offset,
-                           &new_page);
-    else {
-        first_block = tdb_buf_relation_nblocks(toastrel->rd_relfilenumber);
-        first_offset = FirstOffsetNumber;
-        new_page = true;
-    }
-    if (first_block >= TOAST_MAX_BLOCK)
+    /* the first chunk goes to the last block or a new one */
+    if (tdb_buf_relation_nblocks(toastrel->rd_relfilenumber) >= TOAST_MAX_BLOCK)
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                 errmsg("toast relation \"%s\" is full", toastrel->rd_name),
                 errdetail("A value id can name blocks below %u only.",
                           TOAST_MAX_BLOCK));
-    valueid = tdb_toast_valueid_encode(first_block, first_offset);
 
     if ((BlockNumber)nchunks / TOAST_CHUNKS_PER_PAGE >
         (BlockNumber)tdb_bufmgr_nbuffers() / 4)
         strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
     batch_cxt = tdb_aset_create(tdb_current_mcxt, "toast store",
                                 ALLOCSET_DEFAULT_SIZES);
+    placement.valueid = InvalidOid;
+    placement.bad_address = false;
     for (int32 seq = 0; seq < nchunks; seq += STORE_BATCH_CHUNKS) {
         int n = (int)Min(STORE_BATCH_CHUNKS, nchunks - seq);
 
         /* formed in batch_cxt, inserted with the caller's context current
-         * (an error in the insert then leaves it current) */
+         * (an error in the insert then leaves it current); the first
+         * batch's chunk_id is filled in as its rows land */
         old_cxt = tdb_mcxt_switch_to(batch_cxt);
         for (int i = 0; i < n; i++)
             tuples[i] =
-                form_chunk(toastrel, valueid, seq + i,
+                form_chunk(toastrel, placement.valueid, seq + i,
                            data + (Size)(seq + i) * TOAST_MAX_CHUNK_SIZE,
                            (Size)chunk_size(len, seq + i, nchunks));
         tdb_mcxt_switch_to(old_cxt);
+        /* a value of several chunks starts a page of its own */
         tdb_heap_insert_at_end(toastrel, tuples, n,
                                nchunks == 1 ? TOAST_MAX_ROWS_PER_PAGE
                                             : TOAST_CHUNKS_PER_PAGE,
-                               seq == 0 ? new_page : true, xact, strategy);
-        /* where they went is where the value id says */
+                               nchunks > 1, xact, strategy,
+                               seq == 0 ? set_chunk_id : NULL, &placement);
+        if (seq == 0) {
+            if (placement.bad_address)
+                elog(ERROR, "first chunk of a value went to (%u,%u) in %s",
+                     ItemPointerGetBlockNumber(&tuples[0]->t_self),
+                     ItemPointerGetOffsetNumber(&tuples[0]->t_self),
+                     toastrel->rd_name);
+            tdb_toast_valueid_decode(placement.valueid, &first_block,
+                                     &first_offset);
+        }
+        /* every chunk is where the value id says (4 a page from offset 1
+         * of consecutive new pages: nobody else extends the relation) */
         for (int i = 0; i < n; i++) {
             BlockNumber block;
             OffsetNumber offset;
@@ -288,7 +286,7 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
                           &offset);
             if (ItemPointerGetBlockNumber(&tuples[i]->t_self) != block ||
                 ItemPointerGetOffsetNumber(&tuples[i]->t_self) != offset)
-                report_misplaced_chunk(toastrel, valueid, seq + i,
+                report_misplaced_chunk(toastrel, placement.valueid, seq + i,
                                        &tuples[i]->t_self, block, offset);
         }
         store_stats.chunks_written += (uint64)n;
@@ -300,7 +298,7 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
 
     out->va_rawsize = rawsize;
     out->va_extinfo = (uint32)len | extinfo_method_bits;
-    out->va_valueid = valueid;
+    out->va_valueid = placement.valueid;
     out->va_toastrelid = toastrel->rd_id;
     store_stats.values_stored++;
 }

@@ -201,6 +201,44 @@ count_rows_now(Fixture *f)
     return n;
 }
 
+/* Copy page block of the toast relation out (save) or back (restore). */
+static void
+page_copy(Fixture *f, BlockNumber block, char *copy, bool restore)
+{
+    Buffer buf = tdb_buf_read(f->rel.rd_relfilenumber, block, NULL);
+
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    if (restore) {
+        memcpy(tdb_buf_page(buf), copy, BLCKSZ);
+        tdb_buf_mark_dirty(buf);
+    } else
+        memcpy(copy, tdb_buf_page(buf), BLCKSZ);
+    tdb_buf_unlock_release(buf);
+}
+
+/* The data area of the row at (block, off), exclusively locked: *bufp
+ * receives the buffer to mark dirty and release. */
+static char *
+row_data(Fixture *f, BlockNumber block, OffsetNumber off, Buffer *bufp)
+{
+    Buffer buf = tdb_buf_read(f->rel.rd_relfilenumber, block, NULL);
+    Page page = tdb_buf_page(buf);
+    HeapTupleHeader tup;
+
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    tup = (HeapTupleHeader)tdb_page_get_item(page,
+                                             tdb_page_get_item_id(page, off));
+    *bufp = buf;
+    return (char *)tup + tup->t_hoff;
+}
+
+static void
+done_row(Buffer buf)
+{
+    tdb_buf_mark_dirty(buf);
+    tdb_buf_unlock_release(buf);
+}
+
 /* ----------------------------------------------------------------------
  * Addressing
  * ---------------------------------------------------------------------- */
@@ -422,6 +460,54 @@ TEST_BEGIN(test_packing)
     }
     expect_true(tdb_xact_commit(f->xact));
     expect_int_eq(count_rows_now(f), 9 + 5 + 1 + 3 + 1 + 2);
+    finish(f);
+}
+TEST_END
+
+/*
+ * A line pointer freed on the last page (what VACUUM does to a dead
+ * chunk row) is taken by the next single chunk: the id comes from where
+ * the row landed, not from a guess, and it may be the removed value's id
+ * -- PostgreSQL's OID reuse rule, the removed value being dead to all.
+ */
+TEST_BEGIN(test_freed_line_pointer_reused)
+{
+    Fixture *f = start(64);
+    char *data = make_data(300, 41);
+    varatt_external ptrs[3], again;
+    Buffer buf;
+    BlockNumber b;
+    OffsetNumber o;
+
+    tdb_xact_begin(f->xact);
+    for (int i = 0; i < 3; i++)
+        ptrs[i] = store_plain(f, data + i, 100);
+    expect_true(tdb_xact_commit(f->xact));
+
+    /* the second value's row removed, as VACUUM would after its delete */
+    buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    ItemIdSetUnused(tdb_page_get_item_id(tdb_buf_page(buf), 2));
+    tdb_page_flag_set(tdb_buf_page(buf), PD_HAS_FREE_LINES);
+    done_row(buf);
+
+    tdb_xact_begin(f->xact);
+    again = store_plain(f, data + 100, 150);
+    expect_true(tdb_xact_commit(f->xact));
+    tdb_toast_valueid_decode(again.va_valueid, &b, &o);
+    expect_u64_eq(b, 0);
+    expect_u64_eq(o, 2);
+    expect_u64_eq(again.va_valueid, ptrs[1].va_valueid);
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &again), data + 100, 150));
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &ptrs[0]), data,
+                             100));
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &ptrs[2]),
+                             data + 2, 100));
+    /* the old pointer now reads the new value's row: it is the wrong
+     * size for the old one -- damage, had anyone still held it */
+    expect_error(tdb_toast_fetch_value(&f->rel, &ptrs[1]),
+                 ERRCODE_DATA_CORRUPTED, "unexpected chunk size 150");
     finish(f);
 }
 TEST_END
@@ -676,44 +762,6 @@ TEST_END
 /* ----------------------------------------------------------------------
  * Damage
  * ---------------------------------------------------------------------- */
-
-/* Copy page block of the toast relation out (save) or back (restore). */
-static void
-page_copy(Fixture *f, BlockNumber block, char *copy, bool restore)
-{
-    Buffer buf = tdb_buf_read(f->rel.rd_relfilenumber, block, NULL);
-
-    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
-    if (restore) {
-        memcpy(tdb_buf_page(buf), copy, BLCKSZ);
-        tdb_buf_mark_dirty(buf);
-    } else
-        memcpy(copy, tdb_buf_page(buf), BLCKSZ);
-    tdb_buf_unlock_release(buf);
-}
-
-/* The data area of the row at (block, off), exclusively locked: *bufp
- * receives the buffer to mark dirty and release. */
-static char *
-row_data(Fixture *f, BlockNumber block, OffsetNumber off, Buffer *bufp)
-{
-    Buffer buf = tdb_buf_read(f->rel.rd_relfilenumber, block, NULL);
-    Page page = tdb_buf_page(buf);
-    HeapTupleHeader tup;
-
-    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
-    tup = (HeapTupleHeader)tdb_page_get_item(page,
-                                             tdb_page_get_item_id(page, off));
-    *bufp = buf;
-    return (char *)tup + tup->t_hoff;
-}
-
-static void
-done_row(Buffer buf)
-{
-    tdb_buf_mark_dirty(buf);
-    tdb_buf_unlock_release(buf);
-}
 
 /* Fetching and deleting both raise code with message, and leave no pin. */
 #define expect_damage(f, ptr, substr)                                          \
@@ -1047,6 +1095,7 @@ main(int argc, char **argv)
                      TEST_CASE(test_valueid_encoding),
                      TEST_CASE(test_round_trips), TEST_CASE(test_ten_megabytes),
                      TEST_CASE(test_big_value), TEST_CASE(test_packing),
+                     TEST_CASE(test_freed_line_pointer_reused),
                      TEST_CASE(test_compressed_pointer), TEST_CASE(test_slices),
                      TEST_CASE(test_aborted_store), TEST_CASE(test_delete),
                      TEST_CASE(test_damaged_chunks),
