@@ -84,10 +84,11 @@ void tdb_toast_store_stats(ToastStoreStats *out);
  * the compressed bytes (everything after the 4-byte header), for an
  * uncompressed one the raw data (rawsize = len + VARHDRSZ).  Chunks are
  * formed and inserted a few pages at a time, so storing needs little
- * memory beyond data.  Raises 54000 "toast relation ... is full" when
- * the value would start beyond block TOAST_MAX_BLOCK - 1, the writer
- * lock's and the buffer pool's errors (53100 when the disk is full).  On
- * an error, the chunks already inserted die with the transaction.
+ * memory beyond data.  Raises 54000 "toast relation ... is full" once
+ * the relation has TOAST_MAX_BLOCK blocks (a value id could not name
+ * where the value starts), the writer lock's and the buffer pool's
+ * errors (53100 when the disk is full).  On an error, the chunks already
+ * inserted die with the transaction.
  */
 void tdb_toast_store_value(Relation toastrel, Transaction *xact,
                            const char *data, Size len, int32 rawsize,
