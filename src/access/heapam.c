@@ -307,6 +307,78 @@ tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
     }
 }
 
+/* Room on the locked page for a row of len bytes with the line pointer
+ * at most max_per_page (tdb_page_add_item reuses a free line pointer
+ * below the maximum or adds maximum + 1). */
+static inline bool
+page_has_room_at_most(const PageData *page, Size len, int max_per_page)
+{
+    return tdb_page_get_max_offset(page) < max_per_page &&
+           page_has_room(page, len);
+}
+
+void
+tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
+                       int max_per_page, bool new_page, Transaction *xact,
+                       BufferAccessStrategy strategy, HeapPlacedRowHook placed,
+                       void *placed_arg)
+{
+    TransactionId xid;
+    CommandId cid;
+    Buffer buf = InvalidBuffer;
+    int done = 0;
+
+    if (ntuples <= 0)
+        return;
+    if (max_per_page < 1 || max_per_page > (int)MaxHeapTuplesPerPage)
+        elog(ERROR, "invalid rows per page: %d", max_per_page);
+    xid = begin_write(rel, xact, &cid);
+    for (int i = 0; i < ntuples; i++)
+        prepare_new_version(tuples[i], rel, xid, cid, false);
+
+    if (!new_page) {
+        BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+
+        if (nblocks > 0) {
+            buf = tdb_buf_read(rel->rd_relfilenumber, nblocks - 1, strategy);
+            tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+            if (!page_has_room_at_most(tdb_buf_page(buf), tuples[0]->t_len,
+                                       max_per_page)) {
+                tdb_buf_unlock_release(buf);
+                buf = InvalidBuffer;
+            }
+        }
+    }
+    while (done < ntuples) {
+        Page page;
+
+        if (buf == InvalidBuffer) {
+            BlockNumber blkno;
+
+            /* an empty page holds any row prepare_new_version accepted */
+            buf = tdb_buf_extend(rel->rd_relfilenumber, strategy, &blkno);
+        }
+        page = tdb_buf_page(buf);
+        do {
+            place_row(buf, tuples[done]);
+            if (placed != NULL) {
+                OffsetNumber off =
+                    ItemPointerGetOffsetNumber(&tuples[done]->t_self);
+
+                placed((HeapTupleHeader)tdb_page_get_item(
+                           page, tdb_page_get_item_id(page, off)),
+                       &tuples[done]->t_self, done, placed_arg);
+            }
+            done++;
+        } while (done < ntuples &&
+                 page_has_room_at_most(page, tuples[done]->t_len,
+                                       max_per_page));
+        tdb_buf_mark_dirty(buf);
+        tdb_buf_unlock_release(buf);
+        buf = InvalidBuffer;
+    }
+}
+
 /* ----------------------------------------------------------------------
  * Sequential scans
  * ---------------------------------------------------------------------- */

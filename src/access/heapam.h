@@ -97,6 +97,45 @@ void tdb_heap_insert(Relation rel, HeapTuple tup, Transaction *xact,
 void tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
                            Transaction *xact, BulkInsertState bistate);
 
+/*
+ * Called by tdb_heap_insert_at_end for each row right after it was put on
+ * a page, under the page's exclusive lock: page_row is the page's copy
+ * of row number index (0-based in the call), tid where it went.  The
+ * hook may rewrite bytes of the row's data whose value depends on where
+ * the row went (the TOAST chunk store writes chunk_id, which encodes the
+ * first chunk's TID) -- never its length, header or null bitmap -- and
+ * must not raise or take locks.
+ */
+typedef void (*HeapPlacedRowHook)(HeapTupleHeader page_row,
+                                  const ItemPointerData *tid, int index,
+                                  void *arg);
+
+/*
+ * Insert ntuples rows at the end of rel, in order, with at most
+ * max_per_page line pointers on any page they go to (1 ..
+ * MaxHeapTuplesPerPage): for a caller that must know where rows go
+ * without an index (the TOAST chunk store, toast_store.h).  The first
+ * row goes to offset 1 of a page appended now if new_page, else to the
+ * relation's last page when it has room and fewer than max_per_page
+ * line pointers (possibly to a free line pointer below the last one),
+ * else to a new page; every following row goes to the page of the row
+ * before it while it fits there, else to a page appended.  One lock per
+ * page; no free space record is consulted.  strategy (may be NULL) is
+ * used for the reads and extensions.  placed (may be NULL) is called
+ * with placed_arg for each row as it lands (see HeapPlacedRowHook).
+ * t_self of every row says where it went; the caller's copies do not
+ * see the hook's changes.
+ *
+ * The pages a call appends are consecutive blocks as long as nobody else
+ * extends rel meanwhile -- true when only writer-lock holders extend it,
+ * as for toast relations (the call takes the writer lock before anything
+ * else).  Errors as tdb_heap_multi_insert.
+ */
+void tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
+                            int max_per_page, bool new_page,
+                            Transaction *xact, BufferAccessStrategy strategy,
+                            HeapPlacedRowHook placed, void *placed_arg);
+
 /* ----------------------------------------------------------------------
  * Scanning
  * ---------------------------------------------------------------------- */

@@ -323,6 +323,92 @@ TEST_BEGIN(test_multi_insert_fills_pages)
 }
 TEST_END
 
+/* Rows appended in order, at most max_per_page line pointers a page,
+ * starting on the last page or on a new one; the placement hook. */
+/* A HeapPlacedRowHook: val := block * 100 + offset; counts calls. */
+static void
+stamp_position(HeapTupleHeader page_row, const ItemPointerData *tid,
+               int index, void *arg)
+{
+    int32 val = (int32)(ItemPointerGetBlockNumber(tid) * 100 +
+                        ItemPointerGetOffsetNumber(tid));
+
+    memcpy((char *)page_row + page_row->t_hoff + 4, &val, sizeof(val));
+    expect_int_eq(index, *(int *)arg);
+    (*(int *)arg)++;
+}
+
+TEST_BEGIN(test_insert_at_end)
+{
+    Fixture *f = start(64);
+    HeapTuple rows[10];
+    HeapTupleHeader hdr;
+    int nplaced = 0;
+    char big[5000];
+
+    memset(big, 'b', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    tdb_xact_begin(f->xact);
+    /* an empty relation: ten rows, three a page, pages 0-3 */
+    for (int i = 0; i < 10; i++)
+        rows[i] = make_row(f, i, i, "r");
+    tdb_heap_insert_at_end(&f->rel, rows, 10, 3, false, f->xact, NULL,
+                           stamp_position, &nplaced);
+    expect_int_eq(nplaced, 10);
+    for (int i = 0; i < 10; i++) {
+        Buffer buf;
+        int32 val;
+
+        expect_u64_eq(ItemPointerGetBlockNumber(&rows[i]->t_self),
+                      (BlockNumber)(i / 3));
+        expect_u64_eq(ItemPointerGetOffsetNumber(&rows[i]->t_self),
+                      (OffsetNumber)(i % 3 + 1));
+        /* the hook wrote the position into the page's copy of val */
+        buf = tdb_buf_read(f->rel.rd_relfilenumber, (BlockNumber)(i / 3),
+                           NULL);
+        hdr = page_row(buf, (OffsetNumber)(i % 3 + 1));
+        memcpy(&val, (char *)hdr + hdr->t_hoff + 4, sizeof(val));
+        expect_int_eq(val, (i / 3) * 100 + i % 3 + 1);
+        tdb_buf_release(buf);
+    }
+    /* the last page has room for two more */
+    for (int i = 0; i < 3; i++)
+        rows[i] = make_row(f, 10 + i, i, "s");
+    tdb_heap_insert_at_end(&f->rel, rows, 3, 3, false, f->xact, NULL, NULL,
+                           NULL);
+    expect_u64_eq(ItemPointerGetBlockNumber(&rows[0]->t_self), 3);
+    expect_u64_eq(ItemPointerGetOffsetNumber(&rows[0]->t_self), 2);
+    expect_u64_eq(ItemPointerGetOffsetNumber(&rows[1]->t_self), 3);
+    expect_u64_eq(ItemPointerGetBlockNumber(&rows[2]->t_self), 4);
+    expect_u64_eq(ItemPointerGetOffsetNumber(&rows[2]->t_self), 1);
+    /* a new page although page 4 has room */
+    rows[0] = make_row(f, 20, 0, "t");
+    tdb_heap_insert_at_end(&f->rel, rows, 1, 3, true, f->xact, NULL, NULL,
+                           NULL);
+    expect_u64_eq(ItemPointerGetBlockNumber(&rows[0]->t_self), 5);
+    expect_u64_eq(ItemPointerGetOffsetNumber(&rows[0]->t_self), 1);
+    /* room decides too: two 5 kB rows do not share a page */
+    rows[0] = make_row(f, 21, 0, big);
+    rows[1] = make_row(f, 22, 0, big);
+    tdb_heap_insert_at_end(&f->rel, rows, 2, 8, false, f->xact, NULL, NULL,
+                           NULL);
+    expect_u64_eq(ItemPointerGetBlockNumber(&rows[0]->t_self), 5);
+    expect_u64_eq(ItemPointerGetOffsetNumber(&rows[0]->t_self), 2);
+    expect_u64_eq(ItemPointerGetBlockNumber(&rows[1]->t_self), 6);
+    expect_error(tdb_heap_insert_at_end(&f->rel, rows, 1, 0, false, f->xact,
+                                        NULL, NULL, NULL),
+                 ERRCODE_INTERNAL_ERROR, "invalid rows per page");
+    tdb_xact_abort(f->xact);
+    tdb_xact_begin(f->xact);
+    rows[0] = make_row(f, 1, 1, "committed");
+    tdb_heap_insert_at_end(&f->rel, rows, 1, 3, false, f->xact, NULL, NULL,
+                           NULL);
+    expect_true(tdb_xact_commit(f->xact));
+    expect_int_eq(count_from_other_session(f), 1);
+    finish(f);
+}
+TEST_END
+
 TEST_BEGIN(test_scan_slot_and_pins)
 {
     Fixture *f = start(64);
@@ -708,6 +794,7 @@ main(int argc, char **argv)
                      TEST_CASE(test_page_bytes),
                      TEST_CASE(test_abort_large_insert),
                      TEST_CASE(test_multi_insert_fills_pages),
+                     TEST_CASE(test_insert_at_end),
                      TEST_CASE(test_scan_slot_and_pins),
                      TEST_CASE(test_big_scan_uses_ring),
                      TEST_CASE(test_fetch), TEST_CASE(test_delete),

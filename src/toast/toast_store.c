@@ -1,0 +1,752 @@
+/*
+ * toast_store.c -- the out-of-line chunk store (toast_store.h): writing a
+ * value's bytes as chunk rows of a TOAST relation, reading them back
+ * whole or in part, and deleting them.
+ *
+ * Direct addressing
+ * -----------------
+ * PostgreSQL finds a value's chunks through a unique btree on (chunk_id,
+ * chunk_seq) and picks value ids with GetNewOidWithIndex.  tupledb has no
+ * index access method yet, and a scan of the toast relation per fetch is
+ * out of the question, so the value id says where the chunks are:
+ *
+ *     va_valueid = ((block << 3) | (offset - 1)) + 1      never 0
+ *
+ * names the row of chunk 0.  A page therefore holds at most 8 chunk rows
+ * (offsets 1 .. 8), and block stays below 2^29 - 1 (54000 "toast relation
+ * ... is full" beyond: a 4 TB toast relation).  The chunk_id column holds
+ * the same id, so the rows are what PostgreSQL would store.
+ *
+ *   - A value of several chunks starts at offset 1 of a page appended for
+ *     it, and its chunks fill 4 pages in order (every chunk but the last
+ *     is TOAST_MAX_CHUNK_SIZE = 1996 bytes, a full row 2032 bytes):
+ *
+ *         chunk k  at  (first_block + k / 4, k % 4 + 1)
+ *
+ *     so a slice computes the pages it needs and reads only those.
+ *   - A value of one chunk goes to the relation's last page if it has
+ *     room and fewer than 8 line pointers, else to a page appended.
+ *
+ * The rows are inserted by tdb_heap_insert_at_end, which appends in order
+ * with a cap on rows per page, and the id is taken from where chunk 0
+ * actually landed: a hook writes it into the page's copy of each row of
+ * the first batch under the page's lock (HeapPlacedRowHook), so no guess
+ * can go stale between choosing the place and filling it.  The store
+ * then checks that every chunk is at the address the id implies (an
+ * internal error otherwise).
+ *
+ * Why this is sound:
+ *   - The pointer format stays PostgreSQL's; only the meaning of the id
+ *     differs.  Ids are unique among a relation's live values because two
+ *     live rows never share a (block, offset).
+ *   - Space is not reused before VACUUM exists: rows of aborted stores
+ *     and deleted values stay where they are.  Once VACUUM removes dead
+ *     chunk rows, a later value may land where a removed one began and
+ *     get its id -- exactly PostgreSQL's rule for reusing an OID: the
+ *     chunks were dead to every snapshot, so no row anyone can still read
+ *     points to them.  A value's chunks die together (one delete stamps
+ *     them all), and a multi-chunk value never reuses space: it starts on
+ *     a new page and its pages are consecutive, because only writer-lock
+ *     holders extend a toast relation and VACUUM does not extend it.
+ *     When a btree arrives, ids may become ordinary OIDs again; fetching
+ *     by address then remains for existing values.
+ *   - Chunk rows are ordinary rows of the writing transaction (xmin, the
+ *     current command id), so an aborted store's chunks are dead.  A
+ *     delete stamps xmax like tdb_heap_delete.
+ *
+ * Reading applies no snapshot, like PostgreSQL's toast snapshot: the
+ * caller took the pointer from a row its snapshot sees, and chunks go
+ * away only when that row is dead to everyone.  Every chunk is checked
+ * (it exists at its address, chunk_id, chunk_seq, size, a plain or short
+ * varlena); anything else is ERRCODE_DATA_CORRUPTED with PostgreSQL's
+ * messages, raised after the page's lock and pin are let go.
+ *
+ * Pages are read one at a time: pin, share lock, copy the chunk bytes
+ * out, unlock.  A value longer than a quarter of the buffer pool is read
+ * (and written) through a ring, as a sequential scan would be, and read
+ * with the pool's read-ahead (tdb_buf_read_sequential).  Writing forms
+ * and inserts STORE_BATCH_CHUNKS chunk rows at a time in a short-lived
+ * context, so a 1 GB value needs about 130 kB besides its own bytes.
+ */
+#include "common/base.h"
+
+#include "access/heapam.h"
+#include "common/elog.h"
+#include "mmgr/mcxt.h"
+#include "storage/bufmgr.h"
+#include "storage/page.h"
+#include "toast/toast_store.h"
+#include "tuple/heaptuple.h"
+
+/* Chunk rows formed and inserted per call of tdb_heap_insert_at_end:
+ * 16 full pages. */
+#define STORE_BATCH_CHUNKS (16 * TOAST_CHUNKS_PER_PAGE)
+
+/* The fixed layout of a chunk row's data: chunk_id at t_hoff, chunk_seq
+ * 4 bytes later, chunk_data (int-aligned, so right after) 8 bytes later. */
+#define CHUNK_ID_OFF 0
+#define CHUNK_SEQ_OFF 4
+#define CHUNK_DATA_OFF 8
+
+static _Thread_local ToastStoreStats store_stats;
+
+void
+tdb_toast_store_stats(ToastStoreStats *out)
+{
+    *out = store_stats;
+}
+
+/* Number of chunks of a value of extsize stored bytes. */
+static inline int32
+chunk_count(Size extsize)
+{
+    return (int32)((extsize + TOAST_MAX_CHUNK_SIZE - 1) / TOAST_MAX_CHUNK_SIZE);
+}
+
+/* Data bytes of chunk seq of a value of nchunks chunks. */
+static inline int32
+chunk_size(Size extsize, int32 seq, int32 nchunks)
+{
+    if (seq < nchunks - 1)
+        return TOAST_MAX_CHUNK_SIZE;
+    return (int32)(extsize - (Size)(nchunks - 1) * TOAST_MAX_CHUNK_SIZE);
+}
+
+/* Where chunk seq of a value is. */
+static inline void
+chunk_address(BlockNumber first_block, OffsetNumber first_offset, int32 nchunks,
+              int32 seq, BlockNumber *block, OffsetNumber *offset)
+{
+    if (nchunks == 1) {
+        *block = first_block;
+        *offset = first_offset;
+    } else {
+        *block = first_block + (BlockNumber)(seq / TOAST_CHUNKS_PER_PAGE);
+        *offset = (OffsetNumber)(seq % TOAST_CHUNKS_PER_PAGE + 1);
+    }
+}
+
+/* The relation's row type must be (chunk_id oid, chunk_seq int4,
+ * chunk_data int-aligned varlena): the layout the reader relies on
+ * (CHUNK_*_OFF). */
+static void
+check_toast_desc(Relation rel)
+{
+    TupleDesc desc = rel->rd_att;
+
+    if (desc->natts != 3 || desc->compact_attrs[0].attlen != 4 ||
+        desc->compact_attrs[1].attlen != 4 ||
+        desc->compact_attrs[2].attlen != -1 ||
+        desc->compact_attrs[2].attalignby > 4)
+        elog(ERROR, "relation \"%s\" is not a toast relation", rel->rd_name);
+}
+
+/* ----------------------------------------------------------------------
+ * Storing
+ * ---------------------------------------------------------------------- */
+
+/* A chunk row of value valueid: (valueid, seq, data[0 .. len)). */
+static HeapTuple
+form_chunk(Relation rel, Oid valueid, int32 seq, const char *data, Size len)
+{
+    varlena *chunk = tdb_palloc(VARHDRSZ + len);
+    Datum values[3];
+    bool isnull[3] = {false, false, false};
+
+    SET_VARSIZE(chunk, VARHDRSZ + len);
+    memcpy(VARDATA(chunk), data, len);
+    values[0] = ObjectIdGetDatum(valueid);
+    values[1] = Int32GetDatum(seq);
+    values[2] = PointerGetDatum(chunk);
+    return tdb_heap_form_tuple(rel->rd_att, values, isnull);
+}
+
+/*
+ * The value id is the first chunk's address, known only once that row
+ * is on its page: a single chunk may land on the last page at any free
+ * offset up to 8 (VACUUM running beside the writer may have freed line
+ * pointers there meanwhile), so the id is written into the page's copy
+ * of each row of the first batch under the page's lock, as it lands.
+ */
+typedef struct ChunkPlacement {
+    Oid valueid;      /* InvalidOid until the first chunk landed */
+    bool bad_address; /* it landed where no id can name it */
+} ChunkPlacement;
+
+/* HeapPlacedRowHook for the first batch of a value's chunk rows. */
+static void
+set_chunk_id(HeapTupleHeader page_row, const ItemPointerData *tid, int index,
+             void *arg)
+{
+    ChunkPlacement *placement = arg;
+
+    if (index == 0) {
+        BlockNumber block = ItemPointerGetBlockNumber(tid);
+        OffsetNumber offset = ItemPointerGetOffsetNumber(tid);
+
+        /* the writer lock and the caller's checks rule this out */
+        if (block >= TOAST_MAX_BLOCK || offset > TOAST_MAX_ROWS_PER_PAGE) {
+            placement->bad_address = true;
+            return;
+        }
+        placement->valueid = tdb_toast_valueid_encode(block, offset);
+    }
+    memcpy((char *)page_row + page_row->t_hoff + CHUNK_ID_OFF,
+           &placement->valueid, sizeof(Oid));
+}
+
+TDB_NORETURN TDB_COLD TDB_NOINLINE static void
+report_misplaced_chunk(Relation rel, Oid valueid, int32 seq,
+                       const ItemPointerData *tid, BlockNumber block,
+                       OffsetNumber offset)
+{
+    elog(ERROR,
+         "chunk %d of toast value %u in %s went to (%u,%u) instead of "
+         "(%u,%u)",
+         seq, valueid, rel->rd_name, ItemPointerGetBlockNumber(tid),
+         ItemPointerGetOffsetNumber(tid), block, offset);
+}
+
+void
+tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
+                      Size len, int32 rawsize, uint32 extinfo_method_bits,
+                      varatt_external *out)
+{
+    MemoryContext batch_cxt, old_cxt;
+    BufferAccessStrategy strategy = NULL;
+    HeapTuple tuples[STORE_BATCH_CHUNKS];
+    ChunkPlacement placement;
+    BlockNumber first_block = InvalidBlockNumber;
+    OffsetNumber first_offset = InvalidOffsetNumber;
+    int32 nchunks;
+
+    if (len == 0 || len > TOAST_MAX_VALUE_SIZE - VARHDRSZ)
+        elog(ERROR, "invalid length %zu of a value to store out of line",
+             (size_t)len);
+    if (rawsize < VARHDRSZ || len > (Size)rawsize - VARHDRSZ ||
+        (extinfo_method_bits & VARLENA_EXTSIZE_MASK) != 0)
+        elog(ERROR,
+             "invalid raw size %d or method bits %08x for a value of "
+             "%zu bytes",
+             rawsize, extinfo_method_bits, (size_t)len);
+    check_toast_desc(toastrel);
+
+    /* the writer lock first: from here on only this thread extends */
+    (void)tdb_xact_assign_xid(xact);
+    nchunks = chunk_count(len);
+    /* the first chunk goes to the last block or a new one */
+    if (tdb_buf_relation_nblocks(toastrel->rd_relfilenumber) >= TOAST_MAX_BLOCK)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("toast relation \"%s\" is full", toastrel->rd_name),
+                errdetail("A value id can name blocks below %u only.",
+                          TOAST_MAX_BLOCK));
+
+    if ((BlockNumber)nchunks / TOAST_CHUNKS_PER_PAGE >
+        (BlockNumber)tdb_bufmgr_nbuffers() / 4)
+        strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
+    batch_cxt = tdb_aset_create(tdb_current_mcxt, "toast store",
+                                ALLOCSET_DEFAULT_SIZES);
+    placement.valueid = InvalidOid;
+    placement.bad_address = false;
+    for (int32 seq = 0; seq < nchunks; seq += STORE_BATCH_CHUNKS) {
+        int n = (int)Min(STORE_BATCH_CHUNKS, nchunks - seq);
+
+        /* formed in batch_cxt, inserted with the caller's context current
+         * (an error in the insert then leaves it current); the first
+         * batch's chunk_id is filled in as its rows land */
+        old_cxt = tdb_mcxt_switch_to(batch_cxt);
+        for (int i = 0; i < n; i++)
+            tuples[i] =
+                form_chunk(toastrel, placement.valueid, seq + i,
+                           data + (Size)(seq + i) * TOAST_MAX_CHUNK_SIZE,
+                           (Size)chunk_size(len, seq + i, nchunks));
+        tdb_mcxt_switch_to(old_cxt);
+        /* a value of several chunks starts a page of its own */
+        tdb_heap_insert_at_end(toastrel, tuples, n,
+                               nchunks == 1 ? TOAST_MAX_ROWS_PER_PAGE
+                                            : TOAST_CHUNKS_PER_PAGE,
+                               nchunks > 1, xact, strategy,
+                               seq == 0 ? set_chunk_id : NULL, &placement);
+        if (seq == 0) {
+            if (placement.bad_address)
+                elog(ERROR, "first chunk of a value went to (%u,%u) in %s",
+                     ItemPointerGetBlockNumber(&tuples[0]->t_self),
+                     ItemPointerGetOffsetNumber(&tuples[0]->t_self),
+                     toastrel->rd_name);
+            tdb_toast_valueid_decode(placement.valueid, &first_block,
+                                     &first_offset);
+        }
+        /* every chunk is where the value id says (4 a page from offset 1
+         * of consecutive new pages: nobody else extends the relation) */
+        for (int i = 0; i < n; i++) {
+            BlockNumber block;
+            OffsetNumber offset;
+
+            chunk_address(first_block, first_offset, nchunks, seq + i, &block,
+                          &offset);
+            if (ItemPointerGetBlockNumber(&tuples[i]->t_self) != block ||
+                ItemPointerGetOffsetNumber(&tuples[i]->t_self) != offset)
+                report_misplaced_chunk(toastrel, placement.valueid, seq + i,
+                                       &tuples[i]->t_self, block, offset);
+        }
+        store_stats.chunks_written += (uint64)n;
+        tdb_mcxt_reset(batch_cxt);
+    }
+    tdb_mcxt_delete(batch_cxt);
+    if (strategy != NULL)
+        tdb_buf_strategy_free(strategy);
+
+    out->va_rawsize = rawsize;
+    out->va_extinfo = (uint32)len | extinfo_method_bits;
+    out->va_valueid = placement.valueid;
+    out->va_toastrelid = toastrel->rd_id;
+    store_stats.values_stored++;
+}
+
+/* ----------------------------------------------------------------------
+ * Checking chunks
+ * ---------------------------------------------------------------------- */
+
+/* What is wrong with a chunk (CHUNK_OK: nothing). */
+typedef enum ChunkProblemKind {
+    CHUNK_OK,
+    CHUNK_MISSING,     /* no row at its address */
+    CHUNK_OTHER_VALUE, /* the row there is another value's */
+    CHUNK_BAD_ROW,     /* the row is not a well-formed chunk row */
+    CHUNK_TOASTED,     /* chunk_data is compressed or external */
+    CHUNK_WRONG_SEQ,   /* chunk_seq is not the expected one */
+    CHUNK_WRONG_SIZE,  /* chunk_data has the wrong length */
+} ChunkProblemKind;
+
+typedef struct ChunkProblem {
+    ChunkProblemKind kind;
+    int32 seq;         /* the chunk looked for */
+    BlockNumber block; /* where */
+    OffsetNumber offset;
+    int32 found;    /* the chunk_seq, size or chunk_id found */
+    int32 expected; /* the size expected (CHUNK_WRONG_SIZE) */
+} ChunkProblem;
+
+/*
+ * Check the chunk row at offset of the share-locked page for chunk seq
+ * of value valueid, expected_size data bytes.  Returns true and points
+ * *data at the chunk's bytes in the page, or false with *problem filled
+ * in (the caller unlocks, then reports).  The row's layout is checked
+ * by hand -- no tdb_heap_tuple_verify, which would raise with the lock
+ * held: an aligned item inside the page, three attributes, no nulls, an
+ * aligned t_hoff, a 4-byte or short varlena inside the row.
+ */
+static bool
+check_chunk(const PageData *page, BlockNumber block, OffsetNumber offset,
+            Oid valueid, int32 seq, int32 expected_size, const char **data,
+            ChunkProblem *problem)
+{
+    const HeapTupleHeaderData *tup;
+    const ItemIdData *lp;
+    const char *fields;
+    unsigned lp_off, lp_len, hoff;
+    uint32 chunk_id;
+    int32 chunk_seq;
+    Size size, hdrsz;
+
+    problem->kind = CHUNK_OK;
+    problem->seq = seq;
+    problem->block = block;
+    problem->offset = offset;
+    if (offset > tdb_page_get_max_offset(page) ||
+        !ItemIdIsNormal(lp = tdb_page_get_item_id_const(page, offset))) {
+        problem->kind = CHUNK_MISSING;
+        return false;
+    }
+    lp_off = ItemIdGetOffset(lp);
+    lp_len = ItemIdGetLength(lp);
+    if (lp_len < SizeofHeapTupleHeader || lp_off + lp_len > BLCKSZ ||
+        lp_off < SizeOfPageHeaderData || lp_off != MAXALIGN(lp_off)) {
+        problem->kind = CHUNK_BAD_ROW;
+        return false;
+    }
+    tup = (const HeapTupleHeaderData *)((const char *)page + lp_off);
+    hoff = tup->t_hoff;
+    if (HeapTupleHeaderGetNatts(tup) != 3 ||
+        (tup->t_infomask & HEAP_HASNULL) != 0 || hoff < SizeofHeapTupleHeader ||
+        hoff != MAXALIGN(hoff) || hoff + CHUNK_DATA_OFF + 1 > lp_len) {
+        problem->kind = CHUNK_BAD_ROW;
+        return false;
+    }
+    fields = (const char *)tup + hoff;
+    memcpy(&chunk_id, fields + CHUNK_ID_OFF, sizeof(chunk_id));
+    memcpy(&chunk_seq, fields + CHUNK_SEQ_OFF, sizeof(chunk_seq));
+    if (chunk_id != valueid) {
+        problem->kind = CHUNK_OTHER_VALUE;
+        problem->found = (int32)chunk_id;
+        return false;
+    }
+    fields += CHUNK_DATA_OFF;
+    if (VARATT_IS_4B_U(fields)) {
+        if (hoff + CHUNK_DATA_OFF + VARHDRSZ > lp_len) {
+            problem->kind = CHUNK_BAD_ROW;
+            return false;
+        }
+        size = VARSIZE_4B(fields);
+        hdrsz = VARHDRSZ;
+    } else if (VARATT_IS_SHORT(fields)) {
+        size = VARSIZE_1B(fields);
+        hdrsz = VARHDRSZ_SHORT;
+    } else {
+        problem->kind = CHUNK_TOASTED;
+        return false;
+    }
+    if (size < hdrsz || hoff + CHUNK_DATA_OFF + size > lp_len) {
+        problem->kind = CHUNK_BAD_ROW;
+        return false;
+    }
+    if (chunk_seq != seq) {
+        problem->kind = CHUNK_WRONG_SEQ;
+        problem->found = chunk_seq;
+        return false;
+    }
+    if (size - hdrsz != (Size)expected_size) {
+        problem->kind = CHUNK_WRONG_SIZE;
+        problem->found = (int32)(size - hdrsz);
+        problem->expected = expected_size;
+        return false;
+    }
+    *data = fields + hdrsz;
+    return true;
+}
+
+/* Raise XX001 for problem, found in value valueid of nchunks chunks. */
+TDB_NORETURN TDB_COLD TDB_NOINLINE static void
+report_chunk_problem(Relation rel, Oid valueid, int32 nchunks,
+                     const ChunkProblem *p)
+{
+    switch (p->kind) {
+    case CHUNK_MISSING:
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("missing chunk number %d for toast value %u "
+                       "in %s",
+                       p->seq, valueid, rel->rd_name),
+                errdetail("No row at (%u,%u).", p->block, p->offset));
+        break;
+    case CHUNK_OTHER_VALUE:
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("missing chunk number %d for toast value %u "
+                       "in %s",
+                       p->seq, valueid, rel->rd_name),
+                errdetail("The row at (%u,%u) belongs to toast value %u.",
+                          p->block, p->offset, (Oid)p->found));
+        break;
+    case CHUNK_BAD_ROW:
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("invalid chunk row at (%u,%u) for chunk "
+                       "number %d of toast value %u in %s",
+                       p->block, p->offset, p->seq, valueid, rel->rd_name));
+        break;
+    case CHUNK_TOASTED:
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("found toasted toast chunk for toast value "
+                       "%u in %s",
+                       valueid, rel->rd_name));
+        break;
+    case CHUNK_WRONG_SEQ:
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("unexpected chunk number %d (expected %d) "
+                       "for toast value %u in %s",
+                       p->found, p->seq, valueid, rel->rd_name));
+        break;
+    case CHUNK_WRONG_SIZE:
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("unexpected chunk size %d (expected %d) in "
+                       "chunk %d of %d for toast value %u in %s",
+                       p->found, p->expected, p->seq, nchunks, valueid,
+                       rel->rd_name));
+        break;
+    case CHUNK_OK:
+        break;
+    }
+    elog(ERROR, "unrecognized chunk problem: %d", (int)p->kind);
+}
+
+/*
+ * Check a pointer handed to a fetch or delete: it belongs to rel, its
+ * id is not 0, its sizes are possible, and a value of several chunks
+ * starts at offset 1.  Sets *nchunks, *first_block, *first_offset.
+ */
+static void
+check_pointer(Relation rel, const varatt_external *ptr, int32 *nchunks,
+              BlockNumber *first_block, OffsetNumber *first_offset)
+{
+    Size extsize = VARATT_EXTERNAL_GET_EXTSIZE(ptr);
+
+    if (ptr->va_toastrelid != rel->rd_id)
+        elog(ERROR, "toast value %u belongs to relation %u, not to %s (%u)",
+             ptr->va_valueid, ptr->va_toastrelid, rel->rd_name, rel->rd_id);
+    check_toast_desc(rel);
+    *nchunks = chunk_count(extsize);
+    if (ptr->va_valueid == InvalidOid || ptr->va_rawsize < VARHDRSZ ||
+        extsize > (Size)ptr->va_rawsize - VARHDRSZ ||
+        extsize + VARHDRSZ > TOAST_MAX_VALUE_SIZE)
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("invalid external pointer to toast value %u "
+                       "in %s: raw size %d, stored size %zu",
+                       ptr->va_valueid, rel->rd_name, ptr->va_rawsize,
+                       (size_t)extsize));
+    tdb_toast_valueid_decode(ptr->va_valueid, first_block, first_offset);
+    if (*nchunks > 1 && *first_offset != FirstOffsetNumber)
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("invalid external pointer to toast value %u "
+                       "in %s: %d chunks not starting a page",
+                       ptr->va_valueid, rel->rd_name, *nchunks));
+}
+
+/* ----------------------------------------------------------------------
+ * Fetching
+ * ---------------------------------------------------------------------- */
+
+/* Write a 4-byte compressed-inline header for len bytes (header
+ * included). */
+static inline void
+set_varsize_compressed(void *ptr, Size len)
+{
+    uint32 h = ((uint32)len << 2) | 0x02;
+
+    memcpy(ptr, &h, sizeof(h));
+}
+
+/*
+ * Copy the stored bytes [sliceoffset, sliceoffset + slicelength) of the
+ * value ptr names into dest (slicelength > 0, inside extsize), reading
+ * only the chunks that hold them, page by page.  Raises XX001 for a
+ * damaged chunk, holding nothing.
+ */
+static void
+read_chunks(Relation rel, const varatt_external *ptr, Size sliceoffset,
+            Size slicelength, char *dest)
+{
+    Size extsize = VARATT_EXTERNAL_GET_EXTSIZE(ptr);
+    Oid valueid = ptr->va_valueid;
+    BlockNumber first_block, nblocks, end_block;
+    OffsetNumber first_offset;
+    BufferAccessStrategy strategy = NULL;
+    int32 nchunks, startchunk, endchunk, seq;
+    Size sliceend = sliceoffset + slicelength;
+    Size copied = 0;
+    ChunkProblem problem;
+
+    check_pointer(rel, ptr, &nchunks, &first_block, &first_offset);
+    Assert(slicelength > 0 && sliceend <= extsize);
+    startchunk = (int32)(sliceoffset / TOAST_MAX_CHUNK_SIZE);
+    endchunk = (int32)((sliceend - 1) / TOAST_MAX_CHUNK_SIZE);
+
+    nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+    {
+        BlockNumber b;
+        OffsetNumber o;
+
+        chunk_address(first_block, first_offset, nchunks, endchunk, &b, &o);
+        end_block = Min(b + 1, nblocks); /* read-ahead stops here */
+        chunk_address(first_block, first_offset, nchunks, startchunk, &b, &o);
+        if (end_block > b &&
+            end_block - b > (BlockNumber)tdb_bufmgr_nbuffers() / 4)
+            strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKREAD);
+    }
+
+    seq = startchunk;
+    while (seq <= endchunk) {
+        BlockNumber block;
+        OffsetNumber offset;
+        Buffer buf;
+        Page page;
+        bool ok = true;
+
+        chunk_address(first_block, first_offset, nchunks, seq, &block, &offset);
+        if (block >= nblocks) {
+            problem.kind = CHUNK_MISSING;
+            problem.seq = seq;
+            problem.block = block;
+            problem.offset = offset;
+            if (strategy != NULL)
+                tdb_buf_strategy_free(strategy);
+            report_chunk_problem(rel, valueid, nchunks, &problem);
+        }
+        buf = tdb_buf_read_sequential(rel->rd_relfilenumber, block, end_block,
+                                      strategy);
+        store_stats.pages_read++;
+        page = tdb_buf_page(buf);
+        tdb_buf_lock(buf, BUF_LOCK_SHARE);
+        /* every chunk of the slice on this page */
+        do {
+            int32 size = chunk_size(extsize, seq, nchunks);
+            Size chunkstart = (Size)seq * TOAST_MAX_CHUNK_SIZE;
+            Size from = 0, to = (Size)size; /* the part wanted */
+            const char *data;
+
+            if (!check_chunk(page, block, offset, valueid, seq, size, &data,
+                             &problem)) {
+                ok = false;
+                break;
+            }
+            if (sliceoffset > chunkstart)
+                from = sliceoffset - chunkstart;
+            if (sliceend < chunkstart + (Size)size)
+                to = sliceend - chunkstart;
+            memcpy(dest + (chunkstart + from - sliceoffset), data + from,
+                   to - from);
+            copied += to - from;
+            store_stats.chunks_read++;
+            seq++;
+            if (seq > endchunk)
+                break;
+            chunk_address(first_block, first_offset, nchunks, seq, &block,
+                          &offset);
+        } while (block == tdb_buf_block_number(buf));
+        tdb_buf_unlock_release(buf);
+        if (!ok) {
+            if (strategy != NULL)
+                tdb_buf_strategy_free(strategy);
+            report_chunk_problem(rel, valueid, nchunks, &problem);
+        }
+    }
+    if (strategy != NULL)
+        tdb_buf_strategy_free(strategy);
+    /* the chunk sizes were checked one by one; this is the sum */
+    if (copied != slicelength)
+        elog(ERROR, "read %zu bytes of toast value %u in %s instead of %zu",
+             (size_t)copied, valueid, rel->rd_name, (size_t)slicelength);
+}
+
+varlena *
+tdb_toast_fetch_value(Relation toastrel, const varatt_external *ptr)
+{
+    Size extsize = VARATT_EXTERNAL_GET_EXTSIZE(ptr);
+    int32 nchunks;
+    BlockNumber first_block;
+    OffsetNumber first_offset;
+    varlena *result;
+
+    check_pointer(toastrel, ptr, &nchunks, &first_block, &first_offset);
+    result = tdb_palloc(extsize + VARHDRSZ);
+    if (VARATT_EXTERNAL_IS_COMPRESSED(ptr))
+        set_varsize_compressed(result, extsize + VARHDRSZ);
+    else
+        SET_VARSIZE(result, extsize + VARHDRSZ);
+    if (extsize > 0)
+        read_chunks(toastrel, ptr, 0, extsize, VARDATA(result));
+    store_stats.values_fetched++;
+    return result;
+}
+
+varlena *
+tdb_toast_fetch_slice(Relation toastrel, const varatt_external *ptr,
+                      int32 offset, int32 length)
+{
+    Size extsize = VARATT_EXTERNAL_GET_EXTSIZE(ptr);
+    bool compressed;
+    int32 nchunks;
+    BlockNumber first_block;
+    OffsetNumber first_offset;
+    Size start, end;
+    varlena *result;
+
+    check_pointer(toastrel, ptr, &nchunks, &first_block, &first_offset);
+    compressed = VARATT_EXTERNAL_IS_COMPRESSED(ptr);
+    if (offset < 0)
+        offset = 0;
+    end = length < 0 ? extsize : Min(extsize, (Size)offset + (Size)length);
+    /* a compressed value: the prefix of the stored bytes */
+    start = compressed ? 0 : Min((Size)offset, end);
+
+    result = tdb_palloc(end - start + VARHDRSZ);
+    if (compressed)
+        set_varsize_compressed(result, end - start + VARHDRSZ);
+    else
+        SET_VARSIZE(result, end - start + VARHDRSZ);
+    if (end > start)
+        read_chunks(toastrel, ptr, start, end - start, VARDATA(result));
+    store_stats.values_fetched++;
+    return result;
+}
+
+/* ----------------------------------------------------------------------
+ * Deleting
+ * ---------------------------------------------------------------------- */
+
+void
+tdb_toast_delete_value(Relation toastrel, const varatt_external *ptr,
+                       Transaction *xact)
+{
+    Size extsize = VARATT_EXTERNAL_GET_EXTSIZE(ptr);
+    Oid valueid = ptr->va_valueid;
+    int32 nchunks, seq = 0;
+    BlockNumber first_block, nblocks;
+    OffsetNumber first_offset;
+    ChunkProblem problem;
+
+    check_pointer(toastrel, ptr, &nchunks, &first_block, &first_offset);
+    /* the writer lock first: nothing changes the chunks between the
+     * check of a page and the delete of its rows */
+    (void)tdb_xact_assign_xid(xact);
+    nblocks = tdb_buf_relation_nblocks(toastrel->rd_relfilenumber);
+    while (seq < nchunks) {
+        ItemPointerData tids[TOAST_CHUNKS_PER_PAGE];
+        int ntids = 0;
+        BlockNumber block;
+        OffsetNumber offset;
+        Buffer buf;
+        bool ok = true;
+
+        chunk_address(first_block, first_offset, nchunks, seq, &block, &offset);
+        if (block >= nblocks) {
+            problem.kind = CHUNK_MISSING;
+            problem.seq = seq;
+            problem.block = block;
+            problem.offset = offset;
+            report_chunk_problem(toastrel, valueid, nchunks, &problem);
+        }
+        /* check this page's chunks under a share lock ... */
+        buf = tdb_buf_read(toastrel->rd_relfilenumber, block, NULL);
+        tdb_buf_lock(buf, BUF_LOCK_SHARE);
+        do {
+            const char *data;
+
+            if (!check_chunk(tdb_buf_page(buf), block, offset, valueid, seq,
+                             chunk_size(extsize, seq, nchunks), &data,
+                             &problem)) {
+                ok = false;
+                break;
+            }
+            ItemPointerSet(&tids[ntids++], block, offset);
+            seq++;
+            if (seq >= nchunks)
+                break;
+            chunk_address(first_block, first_offset, nchunks, seq, &block,
+                          &offset);
+        } while (block == tdb_buf_block_number(buf));
+        tdb_buf_unlock_release(buf);
+        if (!ok)
+            report_chunk_problem(toastrel, valueid, nchunks, &problem);
+
+        /* ... then stamp them as tdb_heap_delete does */
+        for (int i = 0; i < ntids; i++) {
+            TM_FailureData tmfd;
+
+            switch (tdb_heap_delete(toastrel, &tids[i], xact, &tmfd)) {
+            case TM_OK:
+                break;
+            case TM_SELF_MODIFIED:
+                elog(ERROR, "tuple already updated by self");
+                break;
+            case TM_UPDATED:
+                elog(ERROR, "tuple concurrently updated");
+                break;
+            case TM_DELETED:
+                elog(ERROR, "tuple concurrently deleted");
+                break;
+            default:
+                elog(ERROR, "unrecognized heap_delete status");
+                break;
+            }
+            store_stats.chunks_deleted++;
+        }
+    }
+}
