@@ -3101,6 +3101,15 @@ fix_mutator(Node *node, void *arg)
         return NULL;
     if (IsA(node, TargetEntry) || IsA(node, List))
         return tdb_expr_mutate_children(node, fix_mutator, arg);
+    /*
+     * A Var already in executor terms (OUTER_VAR, INNER_VAR, SCAN_VAR)
+     * names a column of this node's input slots.  It must not be matched
+     * against the inputs' target lists below: once those are fixed too,
+     * their entries are Vars of the inputs' own inputs, and an equal-
+     * looking one (INNER_VAR 1 of a child join) is a different column.
+     */
+    if (IsA(node, Var) && ((Var *)node)->varno < 0)
+        return node;
     /* a whole expression the input computed */
     if (!IsA(node, Const) && !IsA(node, Param)) {
         for (int i = 0; i < list_length(ctx->outer_tlist); i++) {
@@ -3121,8 +3130,6 @@ fix_mutator(Node *node, void *arg)
     if (IsA(node, Var)) {
         Var *v = (Var *)node;
 
-        if (v->varno < 0)
-            return node; /* already fixed */
         if (ctx->vars_to_nulls)
             return (Node *)tdb_make_null_const(exprType(node),
                                                exprTypmod(node));
@@ -3297,12 +3304,17 @@ fix_plan(Plan *plan)
         }
         return;
     case T_Append:
-        for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)
-            fix_plan(list_nth(((Append *)plan)->appendplans, i));
+        /* built with its references set, over leaves plan_query finished
+         * (see "Set operations"): fixing them again could repoint them */
         return;
     case T_SubqueryScan:
-        fix_plan(((SubqueryScan *)plan)->subplan);
-        /* FALLTHROUGH */
+        /*
+         * The subplan is not fixed here: plan_query built it and has set
+         * its references already (every SubqueryScan's subplan comes from
+         * plan_query).  A second pass is not a no-op: it would match the
+         * fixed Vars of a join's target list against its inputs' fixed
+         * target lists and could repoint a column at another input's.
+         */
     case T_FunctionScan:
     case T_WorkTableScan:
     case T_ValuesScan: {
