@@ -657,11 +657,12 @@ insert_table_rows(Transaction *xact, Oid relid, const char *name,
  * TOAST relations
  * ---------------------------------------------------------------------- */
 
-/* The columns of every TOAST relation, all stored PLAIN. */
+/* The columns of every TOAST relation, all stored PLAIN (and, as in
+ * PostgreSQL, not marked NOT NULL). */
 static const ColumnDef toast_columns[] = {
-    {"chunk_id", OIDOID, -1, true, NULL, TYPSTORAGE_PLAIN, '\0'},
-    {"chunk_seq", INT4OID, -1, true, NULL, TYPSTORAGE_PLAIN, '\0'},
-    {"chunk_data", BYTEAOID, -1, true, NULL, TYPSTORAGE_PLAIN, '\0'},
+    {"chunk_id", OIDOID, -1, false, NULL, TYPSTORAGE_PLAIN, '\0'},
+    {"chunk_seq", INT4OID, -1, false, NULL, TYPSTORAGE_PLAIN, '\0'},
+    {"chunk_data", BYTEAOID, -1, false, NULL, TYPSTORAGE_PLAIN, '\0'},
 };
 
 /* PostgreSQL's UTF8 maximum character length (pg_encoding_max_length). */

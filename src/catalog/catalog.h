@@ -89,9 +89,6 @@
 #define RELKIND_RELATION 'r'
 #define RELKIND_TOASTVALUE 't'
 
-/* The namespace of TOAST relations (PostgreSQL's PG_TOAST_NAMESPACE). */
-#define PG_TOAST_NAMESPACE 99
-
 /* A table has at most this many columns (PostgreSQL's MaxHeapAttributeNumber). */
 #define MaxHeapAttributeNumber 1600
 
