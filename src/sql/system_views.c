@@ -362,9 +362,19 @@ tdb_system_view_query(ParseState *ps, const SystemView *view)
 #define SV_SIZE                                                             \
     "(SELECT sv_c.sv_pages::int8 * 8192 FROM " SV_CLASS("sv_c")            \
     "  WHERE sv_c.sv_oid = ($1)::oid)"
-/* the relation's pages and its TOAST relation's */
+/*
+ * The relation's pages and its TOAST relation's, plus what PostgreSQL's
+ * index on the TOAST relation (which tupledb does not have) takes while
+ * it is small: its metapage, and one leaf once there are chunks.  So an
+ * empty table with a text column is 8192 bytes, as there.
+ */
 #define SV_SIZE_WITH_TOAST                                                  \
-    "(SELECT sum(sv_c.sv_pages)::int8 * 8192 FROM " SV_CLASS("sv_c")       \
+    "(SELECT sum(sv_c.sv_pages)::int8 * 8192\n"                             \
+    "        + (CASE WHEN count(*) > 1 THEN 8192 ELSE 0 END)\n"              \
+    "        + (CASE WHEN sum(CASE WHEN sv_c.sv_oid <> ($1)::oid\n"          \
+    "                              THEN sv_c.sv_pages ELSE 0 END) > 0\n"    \
+    "                THEN 8192 ELSE 0 END)\n"                               \
+    "   FROM " SV_CLASS("sv_c") "\n"                                        \
     "  WHERE sv_c.sv_oid = ($1)::oid OR sv_c.sv_oid =\n"                   \
     "        (SELECT sv_t.sv_toast FROM (SELECT oid, reltoastrelid\n"       \
     "                                      FROM pg_catalog.pg_class)\n"    \
@@ -418,8 +428,9 @@ static const SystemFunction system_functions[] = {
      "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS("sv_c")
      " WHERE sv_c.sv_oid = ($1)::oid)"},
     /* the main fork's length (tupledb has no free space or visibility
-     * map forks and no indexes, so no TOAST index either); the table
-     * sizes add the TOAST relation's; NULL for no such relation */
+     * map forks and no indexes); the table sizes add the TOAST
+     * relation's and its index's (SV_SIZE_WITH_TOAST); NULL for no such
+     * relation */
     {"pg_table_size", 1, SV_SIZE_WITH_TOAST},
     {"pg_relation_size", 1, SV_SIZE},
     {"pg_total_relation_size", 1, SV_SIZE_WITH_TOAST},

@@ -44,6 +44,10 @@ SELECT a.attnum, a.attname, a.atttypid::regtype, a.attstorage,
    AND a.attnum > 0
  ORDER BY a.attnum;
 SELECT nspname FROM pg_namespace WHERE oid = 99;
+-- sizes count the (empty) TOAST relation and its index's metapage
+SELECT relname, pg_table_size(oid), pg_total_relation_size(oid),
+       pg_relation_size(oid)
+  FROM pg_class WHERE relname IN ('tx', 'ti', 'tv10') ORDER BY relname;
 -- not visible, not listed
 SELECT pg_table_is_visible(reltoastrelid) FROM pg_class WHERE relname = 'tx';
 \d tx*
@@ -150,6 +154,7 @@ INSERT INTO s (i, t, b, n, v, c) VALUES (1, 'plain text', '\x0102', 1.5, 'short'
 ALTER TABLE s ALTER t SET STORAGE plain, ALTER b SET STORAGE plain;
 INSERT INTO s (i, t, b, n, v, c) VALUES (2, 'more text', '\x03', 2.5, 'v', 'x');
 SELECT i, t, b, n, v, c FROM s ORDER BY i;
+SELECT pg_table_size('s'::regclass);
 -- ... and SET STORAGE PLAIN everywhere keeps the TOAST relation
 SELECT reltoastrelid <> 0 AS has_toast FROM pg_class WHERE relname = 's';
 
