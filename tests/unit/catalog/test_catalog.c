@@ -88,9 +88,9 @@ rel_path(const char *db_path, RelFileNumber rel)
 }
 
 static const ColumnDef account_columns[] = {
-    {"id", INT4OID, -1, true, NULL},
-    {"balance", INT8OID, -1, false, "0"},
-    {"owner", VARCHAROID, 20 + 4, false, NULL},
+    {"id", INT4OID, -1, true, NULL, 0, 0},
+    {"balance", INT8OID, -1, false, "0", 0, 0},
+    {"owner", VARCHAROID, 20 + 4, false, NULL, 0, 0},
 };
 
 static Oid
@@ -292,10 +292,10 @@ TEST_BEGIN(test_create_errors)
 {
     Database *db = open_db(new_db_path());
     Transaction *s = tdb_database_session(db, NULL);
-    ColumnDef dup[2] = {{"a", INT4OID, -1, false, NULL},
-                        {"a", TEXTOID, -1, false, NULL}};
-    ColumnDef badtype[1] = {{"a", 4242, -1, false, NULL}};
-    ColumnDef pseudo[1] = {{"a", UNKNOWNOID, -1, false, NULL}};
+    ColumnDef dup[2] = {{"a", INT4OID, -1, false, NULL, 0, 0},
+                        {"a", TEXTOID, -1, false, NULL, 0, 0}};
+    ColumnDef badtype[1] = {{"a", 4242, -1, false, NULL, 0, 0}};
+    ColumnDef pseudo[1] = {{"a", UNKNOWNOID, -1, false, NULL, 0, 0}};
     ColumnDef *many = tdb_palloc0(1601 * sizeof(ColumnDef));
     NoticeCapture notices;
 
@@ -304,7 +304,7 @@ TEST_BEGIN(test_create_errors)
 
         snprintf(name, sizeof(name), "c%d", i);
         many[i] = (ColumnDef){tdb_mcxt_strdup(tdb_current_mcxt, name),
-                              INT4OID, -1, false, NULL};
+                              INT4OID, -1, false, NULL, 0, 0};
     }
     tdb_xact_begin(s);
     create_accounts(s, "t");
