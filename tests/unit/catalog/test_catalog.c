@@ -227,13 +227,14 @@ TEST_BEGIN(test_bootstrap)
     tdb_xact_begin(s);
     expect_int_eq(count_rows(s, "pg_class", NULL), 7);
     expect_int_eq(count_rows(s, "pg_type", NULL), ntypes);
-    expect_int_eq(count_rows(s, "pg_namespace", NULL), 2);
+    /* pg_catalog, public, pg_toast */
+    expect_int_eq(count_rows(s, "pg_namespace", NULL), 3);
     expect_int_eq(count_rows(s, "pg_attribute", NULL),
-                  2 + 12 + 9 + 12 + 4 + 5 + 11);
+                  2 + 12 + 10 + 13 + 4 + 5 + 11);
     expect_int_eq(count_rows(s, "pg_authid", NULL), 1);
     rel = tdb_relation_open(s, "pg_class", REL_LOCK_SHARE);
     expect_int_eq(rel->rd_id, RelationRelationId);
-    expect_int_eq(rel->rd_att->natts, 9);
+    expect_int_eq(rel->rd_att->natts, 10); /* reltoastrelid last */
     expect_str_eq(TupleDescAttr(rel->rd_att, 1)->attname, "relname");
     expect_int_eq(TupleDescAttr(rel->rd_att, 1)->atttypid, NAMEOID);
     tdb_relation_close(rel);
@@ -784,7 +785,7 @@ TEST_BEGIN(test_flipped_byte_detected)
     tdb_buf_release_all_pins_of_thread();
     tdb_xact_abort(s);
     /* other tables are unaffected */
-    expect_int_eq(count_committed(s, "pg_namespace"), 2);
+    expect_int_eq(count_committed(s, "pg_namespace"), 3);
     close_session(db, s);
 }
 TEST_END
