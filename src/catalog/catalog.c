@@ -859,6 +859,41 @@ namespace_exists(Transaction *xact, Oid oid)
     return found;
 }
 
+static void update_class_row(Transaction *xact, ClassRow *row);
+
+/*
+ * Columns added to the catalogs since the directory was made
+ * (pg_class.reltoastrelid, pg_attribute.attcompression): their
+ * pg_attribute rows and relnatts, so the catalog describes itself.  The
+ * rows already there read the new columns as NULL.
+ */
+static bool
+add_missing_catalog_columns(Transaction *xact)
+{
+    bool added = false;
+
+    for (int i = 0; i < LENGTHOF(catalogs); i++) {
+        const CatalogDef *def = &catalogs[i];
+        ClassRow row;
+
+        if (!find_class(xact, def->relid, NULL, &row) ||
+            row.relnatts >= def->ncolumns)
+            continue;
+        (void)tdb_xact_assign_xid(xact);
+        for (int c = row.relnatts; c < def->ncolumns; c++) {
+            ColumnDef col = {def->columns[c].name, def->columns[c].typid, -1,
+                             !def->columns[c].nullable, NULL, '\0', '\0'};
+
+            insert_attribute_row(xact, def->relid, c + 1, &col);
+        }
+        row.values[Anum_pg_class_relnatts - 1] =
+            Int16GetDatum((int16)def->ncolumns);
+        update_class_row(xact, &row);
+        added = true;
+    }
+    return added;
+}
+
 bool
 tdb_catalog_add_missing(Transaction *xact, const char *superuser)
 {
@@ -884,6 +919,10 @@ tdb_catalog_add_missing(Transaction *xact, const char *superuser)
     }
     if (added)
         tdb_xact_command_counter_increment(xact);
+    if (add_missing_catalog_columns(xact)) {
+        tdb_xact_command_counter_increment(xact);
+        added = true;
+    }
     return added;
 }
 

@@ -115,7 +115,9 @@ void tdb_catalog_bootstrap(Transaction *xact, const char *superuser);
 
 /*
  * A data directory bootstrapped before a catalog existed gets it: today
- * pg_authid, with the bootstrap superuser.  Returns whether anything was
+ * pg_authid, with the bootstrap superuser; the pg_toast namespace; and
+ * the pg_attribute rows of catalog columns added since (reltoastrelid,
+ * attcompression).  Returns whether anything was
  * added (the caller commits).
  */
 bool tdb_catalog_add_missing(Transaction *xact, const char *superuser);
