@@ -122,8 +122,8 @@ static const SystemView system_views[] = {
     /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
      * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
      * attisdropped, attcompression (NULL in rows made before it
-     * existed: the default, '\0'); no identity or generated columns, no inheritance.
-     * attcollation: the type's collation */
+     * existed: the default, '\0'); no identity or generated columns,
+     * no inheritance.  attcollation: the type's collation */
     {"pg_attribute",
      "SELECT sv_a.attrelid, sv_a.attname, sv_a.atttypid,\n"
      "       -1 AS attstattarget, sv_a.attlen, sv_a.attnum,\n"

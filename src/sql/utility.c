@@ -1,7 +1,8 @@
 /*
  * utility.c -- statements that are not queries: transaction control,
  * SET / SHOW / RESET, CREATE / DROP / TRUNCATE TABLE, ALTER TABLE (SET
- * STORAGE and SET COMPRESSION of columns), VACUUM and ANALYZE (PostgreSQL's ProcessUtility, for what tupledb has); the role
+ * STORAGE and SET COMPRESSION of columns), VACUUM and ANALYZE
+ * (PostgreSQL's ProcessUtility, for what tupledb has); the role
  * statements are role.c's.
  *
  * Each statement kind has a small function; tdb_sql_run_utility
