@@ -209,6 +209,8 @@ create_table(Transaction *s, const char *name, int ncols)
         cols[j].typmod = -1;
         cols[j].not_null = false;
         cols[j].default_expr = NULL;
+        cols[j].storage = '\0';
+        cols[j].compression = '\0';
     }
     tdb_xact_begin(s);
     tdb_catalog_create_table(s, name, cols, ncols, false);

@@ -20,6 +20,8 @@ typedef struct RelationCheck {
 typedef struct RelationData {
     Oid rd_id;                      /* pg_class OID: the tableoid column */
     RelFileNumber rd_relfilenumber; /* the file holding the rows */
+    Oid rd_toastrelid;              /* pg_class.reltoastrelid: the TOAST
+                                     * relation, or InvalidOid */
     TupleDesc rd_att;               /* the row type */
     char rd_name[NAMEDATALEN];      /* for messages */
     /*

@@ -26,6 +26,7 @@
 #include "storage/bufmgr.h"
 #include "storage/datadir.h"
 #include "storage/smgr.h"
+#include "toast/toast.h"
 #include "tuple/varlena.h"
 
 /* ----------------------------------------------------------------------
@@ -89,7 +90,8 @@ enum {
     Anum_pg_class_relpersistence,
     Anum_pg_class_relkind,
     Anum_pg_class_relnatts,
-    Natts_pg_class = Anum_pg_class_relnatts
+    Anum_pg_class_reltoastrelid,
+    Natts_pg_class = Anum_pg_class_reltoastrelid
 };
 static const CatalogColumn pg_class_columns[] = {
     {"oid", OIDOID, false},          {"relname", NAMEOID, false},
@@ -97,6 +99,9 @@ static const CatalogColumn pg_class_columns[] = {
     {"relfilenode", OIDOID, false},  {"relpages", INT4OID, false},
     {"relpersistence", CHAROID, false}, {"relkind", CHAROID, false},
     {"relnatts", INT2OID, false},
+    /* after relnatts, not where PostgreSQL has it, so that rows written
+     * before it existed still read (as NULL = none) */
+    {"reltoastrelid", OIDOID, true},
 };
 
 enum {
@@ -112,7 +117,8 @@ enum {
     Anum_pg_attribute_attnotnull,
     Anum_pg_attribute_atthasdef,
     Anum_pg_attribute_attisdropped,
-    Natts_pg_attribute = Anum_pg_attribute_attisdropped
+    Anum_pg_attribute_attcompression,
+    Natts_pg_attribute = Anum_pg_attribute_attcompression
 };
 static const CatalogColumn pg_attribute_columns[] = {
     {"attrelid", OIDOID, false},     {"attname", NAMEOID, false},
@@ -121,6 +127,9 @@ static const CatalogColumn pg_attribute_columns[] = {
     {"attbyval", BOOLOID, false},    {"attalign", CHAROID, false},
     {"attstorage", CHAROID, false},  {"attnotnull", BOOLOID, false},
     {"atthasdef", BOOLOID, false},   {"attisdropped", BOOLOID, false},
+    /* last for the same reason as pg_class.reltoastrelid: NULL reads as
+     * '\0', the default method */
+    {"attcompression", CHAROID, true},
 };
 
 enum {
@@ -191,6 +200,8 @@ static const CatalogDef catalogs[] = {
 };
 
 _Static_assert(Natts_pg_class <= MAX_CATALOG_COLUMNS, "pg_class fits");
+_Static_assert(Natts_pg_attribute <= MAX_CATALOG_COLUMNS,
+               "pg_attribute fits");
 
 static const CatalogDef *
 catalog_def(Oid relid)
@@ -215,17 +226,21 @@ tdb_catalog_copy_name(char *dst, const char *src)
     memcpy(dst, src, len);
 }
 
-/* Describe column i of desc as a column of type typid. */
+/*
+ * Describe column i of desc as a column of type typid with storage
+ * strategy storage ('\0': the type's typstorage).
+ */
 static void
 init_column(TupleDesc desc, int i, const char *name, Oid typid,
-            int32 typmod, bool not_null)
+            int32 typmod, bool not_null, char storage)
 {
     const TypeInfo *type = tdb_type_lookup(typid);
 
     if (type == NULL)
         elog(ERROR, "cache lookup failed for type %u", typid);
     tdb_tupdesc_init_attr(desc, i, name, typid, typmod, type->len,
-                          type->byval, type->align, type->storage);
+                          type->byval, type->align,
+                          storage != '\0' ? storage : type->storage);
     TupleDescAttr(desc, i)->attnotnull = not_null;
 }
 
@@ -241,7 +256,8 @@ tdb_catalog_relation(Oid relid)
     rel->rd_att = tdb_tupdesc_create(def->ncolumns);
     for (int i = 0; i < def->ncolumns; i++)
         init_column(rel->rd_att, i, def->columns[i].name,
-                    def->columns[i].typid, -1, !def->columns[i].nullable);
+                    def->columns[i].typid, -1, !def->columns[i].nullable,
+                    '\0');
     tdb_tupdesc_finalize(rel->rd_att);
     tdb_catalog_copy_name(rel->rd_name, def->name);
     rel->rd_target_block = InvalidBlockNumber;
@@ -338,6 +354,7 @@ typedef struct ClassRow {
     RelFileNumber relfilenode;
     BlockNumber relpages;
     int relnatts;
+    Oid reltoastrelid; /* InvalidOid: none (also a row older than it) */
     ItemPointerData tid;
     Datum values[Natts_pg_class]; /* for rewriting the row */
 } ClassRow;
@@ -362,6 +379,10 @@ class_row_matches(const CatalogScan *cs, ClassKey key, Oid id,
     case CLASS_BY_NAME:
         break;
     }
+    /* TOAST relations are outside the search path: never found by name */
+    if (DatumGetObjectId(cs->values[Anum_pg_class_relnamespace - 1]) ==
+        PG_TOAST_NAMESPACE)
+        return false;
     return strcmp(tdb_catalog_datum_name(cs->values[Anum_pg_class_relname - 1]), name) ==
            0;
 }
@@ -392,6 +413,12 @@ find_class_by(Transaction *xact, ClassKey key, Oid id, const char *name,
         row->relnatts = DatumGetInt16(cs.values[Anum_pg_class_relnatts - 1]);
         row->relpages =
             (BlockNumber)DatumGetInt32(cs.values[Anum_pg_class_relpages - 1]);
+        /* a row written before reltoastrelid existed lacks it: none */
+        if (cs.isnull[Anum_pg_class_reltoastrelid - 1])
+            cs.values[Anum_pg_class_reltoastrelid - 1] =
+                ObjectIdGetDatum(InvalidOid);
+        row->reltoastrelid =
+            DatumGetObjectId(cs.values[Anum_pg_class_reltoastrelid - 1]);
         row->tid = cs.tid;
         memcpy(row->values, cs.values, sizeof(row->values));
         /* the name must outlive the scan's page pin */
@@ -557,7 +584,8 @@ catalog_changed(Transaction *xact)
 
 static void
 insert_class_row(Transaction *xact, Oid relid, const char *name,
-                 Oid namespace, RelFileNumber relfilenode, int natts)
+                 Oid namespace, RelFileNumber relfilenode, int natts,
+                 char relkind, Oid toastrelid)
 {
     Datum values[Natts_pg_class];
 
@@ -568,8 +596,9 @@ insert_class_row(Transaction *xact, Oid relid, const char *name,
     values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
     values[Anum_pg_class_relpages - 1] = Int32GetDatum(0);
     values[Anum_pg_class_relpersistence - 1] = CharGetDatum('p');
-    values[Anum_pg_class_relkind - 1] = CharGetDatum(RELKIND_RELATION);
+    values[Anum_pg_class_relkind - 1] = CharGetDatum(relkind);
     values[Anum_pg_class_relnatts - 1] = Int16GetDatum((int16)natts);
+    values[Anum_pg_class_reltoastrelid - 1] = ObjectIdGetDatum(toastrelid);
     tdb_catalog_insert(xact, RelationRelationId, values);
 }
 
@@ -588,11 +617,14 @@ insert_attribute_row(Transaction *xact, Oid relid, int attnum,
     values[Anum_pg_attribute_atttypmod - 1] = Int32GetDatum(col->typmod);
     values[Anum_pg_attribute_attbyval - 1] = BoolGetDatum(type->byval);
     values[Anum_pg_attribute_attalign - 1] = CharGetDatum(type->align);
-    values[Anum_pg_attribute_attstorage - 1] = CharGetDatum(type->storage);
+    values[Anum_pg_attribute_attstorage - 1] =
+        CharGetDatum(col->storage != '\0' ? col->storage : type->storage);
     values[Anum_pg_attribute_attnotnull - 1] = BoolGetDatum(col->not_null);
     values[Anum_pg_attribute_atthasdef - 1] =
         BoolGetDatum(col->default_expr != NULL);
     values[Anum_pg_attribute_attisdropped - 1] = BoolGetDatum(false);
+    values[Anum_pg_attribute_attcompression - 1] =
+        CharGetDatum(col->compression);
     tdb_catalog_insert(xact, AttributeRelationId, values);
 
     if (col->default_expr != NULL) {
@@ -612,11 +644,134 @@ insert_attribute_row(Transaction *xact, Oid relid, int attnum,
 static void
 insert_table_rows(Transaction *xact, Oid relid, const char *name,
                   Oid namespace, RelFileNumber relfilenode,
-                  const ColumnDef *cols, int ncols)
+                  const ColumnDef *cols, int ncols, char relkind,
+                  Oid toastrelid)
 {
-    insert_class_row(xact, relid, name, namespace, relfilenode, ncols);
+    insert_class_row(xact, relid, name, namespace, relfilenode, ncols,
+                     relkind, toastrelid);
     for (int i = 0; i < ncols; i++)
         insert_attribute_row(xact, relid, i + 1, &cols[i]);
+}
+
+/* ----------------------------------------------------------------------
+ * TOAST relations
+ * ---------------------------------------------------------------------- */
+
+/* The columns of every TOAST relation, all stored PLAIN (and, as in
+ * PostgreSQL, not marked NOT NULL). */
+static const ColumnDef toast_columns[] = {
+    {"chunk_id", OIDOID, -1, false, NULL, TYPSTORAGE_PLAIN, '\0'},
+    {"chunk_seq", INT4OID, -1, false, NULL, TYPSTORAGE_PLAIN, '\0'},
+    {"chunk_data", BYTEAOID, -1, false, NULL, TYPSTORAGE_PLAIN, '\0'},
+};
+
+/* PostgreSQL's UTF8 maximum character length (pg_encoding_max_length). */
+#define MAX_ENCODED_CHAR_LEN 4
+
+/*
+ * The largest a value of a variable-width type with this typmod can be,
+ * header included, or -1 if unbounded (PostgreSQL's type_maximum_size):
+ * only char(n), varchar(n) and numeric(p,s) are bounded.
+ */
+static int32
+type_maximum_size(Oid typid, int32 typmod)
+{
+    if (typmod < 0)
+        return -1;
+    switch (typid) {
+    case BPCHAROID:
+    case VARCHAROID:
+        /* typmod counts characters plus the 4-byte header */
+        return (typmod - (int32)VARHDRSZ) * MAX_ENCODED_CHAR_LEN +
+               (int32)VARHDRSZ;
+    case NUMERICOID: {
+        /* precision in the typmod's high half; 4 decimal digits per
+         * 2-byte base-10000 digit, plus one at each end for alignment;
+         * an 8-byte header (length, sign/dscale, weight) */
+        int32 precision = ((typmod - (int32)VARHDRSZ) >> 16) & 0xffff;
+        int32 ndigits = (precision + 2 * (4 - 1)) / 4;
+
+        if (typmod < (int32)VARHDRSZ)
+            return -1;
+        return 8 + ndigits * 2;
+    }
+    default:
+        return -1;
+    }
+}
+
+/*
+ * Does a table with these columns need a TOAST relation?  PostgreSQL's
+ * rule (needs_toast_table / heapam_relation_needs_toast_table): only if
+ * some variable-width column may be toasted (storage not PLAIN), and a
+ * row could be wider than TOAST_TUPLE_THRESHOLD -- always, when a
+ * variable-width column has no maximum size.
+ */
+static bool
+needs_toast_table(const ColumnDef *cols, int ncols)
+{
+    int32 data_length = 0;
+    bool maxlen_undefined = false;
+    bool has_toastable_attrs = false;
+    Size tuple_length;
+
+    for (int i = 0; i < ncols; i++) {
+        const TypeInfo *type = tdb_type_lookup(cols[i].typid);
+        char storage =
+            cols[i].storage != '\0' ? cols[i].storage : type->storage;
+
+        data_length = (int32)TYPEALIGN(tdb_typalign_to_alignby(type->align),
+                                       data_length);
+        if (type->len > 0) {
+            data_length += type->len; /* fixed width: never toasted */
+            continue;
+        }
+        {
+            int32 maxlen = type_maximum_size(cols[i].typid, cols[i].typmod);
+
+            if (maxlen < 0)
+                maxlen_undefined = true;
+            else
+                data_length += maxlen;
+        }
+        if (storage != TYPSTORAGE_PLAIN)
+            has_toastable_attrs = true;
+    }
+    if (!has_toastable_attrs)
+        return false;
+    if (maxlen_undefined)
+        return true;
+    tuple_length = MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(ncols)) +
+                   MAXALIGN((Size)data_length);
+    return tuple_length > TOAST_TUPLE_THRESHOLD;
+}
+
+static Relation open_locked(Transaction *xact, Oid relid);
+
+/* A new OID (from the counter that also numbers files). */
+static Oid
+new_oid(Transaction *xact)
+{
+    return tdb_datadir_alloc_relfilenumber(
+        tdb_xact_manager_datadir(tdb_xact_manager_of(xact)));
+}
+
+/*
+ * Create TOAST relation toastoid of table relid: its file, whose number
+ * is its OID (removed again if the transaction aborts), and its pg_class
+ * and pg_attribute rows.
+ */
+static void
+create_toast_relation(Transaction *xact, Oid relid, Oid toastoid)
+{
+    char name[NAMEDATALEN];
+
+    create_relation_file(xact, toastoid);
+    unlink_at(xact, toastoid, XACT_EVENT_ABORT);
+    snprintf(name, sizeof(name), "pg_toast_%u", relid);
+    insert_table_rows(xact, toastoid, name, PG_TOAST_NAMESPACE, toastoid,
+                      toast_columns, LENGTHOF(toast_columns),
+                      RELKIND_TOASTVALUE, InvalidOid);
 }
 
 /* ----------------------------------------------------------------------
@@ -668,9 +823,10 @@ insert_catalog_rows(Transaction *xact, const CatalogDef *def)
 
     for (int c = 0; c < def->ncolumns; c++)
         cols[c] = (ColumnDef){def->columns[c].name, def->columns[c].typid, -1,
-                              !def->columns[c].nullable, NULL};
+                              !def->columns[c].nullable, NULL, '\0', '\0'};
     insert_table_rows(xact, def->relid, def->name, PG_CATALOG_NAMESPACE,
-                      def->relid, cols, def->ncolumns);
+                      def->relid, cols, def->ncolumns, RELKIND_RELATION,
+                      InvalidOid);
 }
 
 void
@@ -683,9 +839,59 @@ tdb_catalog_bootstrap(Transaction *xact, const char *superuser)
         insert_catalog_rows(xact, &catalogs[i]);
     insert_namespace_row(xact, PG_CATALOG_NAMESPACE, "pg_catalog");
     insert_namespace_row(xact, PG_PUBLIC_NAMESPACE, "public");
+    insert_namespace_row(xact, PG_TOAST_NAMESPACE, "pg_toast");
     insert_type_rows(xact);
     tdb_catalog_insert_bootstrap_role(xact, superuser);
     tdb_xact_command_counter_increment(xact);
+}
+
+/* Is there a pg_namespace row with this OID? */
+static bool
+namespace_exists(Transaction *xact, Oid oid)
+{
+    CatalogScan cs;
+    bool found = false;
+
+    tdb_catscan_begin(&cs, xact, NamespaceRelationId);
+    while (!found && tdb_catscan_next(&cs))
+        found = DatumGetObjectId(cs.values[Anum_pg_namespace_oid - 1]) == oid;
+    tdb_catscan_end(&cs);
+    return found;
+}
+
+static void update_class_row(Transaction *xact, ClassRow *row);
+
+/*
+ * Columns added to the catalogs since the directory was made
+ * (pg_class.reltoastrelid, pg_attribute.attcompression): their
+ * pg_attribute rows and relnatts, so the catalog describes itself.  The
+ * rows already there read the new columns as NULL.
+ */
+static bool
+add_missing_catalog_columns(Transaction *xact)
+{
+    bool added = false;
+
+    for (int i = 0; i < LENGTHOF(catalogs); i++) {
+        const CatalogDef *def = &catalogs[i];
+        ClassRow row;
+
+        if (!find_class(xact, def->relid, NULL, &row) ||
+            row.relnatts >= def->ncolumns)
+            continue;
+        (void)tdb_xact_assign_xid(xact);
+        for (int c = row.relnatts; c < def->ncolumns; c++) {
+            ColumnDef col = {def->columns[c].name, def->columns[c].typid, -1,
+                             !def->columns[c].nullable, NULL, '\0', '\0'};
+
+            insert_attribute_row(xact, def->relid, c + 1, &col);
+        }
+        row.values[Anum_pg_class_relnatts - 1] =
+            Int16GetDatum((int16)def->ncolumns);
+        update_class_row(xact, &row);
+        added = true;
+    }
+    return added;
 }
 
 bool
@@ -694,17 +900,30 @@ tdb_catalog_add_missing(Transaction *xact, const char *superuser)
     SMgrRelation smgr = tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact),
                                       AuthIdRelationId);
     bool exists = tdb_smgr_exists(smgr);
+    bool added = false;
 
     tdb_smgr_close(smgr);
-    if (exists)
-        return false;
-    (void)tdb_xact_assign_xid(xact);
-    create_relation_file(xact, AuthIdRelationId);
-    unlink_at(xact, AuthIdRelationId, XACT_EVENT_ABORT);
-    insert_catalog_rows(xact, catalog_def(AuthIdRelationId));
-    tdb_catalog_insert_bootstrap_role(xact, superuser);
-    tdb_xact_command_counter_increment(xact);
-    return true;
+    if (!exists) {
+        (void)tdb_xact_assign_xid(xact);
+        create_relation_file(xact, AuthIdRelationId);
+        unlink_at(xact, AuthIdRelationId, XACT_EVENT_ABORT);
+        insert_catalog_rows(xact, catalog_def(AuthIdRelationId));
+        tdb_catalog_insert_bootstrap_role(xact, superuser);
+        added = true;
+    }
+    /* TOAST relations' schema (made before issue 10) */
+    if (!namespace_exists(xact, PG_TOAST_NAMESPACE)) {
+        (void)tdb_xact_assign_xid(xact);
+        insert_namespace_row(xact, PG_TOAST_NAMESPACE, "pg_toast");
+        added = true;
+    }
+    if (added)
+        tdb_xact_command_counter_increment(xact);
+    if (add_missing_catalog_columns(xact)) {
+        tdb_xact_command_counter_increment(xact);
+        added = true;
+    }
+    return added;
 }
 
 bool
@@ -771,6 +990,7 @@ tdb_catalog_create_table(Transaction *xact, const char *name,
                          const ColumnDef *cols, int ncols, bool if_not_exists)
 {
     RelFileNumber relfilenode;
+    Oid toastoid;
     ClassRow existing;
 
     check_name_length(name);
@@ -786,8 +1006,12 @@ tdb_catalog_create_table(Transaction *xact, const char *name,
                 errmsg("relation \"%s\" already exists", name));
     }
     relfilenode = new_relation_file(xact);
+    /* the table's OID first, then its TOAST relation's, as PostgreSQL */
+    toastoid = needs_toast_table(cols, ncols) ? new_oid(xact) : InvalidOid;
     insert_table_rows(xact, relfilenode, name, PG_PUBLIC_NAMESPACE,
-                      relfilenode, cols, ncols);
+                      relfilenode, cols, ncols, RELKIND_RELATION, toastoid);
+    if (toastoid != InvalidOid)
+        create_toast_relation(xact, relfilenode, toastoid);
     catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
     return relfilenode;
@@ -819,6 +1043,19 @@ tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
     if (!find_class(xact, relid, NULL, &row))
         elog(ERROR, "table \"%s\" vanished", name);
 
+    if (row.reltoastrelid != InvalidOid) {
+        ClassRow toast;
+
+        /* after the table's lock, as every user of it takes them */
+        tdb_lock_relation(xact, row.reltoastrelid, REL_LOCK_EXCLUSIVE);
+        if (find_class(xact, row.reltoastrelid, NULL, &toast)) {
+            delete_rows_of(xact, AttributeRelationId,
+                           Anum_pg_attribute_attrelid, toast.oid);
+            delete_rows_of(xact, RelationRelationId, Anum_pg_class_oid,
+                           toast.oid);
+            unlink_at(xact, toast.relfilenode, XACT_EVENT_COMMIT);
+        }
+    }
     delete_rows_of(xact, AttrDefaultRelationId, Anum_pg_attrdef_adrelid,
                    relid);
     delete_rows_of(xact, ConstraintRelationId, Anum_pg_constraint_conrelid,
@@ -832,14 +1069,36 @@ tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
     return true;
 }
 
-void
-tdb_catalog_truncate_table(Transaction *xact, Oid relid)
+/* Replace the pg_class row read into row by row->values. */
+static void
+update_class_row(Transaction *xact, ClassRow *row)
 {
     Relation pg_class = tdb_catalog_relation(RelationRelationId);
     bool isnull[Natts_pg_class] = {false};
-    RelFileNumber relfilenode;
     TM_FailureData tmfd;
     HeapTuple newtup;
+
+    newtup = tdb_heap_form_tuple(pg_class->rd_att, row->values, isnull);
+    if (tdb_heap_update(pg_class, &row->tid, newtup, xact, &tmfd) != TM_OK)
+        elog(ERROR, "could not update the pg_class row of \"%s\"",
+             row->relname);
+}
+
+/* Give the relation of row a new, empty file; the old one goes at commit. */
+static void
+set_new_file(Transaction *xact, ClassRow *row)
+{
+    RelFileNumber relfilenode = new_relation_file(xact);
+
+    row->values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
+    row->values[Anum_pg_class_relpages - 1] = Int32GetDatum(0);
+    update_class_row(xact, row);
+    unlink_at(xact, row->relfilenode, XACT_EVENT_COMMIT);
+}
+
+void
+tdb_catalog_truncate_table(Transaction *xact, Oid relid)
+{
     ClassRow row;
 
     (void)tdb_xact_assign_xid(xact);
@@ -852,16 +1111,125 @@ tdb_catalog_truncate_table(Transaction *xact, Oid relid)
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
                 errmsg("relation with OID %u does not exist", relid));
 
-    relfilenode = new_relation_file(xact);
-    row.values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
-    row.values[Anum_pg_class_relpages - 1] = Int32GetDatum(0);
-    newtup = tdb_heap_form_tuple(pg_class->rd_att, row.values, isnull);
-    if (tdb_heap_update(pg_class, &row.tid, newtup, xact, &tmfd) != TM_OK)
-        elog(ERROR, "could not update the pg_class row of \"%s\"",
-             row.relname);
-    unlink_at(xact, row.relfilenode, XACT_EVENT_COMMIT);
+    set_new_file(xact, &row);
+    if (row.reltoastrelid != InvalidOid) {
+        ClassRow toast;
+
+        tdb_lock_relation(xact, row.reltoastrelid, REL_LOCK_EXCLUSIVE);
+        if (find_class(xact, row.reltoastrelid, NULL, &toast))
+            set_new_file(xact, &toast);
+    }
     catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
+}
+
+/* ----------------------------------------------------------------------
+ * ALTER TABLE: column storage and compression, TOAST relations
+ * ---------------------------------------------------------------------- */
+
+/* Set column attnum's pg_attribute column `column` to value. */
+static void
+set_attribute_field(Transaction *xact, Oid relid, int attnum, int column,
+                    Datum value)
+{
+    CatalogScan cs;
+    bool found = false;
+
+    (void)tdb_xact_assign_xid(xact);
+    tdb_catscan_begin(&cs, xact, AttributeRelationId);
+    while (!found && tdb_catscan_next(&cs)) {
+        TM_FailureData tmfd;
+        HeapTuple newtup;
+
+        if (DatumGetObjectId(cs.values[Anum_pg_attribute_attrelid - 1]) !=
+                relid ||
+            DatumGetInt16(cs.values[Anum_pg_attribute_attnum - 1]) != attnum)
+            continue;
+        found = true;
+        /* a row older than attcompression gets it now */
+        if (cs.isnull[Anum_pg_attribute_attcompression - 1]) {
+            cs.values[Anum_pg_attribute_attcompression - 1] =
+                CharGetDatum(TOAST_COMPRESSION_DEFAULT);
+            cs.isnull[Anum_pg_attribute_attcompression - 1] = false;
+        }
+        cs.values[column - 1] = value;
+        cs.isnull[column - 1] = false;
+        newtup = tdb_heap_form_tuple(cs.rel->rd_att, cs.values, cs.isnull);
+        if (tdb_heap_update(cs.rel, &cs.tid, newtup, xact, &tmfd) != TM_OK)
+            elog(ERROR, "could not update pg_attribute row %d of relation %u",
+                 attnum, relid);
+    }
+    tdb_catscan_end(&cs);
+    if (!found)
+        elog(ERROR, "cache lookup failed for attribute %d of relation %u",
+             attnum, relid);
+    catalog_changed(xact);
+    tdb_xact_command_counter_increment(xact);
+}
+
+void
+tdb_catalog_set_attstorage(Transaction *xact, Oid relid, int attnum,
+                           char storage)
+{
+    Assert(storage == TYPSTORAGE_PLAIN || storage == TYPSTORAGE_EXTERNAL ||
+           storage == TYPSTORAGE_MAIN || storage == TYPSTORAGE_EXTENDED);
+    set_attribute_field(xact, relid, attnum, Anum_pg_attribute_attstorage,
+                        CharGetDatum(storage));
+}
+
+void
+tdb_catalog_set_attcompression(Transaction *xact, Oid relid, int attnum,
+                               char compression)
+{
+    Assert(compression == TOAST_COMPRESSION_DEFAULT ||
+           compression == TOAST_COMPRESSION_PGLZ ||
+           compression == TOAST_COMPRESSION_LZ4);
+    set_attribute_field(xact, relid, attnum, Anum_pg_attribute_attcompression,
+                        CharGetDatum(compression));
+}
+
+Oid
+tdb_catalog_ensure_toast(Transaction *xact, Oid relid)
+{
+    ClassRow row;
+    Relation rel;
+    ColumnDef *cols;
+    bool needed;
+    Oid toastoid;
+
+    /* the catalogs get none after bootstrap, as in PostgreSQL */
+    if (relid < FirstNormalObjectId)
+        return InvalidOid;
+    if (!find_class(xact, relid, NULL, &row))
+        elog(ERROR, "cache lookup failed for relation %u", relid);
+    if (row.reltoastrelid != InvalidOid ||
+        DatumGetChar(row.values[Anum_pg_class_relkind - 1]) !=
+            RELKIND_RELATION)
+        return InvalidOid;
+    rel = open_locked(xact, relid);
+    cols = tdb_palloc0(sizeof(ColumnDef) * (Size)Max(1, rel->rd_att->natts));
+    for (int i = 0; i < rel->rd_att->natts; i++) {
+        const TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+
+        cols[i].name = att->attname;
+        cols[i].typid = att->atttypid;
+        cols[i].typmod = att->atttypmod;
+        cols[i].storage = att->attstorage;
+    }
+    needed = needs_toast_table(cols, rel->rd_att->natts);
+    tdb_pfree(cols);
+    tdb_relation_close(rel);
+    if (!needed)
+        return InvalidOid;
+
+    (void)tdb_xact_assign_xid(xact);
+    toastoid = new_oid(xact);
+    create_toast_relation(xact, relid, toastoid);
+    row.values[Anum_pg_class_reltoastrelid - 1] = ObjectIdGetDatum(toastoid);
+    update_class_row(xact, &row);
+    catalog_changed(xact);
+    tdb_xact_command_counter_increment(xact);
+    return toastoid;
 }
 
 /* ----------------------------------------------------------------------
@@ -1013,9 +1381,16 @@ load_columns(Transaction *xact, Relation rel, int natts)
             tdb_catalog_datum_name(cs.values[Anum_pg_attribute_attname - 1]),
             DatumGetObjectId(cs.values[Anum_pg_attribute_atttypid - 1]),
             DatumGetInt32(cs.values[Anum_pg_attribute_atttypmod - 1]),
-            DatumGetBool(cs.values[Anum_pg_attribute_attnotnull - 1]));
+            DatumGetBool(cs.values[Anum_pg_attribute_attnotnull - 1]),
+            /* the column's own, which ALTER TABLE ... SET STORAGE sets */
+            DatumGetChar(cs.values[Anum_pg_attribute_attstorage - 1]));
         TupleDescAttr(rel->rd_att, attnum - 1)->atthasdef =
             DatumGetBool(cs.values[Anum_pg_attribute_atthasdef - 1]);
+        TupleDescAttr(rel->rd_att, attnum - 1)->attcompression =
+            cs.isnull[Anum_pg_attribute_attcompression - 1]
+                ? TOAST_COMPRESSION_DEFAULT
+                : DatumGetChar(
+                      cs.values[Anum_pg_attribute_attcompression - 1]);
         seen++;
     }
     tdb_catscan_end(&cs);
@@ -1063,6 +1438,7 @@ open_locked(Transaction *xact, Oid relid)
     rel = tdb_palloc0(sizeof(RelationData));
     rel->rd_id = row.oid;
     rel->rd_relfilenumber = row.relfilenode;
+    rel->rd_toastrelid = row.reltoastrelid;
     memcpy(rel->rd_name, row.relname, NAMEDATALEN);
     rel->rd_target_block = InvalidBlockNumber;
     rel->rd_committed_blocks = row.relpages;
@@ -1099,6 +1475,14 @@ tdb_relation_open_by_oid(Transaction *xact, Oid relid, RelLockMode mode)
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
                 errmsg("relation with OID %u does not exist", relid));
     return rel;
+}
+
+Relation
+tdb_relation_open_toast(Transaction *xact, Relation rel, RelLockMode mode)
+{
+    if (rel->rd_toastrelid == InvalidOid)
+        return NULL;
+    return tdb_relation_open_by_oid(xact, rel->rd_toastrelid, mode);
 }
 
 void

@@ -12,13 +12,15 @@
  *                        typtype, typcategory, typispreferred, typelem,
  *                        typarray, typalign, typstorage
  *   pg_class     (1259)  oid, relname, relnamespace, reltype, relfilenode,
- *                        relpages, relpersistence, relkind, relnatts
+ *                        relpages, relpersistence, relkind, relnatts,
+ *                        reltoastrelid (NULL in rows older than it: none)
  *                        (relpages: the file's length at the last commit
  *                        that grew it, kept exact so a truncated file is
  *                        noticed; PostgreSQL's is VACUUM's estimate)
  *   pg_attribute (1249)  attrelid, attname, atttypid, attlen, attnum,
  *                        atttypmod, attbyval, attalign, attstorage,
- *                        attnotnull, atthasdef, attisdropped
+ *                        attnotnull, atthasdef, attisdropped,
+ *                        attcompression (NULL in older rows: '\0')
  *   pg_attrdef   (2604)  oid, adrelid, adnum, adbin (the default
  *                        expression as SQL text, as pg_get_expr prints
  *                        it: sql/ruleutils.c; the SQL layer parses it)
@@ -34,6 +36,17 @@
  * (FirstNormalObjectId); a table's OID is its first file number, and
  * TRUNCATE gives it a new file number.  Everything lives in one schema,
  * "public" (the catalogs in "pg_catalog").
+ *
+ * TOAST relations: a table some of whose rows could exceed
+ * TOAST_TUPLE_THRESHOLD with a toastable column (PostgreSQL's
+ * needs_toast_table) gets a TOAST relation when it is created, or by an
+ * ALTER TABLE that makes a column toastable: pg_class row "pg_toast_<table
+ * OID>", relkind 't', namespace pg_toast (99), columns chunk_id oid,
+ * chunk_seq int4, chunk_data bytea (all storage PLAIN), its own OID and
+ * file; the table's reltoastrelid names it.  DROP and TRUNCATE of the
+ * table drop / empty it too.  TOAST relations are never found by name
+ * (they live outside the search path): open them with
+ * tdb_relation_open_toast.
  *
  * Reading: catalog rows are read with a fresh snapshot each time
  * (PostgreSQL's catalog snapshot), never the transaction's snapshot, so a
@@ -74,6 +87,7 @@
 
 /* pg_class.relkind */
 #define RELKIND_RELATION 'r'
+#define RELKIND_TOASTVALUE 't'
 
 /* A table has at most this many columns (PostgreSQL's MaxHeapAttributeNumber). */
 #define MaxHeapAttributeNumber 1600
@@ -85,6 +99,9 @@ typedef struct ColumnDef {
     int32 typmod;         /* -1, or e.g. varchar(n)'s n + 4 */
     bool not_null;
     const char *default_expr; /* SQL text of the DEFAULT, or NULL */
+    char storage;         /* attstorage; '\0': the type's typstorage */
+    char compression;     /* attcompression (toast.h TOAST_COMPRESSION_*);
+                           * '\0': default_toast_compression */
 } ColumnDef;
 
 /*
@@ -98,7 +115,9 @@ void tdb_catalog_bootstrap(Transaction *xact, const char *superuser);
 
 /*
  * A data directory bootstrapped before a catalog existed gets it: today
- * pg_authid, with the bootstrap superuser.  Returns whether anything was
+ * pg_authid, with the bootstrap superuser; the pg_toast namespace; and
+ * the pg_attribute rows of catalog columns added since (reltoastrelid,
+ * attcompression).  Returns whether anything was
  * added (the caller commits).
  */
 bool tdb_catalog_add_missing(Transaction *xact, const char *superuser);
@@ -221,6 +240,34 @@ void tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
  * value they were made under and re-plan when it moved.  Process-wide.
  */
 uint64 tdb_catalog_version(void);
+
+/*
+ * The TOAST relation of rel (rel->rd_toastrelid), opened and locked in
+ * mode; NULL if rel has none.  Take the table's lock first (every caller
+ * holds rel open), so the two locks are always taken in that order.
+ */
+Relation tdb_relation_open_toast(Transaction *xact, Relation rel,
+                                 RelLockMode mode);
+
+/*
+ * ALTER TABLE ... ALTER COLUMN ... SET STORAGE / SET COMPRESSION: store
+ * column attnum's (1-based) attstorage / attcompression.  The caller has
+ * the table locked REL_LOCK_EXCLUSIVE and has checked the value against
+ * the column's type (PostgreSQL's errors are the SQL layer's).  The change
+ * is visible to the transaction's next command.
+ */
+void tdb_catalog_set_attstorage(Transaction *xact, Oid relid, int attnum,
+                                char storage);
+void tdb_catalog_set_attcompression(Transaction *xact, Oid relid, int attnum,
+                                    char compression);
+
+/*
+ * Give table relid a TOAST relation if it has none and now needs one
+ * (PostgreSQL's AlterTableCreateToastTable, run after every ALTER
+ * TABLE).  Returns the TOAST relation's OID, or InvalidOid if none was
+ * made.  The caller holds REL_LOCK_EXCLUSIVE on relid.
+ */
+Oid tdb_catalog_ensure_toast(Transaction *xact, Oid relid);
 
 /* Column attnum's (1-based) DEFAULT expression text, or NULL. */
 const char *tdb_relation_column_default(Relation rel, int attnum);

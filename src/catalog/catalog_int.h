@@ -10,7 +10,7 @@
 #include "access/heapam.h"
 #include "catalog/catalog.h"
 
-#define MAX_CATALOG_COLUMNS 12
+#define MAX_CATALOG_COLUMNS 16
 
 /* pg_authid's columns (catalog.c defines them, pg_authid.c uses them). */
 enum {

@@ -48,6 +48,7 @@
 /* Namespaces (pg_namespace OIDs). */
 #define PG_CATALOG_NAMESPACE 11
 #define PG_PUBLIC_NAMESPACE 2200
+#define PG_TOAST_NAMESPACE 99 /* TOAST relations (catalog.h) */
 
 typedef struct TypeInfo {
     Oid oid;

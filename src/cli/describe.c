@@ -62,11 +62,12 @@
     "     AND a.atthasdef),\n"                                              \
     "  CASE a.attstorage WHEN 'p' THEN 'plain' WHEN 'm' THEN 'main'"       \
     " WHEN 'e' THEN 'external' WHEN 'x' THEN 'extended' END,\n"             \
-    "  pg_catalog.col_description(a.attrelid, a.attnum)\n"                  \
+    "  pg_catalog.col_description(a.attrelid, a.attnum),\n"                 \
+    "  a.attcompression\n"                                                  \
     "FROM pg_catalog.pg_attribute a\n"                                      \
     "WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped\n"       \
     "ORDER BY a.attnum"
-#define COLUMNS_NCOLS 6
+#define COLUMNS_NCOLS 7
 
 #define CHECKS_QUERY                                                        \
     "SELECT r.conname, pg_catalog.pg_get_constraintdef(r.oid, true)\n"      \
@@ -295,6 +296,20 @@ table_footers(Shell *sh, const char *oid, bool verbose, char ***footers,
     return true;
 }
 
+/* attcompression as psql prints it: the method's name, or empty for the
+ * default ('\0', which arrives as an empty string). */
+static const char *
+compression_name(const char *attcompression)
+{
+    if (attcompression == NULL || attcompression[0] == '\0')
+        return "";
+    if (attcompression[0] == 'p')
+        return "pglz";
+    if (attcompression[0] == 'l')
+        return "lz4";
+    return "???";
+}
+
 /* Print the \d table of one table. */
 static bool
 describe_one(Shell *sh, const char *oid, const char *schema,
@@ -331,7 +346,7 @@ describe_one(Shell *sh, const char *oid, const char *schema,
         out[4] = cell(row[3]);
         if (verbose) {
             out[5] = cell(row[4]);
-            out[6] = "";
+            out[6] = compression_name(row[6]);
             out[7] = "";
             out[8] = cell(row[5]);
         }

@@ -30,6 +30,7 @@
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
 #include "sql/guc.h"
+#include "toast/toast.h"
 
 typedef enum GucKind {
     GUC_BOOL,
@@ -97,6 +98,8 @@ static const char *const interval_styles[] = {
 /* in ByteaOutputKind order */
 static const char *const bytea_outputs[] = {"escape", "hex", NULL};
 static const char *const on_only[] = {"on", NULL};
+/* PostgreSQL's order (its hint lists them so) */
+static const char *const toast_compressions[] = {"pglz", "lz4", NULL};
 
 static const GucDef settings[] = {
     STRING_SETTING("application_name", application_name, "", NULL),
@@ -106,6 +109,8 @@ static const GucDef settings[] = {
     STRING_SETTING("client_min_messages", client_min_messages, "notice",
                    message_levels),
     HOOK_SETTING("DateStyle", datestyle, "ISO, MDY", NULL, assign_datestyle),
+    STRING_SETTING("default_toast_compression", default_toast_compression,
+                   "pglz", toast_compressions),
     BOOL_SETTING("enable_hashagg", enable_hashagg, "on"),
     BOOL_SETTING("enable_hashjoin", enable_hashjoin, "on"),
     BOOL_SETTING("enable_mergejoin", enable_mergejoin, "on"),
@@ -523,4 +528,13 @@ tdb_guc_client_wants(const Settings *s, int elevel)
         if (strcasecmp(s->client_min_messages, levels[i].name) == 0)
             return elevel >= levels[i].level;
     return elevel >= NOTICE;
+}
+
+char
+tdb_guc_default_toast_compression(const Settings *s)
+{
+    /* stored in the list's spelling (toast_compressions) */
+    return strcmp(s->default_toast_compression, "lz4") == 0
+               ? TOAST_COMPRESSION_LZ4
+               : TOAST_COMPRESSION_PGLZ;
 }

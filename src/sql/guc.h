@@ -45,6 +45,7 @@ typedef struct Settings {
     char bytea_output[8];
     char standard_conforming_strings[8];
     char client_min_messages[16];
+    char default_toast_compression[8]; /* "pglz" or "lz4" */
     /* parsed forms of the type I/O settings (types/typeio.h) */
     const DtZone *tz;          /* TimeZone, in *zones */
     uint8 date_style;          /* DateStyleKind */
@@ -94,5 +95,15 @@ void tdb_guc_copy(Settings *dst, const Settings *src, const char *name);
  * left alone).
  */
 void tdb_guc_typeio(const Settings *s, TypeIOSettings *io);
+
+/*
+ * default_toast_compression as pg_attribute.attcompression spells a
+ * method (toast/toast.h): TOAST_COMPRESSION_PGLZ or TOAST_COMPRESSION_LZ4,
+ * never '\0'.  The method for columns whose attcompression is '\0'; the
+ * toaster takes it as a parameter, so whoever runs the statement
+ * (sql/execute.c fills the EState from the session's settings) reads it
+ * here and passes it down.
+ */
+char tdb_guc_default_toast_compression(const Settings *s);
 
 #endif /* TDB_SQL_GUC_H */

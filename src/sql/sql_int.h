@@ -141,6 +141,15 @@ bool tdb_sql_run_create_as(Statement *st);
 const char *tdb_sql_table_name(const Statement *st,
                                const PgQuery__RangeVar *rv);
 
+/*
+ * utility.c: the attcompression (toast/toast.h) of a column of type typid
+ * from a method name ("pglz", "lz4", "default" or NULL), as CREATE TABLE's
+ * COMPRESSION clause and ALTER TABLE ... SET COMPRESSION take it; raises
+ * PostgreSQL's 0A000 for a type that cannot be compressed and 22023 for
+ * an unknown method.
+ */
+char tdb_sql_column_compression(Oid typid, const char *name);
+
 /* role.c: run st if it is CREATE / ALTER / DROP ROLE; false if not. */
 bool tdb_sql_run_role_utility(Statement *st);
 /* role.c: the session's user name (current_user, session_user). */

@@ -63,17 +63,20 @@ typedef struct SystemView {
 
 static const SystemView system_views[] = {
     /* tupledb stores oid, relname, relnamespace, reltype, relfilenode,
-     * relpages, relpersistence, relkind, relnatts; the rest is what
-     * PostgreSQL has for a heap table without indexes, rules, triggers,
-     * row security, inheritance, TOAST table or options.  relchecks
-     * counts the table's CHECK constraints. */
+     * relpages, relpersistence, relkind, relnatts, reltoastrelid (NULL in
+     * rows made before it existed: none); the rest is what PostgreSQL
+     * has for a heap table (or TOAST table, relkind 't') without
+     * indexes, rules, triggers, row security, inheritance or options.
+     * relchecks counts the table's CHECK constraints. */
     {"pg_class",
      "SELECT sv_c.oid, sv_c.relname, sv_c.relnamespace, sv_c.reltype,\n"
      "       0::oid AS reloftype, 10::oid AS relowner,\n"
-     "       (CASE WHEN sv_c.relkind = 'r' THEN 2 ELSE 0 END)::oid AS relam,\n"
+     "       (CASE WHEN sv_c.relkind IN ('r', 't') THEN 2 ELSE 0 END)::oid\n"
+     "         AS relam,\n"
      "       sv_c.relfilenode, 0::oid AS reltablespace, sv_c.relpages,\n"
      "       (-1)::float4 AS reltuples, 0 AS relallvisible,\n"
-     "       0::oid AS reltoastrelid, false AS relhasindex,\n"
+     "       COALESCE(sv_c.reltoastrelid, 0::oid) AS reltoastrelid,\n"
+     "       false AS relhasindex,\n"
      "       false AS relisshared, sv_c.relpersistence, sv_c.relkind,\n"
      "       sv_c.relnatts,\n"
      "       (SELECT count(*) FROM pg_catalog.pg_constraint sv_k\n"
@@ -82,7 +85,8 @@ static const SystemView system_views[] = {
      "       false AS relhasrules, false AS relhastriggers,\n"
      "       false AS relhassubclass, false AS relrowsecurity,\n"
      "       false AS relforcerowsecurity, true AS relispopulated,\n"
-     "       (CASE WHEN sv_c.relnamespace = 11 THEN 'n' ELSE 'd' END)::\"char\"\n"
+     "       (CASE WHEN sv_c.relnamespace IN (11, 99) THEN 'n' ELSE 'd' END)\n"
+     "         ::\"char\"\n"
      "         AS relreplident,\n"
      "       false AS relispartition, 0::oid AS relrewrite,\n"
      "       NULL::text[] AS reloptions, NULL::text AS relpartbound\n"
@@ -117,14 +121,16 @@ static const SystemView system_views[] = {
      "             false, false, -1, false, 6171::oid) AS sv_r"},
     /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
      * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
-     * attisdropped; no identity or generated columns, no inheritance.
-     * attcollation: the type's collation */
+     * attisdropped, attcompression (NULL in rows made before it
+     * existed: the default, '\0'); no identity or generated columns,
+     * no inheritance.  attcollation: the type's collation */
     {"pg_attribute",
      "SELECT sv_a.attrelid, sv_a.attname, sv_a.atttypid,\n"
      "       -1 AS attstattarget, sv_a.attlen, sv_a.attnum,\n"
      "       0 AS attndims, -1 AS attcacheoff, sv_a.atttypmod,\n"
      "       sv_a.attbyval, sv_a.attalign, sv_a.attstorage,\n"
-     "       ''::\"char\" AS attcompression, sv_a.attnotnull,\n"
+     "       COALESCE(sv_a.attcompression, ''::\"char\") AS attcompression,\n"
+     "       sv_a.attnotnull,\n"
      "       sv_a.atthasdef, false AS atthasmissing,\n"
      "       ''::\"char\" AS attidentity, ''::\"char\" AS attgenerated,\n"
      "       sv_a.attisdropped, true AS attislocal, 0 AS attinhcount,\n"
@@ -356,6 +362,24 @@ tdb_system_view_query(ParseState *ps, const SystemView *view)
 #define SV_SIZE                                                             \
     "(SELECT sv_c.sv_pages::int8 * 8192 FROM " SV_CLASS("sv_c")            \
     "  WHERE sv_c.sv_oid = ($1)::oid)"
+/*
+ * The relation's pages and its TOAST relation's, plus what PostgreSQL's
+ * index on the TOAST relation (which tupledb does not have) takes while
+ * it is small: its metapage, and one leaf once there are chunks.  So an
+ * empty table with a text column is 8192 bytes, as there.
+ */
+#define SV_SIZE_WITH_TOAST                                                  \
+    "(SELECT sum(sv_c.sv_pages)::int8 * 8192\n"                             \
+    "        + (CASE WHEN count(*) > 1 THEN 8192 ELSE 0 END)\n"              \
+    "        + (CASE WHEN sum(CASE WHEN sv_c.sv_oid <> ($1)::oid\n"          \
+    "                              THEN sv_c.sv_pages ELSE 0 END) > 0\n"    \
+    "                THEN 8192 ELSE 0 END)\n"                               \
+    "   FROM " SV_CLASS("sv_c") "\n"                                        \
+    "  WHERE sv_c.sv_oid = ($1)::oid OR sv_c.sv_oid =\n"                   \
+    "        (SELECT sv_t.sv_toast FROM (SELECT oid, reltoastrelid\n"       \
+    "                                      FROM pg_catalog.pg_class)\n"    \
+    "                                 AS sv_t(sv_oid, sv_toast)\n"          \
+    "          WHERE sv_t.sv_oid = ($1)::oid))"
 
 typedef struct SystemFunction {
     const char *name;
@@ -364,12 +388,13 @@ typedef struct SystemFunction {
 } SystemFunction;
 
 static const SystemFunction system_functions[] = {
-    /* visible: the relation exists, and no relation of that name comes
-     * earlier in the search path (pg_catalog, then public) */
+    /* visible: the relation exists, is in the search path (pg_catalog,
+     * then public: not pg_toast), and no relation of that name comes
+     * earlier in it */
     {"pg_table_is_visible", 1,
-     "(SELECT sv_c.sv_nsp = 11 OR NOT EXISTS\n"
+     "(SELECT sv_c.sv_nsp = 11 OR (sv_c.sv_nsp = 2200 AND NOT EXISTS\n"
      "          (SELECT 1 FROM " SV_CLASS("sv_o") "\n"
-     "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = sv_c.sv_name)\n"
+     "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = sv_c.sv_name))\n"
      "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)"},
     {"pg_get_userbyid", 1,
      "COALESCE((SELECT sv_r.sv_name\n"
@@ -403,10 +428,12 @@ static const SystemFunction system_functions[] = {
      "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS("sv_c")
      " WHERE sv_c.sv_oid = ($1)::oid)"},
     /* the main fork's length (tupledb has no free space or visibility
-     * map forks and no TOAST tables); NULL for no such relation */
-    {"pg_table_size", 1, SV_SIZE},
+     * map forks and no indexes); the table sizes add the TOAST
+     * relation's and its index's (SV_SIZE_WITH_TOAST); NULL for no such
+     * relation */
+    {"pg_table_size", 1, SV_SIZE_WITH_TOAST},
     {"pg_relation_size", 1, SV_SIZE},
-    {"pg_total_relation_size", 1, SV_SIZE},
+    {"pg_total_relation_size", 1, SV_SIZE_WITH_TOAST},
 };
 
 PgQuery__Node *

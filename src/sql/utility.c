@@ -1,7 +1,8 @@
 /*
  * utility.c -- statements that are not queries: transaction control,
- * SET / SHOW / RESET, CREATE / DROP / TRUNCATE TABLE, VACUUM and
- * ANALYZE (PostgreSQL's ProcessUtility, for what tupledb has); the role
+ * SET / SHOW / RESET, CREATE / DROP / TRUNCATE TABLE, ALTER TABLE (SET
+ * STORAGE and SET COMPRESSION of columns), VACUUM and ANALYZE
+ * (PostgreSQL's ProcessUtility, for what tupledb has); the role
  * statements are role.c's.
  *
  * Each statement kind has a small function; tdb_sql_run_utility
@@ -13,6 +14,7 @@
 #include <pg_query.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
@@ -20,7 +22,9 @@
 #include "sql/copy.h"
 #include "sql/sql_int.h"
 #include "sql/analyze.h"
+#include "sql/system_views.h"
 #include "sql/typename.h"
+#include "toast/toast.h"
 #include "tuple/heaptuple.h"
 #include "tuple/varlena.h"
 #include "types/builtins.h"
@@ -452,6 +456,9 @@ column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
                        tdb_type_lookup(col->typid)->name),
                 errposition(stmt_errpos(st, def->location)));
     col->not_null = def->is_not_null;
+    if (def->compression != NULL && def->compression[0] != '\0')
+        col->compression = tdb_sql_column_compression(col->typid,
+                                                      def->compression);
     if (def->raw_default != NULL) {
         col->default_expr = tdb_sql_stored_expr(
             tdb_analyze_default((Statement *)st, def->raw_default,
@@ -569,6 +576,206 @@ run_create_table(Statement *st, const PgQuery__CreateStmt *cs)
 }
 
 /* ----------------------------------------------------------------------
+ * ALTER TABLE
+ * ---------------------------------------------------------------------- */
+
+/*
+ * A column's compression method from its name in SET COMPRESSION or
+ * CREATE TABLE's COMPRESSION clause (PostgreSQL's GetAttributeCompression):
+ * "default" is '\0' (default_toast_compression decides when storing);
+ * a method needs a toastable type.  Names are case-sensitive, as there.
+ */
+char
+tdb_sql_column_compression(Oid typid, const char *name)
+{
+    const TypeInfo *type = tdb_type_lookup(typid);
+
+    if (name == NULL || strcmp(name, "default") == 0)
+        return TOAST_COMPRESSION_DEFAULT;
+    if (type == NULL || type->storage == TYPSTORAGE_PLAIN)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("column data type %s does not support compression",
+                       tdb_format_type(typid, -1)));
+    if (strcmp(name, "pglz") == 0)
+        return TOAST_COMPRESSION_PGLZ;
+    if (strcmp(name, "lz4") == 0)
+        return TOAST_COMPRESSION_LZ4;
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("invalid compression method \"%s\"", name));
+}
+
+/* SET STORAGE's strategy name (any case), as PostgreSQL reads it. */
+static char
+storage_from_name(const char *name)
+{
+    static const struct {
+        const char *name;
+        char storage;
+    } names[] = {{"plain", TYPSTORAGE_PLAIN},
+                 {"external", TYPSTORAGE_EXTERNAL},
+                 {"extended", TYPSTORAGE_EXTENDED},
+                 {"main", TYPSTORAGE_MAIN}};
+
+    for (size_t i = 0; i < lengthof(names); i++)
+        if (strcasecmp(name, names[i].name) == 0)
+            return names[i].storage;
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("invalid storage type \"%s\"", name));
+}
+
+/* PostgreSQL's system columns: they exist, but cannot be altered. */
+static bool
+is_system_column(const char *name)
+{
+    static const char *const names[] = {"ctid", "xmin", "cmin",
+                                        "xmax", "cmax", "tableoid"};
+
+    for (size_t i = 0; i < lengthof(names); i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * The column of an ALTER COLUMN subcommand: its 0-based index in rel,
+ * with PostgreSQL's errors for one that does not exist or is a system
+ * column.
+ */
+static int
+alter_column_index(Relation rel, const char *name)
+{
+    for (int i = 0; i < rel->rd_att->natts; i++) {
+        const TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+
+        if (!att->attisdropped && strcmp(att->attname, name) == 0)
+            return i;
+    }
+    if (is_system_column(name))
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("cannot alter system column \"%s\"", name));
+    ereport(ERROR, errcode(ERRCODE_UNDEFINED_COLUMN),
+            errmsg("column \"%s\" of relation \"%s\" does not exist", name,
+                   rel->rd_name));
+}
+
+/* The string argument of SET STORAGE / SET COMPRESSION. */
+static const char *
+alter_cmd_string(const PgQuery__AlterTableCmd *cmd)
+{
+    if (cmd->def == NULL || cmd->def->node_case != PG_QUERY__NODE__NODE_STRING)
+        elog(ERROR, "unexpected ALTER TABLE argument");
+    return cmd->def->string->sval;
+}
+
+/* One SET STORAGE subcommand (PostgreSQL's ATExecSetStorage). */
+static void
+alter_set_storage(Transaction *xact, Relation rel,
+                  const PgQuery__AlterTableCmd *cmd)
+{
+    char storage = storage_from_name(alter_cmd_string(cmd));
+    int i = alter_column_index(rel, cmd->name);
+    const TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+    const TypeInfo *type = tdb_type_lookup(att->atttypid);
+
+    /* only a TOAST-aware type (typstorage not PLAIN) may leave PLAIN */
+    if (storage != TYPSTORAGE_PLAIN && type->storage == TYPSTORAGE_PLAIN)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("column data type %s can only have storage PLAIN",
+                       tdb_format_type(att->atttypid, -1)));
+    tdb_catalog_set_attstorage(xact, rel->rd_id, i + 1, storage);
+}
+
+/* One SET COMPRESSION subcommand (PostgreSQL's ATExecSetCompression). */
+static void
+alter_set_compression(Transaction *xact, Relation rel,
+                      const PgQuery__AlterTableCmd *cmd)
+{
+    int i = alter_column_index(rel, cmd->name);
+    const TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+    char method =
+        tdb_sql_column_compression(att->atttypid, alter_cmd_string(cmd));
+
+    tdb_catalog_set_attcompression(xact, rel->rd_id, i + 1, method);
+}
+
+/* The table ALTER TABLE names, locked exclusively; NULL: IF EXISTS and
+ * there is none (the NOTICE sent). */
+static Relation
+alter_table_open(Statement *st, const PgQuery__AlterTableStmt *as)
+{
+    Transaction *xact = st->session->xact;
+    const PgQuery__RangeVar *rv = as->relation;
+    const char *schema = rv->schemaname;
+    bool catalog_schema = schema != NULL && strcmp(schema, "pg_catalog") == 0;
+    Oid relid;
+
+    /* the catalogs (stored or views) belong to the system */
+    if ((catalog_schema || schema == NULL || schema[0] == '\0') &&
+        ((relid = tdb_catalog_lookup_table(xact, rv->relname)) != InvalidOid
+             ? relid < FirstNormalObjectId
+             : tdb_system_view_lookup(st, catalog_schema ? schema : NULL,
+                                      rv->relname) != NULL))
+        ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                errmsg("permission denied: \"%s\" is a system catalog",
+                       rv->relname));
+    if (catalog_schema)
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                errmsg("relation \"%s.%s\" does not exist", schema,
+                       rv->relname));
+    if (tdb_catalog_lookup_table(xact, tdb_sql_table_name(st, rv)) ==
+            InvalidOid &&
+        as->missing_ok) {
+        /* PostgreSQL sends this notice with SQLSTATE 00000 */
+        ereport(NOTICE, errcode(ERRCODE_SUCCESSFUL_COMPLETION),
+                errmsg("relation \"%s\" does not exist, skipping",
+                       rv->relname));
+        return NULL;
+    }
+    (void)tdb_xact_assign_xid(xact); /* before the exclusive lock */
+    return tdb_relation_open(xact, rv->relname, REL_LOCK_EXCLUSIVE);
+}
+
+/*
+ * ALTER TABLE: the subcommands in order, then a TOAST relation if the
+ * table now needs one (PostgreSQL checks after every ALTER TABLE).
+ * Only SET STORAGE and SET COMPRESSION exist yet; a statement with any
+ * other subcommand is refused before anything changes.
+ */
+static void
+run_alter_table(Statement *st, const PgQuery__AlterTableStmt *as)
+{
+    Transaction *xact = st->session->xact;
+    Relation rel;
+
+    for (size_t i = 0; i < as->n_cmds; i++) {
+        const PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
+
+        if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE ||
+            as->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD ||
+            (cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetStorage &&
+             cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetCompression))
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("%s is not supported yet",
+                           tdb_sql_node_name(st->parsed->stmt)),
+                    errposition(stmt_errpos(st, st->parsed->location)));
+    }
+    rel = alter_table_open(st, as);
+    if (rel != NULL) {
+        for (size_t i = 0; i < as->n_cmds; i++) {
+            const PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
+
+            if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetStorage)
+                alter_set_storage(xact, rel, cmd);
+            else
+                alter_set_compression(xact, rel, cmd);
+        }
+        (void)tdb_catalog_ensure_toast(xact, rel->rd_id);
+        tdb_relation_close(rel);
+    }
+    complete(st, "ALTER TABLE");
+}
+
+/* ----------------------------------------------------------------------
  * DROP, TRUNCATE, VACUUM, ANALYZE
  * ---------------------------------------------------------------------- */
 
@@ -676,6 +883,9 @@ tdb_sql_run_utility(Statement *st)
         return true;
     case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
         run_truncate(st, n->truncate_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+        run_alter_table(st, n->alter_table_stmt);
         return true;
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
         run_vacuum(st, n->vacuum_stmt);

@@ -76,6 +76,8 @@ typedef struct TupleAttr {
     bool attbyval;     /* passed by value */
     char attalign;     /* 'c', 's', 'i', 'd' */
     char attstorage;   /* 'p' plain, 'e' external, 'm' main, 'x' extended */
+    char attcompression; /* 'p' pglz, 'l' lz4, '\0' default_toast_compression
+                          * (toast/toast.h); set by the catalog */
     bool attnotnull;
     bool attisdropped;
     bool atthasdef;

@@ -199,6 +199,8 @@ regnamespace_input(const char *str, int32 typmod)
         return ObjectIdGetDatum(PG_CATALOG_NAMESPACE);
     if (strcmp(name, "public") == 0)
         return ObjectIdGetDatum(PG_PUBLIC_NAMESPACE);
+    if (strcmp(name, "pg_toast") == 0)
+        return ObjectIdGetDatum(PG_TOAST_NAMESPACE);
     ereport(ERROR, errcode(ERRCODE_UNDEFINED_SCHEMA),
             errmsg("schema \"%s\" does not exist", name));
 }
@@ -212,6 +214,8 @@ regnamespace_output(Datum value)
         return tdb_mcxt_strdup(tdb_current_mcxt, "pg_catalog");
     if (oid == PG_PUBLIC_NAMESPACE)
         return tdb_mcxt_strdup(tdb_current_mcxt, "public");
+    if (oid == PG_TOAST_NAMESPACE)
+        return tdb_mcxt_strdup(tdb_current_mcxt, "pg_toast");
     return oid_number(oid);
 }
 

@@ -88,9 +88,9 @@ rel_path(const char *db_path, RelFileNumber rel)
 }
 
 static const ColumnDef account_columns[] = {
-    {"id", INT4OID, -1, true, NULL},
-    {"balance", INT8OID, -1, false, "0"},
-    {"owner", VARCHAROID, 20 + 4, false, NULL},
+    {"id", INT4OID, -1, true, NULL, 0, 0},
+    {"balance", INT8OID, -1, false, "0", 0, 0},
+    {"owner", VARCHAROID, 20 + 4, false, NULL, 0, 0},
 };
 
 static Oid
@@ -227,13 +227,14 @@ TEST_BEGIN(test_bootstrap)
     tdb_xact_begin(s);
     expect_int_eq(count_rows(s, "pg_class", NULL), 7);
     expect_int_eq(count_rows(s, "pg_type", NULL), ntypes);
-    expect_int_eq(count_rows(s, "pg_namespace", NULL), 2);
+    /* pg_catalog, public, pg_toast */
+    expect_int_eq(count_rows(s, "pg_namespace", NULL), 3);
     expect_int_eq(count_rows(s, "pg_attribute", NULL),
-                  2 + 12 + 9 + 12 + 4 + 5 + 11);
+                  2 + 12 + 10 + 13 + 4 + 5 + 11);
     expect_int_eq(count_rows(s, "pg_authid", NULL), 1);
     rel = tdb_relation_open(s, "pg_class", REL_LOCK_SHARE);
     expect_int_eq(rel->rd_id, RelationRelationId);
-    expect_int_eq(rel->rd_att->natts, 9);
+    expect_int_eq(rel->rd_att->natts, 10); /* reltoastrelid last */
     expect_str_eq(TupleDescAttr(rel->rd_att, 1)->attname, "relname");
     expect_int_eq(TupleDescAttr(rel->rd_att, 1)->atttypid, NAMEOID);
     tdb_relation_close(rel);
@@ -292,10 +293,10 @@ TEST_BEGIN(test_create_errors)
 {
     Database *db = open_db(new_db_path());
     Transaction *s = tdb_database_session(db, NULL);
-    ColumnDef dup[2] = {{"a", INT4OID, -1, false, NULL},
-                        {"a", TEXTOID, -1, false, NULL}};
-    ColumnDef badtype[1] = {{"a", 4242, -1, false, NULL}};
-    ColumnDef pseudo[1] = {{"a", UNKNOWNOID, -1, false, NULL}};
+    ColumnDef dup[2] = {{"a", INT4OID, -1, false, NULL, 0, 0},
+                        {"a", TEXTOID, -1, false, NULL, 0, 0}};
+    ColumnDef badtype[1] = {{"a", 4242, -1, false, NULL, 0, 0}};
+    ColumnDef pseudo[1] = {{"a", UNKNOWNOID, -1, false, NULL, 0, 0}};
     ColumnDef *many = tdb_palloc0(1601 * sizeof(ColumnDef));
     NoticeCapture notices;
 
@@ -304,7 +305,7 @@ TEST_BEGIN(test_create_errors)
 
         snprintf(name, sizeof(name), "c%d", i);
         many[i] = (ColumnDef){tdb_mcxt_strdup(tdb_current_mcxt, name),
-                              INT4OID, -1, false, NULL};
+                              INT4OID, -1, false, NULL, 0, 0};
     }
     tdb_xact_begin(s);
     create_accounts(s, "t");
@@ -784,7 +785,7 @@ TEST_BEGIN(test_flipped_byte_detected)
     tdb_buf_release_all_pins_of_thread();
     tdb_xact_abort(s);
     /* other tables are unaffected */
-    expect_int_eq(count_committed(s, "pg_namespace"), 2);
+    expect_int_eq(count_committed(s, "pg_namespace"), 3);
     close_session(db, s);
 }
 TEST_END
