@@ -42,8 +42,9 @@ prepare_new_version(HeapTuple tup, Relation rel, TransactionId xid,
 
     if (tup->t_len > MaxHeapTupleSize)
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                errmsg("row is too big: size %u, maximum size %zu",
-                       tup->t_len, (size_t)MaxHeapTupleSize));
+                errmsg("row is too big: size %zu, maximum size %zu",
+                       (size_t)MAXALIGN(tup->t_len),
+                       (size_t)MaxHeapTupleSize));
     hdr->t_infomask &= (uint16)~HEAP_XACT_MASK;
     hdr->t_infomask2 &= HEAP_NATTS_MASK;
     hdr->t_infomask |= HEAP_XMAX_INVALID;

@@ -239,8 +239,9 @@ init_column(TupleDesc desc, int i, const char *name, Oid typid,
     if (type == NULL)
         elog(ERROR, "cache lookup failed for type %u", typid);
     tdb_tupdesc_init_attr(desc, i, name, typid, typmod, type->len,
-                          type->byval, type->align,
-                          storage != '\0' ? storage : type->storage);
+                          type->byval, type->align, type->storage);
+    if (storage != '\0') /* the column's own (attpackable stays the type's) */
+        TupleDescAttr(desc, i)->attstorage = storage;
     TupleDescAttr(desc, i)->attnotnull = not_null;
 }
 

@@ -192,9 +192,11 @@ compile_call(ExprState *state, List *args, const FuncDesc *desc,
     fcinfo = new_fcinfo(nargs, desc, fn, rettype);
     for (int i = 0; i < nargs; i++)
         fcinfo->flinfo->fn_expr_argtypes[i] = exprType(list_nth(args, i));
-    for (int i = 0; i < nargs; i++)
+    for (int i = 0; i < nargs; i++) {
+        state->keep_toasted = desc != NULL && desc->toast_aware;
         compile_expr(state, list_nth(args, i), &fcinfo->args[i].value,
                      &fcinfo->args[i].isnull, estate);
+    }
     step = make_step(!strict || nargs == 0 ? EEOP_FUNC
                      : nargs == 1           ? EEOP_FUNC_STRICT_1
                      : nargs == 2           ? EEOP_FUNC_STRICT_2
@@ -374,8 +376,30 @@ compile_minmax(ExprState *state, MinMaxExpr *mm, Datum *resv, bool *resnull,
     push_step(state, &step);
 }
 
+/*
+ * After a column or parameter read of a type whose values may be
+ * toasted: detoast it (EEOP_DETOAST), unless the reader takes it as it
+ * is stored.  Projections copy columns with ASSIGN steps instead, which
+ * leave values toasted: rows carry 18-byte pointers, not the values.
+ */
 static void
-compile_var(ExprState *state, Var *var, Datum *resv, bool *resnull)
+push_detoast(ExprState *state, Oid typid, bool keep_toasted, Datum *resv,
+             bool *resnull)
+{
+    const TypeInfo *type = typid != InvalidOid ? tdb_type_lookup(typid)
+                                               : NULL;
+
+    if (keep_toasted || type == NULL || type->len != -1 ||
+        type->storage == 'p')
+        return;
+    push_step(state, &(ExprEvalStep){.opcode = EEOP_DETOAST,
+                                     .resvalue = resv,
+                                     .resnull = resnull});
+}
+
+static void
+compile_var(ExprState *state, Var *var, Datum *resv, bool *resnull,
+            bool keep_toasted)
 {
     ExprEvalOp op = var->varno == SCAN_VAR    ? EEOP_SCAN_VAR
                     : var->varno == OUTER_VAR ? EEOP_OUTER_VAR
@@ -396,6 +420,7 @@ compile_var(ExprState *state, Var *var, Datum *resv, bool *resnull)
         step.opcode = EEOP_SCAN_VAR_FETCH;
     step.d.var.attnum = var->varattno - 1;
     push_step(state, &step);
+    push_detoast(state, exprType(var), keep_toasted, resv, resnull);
 }
 
 static void
@@ -430,10 +455,12 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
              EState *estate)
 {
     ExprEvalStep step;
+    bool keep_toasted = state->keep_toasted;
 
+    state->keep_toasted = false; /* applies to this node only */
     switch (nodeTag(node)) {
     case T_Var:
-        compile_var(state, (Var *)node, resv, resnull);
+        compile_var(state, (Var *)node, resv, resnull, keep_toasted);
         return;
     case T_Const:
         step = make_step(EEOP_CONST, resv, resnull);
@@ -462,6 +489,8 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
         step = make_step(EEOP_PARAM_EXEC, resv, resnull);
         step.d.param.paramid = ((Param *)node)->paramid;
         push_step(state, &step);
+        push_detoast(state, exprType(node), keep_toasted, resv,
+                     resnull);
         return;
     case T_FuncExpr: {
         FuncExpr *f = (FuncExpr *)node;
@@ -553,6 +582,8 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
         step.d.subplan.sstate =
             tdb_exec_init_subplan((SubPlan *)node, estate);
         push_step(state, &step);
+        /* a scalar subquery's value is its row's column as stored */
+        push_detoast(state, exprType(node), keep_toasted, resv, resnull);
         return;
     case T_TargetEntry:
         compile_expr(state, ((TargetEntry *)node)->expr, resv, resnull,
@@ -601,6 +632,7 @@ step_may_allocate(const ExprEvalStep *step)
         return false;
     }
     case EEOP_PARAM_EXEC:
+    case EEOP_DETOAST:
     case EEOP_IOCOERCE:
     case EEOP_TYPMOD:
     case EEOP_DISTINCT:

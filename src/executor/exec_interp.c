@@ -12,6 +12,7 @@
 #include "common/elog.h"
 #include "executor/executor.h"
 #include "executor/expr_int.h"
+#include "toast/detoast.h"
 
 #define EEO_CASE(op) CASE_##op:
 #define EEO_DISPATCH() goto *((void *)op->opcode)
@@ -213,6 +214,7 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
         &&CASE_EEOP_AGG_SUM_INT2,
         &&CASE_EEOP_AGG_SUM_INT4,
         &&CASE_EEOP_AGG_CALL,
+        &&CASE_EEOP_DETOAST,
     };
     _Static_assert(sizeof(dispatch) / sizeof(dispatch[0]) == EEOP_LAST,
                    "one label per opcode");
@@ -498,6 +500,18 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
     {
         tdb_exec_eval_param(econtext, op->d.param.paramid, op->resvalue,
                             op->resnull);
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_DETOAST)
+    {
+        if (!*op->resnull) {
+            const varlena *v = (const varlena *)DatumGetPointer(*op->resvalue);
+
+            /* pinned to the per-row context: valid as long as a result
+             * computed from it */
+            if (unlikely(VARATT_IS_EXTENDED(v)))
+                *op->resvalue = PointerGetDatum(tdb_detoast(v));
+        }
         EEO_NEXT();
     }
     EEO_CASE(EEOP_AGGREF)

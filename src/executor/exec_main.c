@@ -8,6 +8,8 @@
 #include "catalog/catalog.h"
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "toast/detoast.h"
+#include "toast/toaster.h"
 
 EState *
 tdb_exec_create_estate(Transaction *xact, Snapshot snapshot,
@@ -56,6 +58,67 @@ tdb_exec_open_relation(EState *estate, Oid relid)
     return rel;
 }
 
+void
+tdb_exec_forget_running_query(void)
+{
+    tdb_detoast_env_pop(NULL);
+}
+
+void
+tdb_exec_init_toast_target(EState *estate, Relation rel, ToastTarget *target)
+{
+    target->rel = rel;
+    target->toastrel = rel->rd_toastrelid != InvalidOid
+                           ? tdb_exec_open_relation(estate, rel->rd_toastrelid)
+                           : NULL;
+    target->xact = estate->xact;
+    target->default_compression = estate->default_toast_compression != 0
+                                      ? estate->default_toast_compression
+                                      : TOAST_COMPRESSION_PGLZ;
+}
+
+/* The detoast cache's way to open a toast relation: as the statement's
+ * other relations, once per query, locked to the end of the transaction. */
+static Relation
+open_toast_relation(void *arg, Oid relid)
+{
+    return tdb_exec_open_relation(arg, relid);
+}
+
+/* The query's detoast cache, made at the first entry into the executor. */
+static DetoastEnv *
+detoast_env(EState *estate)
+{
+    if (estate->detoast_env == NULL)
+        estate->detoast_env = tdb_detoast_env_create(
+            estate->query_mcxt, (Size)estate->detoast_cache_kb * 1024,
+            open_toast_relation, estate);
+    return estate->detoast_env;
+}
+
+/* trace_detoast: the query's detoasting counters as a LOG line. */
+static void
+trace_detoast(EState *estate)
+{
+    const DetoastStats *st;
+
+    if (!estate->trace_detoast || estate->detoast_env == NULL)
+        return;
+    st = tdb_detoast_env_stats(estate->detoast_env);
+    ereport(LOG,
+            errmsg("detoast: %llu requests, %llu cache hits, %llu fetched, "
+                   "%llu slices fetched, %llu decompressed, %llu evicted, "
+                   "%llu uncached, peak %zu kB",
+                   (unsigned long long)st->requests,
+                   (unsigned long long)st->hits,
+                   (unsigned long long)st->fetches,
+                   (unsigned long long)st->slice_fetches,
+                   (unsigned long long)st->decompressions,
+                   (unsigned long long)st->evictions,
+                   (unsigned long long)st->uncached,
+                   (st->bytes_peak + 1023) / 1024));
+}
+
 /* Register the initplans of plan (and below) as pending parameters. */
 static void
 register_initplans(Plan *plan, EState *estate)
@@ -98,6 +161,7 @@ PlanState *
 tdb_exec_start(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
 {
     MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
+    DetoastEnv *outer_env = tdb_detoast_env_push(detoast_env(estate));
     PlanState *top;
     bool sends_rows = stmt->command == CMD_SELECT || stmt->has_returning;
 
@@ -107,6 +171,7 @@ tdb_exec_start(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
     top = tdb_exec_init_node(stmt->plan, estate);
     if (sends_rows && dest != NULL && dest->startup != NULL)
         dest->startup(dest, visible_desc(top->plan));
+    tdb_detoast_env_pop(outer_env);
     tdb_mcxt_switch_to(old);
     return top;
 }
@@ -115,10 +180,13 @@ void
 tdb_exec_finish(EState *estate, PlanState *top)
 {
     MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
+    DetoastEnv *outer_env = tdb_detoast_env_push(detoast_env(estate));
 
     tdb_exec_end_node(top);
     for (int i = 0; i < list_length(estate->subplan_states); i++)
         tdb_exec_end_node(list_nth(estate->subplan_states, i));
+    trace_detoast(estate);
+    tdb_detoast_env_pop(outer_env);
     tdb_mcxt_switch_to(old);
 }
 
@@ -127,6 +195,7 @@ tdb_exec_fetch(PlannedStmt *stmt, EState *estate, PlanState *top,
                DestReceiver *dest, int64 count)
 {
     MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
+    DetoastEnv *outer_env = tdb_detoast_env_push(detoast_env(estate));
     bool sends_rows = stmt->command == CMD_SELECT || stmt->has_returning;
     TupleTableSlot *slot;
     int64 n = 0;
@@ -134,6 +203,7 @@ tdb_exec_fetch(PlannedStmt *stmt, EState *estate, PlanState *top,
     while (count <= 0 || n < count) {
         slot = tdb_exec_proc_node(top);
         if (slot == NULL) {
+            tdb_detoast_env_pop(outer_env);
             tdb_mcxt_switch_to(old);
             tdb_exec_finish(estate, top);
             return true;
@@ -144,6 +214,7 @@ tdb_exec_fetch(PlannedStmt *stmt, EState *estate, PlanState *top,
         if (sends_rows && dest != NULL && dest->receive != NULL)
             dest->receive(dest, slot);
     }
+    tdb_detoast_env_pop(outer_env);
     tdb_mcxt_switch_to(old);
     return false;
 }

@@ -28,6 +28,7 @@
 #include "access/heapam.h"
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "toast/toaster.h"
 #include "types/builtins.h"
 
 typedef struct ModifyTableState {
@@ -38,6 +39,8 @@ typedef struct ModifyTableState {
     TupleTableSlot *row_slot;   /* the changed row, table-shaped */
     TupleTableSlot *old_slot;   /* DELETE ... RETURNING: the old row */
     List *checks;               /* ExprState per CHECK constraint */
+    ToastTarget toast;          /* where rows go, for the toaster */
+    TupleTableSlot *stored_slot; /* a changed row as stored (heap slot) */
     bool done;
 } ModifyTableState;
 
@@ -140,6 +143,30 @@ raise_concurrent(TM_Result result, const char *what)
             errmsg("could not serialize access due to concurrent %s", what));
 }
 
+/*
+ * The stored values of the row at tid when they include out-of-line
+ * values (which an UPDATE may keep and a DELETE must delete), deformed
+ * into mt->stored_slot; NULL otherwise.
+ */
+static TupleTableSlot *
+stored_row_with_externals(ModifyTableState *mt, ItemPointer tid)
+{
+    EState *estate = mt->ps.estate;
+    HeapTuple tup;
+
+    if (mt->toast.toastrel == NULL)
+        return NULL;
+    if (!tdb_heap_fetch(mt->rel, estate->snapshot, tid, mt->stored_slot))
+        return NULL;
+    tup = tdb_slot_heap_tuple(mt->stored_slot);
+    if (tup == NULL || !tdb_toast_tuple_has_external(tup)) {
+        tdb_slot_clear(mt->stored_slot); /* its pin */
+        return NULL;
+    }
+    tdb_slot_getallattrs(mt->stored_slot);
+    return mt->stored_slot;
+}
+
 /* Do one row's change.  false: skipped (already changed by us). */
 static bool
 apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
@@ -154,28 +181,41 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
 
         load_new_row(mt, child_row);
         check_constraints(mt, mt->row_slot);
-        tup = tdb_heap_form_tuple(mt->rel->rd_att, mt->row_slot->tts_values,
-                                  mt->row_slot->tts_isnull);
+        tup = tdb_toast_form_tuple(&mt->toast, mt->row_slot->tts_values,
+                                   mt->row_slot->tts_isnull, NULL, NULL,
+                                   NULL);
         tdb_heap_insert(mt->rel, tup, estate->xact, mt->bistate);
         return true;
     }
     case CMD_UPDATE: {
         ItemPointerData otid = *child_tid(mt, child_row);
+        TupleTableSlot *old = stored_row_with_externals(mt, &otid);
+        Datum *stored;
         HeapTuple tup;
 
         load_new_row(mt, child_row);
         check_constraints(mt, mt->row_slot);
-        tup = tdb_heap_form_tuple(mt->rel->rd_att, mt->row_slot->tts_values,
-                                  mt->row_slot->tts_isnull);
+        tup = tdb_toast_form_tuple(&mt->toast, mt->row_slot->tts_values,
+                                   mt->row_slot->tts_isnull,
+                                   old ? old->tts_values : NULL,
+                                   old ? old->tts_isnull : NULL, &stored);
         result = tdb_heap_update(mt->rel, &otid, tup, estate->xact, &tmfd);
-        if (result == TM_SELF_MODIFIED)
+        if (result == TM_SELF_MODIFIED) {
+            tdb_slot_clear(mt->stored_slot);
             return false;
+        }
         if (result != TM_OK)
             raise_concurrent(result, "update");
+        if (old != NULL) {
+            tdb_toast_delete_row(&mt->toast, old->tts_values, old->tts_isnull,
+                                 stored, mt->row_slot->tts_isnull);
+            tdb_slot_clear(old);
+        }
         return true;
     }
     case CMD_DELETE: {
         ItemPointerData tid = *child_tid(mt, child_row);
+        TupleTableSlot *old = stored_row_with_externals(mt, &tid);
 
         if (mt->plan->returning != NIL) {
             /* the old row, for RETURNING: the child's scan row */
@@ -183,10 +223,17 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
             tdb_slot_copy(mt->old_slot, child_row);
         }
         result = tdb_heap_delete(mt->rel, &tid, estate->xact, &tmfd);
-        if (result == TM_SELF_MODIFIED)
+        if (result == TM_SELF_MODIFIED) {
+            tdb_slot_clear(mt->stored_slot);
             return false;
+        }
         if (result != TM_OK)
             raise_concurrent(result, "delete");
+        if (old != NULL) {
+            tdb_toast_delete_row(&mt->toast, old->tts_values, old->tts_isnull,
+                                 NULL, NULL);
+            tdb_slot_clear(old);
+        }
         return true;
     }
     default:
@@ -236,6 +283,7 @@ end_modifytable(PlanState *node)
     if (mt->bistate != NULL)
         tdb_heap_bulk_insert_end(mt->bistate);
     mt->bistate = NULL;
+    tdb_slot_clear(mt->stored_slot);
 }
 
 PlanState *
@@ -254,6 +302,8 @@ tdb_exec_init_modifytable(ModifyTable *plan, EState *estate)
     mt->row_slot = tdb_slot_create(mt->rel->rd_att, &tdb_tts_ops_virtual);
     mt->old_slot = tdb_slot_create(mt->ps.lefttree->result_desc,
                                    &tdb_tts_ops_minimal);
+    mt->stored_slot = tdb_slot_create(mt->rel->rd_att, &tdb_tts_ops_heap);
+    tdb_exec_init_toast_target(estate, mt->rel, &mt->toast);
     if (plan->operation == CMD_INSERT)
         mt->bistate = tdb_heap_bulk_insert_begin();
     for (int i = 0; i < list_length(plan->check_exprs); i++)

@@ -16,6 +16,7 @@
 
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "toast/detoast.h"
 
 typedef struct SeenRow {
     uint32 hash;
@@ -56,11 +57,20 @@ row_hash(RecursiveUnionState *rs, TupleTableSlot *row)
         Datum v = tdb_slot_getattr(row, c + 1, &isnull);
         FunctionCallInfoData fcinfo = {0};
 
+        DetoastRef ref;
+
         if (isnull)
             continue;
+        /* a toasted value hashes by its contents (stays cached) */
+        if (TupleDescAttr(row->tts_tupleDescriptor, c)->attlen == -1)
+            v = PointerGetDatum(
+                tdb_detoast_acquire((const varlena *)DatumGetPointer(v), &ref));
+        else
+            ref.entry = ref.copy = NULL;
         fcinfo.nargs = 1;
         fcinfo.args[0].value = v;
         h = h * 31 + DatumGetUInt32(rs->plan->support[c]->hash(&fcinfo));
+        tdb_detoast_release(&ref);
     }
     return h;
 }

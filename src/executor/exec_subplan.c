@@ -226,7 +226,8 @@ run_array(SubPlanState *ss, MemoryContext caller)
             max *= 2;
             values = tdb_repalloc(values, sizeof(Datum) * (Size)max);
         }
-        values[n++] = copy_value(v, elemtype);
+        /* array elements are never toasted */
+        values[n++] = copy_value(tdb_type_detoast(elemtype, v), elemtype);
         tdb_mcxt_switch_to(old);
     }
     old = tdb_mcxt_switch_to(caller);

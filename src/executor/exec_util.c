@@ -8,6 +8,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "executor/executor.h"
+#include "toast/detoast.h"
 
 TupleDesc
 tdb_exec_type_from_tlist(List *targetlist)
@@ -65,6 +66,30 @@ tdb_exec_project_or_pass(PlanState *ps, TupleTableSlot *in)
     return tdb_exec_project(ps->projection, ps->econtext);
 }
 
+/* a = b for two varlena values, detoasted for the call only (through the
+ * query's cache: two reads of one toasted value are the same pointer). */
+static bool
+toastable_values_equal(Datum a, Datum b, const OperDesc *eq)
+{
+    FunctionCallInfoData fcinfo = {0};
+    DetoastRef ra, rb;
+    const varlena *va =
+        tdb_detoast_acquire((const varlena *)DatumGetPointer(a), &ra);
+    const varlena *vb =
+        tdb_detoast_acquire((const varlena *)DatumGetPointer(b), &rb);
+    bool equal = va == vb;
+
+    if (!equal) {
+        fcinfo.nargs = 2;
+        fcinfo.args[0].value = PointerGetDatum(va);
+        fcinfo.args[1].value = PointerGetDatum(vb);
+        equal = DatumGetBool(eq->fn(&fcinfo));
+    }
+    tdb_detoast_release(&rb);
+    tdb_detoast_release(&ra);
+    return equal;
+}
+
 bool
 tdb_exec_rows_equal(TupleTableSlot *a, TupleTableSlot *b, int ncols,
                     const int *cols, const OperDesc *const *eq_ops)
@@ -79,6 +104,11 @@ tdb_exec_rows_equal(TupleTableSlot *a, TupleTableSlot *b, int ncols,
             if (an != bn)
                 return false;
             continue; /* NULLs are not distinct here */
+        }
+        if (TupleDescAttr(a->tts_tupleDescriptor, cols[k] - 1)->attlen == -1) {
+            if (!toastable_values_equal(av, bv, eq_ops[k]))
+                return false;
+            continue;
         }
         fcinfo.nargs = 2;
         fcinfo.args[0].value = av;

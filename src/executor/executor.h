@@ -65,6 +65,14 @@ typedef struct EState {
     void (*check_interrupts)(void *arg);
     void *check_interrupts_arg;
     List *relations;          /* Relation, opened for the statement */
+    /* TOAST: the query's detoast cache (created at tdb_exec_start, active
+     * while the executor runs: toast/detoast.h), its budget in kB (0: no
+     * cache), LOG its counters at the end (trace_detoast), and the
+     * compression method for values stored without a column setting */
+    struct DetoastEnv *detoast_env;
+    int detoast_cache_kb;
+    bool trace_detoast;
+    char default_toast_compression;
 } EState;
 
 struct PlanState;
@@ -239,5 +247,16 @@ void tdb_exec_free_estate(EState *estate);
 
 /* Open a relation for the statement (cached per relid in the estate). */
 Relation tdb_exec_open_relation(EState *estate, Oid relid);
+
+/* Where rows of rel go, for the toaster (toast/toaster.h): its toast
+ * relation opened for the statement, the statement's transaction and
+ * default compression. */
+struct ToastTarget;
+void tdb_exec_init_toast_target(EState *estate, Relation rel,
+                                struct ToastTarget *target);
+
+/* After an error at the statement boundary: no query runs any more
+ * (forget the detoast cache the error left active). */
+void tdb_exec_forget_running_query(void);
 
 #endif /* TDB_EXECUTOR_EXECUTOR_H */

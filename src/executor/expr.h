@@ -87,6 +87,9 @@ typedef struct ExprState {
     bool may_allocate; /* some step may allocate in per-row memory */
     bool scan_var_fetch; /* compiling: its one scan column read is a
                           * SCAN_VAR_FETCH (exec_expr.c) */
+    bool keep_toasted;   /* compiling: the expression being compiled is
+                          * an argument of a function that detoasts (or
+                          * only measures) its argument itself */
     Datum resvalue;
     bool resnull;
     TupleTableSlot *result_slot; /* projections: where columns go */

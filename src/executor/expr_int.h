@@ -65,6 +65,10 @@ typedef enum ExprEvalOp {
     EEOP_AGG_SUM_INT2,
     EEOP_AGG_SUM_INT4,
     EEOP_AGG_CALL,
+    /* the value just read into resvalue (a column or parameter of a
+     * varlena type): detoast it if it is compressed or external, through
+     * the query's detoast cache (toast/detoast.h) */
+    EEOP_DETOAST,
     EEOP_LAST
 } ExprEvalOp;
 

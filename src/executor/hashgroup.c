@@ -69,6 +69,7 @@
 #include "executor/hashgroup.h"
 #include "executor/tuplehash.h"
 #include "storage/tempfile.h"
+#include "toast/detoast.h"
 #include "tuple/heaptuple.h"
 #include "tuple/varlena.h"
 #include "types/hashfn.h"
@@ -118,7 +119,9 @@ struct HashGrouping {
     KeyHashKind *hash_kinds;
     PGFunction *hash_fns; /* KEY_HASH_FUNCTION: the type's */
     FunctionCallInfoData hash_fcinfo;
-    bool may_allocate; /* some hash/equality call may allocate */
+    bool may_allocate; /* some hash/equality call may allocate, or a
+                        * key is detoasted (pinned in tmp_cxt) */
+    bool *key_varlena; /* the key column's values may be toasted */
     Datum *key_values; /* the current row's key */
     bool *key_nulls;
     Datum *group_values; /* a group's key (next_group) */
@@ -335,8 +338,13 @@ hash_row_key(HashGrouping *hg, TupleTableSlot *row)
         h = (h << 1) | (h >> 31);
         hg->key_values[k] = row->tts_values[col];
         hg->key_nulls[k] = row->tts_isnull[col];
-        if (!hg->key_nulls[k])
+        if (!hg->key_nulls[k]) {
+            /* groups are keyed by contents: a toasted key is detoasted
+             * (through the query's cache; pinned in tmp_cxt) */
+            if (hg->key_varlena[k])
+                hg->key_values[k] = tdb_detoast_datum(hg->key_values[k]);
             h ^= hash_key_value(hg, k, hg->key_values[k]);
+        }
     }
     return tdb_murmurhash32(h);
 }
@@ -628,9 +636,15 @@ tdb_hashgroup_create(const HashGroupingSpec *spec, EState *estate)
     hg->hash_kinds =
         tdb_palloc(sizeof(KeyHashKind) * (Size)Max(1, spec->nkeys));
     hg->deform_natts = spec->deform_natts;
+    hg->key_varlena = tdb_palloc0(sizeof(bool) * (Size)Max(1, spec->nkeys));
     for (int k = 0; k < spec->nkeys; k++) {
         describe_key_column(hg, spec, k, &cols[k]);
         hg->deform_natts = Max(hg->deform_natts, spec->key_cols[k]);
+        hg->key_varlena[k] =
+            TupleDescAttr(spec->input_desc, spec->key_cols[k] - 1)->attlen ==
+            -1;
+        if (hg->key_varlena[k])
+            hg->may_allocate = true;
     }
     hg->null_aside = spec->nkeys == 1;
     if (hg->null_aside) {
@@ -693,9 +707,12 @@ row_key(HashGrouping *hg, TupleTableSlot *row)
 {
     if (row == hg->read_slot) {
         /* read back from a spill file: the hash came with it */
-        for (int k = 0; k < hg->nkeys; k++)
+        for (int k = 0; k < hg->nkeys; k++) {
             hg->key_values[k] =
                 tdb_slot_getattr(row, hg->key_cols[k], &hg->key_nulls[k]);
+            if (hg->key_varlena[k] && !hg->key_nulls[k])
+                hg->key_values[k] = tdb_detoast_datum(hg->key_values[k]);
+        }
         return hg->read_hash;
     }
     return hash_row_key(hg, row);

@@ -51,6 +51,7 @@
 
 #include "common/elog.h"
 #include "executor/tuplesort_int.h"
+#include "toast/detoast.h"
 
 /* ----------------------------------------------------------------------
  * Comparing
@@ -86,6 +87,52 @@ tdb_sort_compare_datums(const SortKey *key, Datum a, bool a_null, Datum b,
     return key->descending ? (cmp < 0 ? 1 : cmp > 0 ? -1 : 0) : cmp;
 }
 
+/*
+ * Two values of key as tdb_sort_compare_datums, detoasting toasted
+ * values for the comparison only (through the query's detoast cache, so
+ * a toasted key is fetched once however many comparisons read it; two
+ * reads of one cached value are the same pointer, equal at once).
+ */
+static int
+compare_values(const Tuplesort *ts, const SortKey *key, Datum a, bool an,
+               Datum b, bool bn)
+{
+    const varlena *va, *vb;
+    DetoastRef ra, rb;
+    int cmp;
+
+    if (an || bn || ts->desc->compact_attrs[key->col - 1].attlen != -1)
+        return tdb_sort_compare_datums(key, a, an, b, bn);
+    va = (const varlena *)DatumGetPointer(a);
+    vb = (const varlena *)DatumGetPointer(b);
+    if (likely(!VARATT_IS_EXTENDED(va) && !VARATT_IS_EXTENDED(vb)))
+        return tdb_sort_compare_datums(key, a, false, b, false);
+    va = tdb_detoast_acquire(va, &ra);
+    vb = tdb_detoast_acquire(vb, &rb);
+    cmp = va == vb ? 0
+                   : tdb_sort_compare_datums(key, PointerGetDatum(va), false,
+                                             PointerGetDatum(vb), false);
+    tdb_detoast_release(&rb);
+    tdb_detoast_release(&ra);
+    return cmp;
+}
+
+/* The first key's normalized form, detoasting a toasted value for it. */
+static uint64
+normalize_first_key(const Tuplesort *ts, Datum v)
+{
+    const varlena *tv = (const varlena *)DatumGetPointer(v);
+    DetoastRef ref;
+    uint64 n;
+
+    if (ts->desc->compact_attrs[ts->keys[0].col - 1].attlen != -1 ||
+        likely(!VARATT_IS_EXTENDED(tv)))
+        return ts->norm(v);
+    n = ts->norm(PointerGetDatum(tdb_detoast_acquire(tv, &ref)));
+    tdb_detoast_release(&ref);
+    return n;
+}
+
 /* Keys from..nkeys-1 of two rows. */
 static int
 compare_keys_from(Tuplesort *ts, const SortEntry *a, const SortEntry *b,
@@ -99,7 +146,7 @@ compare_keys_from(Tuplesort *ts, const SortEntry *a, const SortEntry *b,
         bool an, bn;
         Datum av = tuple_attr(ts, ta, key->col, &an);
         Datum bv = tuple_attr(ts, tb, key->col, &bn);
-        int cmp = tdb_sort_compare_datums(key, av, an, bv, bn);
+        int cmp = compare_values(ts, key, av, an, bv, bn);
 
         if (cmp != 0)
             return cmp;
@@ -129,7 +176,7 @@ static int
 compare_unnormalized(const SortEntry *a, const SortEntry *b, void *arg)
 {
     Tuplesort *ts = arg;
-    int cmp = tdb_sort_compare_datums(&ts->keys[0], (Datum)a->key, false,
+    int cmp = compare_values(ts, &ts->keys[0], (Datum)a->key, false,
                                       (Datum)b->key, false);
 
     return cmp != 0 ? cmp : compare_keys_from(ts, a, b, 1);
@@ -215,7 +262,7 @@ tdb_ts_make_entry(Tuplesort *ts, SortEntry *e, MinimalTuple tuple)
         e->key = 0;
         e->ref |= SORT_ENTRY_NULL;
     } else if (ts->norm != NULL) {
-        uint64 n = ts->norm(v);
+        uint64 n = normalize_first_key(ts, v);
 
         e->key = ts->keys[0].descending ? ~n : n;
     } else
@@ -595,7 +642,7 @@ value_rejected(const Tuplesort *ts, Datum v, bool isnull)
         /* the NULL one sorts last unless NULLS FIRST */
         return isnull != key->nulls_first;
     }
-    n = ts->norm(v);
+    n = normalize_first_key(ts, v);
     if (key->descending)
         n = ~n;
     if (n != root->key)

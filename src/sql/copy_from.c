@@ -60,6 +60,7 @@
 #include "sql/copy_int.h"
 #include "sql/planner.h"
 #include "storage/fd.h"
+#include "toast/toaster.h"
 #include "types/builtins.h"
 
 #define RAW_BUF_SIZE 65536
@@ -75,6 +76,7 @@ typedef struct CopyFromState {
     const CopyTarget *target;
     Relation rel;
     TupleDesc desc;
+    ToastTarget toast; /* the toaster's view of rel */
     CopyIO *io;
 
     /* raw input: raw[raw_pos, raw_len) is unread */
@@ -837,6 +839,7 @@ prepare_expressions(CopyFromState *cs)
     PlannedStmt *pstmt = tdb_palloc0(sizeof(PlannedStmt));
 
     cs->estate = tdb_sql_create_estate(cs->st, pstmt);
+    tdb_exec_init_toast_target(cs->estate, cs->rel, &cs->toast);
     cs->econtext = tdb_palloc0(sizeof(ExprContext));
     cs->econtext->per_query_mcxt = cs->estate->query_mcxt;
     cs->econtext->per_row_mcxt = cs->row_cxt;
@@ -1028,14 +1031,16 @@ static void
 add_to_batch(CopyFromState *cs)
 {
     MemoryContext old = tdb_mcxt_switch_to(cs->batch_cxt);
-    HeapTuple tup = tdb_heap_form_tuple(cs->desc, cs->row->tts_values,
-                                        cs->row->tts_isnull);
+    HeapTuple tup = tdb_toast_form_tuple(&cs->toast, cs->row->tts_values,
+                                         cs->row->tts_isnull, NULL, NULL,
+                                         NULL);
 
     tdb_mcxt_switch_to(old);
     if (tup->t_len > MaxHeapTupleSize)
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                errmsg("row is too big: size %u, maximum size %zu",
-                       tup->t_len, (size_t)MaxHeapTupleSize));
+                errmsg("row is too big: size %zu, maximum size %zu",
+                       (size_t)MAXALIGN(tup->t_len),
+                       (size_t)MaxHeapTupleSize));
     cs->batch[cs->nbatch++] = tup;
     cs->batch_bytes += tup->t_len;
     if (cs->nbatch == BATCH_MAX_ROWS || cs->batch_bytes >= BATCH_MAX_BYTES)

@@ -245,8 +245,9 @@ copy_row(CopyToState *cs, TupleTableSlot *slot)
                                 cs->opts->null_len);
         else
             put_value(cs, attnum,
-                      cs->types[attnum - 1]->output(
-                          slot->tts_values[attnum - 1]));
+                      cs->types[attnum - 1]->output(tdb_type_detoast(
+                          cs->types[attnum - 1]->typid,
+                          slot->tts_values[attnum - 1])));
     }
     send_line(cs);
     cs->nrows++;

@@ -32,12 +32,14 @@
 #include "sql/analyze.h"
 #include "sql/planner.h"
 #include "sql/sql_int.h"
+#include "toast/toaster.h"
 
 /* A receiver storing each row it is sent in a table. */
 typedef struct InsertReceiver {
     DestReceiver pub;
     Relation rel;
-    Transaction *xact;
+    ToastTarget toast;
+    MemoryContext row_cxt; /* reset per row */
     BulkInsertState bistate;
     uint64 rows;
 } InsertReceiver;
@@ -46,13 +48,15 @@ static void
 insert_row(DestReceiver *self, TupleTableSlot *slot)
 {
     InsertReceiver *r = (InsertReceiver *)self;
+    MemoryContext old = tdb_mcxt_switch_to(r->row_cxt);
     HeapTuple tup;
 
     tdb_slot_getallattrs(slot);
-    tup = tdb_heap_form_tuple(r->rel->rd_att, slot->tts_values,
-                              slot->tts_isnull);
-    tdb_heap_insert(r->rel, tup, r->xact, r->bistate);
-    tdb_pfree(tup);
+    tup = tdb_toast_form_tuple(&r->toast, slot->tts_values, slot->tts_isnull,
+                               NULL, NULL, NULL);
+    tdb_heap_insert(r->rel, tup, r->toast.xact, r->bistate);
+    tdb_mcxt_switch_to(old);
+    tdb_mcxt_reset(r->row_cxt);
     r->rows++;
 }
 
@@ -102,8 +106,10 @@ fill_table(Statement *st, Query *q, Oid relid)
 
     memset(&receiver, 0, sizeof(receiver));
     receiver.pub.receive = insert_row;
-    receiver.xact = st->session->xact;
     receiver.rel = tdb_exec_open_relation(estate, relid);
+    tdb_exec_init_toast_target(estate, receiver.rel, &receiver.toast);
+    receiver.row_cxt = tdb_aset_create(estate->query_mcxt, "CreateAsRow",
+                                       ALLOCSET_DEFAULT_SIZES);
     receiver.bistate = tdb_heap_bulk_insert_begin();
     (void)tdb_exec_run(stmt, estate, &receiver.pub);
     tdb_heap_bulk_insert_end(receiver.bistate);

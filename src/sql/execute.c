@@ -38,6 +38,10 @@ tdb_sql_create_estate(Statement *st, PlannedStmt *stmt)
 
     estate->work_mem = s->settings.work_mem;
     estate->trace_sort = s->settings.trace_sort;
+    estate->detoast_cache_kb = s->settings.detoast_cache_size;
+    estate->trace_detoast = s->settings.trace_detoast;
+    estate->default_toast_compression =
+        tdb_guc_default_toast_compression(&s->settings);
     estate->hash_mem_multiplier = s->settings.hash_mem_multiplier;
     estate->temp_dir = tdb_database_temp_dir(s->db);
     estate->check_interrupts = check_interrupts;
@@ -102,4 +106,11 @@ tdb_sql_run_query(Statement *st)
     if (st->dest->complete != NULL)
         st->dest->complete(st->dest, tag);
     return true;
+}
+
+/* After an error: no query of this thread runs any more. */
+void
+tdb_sql_forget_running_query(void)
+{
+    tdb_exec_forget_running_query();
 }

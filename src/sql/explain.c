@@ -32,6 +32,7 @@ static const char *ident(const char *name);
 #include "sql/explain.h"
 #include "sql/parser.h"
 #include "sql/planner.h"
+#include "toast/detoast.h"
 #include "types/builtins.h"
 
 /* A growing text buffer in the current memory context. */
@@ -1212,6 +1213,34 @@ count_statement_scans(PlannedStmt *stmt)
     return n;
 }
 
+/*
+ * EXPLAIN ANALYZE: what the query's detoasting did, when it detoasted
+ * anything -- how many toasted values were asked for and how many of
+ * those the query's cache served (toast/detoast.h).
+ */
+static void
+explain_detoast(ExplainState *es)
+{
+    const DetoastStats *d;
+    char buf[256];
+
+    if (es->estate == NULL || es->estate->detoast_env == NULL)
+        return;
+    d = tdb_detoast_env_stats(es->estate->detoast_env);
+    if (d->requests == 0 && d->slice_fetches == 0 && d->fetches == 0 &&
+        d->decompressions == 0)
+        return;
+    snprintf(buf, sizeof(buf),
+             "Detoast Cache: requests=%llu hits=%llu fetched=%llu "
+             "slices=%llu decompressed=%llu evicted=%llu  Memory: %zukB",
+             (unsigned long long)d->requests, (unsigned long long)d->hits,
+             (unsigned long long)d->fetches,
+             (unsigned long long)d->slice_fetches,
+             (unsigned long long)d->decompressions,
+             (unsigned long long)d->evictions, (d->bytes_peak + 1023) / 1024);
+    es->lines = tdb_lappend(es->lines, tdb_mcxt_strdup(tdb_current_mcxt, buf));
+}
+
 void
 tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
 {
@@ -1259,6 +1288,8 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
         es.estate = estate;
     }
     explain_node(&es, stmt->plan, top, 0, 0, NULL);
+    if (es.analyze)
+        explain_detoast(&es);
     if (!es.summary_set)
         es.summary = es.analyze;
     if (es.summary) {

@@ -111,6 +111,8 @@ static const GucDef settings[] = {
     HOOK_SETTING("DateStyle", datestyle, "ISO, MDY", NULL, assign_datestyle),
     STRING_SETTING("default_toast_compression", default_toast_compression,
                    "pglz", toast_compressions),
+    INT_SETTING("detoast_cache_size", detoast_cache_size, GUC_UNIT_KB, 0,
+                INT_MAX / 1024, "65536"),
     BOOL_SETTING("enable_hashagg", enable_hashagg, "on"),
     BOOL_SETTING("enable_hashjoin", enable_hashjoin, "on"),
     BOOL_SETTING("enable_mergejoin", enable_mergejoin, "on"),
@@ -132,6 +134,7 @@ static const GucDef settings[] = {
     STRING_SETTING("standard_conforming_strings", standard_conforming_strings,
                    "on", on_only),
     HOOK_SETTING("TimeZone", timezone, "UTC", NULL, assign_timezone),
+    BOOL_SETTING("trace_detoast", trace_detoast, "off"),
     BOOL_SETTING("trace_sort", trace_sort, "off"),
     INT_SETTING("work_mem", work_mem, GUC_UNIT_KB, 64, INT_MAX, "4096"),
 };

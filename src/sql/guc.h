@@ -36,6 +36,8 @@ typedef struct Settings {
     bool enable_sort;
     bool enable_seqscan;
     bool trace_sort;
+    bool trace_detoast;
+    int detoast_cache_size;    /* kB, 0 = no detoast cache */
     char client_encoding[32];
     char datestyle[32];        /* canonical: "ISO, MDY" */
     char timezone[256];        /* canonical: "America/New_York" */

@@ -194,6 +194,8 @@ void
 tdb_sql_recover_from_error(Session *s)
 {
     tdb_sql_timeout_stop(s);
+    /* no query runs now: forget a detoast cache the error left active */
+    tdb_sql_forget_running_query();
     (void)tdb_buf_release_all_pins_of_thread();
     tdb_sql_forget_running_portals(s);
     if (s->explicit_block)

@@ -132,6 +132,9 @@ struct PlannedStmt *tdb_sql_plan_statement(Statement *st,
 /* An EState with the statement's snapshot, the session's settings and
  * its database's directory for temporary files. */
 struct EState *tdb_sql_create_estate(Statement *st, struct PlannedStmt *stmt);
+/* After an error at the statement boundary: forget the query that was
+ * running (its detoast cache). */
+void tdb_sql_forget_running_query(void);
 
 /* createas.c: run st if it is CREATE TABLE AS or SELECT INTO; false if
  * it is not. */

@@ -139,6 +139,11 @@ check_toast_desc(Relation rel)
         desc->compact_attrs[2].attlen != -1 ||
         desc->compact_attrs[2].attalignby > 4)
         elog(ERROR, "relation \"%s\" is not a toast relation", rel->rd_name);
+    /* chunk_data is PLAIN: always a 4-byte header, never a short one
+     * (PostgreSQL's chunk format; the catalog describes columns with
+     * their type's packability, bytea's) */
+    desc->attrs[2].attpackable = false;
+    desc->compact_attrs[2].attflags &= (uint8)~ATTR_PACKABLE;
 }
 
 /* ----------------------------------------------------------------------

@@ -79,6 +79,7 @@ tdb_tupdesc_init_attr(TupleDesc desc, int i, const char *name, Oid typid,
     att->attbyval = attbyval;
     att->attalign = attalign;
     att->attstorage = attstorage;
+    att->attpackable = attstorage != 'p';
     desc->first_noncached = -1; /* needs finalize again */
 }
 
@@ -156,7 +157,7 @@ tdb_tupdesc_finalize(TupleDesc desc)
         c->attalignby = tdb_typalign_to_alignby(att->attalign);
         c->attrunlen = 0;
         c->attflags = (uint8)((att->attbyval ? ATTR_BYVAL : 0) |
-                              (att->attstorage != 'p' ? ATTR_PACKABLE : 0) |
+                              (att->attpackable ? ATTR_PACKABLE : 0) |
                               (att->attnotnull ? ATTR_NOTNULL : 0) |
                               (att->attisdropped ? ATTR_DROPPED : 0) |
                               (att->atthasmissing ? ATTR_HASMISSING : 0));

@@ -78,6 +78,13 @@ typedef struct TupleAttr {
     char attstorage;   /* 'p' plain, 'e' external, 'm' main, 'x' extended */
     char attcompression; /* 'p' pglz, 'l' lz4, '\0' default_toast_compression
                           * (toast/toast.h); set by the catalog */
+    /* short 1-byte headers allowed: the *type's* storage is not PLAIN
+     * (tdb_tupdesc_init_attr sets it from the storage given there).
+     * PostgreSQL forms rows through a plan with the type's storage, so a
+     * column SET STORAGE PLAIN still gets packed values; the catalog
+     * keeps that by initialising with the type's storage and only then
+     * setting the column's attstorage. */
+    bool attpackable;
     bool attnotnull;
     bool attisdropped;
     bool atthasdef;

@@ -179,16 +179,20 @@ VARHDRSZ_ANY(const void *ptr)
     return VARATT_IS_1B(ptr) ? VARHDRSZ_SHORT : VARHDRSZ;
 }
 
-/* Data bytes of an inline uncompressed value (header excluded). */
+/* Data bytes of an inline uncompressed value (header excluded).  A
+ * compressed or external value must be detoasted first
+ * (toast/detoast.h): checking builds assert it. */
 static inline Size
 VARSIZE_ANY_EXHDR(const void *ptr)
 {
+    Assert(VARATT_IS_4B_U(ptr) || VARATT_IS_SHORT(ptr));
     return VARSIZE_ANY(ptr) - VARHDRSZ_ANY(ptr);
 }
 
 static inline char *
 VARDATA_ANY(const void *ptr)
 {
+    Assert(VARATT_IS_4B_U(ptr) || VARATT_IS_SHORT(ptr));
     return (char *)ptr + VARHDRSZ_ANY(ptr);
 }
 

@@ -17,6 +17,16 @@
         .retset = false, .volatility = (vol_), .fn = (fn_)                  \
     }
 
+/* A strict, immutable function that reads its varlena arguments as they
+ * are stored (toasted): it detoasts a slice, or only measures them. */
+#define FUNC_TOAST(oid_, name_, fn_, ret_, nargs_, ...)                     \
+    {                                                                       \
+        .oid = (oid_), .name = (name_), .rettype = (ret_),                  \
+        .nargs = (nargs_), .argtypes = {__VA_ARGS__}, .strict = true,       \
+        .retset = false, .volatility = PROVOLATILE_IMMUTABLE, .fn = (fn_),  \
+        .toast_aware = true                                                 \
+    }
+
 /* A strict, immutable function. */
 #define FUNC(oid_, name_, fn_, ret_, nargs_, ...)                           \
     FUNC_V(oid_, name_, fn_, PROVOLATILE_IMMUTABLE, ret_, nargs_,           \

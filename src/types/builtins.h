@@ -54,6 +54,10 @@ typedef struct FuncDesc {
     const char *const *argnames;
     int16 nargdefaults;
     const Datum *argdefaults;
+    /* Its varlena arguments may arrive toasted (compressed or external):
+     * the function detoasts them itself -- or only a slice of them, or
+     * only measures them (toast/detoast.h) */
+    bool toast_aware;
 } FuncDesc;
 
 /*
@@ -258,6 +262,9 @@ Datum tdb_array_construct(Oid elemtype, const Datum *values, int n,
 
 /* Shorthands over tdb_type_support (raise if the type has none). */
 Datum tdb_type_input(Oid typid, const char *str, int32 typmod);
+/* value detoasted if typid is a varlena type (toast/detoast.h: valid
+ * as long as the current memory context), else value. */
+Datum tdb_type_detoast(Oid typid, Datum value);
 char *tdb_type_output(Oid typid, Datum value);
 /* The binary forms (0A000 if the type has none). */
 Datum tdb_type_receive(Oid typid, const char *buf, int len);

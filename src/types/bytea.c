@@ -138,7 +138,8 @@ byteacmp(PG_FUNCTION_ARGS)
 static Datum
 byteaoctetlen(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_INT32((int32)ARG_LEN(0));
+    /* toast-aware: the stored size is known without detoasting */
+    PG_RETURN_INT32((int32)tdb_fmgr_arg_raw_len(fcinfo, 0));
 }
 
 static Datum
@@ -210,8 +211,9 @@ substring_of_arg(FunctionCallInfo fcinfo, int64 start, int64 count)
 {
     Size from, to;
 
-    byte_range(ARG_LEN(0), start, count, &from, &to);
-    return return_bytes(ARG_DATA(0) + from, to - from);
+    /* toast-aware: only the bytes wanted are read of a toasted value */
+    byte_range(tdb_fmgr_arg_raw_len(fcinfo, 0), start, count, &from, &to);
+    PG_RETURN_POINTER(tdb_fmgr_arg_slice(fcinfo, 0, from, to));
 }
 
 static Datum
@@ -396,15 +398,15 @@ md5_bytea(PG_FUNCTION_ARGS)
 #define T TEXTOID
 
 static const FuncDesc bytea_funcs[] = {
-    FUNC(2010, "length", byteaoctetlen, I4, 1, BY),
-    FUNC(720, "octet_length", byteaoctetlen, I4, 1, BY),
+    FUNC_TOAST(2010, "length", byteaoctetlen, I4, 1, BY),
+    FUNC_TOAST(720, "octet_length", byteaoctetlen, I4, 1, BY),
     FUNC(1810, "bit_length", byteabitlen, I4, 1, BY),
     FUNC(6163, "bit_count", bytea_bit_count, I8, 1, BY),
     FUNC(2011, "byteacat", byteacat, BY, 2, BY, BY),
-    FUNC(2085, "substr", bytea_substr, BY, 3, BY, I4, I4),
-    FUNC(2086, "substr", bytea_substr_no_len, BY, 2, BY, I4),
-    FUNC(2012, "substring", bytea_substr, BY, 3, BY, I4, I4),
-    FUNC(2013, "substring", bytea_substr_no_len, BY, 2, BY, I4),
+    FUNC_TOAST(2085, "substr", bytea_substr, BY, 3, BY, I4, I4),
+    FUNC_TOAST(2086, "substr", bytea_substr_no_len, BY, 2, BY, I4),
+    FUNC_TOAST(2012, "substring", bytea_substr, BY, 3, BY, I4, I4),
+    FUNC_TOAST(2013, "substring", bytea_substr_no_len, BY, 2, BY, I4),
     FUNC(749, "overlay", bytea_overlay, BY, 4, BY, BY, I4, I4),
     FUNC(752, "overlay", bytea_overlay_no_len, BY, 3, BY, BY, I4),
     FUNC(2014, "position", byteapos, I4, 2, BY, BY),

@@ -114,6 +114,24 @@ typedef struct FunctionCallInfoData {
 #define PG_RETURN_POINTER(x) return PointerGetDatum(x)
 
 /*
+ * For a toast-aware function (FuncDesc.toast_aware), whose varlena
+ * arguments arrive as stored: make argument n an inline uncompressed
+ * value holding at least its first nbytes data bytes (nbytes < 0: all of
+ * it).  An uncompressed external value is read only as far as needed.
+ */
+void tdb_fmgr_detoast_arg(FunctionCallInfo fcinfo, int n, int64 nbytes);
+
+/* Data size of argument n once detoasted, without detoasting it. */
+Size tdb_fmgr_arg_raw_len(FunctionCallInfo fcinfo, int n);
+
+/*
+ * Bytes [from, to) of argument n's data as a new plain value, reading
+ * only the chunks covering them from an uncompressed external value.
+ */
+varlena *tdb_fmgr_arg_slice(FunctionCallInfo fcinfo, int n, Size from,
+                            Size to);
+
+/*
  * Call fn directly with the given arguments, none NULL (for one built-in
  * calling another, and for tests); raises if fn returns NULL.
  */

@@ -17,7 +17,11 @@
 
 #include <stdio.h>
 
+#include <string.h>
+
+#include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "toast/detoast.h"
 #include "tuple/varlena.h"
 #include "types/builtin_rows.h"
 
@@ -149,7 +153,62 @@ pg_size_pretty_int8(PG_FUNCTION_ARGS)
     PG_RETURN_POINTER(tdb_text_from_cstring(buf));
 }
 
+/*
+ * pg_column_size(any): the bytes the value takes where it is stored --
+ * an out-of-line value's stored (possibly compressed) size, a compressed
+ * value's compressed size.  Toast-aware: nothing is detoasted.
+ */
+static Datum
+pg_column_size(PG_FUNCTION_ARGS)
+{
+    const TypeInfo *type =
+        tdb_type_lookup(tdb_fn_expr_argtype(fcinfo->flinfo, 0));
+    Datum value = PG_GETARG_DATUM(0);
+
+    if (type == NULL || type->len == -1)
+        PG_RETURN_INT32((int32)tdb_toast_datum_size(
+            (const varlena *)DatumGetPointer(value)));
+    if (type->len == -2)
+        PG_RETURN_INT32((int32)strlen(DatumGetPointer(value)) + 1);
+    PG_RETURN_INT32(type->len);
+}
+
+/* pg_column_compression(any): "pglz" or "lz4" for a compressed value
+ * (inline or out of line), else NULL.  Toast-aware. */
+static Datum
+pg_column_compression(PG_FUNCTION_ARGS)
+{
+    const TypeInfo *type =
+        tdb_type_lookup(tdb_fn_expr_argtype(fcinfo->flinfo, 0));
+    const varlena *v = (const varlena *)PG_GETARG_POINTER(0);
+    ToastCompressionId method;
+
+    if (type != NULL && type->len != -1)
+        PG_RETURN_NULL();
+    if (VARATT_IS_EXTERNAL_ONDISK(v)) {
+        varatt_external ptr;
+
+        tdb_toast_pointer_get(v, &ptr);
+        if (!VARATT_EXTERNAL_IS_COMPRESSED(&ptr))
+            PG_RETURN_NULL();
+        method = VARATT_EXTERNAL_GET_COMPRESS_METHOD(&ptr);
+    } else if (VARATT_IS_COMPRESSED(v))
+        method = VARDATA_COMPRESSED_GET_COMPRESS_METHOD(v);
+    else
+        PG_RETURN_NULL();
+    PG_RETURN_POINTER(tdb_text_from_cstring(
+        method == TOAST_LZ4_COMPRESSION_ID ? "lz4" : "pglz"));
+}
+
 static const FuncDesc misc_funcs[] = {
+    {.oid = 1269, .name = "pg_column_size", .rettype = INT4OID, .nargs = 1,
+     .argtypes = {ANYOID}, .strict = true, .retset = false,
+     .volatility = PROVOLATILE_STABLE, .fn = pg_column_size,
+     .toast_aware = true},
+    {.oid = 2121, .name = "pg_column_compression", .rettype = TEXTOID,
+     .nargs = 1, .argtypes = {ANYOID}, .strict = true, .retset = false,
+     .volatility = PROVOLATILE_STABLE, .fn = pg_column_compression,
+     .toast_aware = true},
     FUNC(3166, "pg_size_pretty", pg_size_pretty_int8, TEXTOID, 1, INT8OID),
     {.oid = 1081, .name = "format_type", .rettype = TEXTOID, .nargs = 2,
      .argtypes = {OIDOID, INT4OID}, .strict = false, .retset = false,

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "common/elog.h"
+#include "catalog/pg_type.h"
+#include "toast/detoast.h"
 #include "types/builtins.h"
 
 extern const BuiltinSet tdb_builtins_bool;
@@ -221,10 +223,21 @@ tdb_type_input(Oid typid, const char *str, int32 typmod)
     return support_or_error(typid, "input")->input(str, typmod);
 }
 
+Datum
+tdb_type_detoast(Oid typid, Datum value)
+{
+    const TypeInfo *type = tdb_type_lookup(typid);
+
+    if (type == NULL || type->len != -1)
+        return value;
+    return tdb_detoast_datum(value);
+}
+
 char *
 tdb_type_output(Oid typid, Datum value)
 {
-    return support_or_error(typid, "output")->output(value);
+    return support_or_error(typid, "output")
+        ->output(tdb_type_detoast(typid, value));
 }
 
 bool
@@ -256,5 +269,5 @@ tdb_type_send(Oid typid, Datum value, int *len)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("no binary output function available for type %s",
                        tdb_format_type(typid, -1)));
-    return support->send(value, len);
+    return support->send(tdb_type_detoast(typid, value), len);
 }

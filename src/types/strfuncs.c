@@ -60,7 +60,8 @@ tdb_textlen(PG_FUNCTION_ARGS)
 Datum
 tdb_textoctetlen(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_INT32((int32)ARG_LEN(0));
+    /* toast-aware: the stored size is known without detoasting */
+    PG_RETURN_INT32((int32)tdb_fmgr_arg_raw_len(fcinfo, 0));
 }
 
 /* A copy of text argument 0 with map applied to every byte. */
@@ -130,21 +131,41 @@ char_range(const char *s, Size len, int64 start, int64 count)
     return return_bytes(s + from, to - from);
 }
 
+/* The most bytes the first nchars characters of UTF-8 text can take. */
+#define UTF8_MAX_BYTES_PER_CHAR 4
+
+/*
+ * The substring functions are toast-aware: of a toasted string they read
+ * only the prefix that can hold the characters asked for (a slice of an
+ * uncompressed external value reads only its chunks).
+ */
+static void
+detoast_chars(FunctionCallInfo fcinfo, int64 nchars)
+{
+    tdb_fmgr_detoast_arg(fcinfo, 0,
+                         nchars < 0 ? -1
+                                    : nchars * UTF8_MAX_BYTES_PER_CHAR);
+}
+
 /* substr(s, start, count): a negative count is an error. */
 Datum
 tdb_text_substr(PG_FUNCTION_ARGS)
 {
+    int32 start = PG_GETARG_INT32(1);
     int32 count = PG_GETARG_INT32(2);
+    int64 end = (int64)start + count - 1; /* the last character wanted */
 
     if (count < 0)
         ereport(ERROR, errcode(ERRCODE_SUBSTRING_ERROR),
                 errmsg("negative substring length not allowed"));
-    return char_range(ARG_DATA(0), ARG_LEN(0), PG_GETARG_INT32(1), count);
+    detoast_chars(fcinfo, end < 0 ? 0 : end);
+    return char_range(ARG_DATA(0), ARG_LEN(0), start, count);
 }
 
 Datum
 tdb_text_substr_no_len(PG_FUNCTION_ARGS)
 {
+    detoast_chars(fcinfo, -1);
     return char_range(ARG_DATA(0), ARG_LEN(0), PG_GETARG_INT32(1), -1);
 }
 
@@ -152,9 +173,13 @@ tdb_text_substr_no_len(PG_FUNCTION_ARGS)
 Datum
 tdb_text_left(PG_FUNCTION_ARGS)
 {
-    const char *s = ARG_DATA(0);
-    Size len = ARG_LEN(0);
     int64 n = PG_GETARG_INT32(1);
+    const char *s;
+    Size len;
+
+    detoast_chars(fcinfo, n < 0 ? -1 : n);
+    s = ARG_DATA(0);
+    len = ARG_LEN(0);
 
     if (n < 0)
         n += (int64)tdb_utf8_strlen(s, len);

@@ -721,7 +721,7 @@ TEST_BEGIN(test_row_too_big)
     big[8999] = '\0';
     tdb_xact_begin(f->xact);
     expect_error(insert_row(f, 1, 1, big), ERRCODE_PROGRAM_LIMIT_EXCEEDED,
-                 "row is too big: size 9035, maximum size 8160");
+                 "row is too big: size 9040, maximum size 8160");
     tdb_xact_abort(f->xact);
     expect_int_eq(tdb_buf_relation_nblocks(f->rel.rd_relfilenumber), 0);
     finish(f);

@@ -440,11 +440,17 @@ TEST_BEGIN(test_copy_in_failures)
                         "ERROR 57014 canceling statement due to user request");
     expect_str_eq(dump(db, "q"), "1\tkept\n4\tz\n");
 
-    /* a line longer than the input buffer; a row too big for a page */
+    /* a line longer than the input buffer: its value is toasted */
     big = malloc(200000);
     memcpy(big, "7\t", 2);
     memset(big + 2, 'x', 199990);
     strcpy(big + 199992, "\n");
+    run_copy(db, "COPY q FROM STDIN", big, 0, &c);
+    expect_str_eq(c.transcript, "COPY 1;");
+    run_copy(db, "DELETE FROM q WHERE a = 7", NULL, 0, &c);
+    /* a row too big for a page: PLAIN values are never toasted */
+    run_copy(db, "ALTER TABLE q ALTER COLUMN b SET STORAGE PLAIN", NULL, 0,
+             &c);
     run_copy(db, "COPY q FROM STDIN", big, 0, &c);
     expect_str_contains(c.transcript, "ERROR 54000 row is too big");
     expect_str_contains(c.transcript, "@ COPY q, line 1: \"7\txxxx");

@@ -380,10 +380,10 @@ TEST_BEGIN(test_varlena_header_boundary)
                 tt_fail("%s: stored size %zu, expected %zu", vc->label,
                         VARSIZE_ANY(v), stored);
             if (vc->form != VF_EXTERNAL &&
-                (VARSIZE_ANY_EXHDR(v) !=
+                (VARSIZE_ANY(v) - VARHDRSZ_ANY(v) !=
                  vc->len + (vc->form == VF_COMPRESSED ? 4 : 0)))
                 tt_fail("%s: payload %zu bytes", vc->label,
-                        VARSIZE_ANY_EXHDR(v));
+                        VARSIZE_ANY(v) - VARHDRSZ_ANY(v));
             if (data[off + stored] != 1)
                 tt_fail("%s: last column not right after the value", vc->label);
             if (((tuple->t_data->t_infomask & HEAP_HASEXTERNAL) != 0) !=

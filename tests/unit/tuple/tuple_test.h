@@ -630,6 +630,14 @@ tt_value_same(const TupleAttr *att, Datum want, Datum got, char *why,
         snprintf(why, whylen, "compressed flag differs");
         return false;
     }
+    if (VARATT_IS_COMPRESSED(w)) { /* compare the stored bytes */
+        if (VARSIZE_4B(w) != VARSIZE_4B(g) ||
+            memcmp(w, g, VARSIZE_4B(w)) != 0) {
+            snprintf(why, whylen, "compressed bytes differ");
+            return false;
+        }
+        return true;
+    }
     if (VARSIZE_ANY_EXHDR(w) != VARSIZE_ANY_EXHDR(g)) {
         snprintf(why, whylen, "varlena payload of %zu bytes, expected %zu",
                  VARSIZE_ANY_EXHDR(g), VARSIZE_ANY_EXHDR(w));
