@@ -134,6 +134,8 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
     FsmPage *free_pages;
     uint32 nfree = 0;
     bool changed = false;
+    /* buffers this thread pinned already (a suspended portal's scan) */
+    int own_pins = tdb_buf_pins_held();
 
     memset(&stats, 0, sizeof(stats));
     /*
@@ -152,8 +154,11 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
         bool hints = false;
         Size avail;
 
-        if (!tdb_buf_try_lock_for_cleanup(buf)) {
-            /* someone may point into the page: leave it for next time */
+        /* our own earlier pin on the page (the count of distinct pinned
+         * buffers did not grow) is a pointer into it as much as another
+         * thread's; else: someone else's pin, leave it for next time */
+        if (tdb_buf_pins_held() == own_pins ||
+            !tdb_buf_try_lock_for_cleanup(buf)) {
             stats.skipped_pages++;
             tdb_buf_release(buf);
             continue;
