@@ -48,8 +48,8 @@ void tdb_fsm_set_relation(RelFileNumber rel, const FsmPage *pages, uint32 n);
 
 /*
  * A page of rel recorded with at least `needed` bytes of room and below
- * nblocks (entries at or past nblocks are dropped), the lowest such
- * block; InvalidBlockNumber if none.
+ * nblocks (entries at or past nblocks are dropped; InvalidBlockNumber:
+ * no bound), the lowest such block; InvalidBlockNumber if none.
  */
 BlockNumber tdb_fsm_get_page(RelFileNumber rel, Size needed,
                              BlockNumber nblocks);

@@ -228,22 +228,32 @@ get_page_for_row(Relation rel, Size len, BulkInsertState bistate)
 
     if (target != InvalidBlockNumber)
         buf = try_block(rel, target, len, bistate);
+    /*
+     * Each failed try lowers the page's recorded room below len
+     * (try_block), so this ends.  The relation's length (a system call)
+     * is asked only once the record offers a page: an unbounded first
+     * question, then bounded (which drops pages past the end).
+     */
     while (buf == InvalidBuffer) {
-        /* each failed try lowers the page's recorded room below len
-         * (try_block), so this ends */
-        if (nblocks == InvalidBlockNumber)
-            nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
         blkno = tdb_fsm_get_page(rel->rd_relfilenumber, MAXALIGN(len),
                                  nblocks);
         if (blkno == InvalidBlockNumber)
             break;
+        if (nblocks == InvalidBlockNumber) {
+            nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+            if (blkno >= nblocks)
+                continue;
+        }
         target = blkno;
         buf = try_block(rel, blkno, len, bistate);
     }
-    if (buf == InvalidBuffer && rel->rd_target_block == InvalidBlockNumber &&
-        nblocks > 0 && nblocks != InvalidBlockNumber) {
-        target = nblocks - 1;
-        buf = try_block(rel, target, len, bistate);
+    if (buf == InvalidBuffer && rel->rd_target_block == InvalidBlockNumber) {
+        if (nblocks == InvalidBlockNumber)
+            nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+        if (nblocks > 0) {
+            target = nblocks - 1;
+            buf = try_block(rel, target, len, bistate);
+        }
     }
     if (buf == InvalidBuffer) {
         buf = tdb_buf_extend(rel->rd_relfilenumber,
