@@ -19,6 +19,11 @@
  *                                (or the vacuuming thread's own) is
  *                                skipped and its rows stay readable;
  *                                done by the next VACUUM
+ *   test_concurrent_stress       a writer updating every row per
+ *                                transaction, a reader checking each
+ *                                snapshot sees one consistent version of
+ *                                every row (twice, VACUUM in between), and
+ *                                VACUUM in a loop, on threads
  *   test_reopen                  data intact after VACUUM and reopening
  *                                the data directory; freed bytes zeroed
  *   test_fsm                     the free space record's rules
@@ -677,6 +682,237 @@ TEST_BEGIN(test_pinned_page_skipped)
 TEST_END
 
 /* ----------------------------------------------------------------------
+ * VACUUM, the writer and readers at once
+ * ---------------------------------------------------------------------- */
+
+#define STRESS_ROWS 150
+#define STRESS_ROUNDS 40
+
+typedef struct StressArg {
+    Fixture *f;
+    int done;       /* the writer finished */
+    int rounds;     /* reader: snapshots checked; vacuum: passes */
+    uint64 removed; /* vacuum: row versions removed in all */
+    char error[1100];
+} StressArg;
+
+static void
+stress_error(StressArg *arg)
+{
+    snprintf(arg->error, sizeof(arg->error), "%s",
+             tdb_error_current()->message);
+    tdb_error_flush();
+}
+
+/* Updates every row's val to the round number, one transaction a round. */
+static void *
+stress_writer(void *p)
+{
+    StressArg *arg = p;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Fixture *f = arg->f;
+        Transaction *x = tdb_xact_create(f->tm, NULL);
+        MemoryContext round_cxt =
+            tdb_aset_create(tdb_current_mcxt, "round", ALLOCSET_DEFAULT_SIZES);
+        MemoryContext old = tdb_mcxt_switch_to(round_cxt);
+        ItemPointerData tids[STRESS_ROWS];
+
+        for (int round = 1; round <= STRESS_ROUNDS; round++) {
+            HeapScanDesc scan;
+            HeapTuple tup;
+            int n = 0;
+
+            tdb_xact_begin(x);
+            scan = tdb_heap_beginscan(&f->rel, snap_of(f, x));
+            while ((tup = tdb_heap_getnext(scan)) != NULL && n < STRESS_ROWS)
+                tids[n++] = tup->t_self;
+            tdb_heap_endscan(scan);
+            for (int i = 0; i < n; i++) {
+                TM_FailureData tmfd;
+                Datum values[3];
+                bool isnull[3] = {false, false, false};
+
+                values[0] = Int32GetDatum(i + 1);
+                values[1] = Int32GetDatum(round);
+                values[2] = PointerGetDatum(tdb_text_from_cstring("s"));
+                if (tdb_heap_update(&f->rel, &tids[i],
+                                    tdb_heap_form_tuple(f->rel.rd_att,
+                                                        values, isnull),
+                                    x, &tmfd) != TM_OK)
+                    elog(ERROR, "update failed in round %d", round);
+            }
+            tdb_xact_commit(x);
+            tdb_mcxt_reset(round_cxt);
+        }
+        tdb_mcxt_switch_to(old);
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        stress_error(arg);
+    }
+    TDB_END_TRY();
+    __atomic_store_n(&arg->done, 1, __ATOMIC_SEQ_CST);
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+/* Every snapshot sees STRESS_ROWS rows, all with the same val. */
+static void *
+stress_reader(void *p)
+{
+    StressArg *arg = p;
+    StressArg *writer = arg + 1;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Fixture *f = arg->f;
+        Transaction *x = tdb_xact_create(f->tm, NULL);
+        MemoryContext round_cxt =
+            tdb_aset_create(tdb_current_mcxt, "round", ALLOCSET_DEFAULT_SIZES);
+        MemoryContext old = tdb_mcxt_switch_to(round_cxt);
+
+        while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
+            Snapshot snap;
+            HeapScanDesc scan;
+            HeapTuple tup;
+            int n = 0;
+            int32 first = -1;
+
+            tdb_xact_begin(x);
+            snap = snap_of(f, x);
+            /* twice with one snapshot, a pause between: VACUUM runs */
+            for (int pass = 0; pass < 2; pass++) {
+                n = 0;
+                scan = tdb_heap_beginscan(&f->rel, snap);
+                while ((tup = tdb_heap_getnext(scan)) != NULL) {
+                    bool isnull;
+                    int32 val = DatumGetInt32(
+                        tdb_heap_getattr(tup, 2, f->rel.rd_att, &isnull));
+
+                    if (first < 0)
+                        first = val;
+                    if (val != first)
+                        elog(ERROR, "snapshot saw vals %d and %d", first,
+                             val);
+                    n++;
+                }
+                tdb_heap_endscan(scan);
+                if (n != STRESS_ROWS)
+                    elog(ERROR, "snapshot saw %d rows", n);
+                usleep(500);
+            }
+            tdb_xact_commit(x);
+            tdb_mcxt_reset(round_cxt);
+            arg->rounds++;
+        }
+        tdb_mcxt_switch_to(old);
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        stress_error(arg);
+    }
+    TDB_END_TRY();
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+static void *
+stress_vacuum(void *p)
+{
+    StressArg *arg = p;
+    StressArg *writer = arg - 1;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Fixture *f = arg->f;
+        Transaction *x = tdb_xact_create(f->tm, NULL);
+
+        while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
+            VacuumStats st;
+
+            tdb_xact_begin(x);
+            tdb_heap_vacuum(&f->rel, x, &st);
+            tdb_xact_commit(x);
+            arg->removed += st.tuples_removed;
+            arg->rounds++;
+            usleep(200);
+        }
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        stress_error(arg);
+    }
+    TDB_END_TRY();
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+TEST_BEGIN(test_concurrent_stress)
+{
+    Fixture *f = start(128);
+    /* [0] reader, [1] writer, [2] vacuum: neighbours find each other */
+    StressArg args[3];
+    pthread_t threads[3];
+    VacuumStats st;
+    BlockNumber pages;
+    int64 sum;
+
+    /* every row with val 0 */
+    tdb_xact_begin(f->xact);
+    for (int i = 1; i <= STRESS_ROWS; i++) {
+        Datum values[3];
+        bool isnull[3] = {false, false, false};
+
+        values[0] = Int32GetDatum(i);
+        values[1] = Int32GetDatum(0);
+        values[2] = PointerGetDatum(tdb_text_from_cstring("s"));
+        tdb_heap_insert(&f->rel,
+                        tdb_heap_form_tuple(f->rel.rd_att, values, isnull),
+                        f->xact, NULL);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+    memset(args, 0, sizeof(args));
+    for (int i = 0; i < 3; i++)
+        args[i].f = f;
+    expect_int_eq(pthread_create(&threads[0], NULL, stress_reader, &args[0]),
+                  0);
+    expect_int_eq(pthread_create(&threads[1], NULL, stress_writer, &args[1]),
+                  0);
+    expect_int_eq(pthread_create(&threads[2], NULL, stress_vacuum, &args[2]),
+                  0);
+    for (int i = 0; i < 3; i++)
+        expect_true(join_within(threads[i]));
+    for (int i = 0; i < 3; i++)
+        expect_str_eq(args[i].error, "");
+    expect_true(args[0].rounds > 0);
+    expect_true(args[2].rounds > 0);
+    if (getenv("STRESS_PRINT") != NULL)
+        printf("    reader %d snapshots, vacuum %d passes removing %llu\n",
+               args[0].rounds, args[2].rounds,
+               (unsigned long long)args[2].removed);
+    /* all old versions go once nobody needs them */
+    st = vacuum(f);
+    expect_u64_eq(args[2].removed + st.tuples_removed,
+                  (uint64)STRESS_ROWS * STRESS_ROUNDS);
+    expect_u64_eq(st.tuples_remaining, STRESS_ROWS);
+    expect_int_eq(count_now(f, &sum), STRESS_ROWS);
+    /* 40 versions of every row, but VACUUM kept the file small: without
+     * it the table would need 40 times its pages */
+    pages = nblocks(f);
+    expect_u64_lt(pages, STRESS_ROUNDS);
+    finish(f);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
  * Persistence
  * ---------------------------------------------------------------------- */
 
@@ -778,5 +1014,6 @@ main(int argc, char **argv)
                      TEST_CASE(test_update_old_versions),
                      TEST_CASE(test_running_writer),
                      TEST_CASE(test_pinned_page_skipped),
+                     TEST_CASE(test_concurrent_stress),
                      TEST_CASE(test_reopen), TEST_CASE(test_fsm));
 }
