@@ -55,6 +55,10 @@ struct TransactionManager {
     uint32 nwaiters;                /* sessions waiting for the lock */
     uint32 nrunning;                /* entries in running */
     TransactionId running[XACT_MAX_RUNNING];
+    /* Every session's Transaction (tdb_xact_create adds it, its context's
+     * release removes it), for the oldest snapshot xmin they publish
+     * (Transaction.snapshot_xmin; tdb_xact_manager_oldest_xmin). */
+    Transaction *sessions;
 
     /* Relation locks (lmgr.c), under the same mutex: entries [0,
      * locks_used) may be in use; the rest are free. */
@@ -102,6 +106,17 @@ struct Transaction {
     Oid waits_for_relid; /* InvalidOid: no relation lock wait */
     uint8 waits_for_mode; /* RelLockMode asked for waits_for_relid */
     uint32 nlocks;       /* relation locks held (entries in tm->locks) */
+
+    /* Under the manager's mutex: the xmin of the oldest snapshot this
+     * session took in its current transaction (InvalidTransactionId:
+     * none).  Set by tdb_snapshot_take, cleared when the transaction ends
+     * -- snapshots live at most that long -- and read by VACUUM's horizon
+     * (tdb_xact_manager_oldest_xmin).  The list of sessions threads
+     * through prev/next_session. */
+    TransactionId snapshot_xmin;
+    Transaction *prev_session;
+    Transaction *next_session;
+    bool in_session_list; /* false after the manager went away first */
 
     /* End-of-transaction callbacks, in xact_cxt (registration order). */
     XactCallbackItem *callbacks;

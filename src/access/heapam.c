@@ -19,6 +19,7 @@
 #include "common/base.h"
 
 #include "access/combocid.h"
+#include "access/freespace.h"
 #include "access/heapam.h"
 #include "access/htup_xact.h"
 #include "access/transam.h"
@@ -183,13 +184,16 @@ page_has_room(const PageData *page, Size len)
 
 /*
  * Pin and exclusively lock block blkno if it has room for len bytes;
- * InvalidBuffer (nothing held) otherwise.  A bulk insert keeps its pin
- * on the page it fills, so asking again for that page costs no pin.
+ * InvalidBuffer (nothing held) otherwise -- and then the free space
+ * record learns the page's real room, so it is not offered again for a
+ * row this big.  A bulk insert keeps its pin on the page it fills, so
+ * asking again for that page costs no pin.
  */
 static Buffer
 try_block(Relation rel, BlockNumber blkno, Size len, BulkInsertState bistate)
 {
     Buffer buf;
+    Size avail;
 
     if (bistate != NULL && bistate->current != InvalidBuffer &&
         tdb_buf_block_number(bistate->current) == blkno) {
@@ -201,31 +205,57 @@ try_block(Relation rel, BlockNumber blkno, Size len, BulkInsertState bistate)
     tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
     if (page_has_room(tdb_buf_page(buf), len))
         return buf;
+    avail = tdb_page_get_heap_free_space(tdb_buf_page(buf));
     tdb_buf_unlock_release(buf);
+    tdb_fsm_record(rel->rd_relfilenumber, blkno, avail);
     return InvalidBuffer;
 }
 
 /*
  * A page with room for a row of len bytes, pinned and exclusively
- * locked: the target block, else the last block, else a new one.  With
- * bistate, the bulk state keeps a pin of its own on the page (released
- * when it moves on).
+ * locked, as PostgreSQL's RelationGetBufferForTuple chooses it: the
+ * target block (the session's last insert); else a page VACUUM recorded
+ * with enough free space (freespace.h), lowest first; else, if there was
+ * no target, the last block; else a new block.  With bistate, the bulk
+ * state keeps a pin of its own on the page (released when it moves on).
  */
 static Buffer
 get_page_for_row(Relation rel, Size len, BulkInsertState bistate)
 {
     Buffer buf = InvalidBuffer;
     BlockNumber target = rel->rd_target_block;
+    BlockNumber nblocks = InvalidBlockNumber;
     BlockNumber blkno;
 
-    if (target == InvalidBlockNumber) {
-        BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
-
-        if (nblocks > 0)
-            target = nblocks - 1;
-    }
     if (target != InvalidBlockNumber)
         buf = try_block(rel, target, len, bistate);
+    /*
+     * Each failed try lowers the page's recorded room below len
+     * (try_block), so this ends.  The relation's length (a system call)
+     * is asked only once the record offers a page: an unbounded first
+     * question, then bounded (which drops pages past the end).
+     */
+    while (buf == InvalidBuffer) {
+        blkno = tdb_fsm_get_page(rel->rd_relfilenumber, MAXALIGN(len),
+                                 nblocks);
+        if (blkno == InvalidBlockNumber)
+            break;
+        if (nblocks == InvalidBlockNumber) {
+            nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+            if (blkno >= nblocks)
+                continue;
+        }
+        target = blkno;
+        buf = try_block(rel, blkno, len, bistate);
+    }
+    if (buf == InvalidBuffer && rel->rd_target_block == InvalidBlockNumber) {
+        if (nblocks == InvalidBlockNumber)
+            nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+        if (nblocks > 0) {
+            target = nblocks - 1;
+            buf = try_block(rel, target, len, bistate);
+        }
+    }
     if (buf == InvalidBuffer) {
         buf = tdb_buf_extend(rel->rd_relfilenumber,
                              bistate != NULL ? bistate->strategy : NULL,

@@ -12,11 +12,14 @@
  * (lmgr.h) around any of these, so its file cannot go away meanwhile.
  *
  * Where rows go: a new row goes to the page the session's last insert
- * used (rel->rd_target_block), else to the relation's last page, else to
- * a new page at the end.  There is no free space map yet, so space freed
- * by deletes is not reused until VACUUM exists.  Bulk insertion fills
- * one page at a time under one lock, through a BULKWRITE ring so that a
- * load does not evict the rest of the pool.
+ * used (rel->rd_target_block), else to a page VACUUM found with enough
+ * free space (the in-memory free space record, freespace.h), else --
+ * with no target yet -- to the relation's last page, else to a new page
+ * at the end.  Space freed by deletes is reused only after VACUUM
+ * (vacuum.h) removed the dead rows.  Bulk insertion fills one page at a
+ * time under one lock, through a BULKWRITE ring so that a load does not
+ * evict the rest of the pool (it takes recorded pages too, as
+ * PostgreSQL's COPY does).
  *
  * Reading is page at a time (PostgreSQL's page-mode scans): a scan pins
  * a page, takes its share lock once, decides the visibility of every row
@@ -25,6 +28,8 @@
  * copy, no lock per row.  Rows never move while a page is pinned (moving
  * them needs a cleanup lock), so the pointers stay valid until the scan
  * leaves the page; a slot that stores such a row keeps its own pin.
+ * VACUUM moves rows (compacting a page) only under the cleanup lock,
+ * i.e. when no other thread holds a pin on the page.
  *
  * Updates write the new version with xmin = the transaction's xid and
  * HEAP_UPDATED, stamp the old version's xmax and point its t_ctid to the

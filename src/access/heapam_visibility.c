@@ -224,3 +224,57 @@ tdb_heap_tuple_satisfies_update(HeapTuple htup, CommandId curcid,
     set_hint(tup, HEAP_XMAX_COMMITTED, set_hint_bits_out);
     return ctid_is_self(htup) ? TM_DELETED : TM_UPDATED;
 }
+
+HTSV_Result
+tdb_heap_tuple_satisfies_vacuum(HeapTupleHeader tup, TransactionId oldest_xmin,
+                                TransactionManager *tm, bool *set_hint_bits_out)
+{
+    uint16 infomask = HeapTupleHeaderGetInfomask(tup);
+    TransactionId xmin = HeapTupleHeaderGetRawXmin(tup);
+    TransactionId xmax;
+
+    /* ----- the inserting transaction ----- */
+    if (!HeapInfomaskXminCommitted(infomask)) {
+        if (HeapInfomaskXminInvalid(infomask))
+            return HEAPTUPLE_DEAD;
+        if (infomask & HEAP_MOVED)
+            report_moved(tup);
+        if (tdb_xact_xid_is_in_progress(tm, xmin)) {
+            /* PostgreSQL's DELETE_IN_PROGRESS for a row its own running
+             * inserter deleted: either way it must stay */
+            return HEAPTUPLE_INSERT_IN_PROGRESS;
+        }
+        if (!tdb_transam_did_commit(tm->clog, xmin)) {
+            /* aborted, or cut off by a crash: nobody ever saw it but its
+             * own transaction, which is over */
+            set_hint(tup, HEAP_XMIN_INVALID, set_hint_bits_out);
+            return HEAPTUPLE_DEAD;
+        }
+        set_hint(tup, HEAP_XMIN_COMMITTED, set_hint_bits_out);
+    }
+
+    /* ----- by here the insert committed: the deleting transaction ----- */
+    if (infomask & HEAP_XMAX_INVALID)
+        return HEAPTUPLE_LIVE;
+    if (HeapInfomaskXmaxIsLockedOnly(infomask))
+        return HEAPTUPLE_LIVE; /* a lock, not a delete */
+    if (infomask & HEAP_XMAX_IS_MULTI)
+        report_multi(tup);
+
+    xmax = HeapTupleHeaderGetRawXmax(tup);
+    if (!(infomask & HEAP_XMAX_COMMITTED)) {
+        if (tdb_xact_xid_is_in_progress(tm, xmax))
+            return HEAPTUPLE_DELETE_IN_PROGRESS;
+        if (!tdb_transam_did_commit(tm->clog, xmax)) {
+            set_hint(tup, HEAP_XMAX_INVALID, set_hint_bits_out);
+            return HEAPTUPLE_LIVE; /* the delete aborted or crashed */
+        }
+        set_hint(tup, HEAP_XMAX_COMMITTED, set_hint_bits_out);
+    }
+
+    /* deleted by a committed transaction: gone for every snapshot only if
+     * no snapshot in use can count the deleter as running */
+    if (!TransactionIdPrecedes(xmax, oldest_xmin))
+        return HEAPTUPLE_RECENTLY_DEAD;
+    return HEAPTUPLE_DEAD;
+}

@@ -87,4 +87,31 @@ TM_Result tdb_heap_tuple_satisfies_update(HeapTuple htup, CommandId curcid,
                                           TransactionManager *tm,
                                           bool *set_hint_bits_out);
 
+/* What tdb_heap_tuple_satisfies_vacuum found (PostgreSQL's HTSV_Result). */
+typedef enum HTSV_Result {
+    HEAPTUPLE_DEAD,             /* invisible to every snapshot, present or
+                                 * future: its space may be reclaimed */
+    HEAPTUPLE_LIVE,             /* inserted by a committed transaction, not
+                                 * deleted (or the delete aborted) */
+    HEAPTUPLE_RECENTLY_DEAD,    /* deleted by a committed transaction some
+                                 * snapshot may still treat as running */
+    HEAPTUPLE_INSERT_IN_PROGRESS, /* the inserter is still running */
+    HEAPTUPLE_DELETE_IN_PROGRESS, /* the deleter is still running */
+} HTSV_Result;
+
+/*
+ * May tup's space be reclaimed (PostgreSQL's HeapTupleSatisfiesVacuum)?
+ * oldest_xmin is the horizon (tdb_xact_manager_oldest_xmin): a delete
+ * by a committed xid preceding it is seen by every snapshot.  DEAD:
+ * inserted by an aborted or crashed transaction, or deleted (not only
+ * locked) by a committed one whose xid precedes oldest_xmin.  "Running"
+ * is asked of the manager's running set before the commit log (a commit
+ * is logged before it leaves the running set).  Sets hint bits as the
+ * other tests do.  Raises what tdb_heap_tuple_satisfies_mvcc raises.
+ */
+HTSV_Result tdb_heap_tuple_satisfies_vacuum(HeapTupleHeader tup,
+                                            TransactionId oldest_xmin,
+                                            TransactionManager *tm,
+                                            bool *set_hint_bits_out);
+
 #endif /* TDB_ACCESS_HEAPAM_VISIBILITY_H */

@@ -36,7 +36,8 @@
 #include "access/xact.h"
 
 typedef enum RelLockMode {
-    REL_LOCK_SHARE = 1,     /* AccessShareLock: read or write rows */
+    REL_LOCK_SHARE = 1,     /* AccessShareLock: read or write rows,
+                             * VACUUM (access/vacuum.h) */
     REL_LOCK_EXCLUSIVE = 2, /* AccessExclusiveLock: DROP, TRUNCATE, ALTER */
 } RelLockMode;
 

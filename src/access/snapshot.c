@@ -40,6 +40,15 @@ tdb_snapshot_take(TransactionManager *tm, Transaction *xact, MemoryContext cxt)
         if (xid != own_xid)
             snap->xip[snap->xcnt++] = xid;
     }
+    /* publish the oldest xmin this transaction's snapshots may need
+     * (VACUUM's horizon), atomically with taking the snapshot: a VACUUM
+     * computing its horizon either sees it, or ran before this snapshot
+     * existed -- and then the snapshot's xmin cannot precede its horizon
+     * (every id running now was running or unassigned then) */
+    if (xact != NULL &&
+        (!TransactionIdIsValid(xact->snapshot_xmin) ||
+         TransactionIdPrecedes(snap->xmin, xact->snapshot_xmin)))
+        xact->snapshot_xmin = snap->xmin;
     pthread_mutex_unlock(&tm->lock);
 
     snap->xact = xact;

@@ -22,9 +22,19 @@
  * does the same to its transaction snapshot).
  *
  * A snapshot is valid while its transaction is; one taken with xact NULL
- * belongs to no transaction and sees no "own" changes.  Snapshots are not
- * registered anywhere yet: nothing removes old row versions, so nothing
- * needs the oldest snapshot's xmin.  (VACUUM will.)
+ * belongs to no transaction and sees no "own" changes.
+ *
+ * VACUUM removes row versions no snapshot can see, so it must know the
+ * oldest snapshot in use: tdb_snapshot_take publishes, under the
+ * manager's mutex, the xmin of the oldest snapshot the transaction took
+ * (Transaction.snapshot_xmin), and the end of the transaction clears it
+ * (tdb_xact_manager_oldest_xmin reads them all).  So a snapshot must not
+ * be used after its transaction ends (cursors and portals do not outlive
+ * their transaction).  A READ COMMITTED transaction keeps the xmin of its
+ * first statement's snapshot until it ends: conservative (VACUUM removes
+ * a little less), never wrong; so is a snapshot taken while the session
+ * is IDLE, published until its next transaction ends.  A snapshot taken
+ * with xact NULL is published nowhere and protects nothing: tests only.
  */
 #ifndef TDB_ACCESS_SNAPSHOT_H
 #define TDB_ACCESS_SNAPSHOT_H

@@ -74,6 +74,11 @@ manager_release(void *arg)
 {
     TransactionManager *tm = arg;
 
+    /* sessions still alive (a crash: their contexts go later) must not
+     * touch the destroyed mutex to leave the list */
+    for (Transaction *s = tm->sessions; s != NULL; s = s->next_session)
+        s->in_session_list = false;
+    tm->sessions = NULL;
     pthread_mutex_destroy(&tm->lock);
     pthread_cond_destroy(&tm->writer_released);
     tdb_lmgr_destroy(tm);
@@ -187,6 +192,24 @@ tdb_xact_xid_is_in_progress(TransactionManager *tm, TransactionId xid)
             found = true;
     pthread_mutex_unlock(&tm->lock);
     return found;
+}
+
+TransactionId
+tdb_xact_manager_oldest_xmin(TransactionManager *tm)
+{
+    TransactionId horizon;
+
+    pthread_mutex_lock(&tm->lock);
+    horizon = tm->next_xid;
+    for (uint32 i = 0; i < tm->nrunning; i++)
+        if (TransactionIdPrecedes(tm->running[i], horizon))
+            horizon = tm->running[i];
+    for (const Transaction *s = tm->sessions; s != NULL; s = s->next_session)
+        if (TransactionIdIsValid(s->snapshot_xmin) &&
+            TransactionIdPrecedes(s->snapshot_xmin, horizon))
+            horizon = s->snapshot_xmin;
+    pthread_mutex_unlock(&tm->lock);
+    return horizon;
 }
 
 bool
@@ -429,10 +452,25 @@ tdb_xact_assign_xid(Transaction *xact)
  * Session transactions
  * ---------------------------------------------------------------------- */
 
+/* The transaction's snapshots are gone: stop holding VACUUM's horizon
+ * back.  Never raises. */
+static void
+clear_snapshot_xmin(Transaction *xact)
+{
+    TransactionManager *tm = xact->tm;
+
+    if (!xact->in_session_list)
+        return;
+    pthread_mutex_lock(&tm->lock);
+    xact->snapshot_xmin = InvalidTransactionId;
+    pthread_mutex_unlock(&tm->lock);
+}
+
 /* Clear the per-transaction state and memory.  Never raises. */
 static void
 reset_transaction(Transaction *xact)
 {
+    clear_snapshot_xmin(xact);
     xact->xid = InvalidTransactionId;
     xact->cid = FirstCommandId;
     xact->cid_used = false;
@@ -590,6 +628,19 @@ transaction_release(void *arg)
     tdb_lmgr_release_all(xact);
     xact->callbacks = NULL; /* they lived in the deleted TransactionContext */
     xact->state = XACT_STATE_IDLE;
+    if (xact->in_session_list) {
+        TransactionManager *tm = xact->tm;
+
+        pthread_mutex_lock(&tm->lock);
+        if (xact->prev_session != NULL)
+            xact->prev_session->next_session = xact->next_session;
+        else
+            tm->sessions = xact->next_session;
+        if (xact->next_session != NULL)
+            xact->next_session->prev_session = xact->prev_session;
+        xact->in_session_list = false;
+        pthread_mutex_unlock(&tm->lock);
+    }
 }
 
 Transaction *
@@ -608,9 +659,19 @@ tdb_xact_create(TransactionManager *tm, MemoryContext parent)
     xact->xid = InvalidTransactionId;
     xact->cid = FirstCommandId;
     xact->callbacks_tail = &xact->callbacks;
+    xact->snapshot_xmin = InvalidTransactionId;
     xact->release_callback.func = transaction_release;
     xact->release_callback.arg = xact;
     tdb_mcxt_register_reset_callback(cxt, &xact->release_callback);
+
+    pthread_mutex_lock(&tm->lock);
+    xact->next_session = tm->sessions;
+    xact->prev_session = NULL;
+    if (tm->sessions != NULL)
+        tm->sessions->prev_session = xact;
+    tm->sessions = xact;
+    xact->in_session_list = true;
+    pthread_mutex_unlock(&tm->lock);
     return xact;
 }
 

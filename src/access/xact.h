@@ -135,6 +135,19 @@ TransactionId tdb_xact_manager_stop_xid(TransactionManager *tm);
  */
 bool tdb_xact_xid_is_in_progress(TransactionManager *tm, TransactionId xid);
 
+/*
+ * VACUUM's horizon (PostgreSQL's GetOldestNonRemovableTransactionId):
+ * the oldest xid some snapshot still in use may treat as running, i.e.
+ * the minimum of the xmins the sessions' transactions publish (the
+ * oldest snapshot each took since it began; tdb_snapshot_take sets it,
+ * the end of the transaction clears it), the oldest running xid, and the
+ * next xid.  A row version deleted by a transaction that committed with
+ * an xid preceding it is invisible to every snapshot that exists or will
+ * be taken: any later snapshot's xmin is at least the horizon, so it
+ * sees the delete as committed.  Takes the manager's mutex briefly.
+ */
+TransactionId tdb_xact_manager_oldest_xmin(TransactionManager *tm);
+
 /* Did xid commit, per the commit log (tdb_transam_did_commit)?  Ask
  * tdb_xact_xid_is_in_progress or a snapshot first. */
 bool tdb_xact_xid_did_commit(TransactionManager *tm, TransactionId xid);

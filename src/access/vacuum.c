@@ -1,0 +1,213 @@
+/*
+ * vacuum.c -- lazy VACUUM of a heap relation (vacuum.h): PostgreSQL's
+ * vacuumlazy.c and pruneheap.c reduced to what tupledb has -- no
+ * indexes, no HOT chains, no visibility map, no freezing, no truncation
+ * of empty pages at the end.
+ *
+ * One pass over the pages.  Each page is read through a VACUUM ring (so
+ * a large table does not evict the pool), then its cleanup lock is tried
+ * once: a page pinned by another thread is skipped.  Under the lock the
+ * row versions are classified, the DEAD ones' line pointers set unused
+ * and the page compacted in place; line pointers of the rows that stay
+ * do not move, only their bytes do -- which is why nobody may hold a
+ * pin.  When every page is done, the relation's dirty pages are written
+ * and fsynced, and the pages with room are handed to the free space
+ * record.
+ */
+#include "common/base.h"
+
+#include <stdlib.h>
+
+#include "access/freespace.h"
+#include "access/heapam_visibility.h"
+#include "access/htup_xact.h"
+#include "access/transam.h"
+#include "access/vacuum.h"
+#include "common/elog.h"
+#include "storage/bufmgr.h"
+#include "storage/page.h"
+
+/* XX001 for a line pointer whose item lies outside the page's items. */
+TDB_NORETURN TDB_COLD static void
+report_bad_item(Relation rel, BlockNumber blkno, OffsetNumber off)
+{
+    ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("invalid line pointer in block %u of relation \"%s\"",
+                   blkno, rel->rd_name),
+            errdetail("Item %u lies outside the page's items.", off));
+}
+
+/*
+ * Prune the cleanup-locked page of buf.  Returns whether the page
+ * changed (beyond hint bits, which *hints reports).
+ */
+static bool
+prune_page(Relation rel, Buffer buf, BlockNumber blkno,
+           TransactionId oldest_xmin, TransactionManager *tm,
+           VacuumStats *stats, bool *hints)
+{
+    Page page = tdb_buf_page(buf);
+    OffsetNumber maxoff = tdb_page_get_max_offset(page);
+    unsigned upper = tdb_page_header_const(page)->pd_upper;
+    unsigned special = tdb_page_header_const(page)->pd_special;
+    OffsetNumber dead[MaxHeapTuplesPerPage];
+    int ndead = 0;
+    TransactionId prune_xid = InvalidTransactionId;
+
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++) {
+        ItemId lp = tdb_page_get_item_id(page, off);
+        HeapTupleHeader tup;
+        TransactionId xmax;
+
+        if (!ItemIdIsUsed(lp))
+            continue;
+        if (ItemIdIsDead(lp)) {
+            /* tupledb writes none; with no index to point at it, an
+             * LP_DEAD slot is simply free */
+            dead[ndead++] = off;
+            continue;
+        }
+        if (!ItemIdIsNormal(lp))
+            continue; /* LP_REDIRECT: tupledb writes none either */
+        if (ItemIdGetLength(lp) < SizeofHeapTupleHeader ||
+            ItemIdGetOffset(lp) < upper ||
+            ItemIdGetOffset(lp) + ItemIdGetLength(lp) > special)
+            report_bad_item(rel, blkno, off);
+        tup = (HeapTupleHeader)tdb_page_get_item(page, lp);
+        switch (tdb_heap_tuple_satisfies_vacuum(tup, oldest_xmin, tm, hints)) {
+        case HEAPTUPLE_DEAD:
+            dead[ndead++] = off;
+            break;
+        case HEAPTUPLE_RECENTLY_DEAD:
+            stats->recently_dead++;
+            /* fall through */
+        case HEAPTUPLE_DELETE_IN_PROGRESS:
+            /* a later VACUUM may remove it: remember the oldest deleter */
+            xmax = HeapTupleHeaderGetRawXmax(tup);
+            if (!TransactionIdIsValid(prune_xid) ||
+                TransactionIdPrecedes(xmax, prune_xid))
+                prune_xid = xmax;
+            stats->tuples_remaining++;
+            break;
+        case HEAPTUPLE_LIVE:
+        case HEAPTUPLE_INSERT_IN_PROGRESS:
+            stats->tuples_remaining++;
+            break;
+        }
+    }
+    if (ndead == 0)
+        return false;
+
+    for (int i = 0; i < ndead; i++)
+        tdb_page_item_set_unused(page, dead[i]);
+    /* validates the page before moving a byte; zeroes the freed space */
+    tdb_page_compact(page);
+    tdb_page_set_prune_xid(page, prune_xid);
+    stats->tuples_removed += (uint64)ndead;
+    stats->pruned_pages++;
+    return true;
+}
+
+static int
+cmp_avail_desc(const void *a, const void *b)
+{
+    const FsmPage *pa = a, *pb = b;
+
+    return (pa->avail < pb->avail) - (pa->avail > pb->avail);
+}
+
+static int
+cmp_blkno(const void *a, const void *b)
+{
+    const FsmPage *pa = a, *pb = b;
+
+    return (pa->blkno > pb->blkno) - (pa->blkno < pb->blkno);
+}
+
+void
+tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
+{
+    TransactionManager *tm = tdb_xact_manager_of(xact);
+    RelFileNumber relfile = rel->rd_relfilenumber;
+    VacuumStats stats;
+    BufferAccessStrategy strategy;
+    FsmPage *free_pages;
+    uint32 nfree = 0;
+    bool changed = false;
+    /* buffers this thread pinned already (a suspended portal's scan) */
+    int own_pins = tdb_buf_pins_held();
+
+    memset(&stats, 0, sizeof(stats));
+    /*
+     * The horizon, once: snapshots taken later have an xmin at least this
+     * old (see tdb_xact_manager_oldest_xmin), so it stays safe for the
+     * whole pass, only less and less eager.
+     */
+    stats.oldest_xmin = tdb_xact_manager_oldest_xmin(tm);
+    stats.rel_pages = tdb_buf_relation_nblocks(relfile);
+    strategy = tdb_buf_strategy_create(BUF_STRATEGY_VACUUM);
+    free_pages = tdb_palloc(Max(stats.rel_pages, 1) * sizeof(FsmPage));
+
+    for (BlockNumber blkno = 0; blkno < stats.rel_pages; blkno++) {
+        Buffer buf = tdb_buf_read(relfile, blkno, strategy);
+        Page page;
+        bool hints = false;
+        Size avail;
+
+        /* our own earlier pin on the page (the count of distinct pinned
+         * buffers did not grow) is a pointer into it as much as another
+         * thread's; else: someone else's pin, leave it for next time */
+        if (tdb_buf_pins_held() == own_pins ||
+            !tdb_buf_try_lock_for_cleanup(buf)) {
+            stats.skipped_pages++;
+            tdb_buf_release(buf);
+            continue;
+        }
+        page = tdb_buf_page(buf);
+        stats.scanned_pages++;
+        if (tdb_page_is_new(page)) {
+            tdb_buf_unlock_release(buf);
+            continue;
+        }
+        TDB_TRY();
+        {
+            if (prune_page(rel, buf, blkno, stats.oldest_xmin, tm, &stats,
+                           &hints)) {
+                tdb_buf_mark_dirty(buf);
+                changed = true;
+            } else if (hints)
+                tdb_buf_mark_dirty_hint(buf);
+        }
+        TDB_CATCH();
+        {
+            tdb_buf_unlock_release(buf);
+            tdb_buf_strategy_free(strategy);
+            TDB_RE_THROW();
+        }
+        TDB_END_TRY();
+        avail = tdb_page_get_heap_free_space(page);
+        tdb_buf_unlock_release(buf);
+        if (avail >= FSM_MIN_FREE) {
+            free_pages[nfree].blkno = blkno;
+            free_pages[nfree].avail = (uint16)avail;
+            nfree++;
+        }
+    }
+    tdb_buf_strategy_free(strategy);
+
+    /* written and fsynced like a commit's pages (no WAL; vacuum.h) */
+    if (changed)
+        tdb_buf_flush_relation(relfile);
+
+    /* the most room first if not all fit, then in block order */
+    if (nfree > FSM_MAX_PAGES) {
+        qsort(free_pages, nfree, sizeof(FsmPage), cmp_avail_desc);
+        nfree = FSM_MAX_PAGES;
+        qsort(free_pages, nfree, sizeof(FsmPage), cmp_blkno);
+    }
+    tdb_fsm_set_relation(relfile, free_pages, nfree);
+    stats.fsm_pages = nfree;
+    tdb_pfree(free_pages);
+    if (stats_out != NULL)
+        *stats_out = stats;
+}

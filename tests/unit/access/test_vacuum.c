@@ -1,0 +1,1019 @@
+/*
+ * test_vacuum.c -- VACUUM's horizon, tdb_heap_tuple_satisfies_vacuum,
+ * lazy VACUUM of a heap relation and the free space record, on a real
+ * data directory, buffer pool and transaction manager:
+ *
+ *   test_horizon                 published snapshot xmins, the running
+ *                                xid and the next xid; cleared at commit,
+ *                                abort, failure and session teardown
+ *   test_delete_vacuum_reuse     deleted rows removed, the next inserts
+ *                                fill the freed space: no new pages
+ *   test_snapshot_protects       a snapshot taken before the delete
+ *                                still sees the rows after VACUUM; they
+ *                                go once its transaction ends
+ *   test_aborted_insert          an aborted insert's rows are removed
+ *   test_update_old_versions     old versions of updated rows removed,
+ *                                new ones intact, TIDs of survivors kept
+ *   test_running_writer          rows of a running insert or delete stay
+ *   test_pinned_page_skipped     a page pinned by another thread's scan
+ *                                (or the vacuuming thread's own) is
+ *                                skipped and its rows stay readable;
+ *                                done by the next VACUUM
+ *   test_concurrent_stress       a writer updating every row per
+ *                                transaction, a reader checking each
+ *                                snapshot sees one consistent version of
+ *                                every row (twice, VACUUM in between), and
+ *                                VACUUM in a loop, on threads
+ *   test_reopen                  data intact after VACUUM and reopening
+ *                                the data directory; freed bytes zeroed
+ *   test_fsm                     the free space record's rules
+ *
+ * Rows are (id int4, val int4, note text).
+ */
+#include "common/base.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "access/freespace.h"
+#include "access/heapam.h"
+#include "access/htup_xact.h"
+#include "access/snapshot.h"
+#include "access/vacuum.h"
+#include "access/xact.h"
+#include "access_test.h"
+#include "common/elog.h"
+#include "storage/buf_internals.h"
+#include "storage/bufmgr.h"
+#include "storage/smgr.h"
+#include "test.h"
+#include "tuple/heaptuple.h"
+#include "tuple/varlena.h"
+
+/* ----------------------------------------------------------------------
+ * Fixture: a database, a pool, a manager, one session, one table
+ * ---------------------------------------------------------------------- */
+
+typedef struct Fixture {
+    const char *path;
+    DataDir *dd;
+    TransactionManager *tm;
+    Transaction *xact;
+    RelationData rel;
+    MemoryContextCallback pool_cleanup;
+} Fixture;
+
+static void
+pool_cleanup(void *arg)
+{
+    (void)arg;
+    if (tdb_bufmgr_is_initialized())
+        tdb_bufmgr_discard();
+}
+
+static TupleDesc
+row_desc(void)
+{
+    TupleDesc desc = tdb_tupdesc_create(3);
+
+    tdb_tupdesc_init_attr(desc, 0, "id", 23, -1, 4, true, 'i', 'p');
+    tdb_tupdesc_init_attr(desc, 1, "val", 23, -1, 4, true, 'i', 'p');
+    tdb_tupdesc_init_attr(desc, 2, "note", 25, -1, -1, false, 'i', 'x');
+    tdb_tupdesc_finalize(desc);
+    return desc;
+}
+
+/* Open pool, manager and session on f->dd (created or reopened). */
+static void
+open_parts(Fixture *f, int nbuffers)
+{
+    tdb_bufmgr_init(tdb_datadir_path(f->dd), nbuffers, true);
+    f->tm = tdb_xact_manager_open(f->dd, NULL);
+    f->xact = tdb_xact_create(f->tm, NULL);
+    f->rel.rd_target_block = InvalidBlockNumber;
+}
+
+static Fixture *
+start(int nbuffers)
+{
+    Fixture *f = tdb_palloc0(sizeof(Fixture));
+    SMgrRelation smgr;
+
+    f->path = test_path(test_tmpdir(), "db");
+    f->dd = tdb_datadir_create(NULL, f->path);
+    f->pool_cleanup.func = pool_cleanup;
+    tdb_mcxt_register_reset_callback(tdb_top_mcxt, &f->pool_cleanup);
+    open_parts(f, nbuffers);
+
+    f->rel.rd_id = 16384;
+    f->rel.rd_relfilenumber = tdb_datadir_alloc_relfilenumber(f->dd);
+    f->rel.rd_att = row_desc();
+    strcpy(f->rel.rd_name, "t");
+    smgr = tdb_smgr_open(NULL, tdb_datadir_path(f->dd),
+                         f->rel.rd_relfilenumber);
+    tdb_smgr_create(smgr, false);
+    tdb_smgr_close(smgr);
+    return f;
+}
+
+static void
+close_parts(Fixture *f)
+{
+    expect_int_eq(tdb_buf_pins_held(), 0);
+    tdb_xact_destroy(f->xact);
+    tdb_xact_manager_close(f->tm);
+    tdb_bufmgr_shutdown();
+    tdb_datadir_close(f->dd);
+}
+
+static void
+finish(Fixture *f)
+{
+    close_parts(f);
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+}
+
+static HeapTuple
+make_row(Fixture *f, int32 id, const char *note)
+{
+    Datum values[3];
+    bool isnull[3] = {false, false, false};
+
+    values[0] = Int32GetDatum(id);
+    values[1] = Int32GetDatum(id * 10);
+    values[2] = PointerGetDatum(tdb_text_from_cstring(note));
+    return tdb_heap_form_tuple(f->rel.rd_att, values, isnull);
+}
+
+/* A note of len bytes: rows of about len + 40 bytes. */
+static const char *
+note_of(int len, char c)
+{
+    char *s = tdb_palloc((Size)len + 1);
+
+    memset(s, c, (Size)len);
+    s[len] = '\0';
+    return s;
+}
+
+/* Insert ids first .. first + n - 1 in one committed transaction. */
+static void
+insert_committed(Fixture *f, int32 first, int n, const char *note)
+{
+    tdb_xact_begin(f->xact);
+    for (int i = 0; i < n; i++)
+        tdb_heap_insert(&f->rel, make_row(f, first + i, note), f->xact, NULL);
+    expect_true(tdb_xact_commit(f->xact));
+}
+
+static Snapshot
+snap_of(Fixture *f, Transaction *x)
+{
+    return tdb_snapshot_take(f->tm, x, tdb_current_mcxt);
+}
+
+/* Count and id sum of the rows snap sees. */
+static int
+count_rows(Fixture *f, Snapshot snap, int64 *sum_out)
+{
+    HeapScanDesc scan = tdb_heap_beginscan(&f->rel, snap);
+    HeapTuple tup;
+    int64 sum = 0;
+    int n = 0;
+
+    while ((tup = tdb_heap_getnext(scan)) != NULL) {
+        bool isnull;
+
+        sum += DatumGetInt32(tdb_heap_getattr(tup, 1, f->rel.rd_att, &isnull));
+        n++;
+    }
+    tdb_heap_endscan(scan);
+    if (sum_out != NULL)
+        *sum_out = sum;
+    return n;
+}
+
+/* Count with a fresh snapshot of a read-only transaction of f->xact. */
+static int
+count_now(Fixture *f, int64 *sum_out)
+{
+    int n;
+
+    tdb_xact_begin(f->xact);
+    n = count_rows(f, snap_of(f, f->xact), sum_out);
+    expect_true(tdb_xact_commit(f->xact));
+    return n;
+}
+
+/* Delete every row whose id satisfies id % mod == rem, committed. */
+static int
+delete_committed(Fixture *f, int mod, int rem)
+{
+    ItemPointerData *tids = tdb_palloc(sizeof(ItemPointerData) * 20000);
+    HeapScanDesc scan;
+    HeapTuple tup;
+    int n = 0;
+
+    tdb_xact_begin(f->xact);
+    scan = tdb_heap_beginscan(&f->rel, snap_of(f, f->xact));
+    while ((tup = tdb_heap_getnext(scan)) != NULL) {
+        bool isnull;
+        int32 id =
+            DatumGetInt32(tdb_heap_getattr(tup, 1, f->rel.rd_att, &isnull));
+
+        if (id % mod == rem)
+            tids[n++] = tup->t_self;
+    }
+    tdb_heap_endscan(scan);
+    for (int i = 0; i < n; i++) {
+        TM_FailureData tmfd;
+
+        expect_int_eq(tdb_heap_delete(&f->rel, &tids[i], f->xact, &tmfd),
+                      TM_OK);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+    tdb_pfree(tids);
+    return n;
+}
+
+/* VACUUM from the fixture's session, in a transaction of its own. */
+static VacuumStats
+vacuum(Fixture *f)
+{
+    VacuumStats stats;
+
+    tdb_xact_begin(f->xact);
+    tdb_heap_vacuum(&f->rel, f->xact, &stats);
+    expect_true(tdb_xact_commit(f->xact));
+    return stats;
+}
+
+static BlockNumber
+nblocks(Fixture *f)
+{
+    return tdb_buf_relation_nblocks(f->rel.rd_relfilenumber);
+}
+
+/* ----------------------------------------------------------------------
+ * The horizon
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_horizon)
+{
+    Fixture *f = start(64);
+    TransactionId next = tdb_xact_manager_next_xid(f->tm);
+    Transaction *reader = tdb_xact_create(f->tm, NULL);
+    Transaction *reader2 = tdb_xact_create(f->tm, NULL);
+    MemoryContext crash_cxt;
+    Transaction *crashed;
+    TransactionId xid;
+
+    /* nothing running, no snapshot: the next xid */
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), next);
+
+    /* a reader's snapshot holds the horizon while its transaction lasts,
+     * even after the next xids were handed out */
+    tdb_xact_begin(reader);
+    (void)snap_of(f, reader);
+    insert_committed(f, 1, 1, "a");
+    insert_committed(f, 2, 1, "b");
+    expect_u64_eq(tdb_xact_manager_next_xid(f->tm), next + 2);
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), next);
+    /* a later snapshot of the same transaction does not raise it */
+    (void)snap_of(f, reader);
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), next);
+    expect_true(tdb_xact_commit(reader));
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), next + 2);
+
+    /* the running writer holds it at its xid */
+    tdb_xact_begin(f->xact);
+    xid = tdb_xact_assign_xid(f->xact);
+    expect_u64_eq(xid, next + 2);
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), xid);
+    /* a reader's snapshot taken now: xmin = the running xid */
+    tdb_xact_begin(reader2);
+    (void)snap_of(f, reader2);
+    tdb_xact_abort(f->xact);
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), xid);
+    /* a failed transaction's snapshots are gone */
+    tdb_xact_fail(reader2);
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), xid + 1);
+    tdb_xact_abort(reader2);
+
+    /* a session that goes away (context deleted: a crash of the
+     * session) stops holding it */
+    crash_cxt = tdb_aset_create(tdb_current_mcxt, "session",
+                                ALLOCSET_SMALL_SIZES);
+    crashed = tdb_xact_create(f->tm, crash_cxt);
+    tdb_xact_begin(crashed);
+    (void)snap_of(f, crashed);
+    insert_committed(f, 3, 1, "c");
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), xid + 1);
+    tdb_mcxt_delete(crash_cxt);
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), xid + 2);
+
+    /* destroyed sessions leave the list */
+    tdb_xact_begin(reader);
+    (void)snap_of(f, reader);
+    tdb_xact_destroy(reader);
+    tdb_xact_destroy(reader2);
+    expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), xid + 2);
+    finish(f);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * Removing and reusing
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_delete_vacuum_reuse)
+{
+    Fixture *f = start(256);
+    const char *note = note_of(100, 'x');
+    BlockNumber pages;
+    VacuumStats st;
+    int64 sum;
+
+    insert_committed(f, 1, 3000, note);
+    pages = nblocks(f);
+    expect_u64_gt(pages, 30);
+    expect_int_eq(delete_committed(f, 2, 0), 1500);
+
+    st = vacuum(f);
+    expect_u64_eq(st.rel_pages, pages);
+    expect_u64_eq(st.scanned_pages, pages);
+    expect_u64_eq(st.skipped_pages, 0);
+    expect_u64_eq(st.tuples_removed, 1500);
+    expect_u64_eq(st.tuples_remaining, 1500);
+    expect_u64_eq(st.recently_dead, 0);
+    expect_u64_ge(st.fsm_pages, pages - 1);
+    expect_u64_eq(tdb_fsm_npages(f->rel.rd_relfilenumber, NULL),
+                  st.fsm_pages);
+    expect_int_eq(count_now(f, &sum), 1500);
+    expect_int_eq(sum, 1500LL * 1500); /* the odd ids 1 .. 2999 */
+
+    /* a second VACUUM finds nothing to do */
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 0);
+    expect_u64_eq(st.pruned_pages, 0);
+
+    /* as many rows again as were deleted: the relation does not grow
+     * (a new session's relation handle starts without a target page) */
+    f->rel.rd_target_block = InvalidBlockNumber;
+    insert_committed(f, 10001, 1500, note);
+    expect_u64_eq(nblocks(f), pages);
+    expect_int_eq(count_now(f, &sum), 3000);
+    expect_int_eq(sum, 1500LL * 1500 + 1500LL * 10001 + 1500LL * 1499 / 2);
+    /* the record emptied as the pages filled */
+    expect_u64_le(tdb_fsm_npages(f->rel.rd_relfilenumber, NULL), 2);
+
+    /* a bulk insert (BULKWRITE ring) uses the freed space too */
+    expect_int_eq(delete_committed(f, 3, 0), 1000);
+    (void)vacuum(f);
+    tdb_xact_begin(f->xact);
+    {
+        BulkInsertState bi = tdb_heap_bulk_insert_begin();
+        HeapTuple rows[100];
+
+        f->rel.rd_target_block = InvalidBlockNumber;
+        for (int b = 0; b < 10; b++) {
+            for (int i = 0; i < 100; i++)
+                rows[i] = make_row(f, 20000 + b * 100 + i, note);
+            tdb_heap_multi_insert(&f->rel, rows, 100, f->xact, bi);
+        }
+        tdb_heap_bulk_insert_end(bi);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+    expect_u64_eq(nblocks(f), pages);
+    expect_int_eq(count_now(f, NULL), 3000);
+    finish(f);
+}
+TEST_END
+
+TEST_BEGIN(test_snapshot_protects)
+{
+    Fixture *f = start(256);
+    Transaction *reader = tdb_xact_create(f->tm, NULL);
+    Snapshot old;
+    VacuumStats st;
+    int64 sum;
+
+    insert_committed(f, 1, 1000, "row");
+    /* a REPEATABLE READ reader: one snapshot for its whole transaction */
+    tdb_xact_begin(reader);
+    old = snap_of(f, reader);
+    expect_int_eq(count_rows(f, old, NULL), 1000);
+
+    expect_int_eq(delete_committed(f, 1, 0), 1000);
+    expect_int_eq(count_now(f, NULL), 0);
+
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 0);
+    expect_u64_eq(st.recently_dead, 1000);
+    expect_u64_eq(st.tuples_remaining, 1000);
+    /* the reader still sees every row, with its values */
+    expect_int_eq(count_rows(f, old, &sum), 1000);
+    expect_int_eq(sum, 1000LL * 1001 / 2);
+
+    /* the reader ends: now they go */
+    expect_true(tdb_xact_commit(reader));
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 1000);
+    expect_u64_eq(st.tuples_remaining, 0);
+    expect_int_eq(count_now(f, NULL), 0);
+    tdb_xact_destroy(reader);
+    finish(f);
+}
+TEST_END
+
+TEST_BEGIN(test_aborted_insert)
+{
+    Fixture *f = start(64);
+    VacuumStats st;
+    Buffer buf;
+
+    insert_committed(f, 1, 10, "kept");
+    tdb_xact_begin(f->xact);
+    for (int i = 0; i < 50; i++)
+        tdb_heap_insert(&f->rel, make_row(f, 100 + i, "gone"), f->xact, NULL);
+    tdb_xact_abort(f->xact);
+
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 50);
+    expect_u64_eq(st.tuples_remaining, 10);
+    expect_int_eq(count_now(f, NULL), 10);
+    /* the trailing unused line pointers are cut off; the page is one
+     * hole again */
+    buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
+    tdb_buf_lock(buf, BUF_LOCK_SHARE);
+    expect_int_eq(tdb_page_get_max_offset(tdb_buf_page(buf)), 10);
+    expect_false(tdb_page_flag_is_set(tdb_buf_page(buf), PD_HAS_FREE_LINES));
+    tdb_buf_unlock_release(buf);
+
+    /* a crashed insert (its session's context deleted mid-transaction,
+     * never committed) is removed the same way */
+    {
+        MemoryContext cxt =
+            tdb_aset_create(tdb_current_mcxt, "crash", ALLOCSET_SMALL_SIZES);
+        Transaction *x = tdb_xact_create(f->tm, cxt);
+
+        tdb_xact_begin(x);
+        for (int i = 0; i < 5; i++)
+            tdb_heap_insert(&f->rel, make_row(f, 200 + i, "crash"), x, NULL);
+        tdb_mcxt_delete(cxt);
+    }
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 5);
+    expect_int_eq(count_now(f, NULL), 10);
+    finish(f);
+}
+TEST_END
+
+TEST_BEGIN(test_update_old_versions)
+{
+    Fixture *f = start(256);
+    const char *note = note_of(200, 'o');
+    ItemPointerData tids[400];
+    HeapScanDesc scan;
+    HeapTuple tup;
+    VacuumStats st;
+    BlockNumber pages;
+    int n = 0;
+    int64 sum;
+
+    insert_committed(f, 1, 400, note);
+    /* update every other row: the old versions become dead */
+    tdb_xact_begin(f->xact);
+    scan = tdb_heap_beginscan(&f->rel, snap_of(f, f->xact));
+    while ((tup = tdb_heap_getnext(scan)) != NULL)
+        tids[n++] = tup->t_self;
+    tdb_heap_endscan(scan);
+    expect_int_eq(n, 400);
+    for (int i = 0; i < n; i += 2) {
+        TM_FailureData tmfd;
+
+        expect_int_eq(tdb_heap_update(&f->rel, &tids[i],
+                                      make_row(f, 1000 + i, "new"), f->xact,
+                                      &tmfd),
+                      TM_OK);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+    pages = nblocks(f);
+
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 200);
+    expect_u64_eq(st.tuples_remaining, 400);
+    expect_int_eq(count_now(f, &sum), 400);
+    {
+        int64 expect = 0;
+
+        for (int i = 0; i < 400; i++)
+            expect += i % 2 == 0 ? 1000 + i : i + 1;
+        expect_int_eq(sum, expect);
+    }
+    /* the rows that were not updated keep their TIDs (offsets stay put
+     * while their bytes move) */
+    tdb_xact_begin(f->xact);
+    {
+        TupleTableSlot *slot =
+            tdb_slot_create(f->rel.rd_att, &tdb_tts_ops_heap);
+        Snapshot snap = snap_of(f, f->xact);
+
+        for (int i = 1; i < 400; i += 2) {
+            bool isnull;
+
+            expect_true(tdb_heap_fetch(&f->rel, snap, &tids[i], slot));
+            expect_int_eq(DatumGetInt32(tdb_slot_getattr(slot, 1, &isnull)),
+                          i + 1);
+        }
+        /* a removed old version's TID names no row */
+        expect_false(tdb_heap_fetch(&f->rel, snap, &tids[0], slot));
+        tdb_slot_drop(slot);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+    expect_u64_eq(nblocks(f), pages);
+    finish(f);
+}
+TEST_END
+
+TEST_BEGIN(test_running_writer)
+{
+    Fixture *f = start(64);
+    Transaction *w = tdb_xact_create(f->tm, NULL);
+    VacuumStats st;
+    ItemPointerData tid;
+    TM_FailureData tmfd;
+    HeapTuple row;
+
+    insert_committed(f, 1, 5, "old");
+    /* another session inserts and deletes, still running */
+    tdb_xact_begin(w);
+    row = make_row(f, 99, "new");
+    tdb_heap_insert(&f->rel, row, w, NULL);
+    ItemPointerSet(&tid, 0, 1);
+    expect_int_eq(tdb_heap_delete(&f->rel, &tid, w, &tmfd), TM_OK);
+
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 0);
+    expect_u64_eq(st.tuples_remaining, 6);
+    expect_true(tdb_xact_commit(w));
+    /* committed: the delete is removable now, the insert stays */
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 1);
+    expect_int_eq(count_now(f, NULL), 5);
+    tdb_xact_destroy(w);
+    finish(f);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * A page pinned by another thread
+ * ---------------------------------------------------------------------- */
+
+typedef struct PinArg {
+    Fixture *f;
+    int phase;       /* 1: pinned, reading; 2: may go on; 3: done */
+    int32 first_id;  /* the row the scan stood on, read before */
+    int32 again_id;  /* ... and after VACUUM */
+    int seen;        /* rows the scan returned in all */
+    char error[1100];
+} PinArg;
+
+static void *
+pin_main(void *p)
+{
+    PinArg *arg = p;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Fixture *f = arg->f;
+        Transaction *x = begin_new(f->tm);
+        HeapScanDesc scan = tdb_heap_beginscan(&f->rel, snap_of(f, x));
+        HeapTuple tup = tdb_heap_getnext(scan);
+        bool isnull;
+
+        arg->first_id =
+            DatumGetInt32(tdb_heap_getattr(tup, 1, f->rel.rd_att, &isnull));
+        __atomic_store_n(&arg->phase, 1, __ATOMIC_SEQ_CST);
+        while (__atomic_load_n(&arg->phase, __ATOMIC_SEQ_CST) != 2)
+            usleep(1000);
+        /* the pointer into the page is still good */
+        arg->again_id =
+            DatumGetInt32(tdb_heap_getattr(tup, 1, f->rel.rd_att, &isnull));
+        arg->seen = 1;
+        while (tdb_heap_getnext(scan) != NULL)
+            arg->seen++;
+        tdb_heap_endscan(scan);
+        tdb_xact_commit(x);
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        snprintf(arg->error, sizeof(arg->error), "%s",
+                 tdb_error_current()->message);
+        tdb_error_flush();
+    }
+    TDB_END_TRY();
+    __atomic_store_n(&arg->phase, 3, __ATOMIC_SEQ_CST);
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+TEST_BEGIN(test_pinned_page_skipped)
+{
+    Fixture *f = start(64);
+    const char *note = note_of(300, 'p');
+    PinArg arg;
+    pthread_t thread;
+    VacuumStats st;
+    BlockNumber pages;
+    int per_page;
+
+    insert_committed(f, 1, 100, note);
+    pages = nblocks(f);
+    expect_u64_ge(pages, 3);
+    /* delete the even ids (on every page), but not the first row */
+    expect_int_eq(delete_committed(f, 2, 0), 50);
+
+    memset(&arg, 0, sizeof(arg));
+    arg.f = f;
+    expect_int_eq(pthread_create(&thread, NULL, pin_main, &arg), 0);
+    while (__atomic_load_n(&arg.phase, __ATOMIC_SEQ_CST) == 0)
+        usleep(1000);
+    /* the reader's snapshot was taken after the delete committed, so the
+     * rows are removable -- but page 0 is pinned */
+    st = vacuum(f);
+    expect_u64_eq(st.skipped_pages, 1);
+    expect_u64_eq(st.scanned_pages, pages - 1);
+    per_page = 50 - (int)st.tuples_removed;
+    expect_true(per_page > 0);
+    __atomic_store_n(&arg.phase, 2, __ATOMIC_SEQ_CST);
+    expect_true(join_within(thread));
+    expect_str_eq(arg.error, "");
+    expect_int_eq(arg.first_id, 1);
+    expect_int_eq(arg.again_id, 1);
+    expect_int_eq(arg.seen, 50);
+
+    /* the vacuuming thread's own pin (a suspended portal's scan in its
+     * session) counts too: page 0 is skipped, not an error */
+    tdb_xact_begin(f->xact);
+    {
+        HeapScanDesc scan = tdb_heap_beginscan(&f->rel, snap_of(f, f->xact));
+        HeapTuple tup = tdb_heap_getnext(scan);
+        bool isnull;
+
+        tdb_heap_vacuum(&f->rel, f->xact, &st);
+        expect_u64_eq(st.skipped_pages, 1);
+        expect_int_eq(
+            DatumGetInt32(tdb_heap_getattr(tup, 1, f->rel.rd_att, &isnull)),
+            1);
+        tdb_heap_endscan(scan);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+
+    /* nobody holds it now: the next VACUUM does page 0 */
+    st = vacuum(f);
+    expect_u64_eq(st.skipped_pages, 0);
+    expect_int_eq((int)st.tuples_removed, per_page);
+    expect_int_eq(count_now(f, NULL), 50);
+    finish(f);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * VACUUM, the writer and readers at once
+ * ---------------------------------------------------------------------- */
+
+#define STRESS_ROWS 150
+#define STRESS_ROUNDS 40
+
+typedef struct StressArg {
+    Fixture *f;
+    int done;       /* the writer finished */
+    int rounds;     /* reader: snapshots checked; vacuum: passes */
+    uint64 removed; /* vacuum: row versions removed in all */
+    char error[1100];
+} StressArg;
+
+static void
+stress_error(StressArg *arg)
+{
+    snprintf(arg->error, sizeof(arg->error), "%s",
+             tdb_error_current()->message);
+    tdb_error_flush();
+}
+
+/* Updates every row's val to the round number, one transaction a round. */
+static void *
+stress_writer(void *p)
+{
+    StressArg *arg = p;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Fixture *f = arg->f;
+        Transaction *x = tdb_xact_create(f->tm, NULL);
+        MemoryContext round_cxt =
+            tdb_aset_create(tdb_current_mcxt, "round", ALLOCSET_DEFAULT_SIZES);
+        MemoryContext old = tdb_mcxt_switch_to(round_cxt);
+        ItemPointerData tids[STRESS_ROWS];
+
+        for (int round = 1; round <= STRESS_ROUNDS; round++) {
+            HeapScanDesc scan;
+            HeapTuple tup;
+            int n = 0;
+
+            tdb_xact_begin(x);
+            scan = tdb_heap_beginscan(&f->rel, snap_of(f, x));
+            while ((tup = tdb_heap_getnext(scan)) != NULL && n < STRESS_ROWS)
+                tids[n++] = tup->t_self;
+            tdb_heap_endscan(scan);
+            for (int i = 0; i < n; i++) {
+                TM_FailureData tmfd;
+                Datum values[3];
+                bool isnull[3] = {false, false, false};
+
+                values[0] = Int32GetDatum(i + 1);
+                values[1] = Int32GetDatum(round);
+                values[2] = PointerGetDatum(tdb_text_from_cstring("s"));
+                if (tdb_heap_update(&f->rel, &tids[i],
+                                    tdb_heap_form_tuple(f->rel.rd_att,
+                                                        values, isnull),
+                                    x, &tmfd) != TM_OK)
+                    elog(ERROR, "update failed in round %d", round);
+            }
+            tdb_xact_commit(x);
+            tdb_mcxt_reset(round_cxt);
+        }
+        tdb_mcxt_switch_to(old);
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        stress_error(arg);
+    }
+    TDB_END_TRY();
+    __atomic_store_n(&arg->done, 1, __ATOMIC_SEQ_CST);
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+/* Every snapshot sees STRESS_ROWS rows, all with the same val. */
+static void *
+stress_reader(void *p)
+{
+    StressArg *arg = p;
+    StressArg *writer = arg + 1;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Fixture *f = arg->f;
+        Transaction *x = tdb_xact_create(f->tm, NULL);
+        MemoryContext round_cxt =
+            tdb_aset_create(tdb_current_mcxt, "round", ALLOCSET_DEFAULT_SIZES);
+        MemoryContext old = tdb_mcxt_switch_to(round_cxt);
+
+        while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
+            Snapshot snap;
+            HeapScanDesc scan;
+            HeapTuple tup;
+            int n = 0;
+            int32 first = -1;
+
+            tdb_xact_begin(x);
+            snap = snap_of(f, x);
+            /* twice with one snapshot, a pause between: VACUUM runs */
+            for (int pass = 0; pass < 2; pass++) {
+                n = 0;
+                scan = tdb_heap_beginscan(&f->rel, snap);
+                while ((tup = tdb_heap_getnext(scan)) != NULL) {
+                    bool isnull;
+                    int32 val = DatumGetInt32(
+                        tdb_heap_getattr(tup, 2, f->rel.rd_att, &isnull));
+
+                    if (first < 0)
+                        first = val;
+                    if (val != first)
+                        elog(ERROR, "snapshot saw vals %d and %d", first,
+                             val);
+                    n++;
+                }
+                tdb_heap_endscan(scan);
+                if (n != STRESS_ROWS)
+                    elog(ERROR, "snapshot saw %d rows", n);
+                usleep(500);
+            }
+            tdb_xact_commit(x);
+            tdb_mcxt_reset(round_cxt);
+            arg->rounds++;
+        }
+        tdb_mcxt_switch_to(old);
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        stress_error(arg);
+    }
+    TDB_END_TRY();
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+static void *
+stress_vacuum(void *p)
+{
+    StressArg *arg = p;
+    StressArg *writer = arg - 1;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Fixture *f = arg->f;
+        Transaction *x = tdb_xact_create(f->tm, NULL);
+
+        while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
+            VacuumStats st;
+
+            tdb_xact_begin(x);
+            tdb_heap_vacuum(&f->rel, x, &st);
+            tdb_xact_commit(x);
+            arg->removed += st.tuples_removed;
+            arg->rounds++;
+            usleep(200);
+        }
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        stress_error(arg);
+    }
+    TDB_END_TRY();
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+TEST_BEGIN(test_concurrent_stress)
+{
+    Fixture *f = start(128);
+    /* [0] reader, [1] writer, [2] vacuum: neighbours find each other */
+    StressArg args[3];
+    pthread_t threads[3];
+    VacuumStats st;
+    BlockNumber pages;
+    int64 sum;
+
+    /* every row with val 0 */
+    tdb_xact_begin(f->xact);
+    for (int i = 1; i <= STRESS_ROWS; i++) {
+        Datum values[3];
+        bool isnull[3] = {false, false, false};
+
+        values[0] = Int32GetDatum(i);
+        values[1] = Int32GetDatum(0);
+        values[2] = PointerGetDatum(tdb_text_from_cstring("s"));
+        tdb_heap_insert(&f->rel,
+                        tdb_heap_form_tuple(f->rel.rd_att, values, isnull),
+                        f->xact, NULL);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+    memset(args, 0, sizeof(args));
+    for (int i = 0; i < 3; i++)
+        args[i].f = f;
+    expect_int_eq(pthread_create(&threads[0], NULL, stress_reader, &args[0]),
+                  0);
+    expect_int_eq(pthread_create(&threads[1], NULL, stress_writer, &args[1]),
+                  0);
+    expect_int_eq(pthread_create(&threads[2], NULL, stress_vacuum, &args[2]),
+                  0);
+    for (int i = 0; i < 3; i++)
+        expect_true(join_within(threads[i]));
+    for (int i = 0; i < 3; i++)
+        expect_str_eq(args[i].error, "");
+    expect_true(args[0].rounds > 0);
+    expect_true(args[2].rounds > 0);
+    if (getenv("STRESS_PRINT") != NULL)
+        printf("    reader %d snapshots, vacuum %d passes removing %llu\n",
+               args[0].rounds, args[2].rounds,
+               (unsigned long long)args[2].removed);
+    /* all old versions go once nobody needs them */
+    st = vacuum(f);
+    expect_u64_eq(args[2].removed + st.tuples_removed,
+                  (uint64)STRESS_ROWS * STRESS_ROUNDS);
+    expect_u64_eq(st.tuples_remaining, STRESS_ROWS);
+    expect_int_eq(count_now(f, &sum), STRESS_ROWS);
+    /* 40 versions of every row, but VACUUM kept the file small: without
+     * it the table would need 40 times its pages */
+    pages = nblocks(f);
+    expect_u64_lt(pages, STRESS_ROUNDS);
+    finish(f);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * Persistence
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_reopen)
+{
+    Fixture *f = start(64);
+    const char *note = note_of(100, 'r');
+    VacuumStats st;
+    int64 sum_before, sum_after;
+    Buffer buf;
+    Page page;
+    bool zero = true;
+
+    insert_committed(f, 1, 600, note);
+    expect_int_eq(delete_committed(f, 3, 0), 200);
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 200);
+    expect_int_eq(count_now(f, &sum_before), 400);
+
+    /* VACUUM flushed its pages: dropping the pool without writing
+     * anything (as a crash would) loses nothing it did */
+    tdb_xact_destroy(f->xact);
+    tdb_xact_manager_close(f->tm);
+    tdb_bufmgr_discard();
+    f->xact = NULL;
+    tdb_datadir_close(f->dd);
+    f->dd = tdb_datadir_open(NULL, f->path);
+    open_parts(f, 64);
+    expect_int_eq(count_now(f, &sum_after), 400);
+    expect_int_eq(sum_after, sum_before);
+    /* the removed rows are really gone from the page, freed bytes zero */
+    buf = tdb_buf_read(f->rel.rd_relfilenumber, 0, NULL);
+    tdb_buf_lock(buf, BUF_LOCK_SHARE);
+    page = tdb_buf_page(buf);
+    for (unsigned i = tdb_page_header_const(page)->pd_lower;
+         i < tdb_page_header_const(page)->pd_upper; i++)
+        zero &= page[i] == 0;
+    expect_true(zero);
+    expect_u64_gt(tdb_page_get_exact_free_space(page), 1000);
+    tdb_buf_unlock_release(buf);
+
+    /* the free space record starts empty after a restart... */
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    st = vacuum(f);
+    expect_u64_eq(st.tuples_removed, 0);
+    /* ...and VACUUM rebuilds it */
+    expect_u64_gt(tdb_fsm_npages(f->rel.rd_relfilenumber, NULL), 0);
+    finish(f);
+}
+TEST_END
+
+/* ----------------------------------------------------------------------
+ * The free space record
+ * ---------------------------------------------------------------------- */
+
+TEST_BEGIN(test_fsm)
+{
+    FsmPage pages[4] = {{1, 500}, {3, 100}, {5, 4000}, {9, 300}};
+    RelFileNumber rel = 900001;
+    uint64 total;
+
+    tdb_fsm_set_relation(rel, pages, 4);
+    /* below FSM_MIN_FREE: not recorded */
+    expect_int_eq(tdb_fsm_npages(rel, &total), 3);
+    expect_u64_eq(total, 4800);
+    /* the lowest page with enough room */
+    expect_u64_eq(tdb_fsm_get_page(rel, 200, 100), 1);
+    expect_u64_eq(tdb_fsm_get_page(rel, 1000, 100), 5);
+    expect_u64_eq(tdb_fsm_get_page(rel, 5000, 100), InvalidBlockNumber);
+    /* corrections: less room, then too little to keep */
+    tdb_fsm_record(rel, 1, 150);
+    expect_u64_eq(tdb_fsm_get_page(rel, 200, 100), 5);
+    tdb_fsm_record(rel, 1, 10);
+    expect_int_eq(tdb_fsm_npages(rel, NULL), 2);
+    /* pages not recorded are not added */
+    tdb_fsm_record(rel, 7, 8000);
+    expect_int_eq(tdb_fsm_npages(rel, NULL), 2);
+    /* past the end of a shorter relation: dropped */
+    expect_u64_eq(tdb_fsm_get_page(rel, 200, 6), 5);
+    expect_u64_eq(tdb_fsm_get_page(rel, 200, 5), InvalidBlockNumber);
+    expect_int_eq(tdb_fsm_npages(rel, NULL), 0);
+    /* many relations: the least recently used are forgotten */
+    for (RelFileNumber r = 1; r <= FSM_MAX_RELATIONS + 5; r++)
+        tdb_fsm_set_relation(800000 + r, pages, 4);
+    expect_int_eq(tdb_fsm_npages(800001, NULL), 0);
+    expect_int_eq(tdb_fsm_npages(800000 + FSM_MAX_RELATIONS + 5, NULL), 3);
+    for (RelFileNumber r = 1; r <= FSM_MAX_RELATIONS + 5; r++)
+        tdb_fsm_forget(800000 + r);
+}
+TEST_END
+
+int
+main(int argc, char **argv)
+{
+    return test_main(argc, argv, "access_vacuum", TEST_CASE(test_horizon),
+                     TEST_CASE(test_delete_vacuum_reuse),
+                     TEST_CASE(test_snapshot_protects),
+                     TEST_CASE(test_aborted_insert),
+                     TEST_CASE(test_update_old_versions),
+                     TEST_CASE(test_running_writer),
+                     TEST_CASE(test_pinned_page_skipped),
+                     TEST_CASE(test_concurrent_stress),
+                     TEST_CASE(test_reopen), TEST_CASE(test_fsm));
+}
