@@ -2,7 +2,10 @@
  * detoast.c -- detoasting through the per-query cache (detoast.h).
  *
  * The cache is a chained hash table of entries, each holding one
- * detoasted value, on an LRU list (most recent first).  An entry's key
+ * detoasted value, on one of two LRU lists (most recent first): the
+ * probationary list of values used once and the protected list of
+ * values used again (detoast.h: a segmented LRU, so that scans do not
+ * flush it).  An entry's key
  * is the external pointer (16 bytes) or a copy of the compressed bytes.
  * Everything lives in the env's own context, a child of the query's
  * (made at the first detoast): the cache goes when the query's context
@@ -40,6 +43,7 @@ typedef struct CacheEntry {
     varlena *compressed; /* key of a compressed inline value (a copy) */
     varlena *value;      /* the detoasted value, 4-byte header */
     Size charge;         /* bytes counted against the budget */
+    bool is_protected;   /* used twice: on the protected list */
     int pins;
     ContextPin *last_pin; /* the latest context pin, reused in place */
 } CacheEntry;
@@ -67,7 +71,11 @@ struct DetoastEnv {
     CacheEntry **buckets;
     uint32 nbuckets; /* a power of two */
     uint32 nentries;
-    dlist_head lru;
+    dlist_head probation; /* entries used once, most recent first */
+    dlist_head lru;       /* protected: entries used again, most recent
+                           * first */
+    Size probation_bytes;
+    Size probation_budget;
     dlist_head pins;
     OpenToastRel *rels;
     int nrels;
@@ -81,6 +89,9 @@ struct DetoastEnv {
 static __thread DetoastEnv *active_env;
 
 #define INITIAL_BUCKETS 64
+/* The probationary segment: 1/64 of the budget, at least 1 MB. */
+#define PROBATION_FRACTION 64
+#define PROBATION_MIN ((Size)1024 * 1024)
 #define ENTRY_OVERHEAD (sizeof(CacheEntry) + 32)
 
 /* ----------------------------------------------------------------------
@@ -118,8 +129,10 @@ cache_context_callback(void *arg)
     env->nbuckets = 0;
     env->nentries = 0;
     env->bytes = 0;
+    env->probation_bytes = 0;
     env->rels = NULL;
     env->nrels = 0;
+    dlist_init(&env->probation);
     dlist_init(&env->lru);
 }
 
@@ -145,6 +158,9 @@ tdb_detoast_env_create(MemoryContext parent, Size budget,
     env->open_rel = open_rel;
     env->open_arg = arg;
     env->budget = budget;
+    env->probation_budget = Min(budget, Max(budget / PROBATION_FRACTION,
+                                            PROBATION_MIN));
+    dlist_init(&env->probation);
     dlist_init(&env->lru);
     dlist_init(&env->pins);
     /* on the parent: its children (the cache's context, per-row contexts
@@ -292,6 +308,19 @@ detoast_uncached(DetoastEnv *env, const varlena *v)
  * The cache
  * ---------------------------------------------------------------------- */
 
+/* MurmurHash3's finalizer: every bit of h affects the low bits the
+ * table indexes by. */
+static inline uint64
+fmix64(uint64 h)
+{
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
 /* A fast 64-bit hash of the compressed bytes (8 at a time). */
 static uint64
 hash_bytes64(const char *p, Size len)
@@ -308,17 +337,13 @@ hash_bytes64(const char *p, Size len)
     }
     for (; i < len; i++)
         h = (h ^ (uint8)p[i]) * 0x100000001B3ULL;
-    h ^= h >> 32;
-    return h;
+    return fmix64(h);
 }
 
 static uint64
 hash_external(const varatt_external *p)
 {
-    uint64 h = ((uint64)p->va_toastrelid << 32) | p->va_valueid;
-
-    h *= 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 31);
+    return fmix64(((uint64)p->va_toastrelid << 32) | p->va_valueid);
 }
 
 /* The key of v (external or compressed inline) and its hash. */
@@ -406,19 +431,25 @@ cache_remove(DetoastEnv *env, CacheEntry *e)
     dlist_delete(&e->lru);
     env->nentries--;
     env->bytes -= e->charge;
+    if (!e->is_protected)
+        env->probation_bytes -= e->charge;
     tdb_pfree(e->value);
     if (e->compressed != NULL)
         tdb_pfree(e->compressed);
     tdb_pfree(e);
 }
 
-/* Drop least recently used unpinned entries until need more bytes fit. */
+/*
+ * Drop unpinned entries of list, least recently used first, while
+ * *bytes + need exceeds limit.
+ */
 static void
-cache_make_room(DetoastEnv *env, Size need)
+evict_from(DetoastEnv *env, dlist_head *list, const Size *bytes, Size need,
+           Size limit)
 {
-    dlist_node *n = env->lru.head.prev;
+    dlist_node *n = list->head.prev;
 
-    while (env->bytes + need > env->budget && n != &env->lru.head) {
+    while (*bytes + need > limit && n != &list->head) {
         CacheEntry *e = dlist_container(CacheEntry, lru, n);
 
         n = n->prev;
@@ -429,10 +460,23 @@ cache_make_room(DetoastEnv *env, Size need)
     }
 }
 
+/* Room for need more bytes within the budget: probation first. */
+static void
+cache_make_room(DetoastEnv *env, Size need)
+{
+    evict_from(env, &env->probation, &env->bytes, need, env->budget);
+    evict_from(env, &env->lru, &env->bytes, need, env->budget);
+}
+
+/* A hit: the entry moves to the head of the protected list. */
 static void
 cache_touch(DetoastEnv *env, CacheEntry *e)
 {
     dlist_delete(&e->lru);
+    if (!e->is_protected) {
+        e->is_protected = true;
+        env->probation_bytes -= e->charge;
+    }
     dlist_push_head(&env->lru, &e->lru);
 }
 
@@ -443,9 +487,16 @@ cache_fill(DetoastEnv *env, const varlena *v, const CacheKey *key,
 {
     Size key_bytes = key->external ? 0 : VARSIZE_4B(key->compressed);
     Size charge = raw_size + key_bytes + ENTRY_OVERHEAD;
+    bool probation = charge <= env->probation_budget;
     MemoryContext old;
     CacheEntry *e;
 
+    /* a new value goes on probation (unless it is larger than the whole
+     * segment): a scan that reads each value once cycles through this
+     * small segment instead of the whole budget */
+    if (probation)
+        evict_from(env, &env->probation, &env->probation_bytes, charge,
+                   env->probation_budget);
     cache_make_room(env, charge);
     old = tdb_mcxt_switch_to(env_context(env));
     e = tdb_palloc0(sizeof(CacheEntry));
@@ -459,13 +510,16 @@ cache_fill(DetoastEnv *env, const varlena *v, const CacheKey *key,
     e->ptr = key->ptr;
     e->hash = key->hash;
     e->charge = charge;
+    e->is_protected = !probation;
     if (env->nentries >= env->nbuckets)
         cache_grow(env);
     e->next_in_bucket = env->buckets[e->hash & (env->nbuckets - 1)];
     env->buckets[e->hash & (env->nbuckets - 1)] = e;
-    dlist_push_head(&env->lru, &e->lru);
+    dlist_push_head(probation ? &env->probation : &env->lru, &e->lru);
     env->nentries++;
     env->bytes += charge;
+    if (probation)
+        env->probation_bytes += charge;
     if (env->bytes > env->stats.bytes_peak)
         env->stats.bytes_peak = env->bytes;
     return e;

