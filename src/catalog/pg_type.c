@@ -65,9 +65,18 @@ static const TypeInfo builtin_types[] = {
 const TypeInfo *
 tdb_type_lookup(Oid typid)
 {
+    /* output and detoasting ask per value: a direct-mapped memo of the
+     * types found lately, per thread, before the linear search */
+    static __thread const TypeInfo *recent[64];
+    const TypeInfo **slot = &recent[typid & 63];
+
+    if (*slot != NULL && (*slot)->oid == typid)
+        return *slot;
     for (int i = 0; i < NBUILTIN_TYPES; i++)
-        if (builtin_types[i].oid == typid)
-            return &builtin_types[i];
+        if (builtin_types[i].oid == typid) {
+            *slot = &builtin_types[i];
+            return *slot;
+        }
     return NULL;
 }
 
