@@ -254,10 +254,12 @@ set_chunk_id(HeapTupleHeader page_row, const ItemPointerData *tid, int index,
  * the search goes on; each failure clears a mark, so it ends.  Called
  * with the writer lock held: only VACUUM can change the pages after the
  * check, and VACUUM only removes rows, so they are still empty when
- * tdb_heap_insert_on_empty_pages fills them (it checks again).
+ * tdb_heap_insert_on_empty_pages fills them (it checks again).  A long
+ * run is read through the store's ring (strategy, may be NULL).
  */
 static BlockNumber
-find_empty_run(Relation rel, uint32 npages, BlockNumber nblocks)
+find_empty_run(Relation rel, uint32 npages, BlockNumber nblocks,
+               BufferAccessStrategy strategy)
 {
     RelFileNumber relfile = rel->rd_relfilenumber;
 
@@ -268,7 +270,7 @@ find_empty_run(Relation rel, uint32 npages, BlockNumber nblocks)
         if (first == InvalidBlockNumber)
             return InvalidBlockNumber;
         for (uint32 i = 0; i < npages && all_empty; i++) {
-            Buffer buf = tdb_buf_read(relfile, first + i, NULL);
+            Buffer buf = tdb_buf_read(relfile, first + i, strategy);
             Page page = tdb_buf_page(buf);
             OffsetNumber maxoff;
 
@@ -358,6 +360,9 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
     (void)tdb_xact_assign_xid(xact);
     nchunks = chunk_count(len);
     nblocks = tdb_buf_relation_nblocks(toastrel->rd_relfilenumber);
+    if ((BlockNumber)nchunks / TOAST_CHUNKS_PER_PAGE >
+        (BlockNumber)tdb_bufmgr_nbuffers() / 4)
+        strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
     /* space VACUUM freed: a run of empty pages for several chunks (below
      * nblocks < TOAST_MAX_BLOCK, so nameable) */
     if (nchunks > 1)
@@ -365,17 +370,16 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
             find_empty_run(toastrel,
                            (uint32)((nchunks + TOAST_CHUNKS_PER_PAGE - 1) /
                                     TOAST_CHUNKS_PER_PAGE),
-                           nblocks);
+                           nblocks, strategy);
     /* else the first chunk goes to the last block or a new one */
-    if (reuse_block == InvalidBlockNumber && nblocks >= TOAST_MAX_BLOCK)
+    if (reuse_block == InvalidBlockNumber && nblocks >= TOAST_MAX_BLOCK) {
+        if (strategy != NULL)
+            tdb_buf_strategy_free(strategy);
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                 errmsg("toast relation \"%s\" is full", toastrel->rd_name),
                 errdetail("A value id can name blocks below %u only.",
                           TOAST_MAX_BLOCK));
-
-    if ((BlockNumber)nchunks / TOAST_CHUNKS_PER_PAGE >
-        (BlockNumber)tdb_bufmgr_nbuffers() / 4)
-        strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
+    }
     batch_cxt = tdb_aset_create(tdb_current_mcxt, "toast store",
                                 ALLOCSET_DEFAULT_SIZES);
     placement.valueid = InvalidOid;
