@@ -8,7 +8,9 @@
  * free pages first and the end of the relation last.  A lookup is a
  * linear search of one relation's entries; inserts ask only when the
  * page they were filling is full, so it costs at most a few thousand
- * comparisons per page filled.
+ * comparisons per page filled.  A search for a run of empty pages is
+ * one pass too: the entries are in block order, so a run is a stretch of
+ * entries whose block numbers go up by one and which are all empty.
  */
 #include "common/base.h"
 
@@ -78,24 +80,85 @@ tdb_fsm_set_relation(RelFileNumber rel, const FsmPage *pages, uint32 n)
     pthread_mutex_unlock(&fsm_lock);
 }
 
-BlockNumber
-tdb_fsm_get_page(RelFileNumber rel, Size needed, BlockNumber nblocks)
+/* Drop r's entries at or past nblocks (fsm_lock held). */
+static void
+cut_at(FsmRelation *r, BlockNumber nblocks)
+{
+    /* ascending: from the first one past the end on */
+    for (uint32 i = 0; i < r->npages; i++)
+        if (r->pages[i].blkno >= nblocks) {
+            r->npages = i;
+            break;
+        }
+}
+
+/* The lowest page of rel with needed bytes of room, below nblocks; not
+ * an empty one if spare_empty and another has the room. */
+static BlockNumber
+get_page(RelFileNumber rel, Size needed, BlockNumber nblocks, bool spare_empty)
 {
     BlockNumber found = InvalidBlockNumber;
+    BlockNumber found_empty = InvalidBlockNumber;
     FsmRelation *r;
 
     pthread_mutex_lock(&fsm_lock);
     r = find_rel(rel);
     if (r != NULL) {
         r->last_used = ++fsm_clock;
+        cut_at(r, nblocks);
         for (uint32 i = 0; i < r->npages; i++) {
-            if (r->pages[i].blkno >= nblocks) {
-                /* ascending: this one and the rest are past the end */
-                r->npages = i;
-                break;
+            if (r->pages[i].avail < needed)
+                continue;
+            if (spare_empty && r->pages[i].empty) {
+                if (found_empty == InvalidBlockNumber)
+                    found_empty = r->pages[i].blkno;
+                continue;
             }
-            if (r->pages[i].avail >= needed) {
-                found = r->pages[i].blkno;
+            found = r->pages[i].blkno;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&fsm_lock);
+    return found != InvalidBlockNumber ? found : found_empty;
+}
+
+BlockNumber
+tdb_fsm_get_page(RelFileNumber rel, Size needed, BlockNumber nblocks)
+{
+    return get_page(rel, needed, nblocks, false);
+}
+
+BlockNumber
+tdb_fsm_get_page_sparing_empty(RelFileNumber rel, Size needed,
+                               BlockNumber nblocks)
+{
+    return get_page(rel, needed, nblocks, true);
+}
+
+BlockNumber
+tdb_fsm_find_empty_run(RelFileNumber rel, uint32 npages, BlockNumber nblocks)
+{
+    BlockNumber found = InvalidBlockNumber;
+    FsmRelation *r;
+
+    if (npages == 0)
+        return InvalidBlockNumber;
+    pthread_mutex_lock(&fsm_lock);
+    r = find_rel(rel);
+    if (r != NULL) {
+        uint32 run = 0; /* empty entries with consecutive blocks so far */
+
+        r->last_used = ++fsm_clock;
+        cut_at(r, nblocks);
+        for (uint32 i = 0; i < r->npages; i++) {
+            if (!r->pages[i].empty) {
+                run = 0;
+                continue;
+            }
+            if (run > 0 && r->pages[i].blkno != r->pages[i - 1].blkno + 1)
+                run = 0;
+            if (++run == npages) {
+                found = r->pages[i].blkno - (npages - 1);
                 break;
             }
         }
@@ -117,8 +180,10 @@ tdb_fsm_record(RelFileNumber rel, BlockNumber blkno, Size avail)
                 continue;
             if (avail < FSM_MIN_FREE)
                 remove_entry(r, i);
-            else
+            else {
                 r->pages[i].avail = (uint16)Min(avail, (Size)UINT16_MAX);
+                r->pages[i].empty = false;
+            }
             break;
         }
     }
@@ -148,5 +213,20 @@ tdb_fsm_npages(RelFileNumber rel, uint64 *total_avail)
     pthread_mutex_unlock(&fsm_lock);
     if (total_avail != NULL)
         *total_avail = total;
+    return n;
+}
+
+uint32
+tdb_fsm_nempty(RelFileNumber rel)
+{
+    uint32 n = 0;
+    FsmRelation *r;
+
+    pthread_mutex_lock(&fsm_lock);
+    r = find_rel(rel);
+    if (r != NULL)
+        for (uint32 i = 0; i < r->npages; i++)
+            n += r->pages[i].empty ? 1 : 0;
+    pthread_mutex_unlock(&fsm_lock);
     return n;
 }

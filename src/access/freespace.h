@@ -15,6 +15,15 @@
  * next VACUUM of each table: the space is not lost, only unused until
  * then.
  *
+ * VACUUM also marks the pages it left completely empty (no line pointer
+ * in use).  The TOAST chunk store (toast_store.c) needs runs of such
+ * pages for a multi-chunk value, whose chunks must lie 4 to a page at
+ * offsets 1 .. 4 of consecutive blocks: it asks for the lowest run of N
+ * empty pages (tdb_fsm_find_empty_run), checks each page under its lock,
+ * and reports what it found or left there (tdb_fsm_record, which clears
+ * the mark).  Its single chunks take partly used pages before empty ones
+ * (tdb_fsm_get_page_sparing_empty), so runs stay whole.
+ *
  * The record is a hint: a page it names may have been filled since, or
  * be past the end of a relation that was truncated or replaced (TRUNCATE
  * gives a table a new file number, so its old entries are never asked
@@ -37,6 +46,7 @@
 typedef struct FsmPage {
     BlockNumber blkno;
     uint16 avail;
+    bool empty; /* VACUUM left no line pointer in use on it */
 } FsmPage;
 
 /*
@@ -54,8 +64,29 @@ void tdb_fsm_set_relation(RelFileNumber rel, const FsmPage *pages, uint32 n);
 BlockNumber tdb_fsm_get_page(RelFileNumber rel, Size needed,
                              BlockNumber nblocks);
 
+/*
+ * As tdb_fsm_get_page, but the lowest page not marked empty first, an
+ * empty one only if no other has the room: for single TOAST chunks, so
+ * that runs of empty pages stay whole for multi-chunk values.
+ */
+BlockNumber tdb_fsm_get_page_sparing_empty(RelFileNumber rel, Size needed,
+                                           BlockNumber nblocks);
+
+/*
+ * The first block of the lowest run of npages (>= 1) consecutive blocks
+ * of rel, all recorded empty and below nblocks (entries at or past
+ * nblocks are dropped); InvalidBlockNumber if there is none.  The run
+ * stays recorded: the caller checks each page under its lock and
+ * corrects the record (tdb_fsm_record) for a page it found not empty or
+ * filled -- a hint, like everything here.
+ */
+BlockNumber tdb_fsm_find_empty_run(RelFileNumber rel, uint32 npages,
+                                   BlockNumber nblocks);
+
 /* Page blkno of rel has avail bytes of room now: correct its entry (or
- * drop it below FSM_MIN_FREE).  Pages not in the record are not added. */
+ * drop it below FSM_MIN_FREE) and clear its empty mark -- whoever
+ * reports a page's room has looked at it, or just filled it.  Pages not
+ * in the record are not added. */
 void tdb_fsm_record(RelFileNumber rel, BlockNumber blkno, Size avail);
 
 /* Forget rel's record. */
@@ -63,5 +94,8 @@ void tdb_fsm_forget(RelFileNumber rel);
 
 /* Pages recorded for rel, and their total room (tests, VACUUM VERBOSE). */
 uint32 tdb_fsm_npages(RelFileNumber rel, uint64 *total_avail);
+
+/* Pages recorded empty for rel (tests). */
+uint32 tdb_fsm_nempty(RelFileNumber rel);
 
 #endif /* TDB_ACCESS_FREESPACE_H */

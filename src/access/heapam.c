@@ -338,14 +338,54 @@ tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
     }
 }
 
-/* Room on the locked page for a row of len bytes with the line pointer
- * at most max_per_page (tdb_page_add_item reuses a free line pointer
- * below the maximum or adds maximum + 1). */
-static inline bool
+/*
+ * Room on the locked page for a row of len bytes with the line pointer
+ * at most max_per_page.  tdb_page_add_item (no offset given) takes the
+ * first unused line pointer when PD_HAS_FREE_LINES is set and there is
+ * one, else adds maximum + 1: so a page at the cap still takes a row if
+ * one of its line pointers is unused (VACUUM removed a row below the
+ * last) and the hint says so.
+ */
+static bool
 page_has_room_at_most(const PageData *page, Size len, int max_per_page)
 {
-    return tdb_page_get_max_offset(page) < max_per_page &&
-           page_has_room(page, len);
+    OffsetNumber maxoff = tdb_page_get_max_offset(page);
+
+    if (!page_has_room(page, len))
+        return false;
+    if (maxoff < max_per_page)
+        return true;
+    if (maxoff > max_per_page || !tdb_page_flag_is_set(page, PD_HAS_FREE_LINES))
+        return false;
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+        if (!ItemIdIsUsed(tdb_page_get_item_id_const(page, off)))
+            return true;
+    return false;
+}
+
+/* No line pointer of the page in use (an all-zero page counts). */
+static bool
+page_is_empty(const PageData *page)
+{
+    OffsetNumber maxoff = tdb_page_get_max_offset(page);
+
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+        if (ItemIdIsUsed(tdb_page_get_item_id_const(page, off)))
+            return false;
+    return true;
+}
+
+/* Call the placed-row hook for the row just put at tup->t_self. */
+static inline void
+call_placed(Page page, HeapTuple tup, int index, HeapPlacedRowHook placed,
+            void *placed_arg)
+{
+    OffsetNumber off = ItemPointerGetOffsetNumber(&tup->t_self);
+
+    if (placed != NULL)
+        placed((HeapTupleHeader)tdb_page_get_item(
+                   page, tdb_page_get_item_id(page, off)),
+               &tup->t_self, index, placed_arg);
 }
 
 void
@@ -392,14 +432,7 @@ tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
         page = tdb_buf_page(buf);
         do {
             place_row(buf, tuples[done]);
-            if (placed != NULL) {
-                OffsetNumber off =
-                    ItemPointerGetOffsetNumber(&tuples[done]->t_self);
-
-                placed((HeapTupleHeader)tdb_page_get_item(
-                           page, tdb_page_get_item_id(page, off)),
-                       &tuples[done]->t_self, done, placed_arg);
-            }
+            call_placed(page, tuples[done], done, placed, placed_arg);
             done++;
         } while (done < ntuples &&
                  page_has_room_at_most(page, tuples[done]->t_len,
@@ -407,6 +440,115 @@ tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
         tdb_buf_mark_dirty(buf);
         tdb_buf_unlock_release(buf);
         buf = InvalidBuffer;
+    }
+}
+
+bool
+tdb_heap_insert_on_page(Relation rel, HeapTuple tup, BlockNumber blkno,
+                        int max_per_page, Transaction *xact,
+                        HeapPlacedRowHook placed, void *placed_arg)
+{
+    TransactionId xid;
+    CommandId cid;
+    Buffer buf;
+    Page page;
+    Size avail;
+    bool fits;
+
+    if (max_per_page < 1 || max_per_page > (int)MaxHeapTuplesPerPage)
+        elog(ERROR, "invalid rows per page: %d", max_per_page);
+    xid = begin_write(rel, xact, &cid);
+    prepare_new_version(tup, rel, xid, cid, false);
+    if (blkno >= tdb_buf_relation_nblocks(rel->rd_relfilenumber)) {
+        tdb_fsm_record(rel->rd_relfilenumber, blkno, 0);
+        return false;
+    }
+    buf = tdb_buf_read(rel->rd_relfilenumber, blkno, NULL);
+    page = tdb_buf_page(buf);
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    if (tdb_page_is_new(page))
+        tdb_page_init(page, 0); /* an all-zero page left by a crash */
+    fits = page_has_room_at_most(page, tup->t_len, max_per_page);
+    if (fits) {
+        place_row(buf, tup);
+        call_placed(page, tup, 0, placed, placed_arg);
+        tdb_buf_mark_dirty(buf);
+    }
+    /* a page at its cap offers nothing more to this caller */
+    avail = !fits && page_has_room(page, tup->t_len)
+                ? 0
+                : tdb_page_get_heap_free_space(page);
+    tdb_buf_unlock_release(buf);
+    tdb_fsm_record(rel->rd_relfilenumber, blkno, avail);
+    return fits;
+}
+
+void
+tdb_heap_insert_on_empty_pages(Relation rel, HeapTuple *tuples, int ntuples,
+                               BlockNumber first_block, int rows_per_page,
+                               Transaction *xact, BufferAccessStrategy strategy,
+                               HeapPlacedRowHook placed, void *placed_arg)
+{
+    TransactionId xid;
+    CommandId cid;
+    BlockNumber nblocks;
+    int done = 0;
+
+    if (ntuples <= 0)
+        return;
+    if (rows_per_page < 1 || rows_per_page > (int)MaxHeapTuplesPerPage)
+        elog(ERROR, "invalid rows per page: %d", rows_per_page);
+    xid = begin_write(rel, xact, &cid);
+    for (int i = 0; i < ntuples; i++)
+        prepare_new_version(tuples[i], rel, xid, cid, false);
+    nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+
+    while (done < ntuples) {
+        BlockNumber blkno = first_block + (BlockNumber)(done / rows_per_page);
+        Buffer buf;
+        Page page;
+        int i = 0;
+
+        if (blkno >= nblocks)
+            elog(ERROR, "block %u of relation \"%s\" to fill is past its end",
+                 blkno, rel->rd_name);
+        buf = tdb_buf_read(rel->rd_relfilenumber, blkno, strategy);
+        page = tdb_buf_page(buf);
+        tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+        if (!page_is_empty(page)) {
+            tdb_buf_unlock_release(buf);
+            elog(ERROR, "block %u of relation \"%s\" to fill is not empty",
+                 blkno, rel->rd_name);
+        }
+        /* no row, so no pointer into it anywhere: start it afresh, and
+         * put the rows at offsets 1, 2, ... whatever line pointers it had */
+        tdb_page_init(page, 0);
+        for (; i < rows_per_page && done < ntuples; i++, done++) {
+            HeapTuple tup = tuples[done];
+            OffsetNumber off;
+            ItemId lp;
+
+            off = tdb_page_add_item(page, tup->t_data, tup->t_len,
+                                    (OffsetNumber)(i + 1),
+                                    PAGE_ADD_OVERWRITE | PAGE_ADD_IS_HEAP);
+            if (off != (OffsetNumber)(i + 1)) {
+                /* the page stays valid: the rows added die with xact */
+                tdb_buf_mark_dirty(buf);
+                tdb_buf_unlock_release(buf);
+                elog(ERROR, "failed to add row %d to page %u of \"%s\"", i + 1,
+                     blkno, rel->rd_name);
+            }
+            ItemPointerSet(&tup->t_self, blkno, off);
+            lp = tdb_page_get_item_id(page, off);
+            ((HeapTupleHeader)tdb_page_get_item(page, lp))->t_ctid =
+                tup->t_self;
+            tup->t_data->t_ctid = tup->t_self;
+            call_placed(page, tup, done, placed, placed_arg);
+        }
+        tdb_buf_mark_dirty(buf);
+        tdb_fsm_record(rel->rd_relfilenumber, blkno,
+                       tdb_page_get_heap_free_space(page));
+        tdb_buf_unlock_release(buf);
     }
 }
 

@@ -122,8 +122,9 @@ typedef void (*HeapPlacedRowHook)(HeapTupleHeader page_row,
  * without an index (the TOAST chunk store, toast_store.h).  The first
  * row goes to offset 1 of a page appended now if new_page, else to the
  * relation's last page when it has room and fewer than max_per_page
- * line pointers (possibly to a free line pointer below the last one),
- * else to a new page; every following row goes to the page of the row
+ * line pointers (possibly to a free line pointer below the last one) or
+ * max_per_page of them with one unused (PD_HAS_FREE_LINES set), else to
+ * a new page; every following row goes to the page of the row
  * before it while it fits there, else to a page appended.  One lock per
  * page; no free space record is consulted.  strategy (may be NULL) is
  * used for the reads and extensions.  placed (may be NULL) is called
@@ -140,6 +141,45 @@ void tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
                             int max_per_page, bool new_page,
                             Transaction *xact, BufferAccessStrategy strategy,
                             HeapPlacedRowHook placed, void *placed_arg);
+
+/*
+ * Insert tup on page blkno of rel if it has room there with its line
+ * pointer at most max_per_page (a free one below the last, or one past
+ * the last); returns whether it did.  For the TOAST chunk store's single
+ * chunks, on a page the free space record offered.  Either way the
+ * record learns the page's room (tdb_fsm_record; 0 when the page is at
+ * the cap, so it is not offered to this caller again) and forgets that
+ * the page was empty; a block past the end is dropped from it.  tup's
+ * header is prepared as tdb_heap_insert does even when it does not go
+ * there; placed as for tdb_heap_insert_at_end.  Errors as
+ * tdb_heap_insert.
+ */
+bool tdb_heap_insert_on_page(Relation rel, HeapTuple tup, BlockNumber blkno,
+                             int max_per_page, Transaction *xact,
+                             HeapPlacedRowHook placed, void *placed_arg);
+
+/*
+ * Insert ntuples rows on the empty pages first_block, first_block + 1,
+ * ... of rel, rows_per_page to a page, in order: row i goes to
+ * (first_block + i / rows_per_page, i % rows_per_page + 1).  For the
+ * TOAST chunk store's multi-chunk values, on a run of pages VACUUM
+ * emptied (freespace.h); rows_per_page rows must fit on an empty page.
+ *
+ * Each page is filled under its exclusive lock and must be below the
+ * relation's length and empty -- no line pointer in use -- when locked:
+ * it is then initialized afresh (whatever unused line pointers it had)
+ * and the rows are put at exactly those offsets.  A page not empty
+ * raises an internal error: the caller checks the pages first and holds
+ * the writer lock, so no one else can have added a row since (VACUUM
+ * only removes rows).  The record learns each filled page's room
+ * (tdb_fsm_record, which clears its empty mark).  strategy and placed
+ * as for tdb_heap_insert_at_end; other errors as tdb_heap_multi_insert.
+ */
+void tdb_heap_insert_on_empty_pages(Relation rel, HeapTuple *tuples,
+                                    int ntuples, BlockNumber first_block,
+                                    int rows_per_page, Transaction *xact,
+                                    BufferAccessStrategy strategy,
+                                    HeapPlacedRowHook placed, void *placed_arg);
 
 /* ----------------------------------------------------------------------
  * Scanning

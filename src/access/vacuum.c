@@ -12,7 +12,9 @@
  * do not move, only their bytes do -- which is why nobody may hold a
  * pin.  When every page is done, the relation's dirty pages are written
  * and fsynced, and the pages with room are handed to the free space
- * record.
+ * record, those left with no line pointer in use marked empty (the
+ * TOAST chunk store reuses runs of them for multi-chunk values; see
+ * toast_store.c for why a mark gone stale meanwhile is harmless).
  */
 #include "common/base.h"
 
@@ -108,6 +110,19 @@ prune_page(Relation rel, Buffer buf, BlockNumber blkno,
     return true;
 }
 
+/* No line pointer of the page in use (after pruning: none at all, the
+ * compaction cut the unused ones off). */
+static bool
+page_is_empty(const PageData *page)
+{
+    OffsetNumber maxoff = tdb_page_get_max_offset(page);
+
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+        if (ItemIdIsUsed(tdb_page_get_item_id_const(page, off)))
+            return false;
+    return true;
+}
+
 static int
 cmp_avail_desc(const void *a, const void *b)
 {
@@ -152,6 +167,7 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
         Buffer buf = tdb_buf_read(relfile, blkno, strategy);
         Page page;
         bool hints = false;
+        bool empty;
         Size avail;
 
         /* our own earlier pin on the page (the count of distinct pinned
@@ -186,10 +202,14 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
         }
         TDB_END_TRY();
         avail = tdb_page_get_heap_free_space(page);
+        /* decided under the cleanup lock: no row on it now, and only a
+         * writer-lock holder can add one (toast_store.c relies on it) */
+        empty = page_is_empty(page);
         tdb_buf_unlock_release(buf);
         if (avail >= FSM_MIN_FREE) {
             free_pages[nfree].blkno = blkno;
             free_pages[nfree].avail = (uint16)avail;
+            free_pages[nfree].empty = empty;
             nfree++;
         }
     }

@@ -16,7 +16,8 @@
  *   - the page's pd_prune_xid becomes the oldest xmax of the deleted row
  *     versions that had to stay;
  *   - the page's free space goes to the free space record (freespace.h),
- *     where inserts find it.
+ *     where inserts find it, marked empty if no line pointer is in use
+ *     (the TOAST chunk store reuses runs of such pages).
  * A page some other thread has pinned is skipped, as PostgreSQL's lazy
  * VACUUM skips pages whose cleanup lock it cannot get at once: a scan or
  * a slot may hold pointers into it.  Its dead rows wait for the next

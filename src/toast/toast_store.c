@@ -17,39 +17,82 @@
  * ... is full" beyond: a 4 TB toast relation).  The chunk_id column holds
  * the same id, so the rows are what PostgreSQL would store.
  *
- *   - A value of several chunks starts at offset 1 of a page appended for
- *     it, and its chunks fill 4 pages in order (every chunk but the last
+ *   - A value of several chunks starts at offset 1 of a page, and its
+ *     chunks fill 4 consecutive pages in order (every chunk but the last
  *     is TOAST_MAX_CHUNK_SIZE = 1996 bytes, a full row 2032 bytes):
  *
  *         chunk k  at  (first_block + k / 4, k % 4 + 1)
  *
- *     so a slice computes the pages it needs and reads only those.
- *   - A value of one chunk goes to the relation's last page if it has
- *     room and fewer than 8 line pointers, else to a page appended.
+ *     so a slice computes the pages it needs and reads only those.  The
+ *     pages are the lowest run of ceil(nchunks / 4) consecutive pages
+ *     VACUUM left completely empty (find_empty_run), else pages appended
+ *     for the value.
+ *   - A value of one chunk goes to a page the free space record offers
+ *     with room and fewer than 8 line pointers (one in use before an
+ *     empty one, so runs stay whole), else to the relation's last page
+ *     on the same terms, else to a page appended.
  *
- * The rows are inserted by tdb_heap_insert_at_end, which appends in order
- * with a cap on rows per page, and the id is taken from where chunk 0
- * actually landed: a hook writes it into the page's copy of each row of
- * the first batch under the page's lock (HeapPlacedRowHook), so no guess
- * can go stale between choosing the place and filling it.  The store
- * then checks that every chunk is at the address the id implies (an
- * internal error otherwise).
+ * The rows are inserted by tdb_heap_insert_on_empty_pages (a run: each
+ * page initialized afresh under its exclusive lock, rows at offsets
+ * 1 .. 4 exactly), tdb_heap_insert_on_page (a single chunk on a recorded
+ * page) or tdb_heap_insert_at_end (appending in order with a cap on rows
+ * per page).  The id is taken from where chunk 0 actually landed: a hook
+ * writes it into the page's copy of each row of the first batch under
+ * the page's lock (HeapPlacedRowHook), so no guess can go stale between
+ * choosing the place and filling it.  The store then checks that every
+ * chunk is at the address the id implies (an internal error otherwise).
+ *
+ * Reusing space VACUUM freed
+ * --------------------------
+ * VACUUM (vacuum.c) hands the pages it found with room to the in-memory
+ * free space record (freespace.h), marking those with no line pointer in
+ * use as empty -- decided under the page's cleanup lock.  The record is a
+ * hint, and the store never trusts it:
+ *   - Only writer-lock holders add rows to a toast relation, and the
+ *     store holds the writer lock from its start (there is one writer at
+ *     a time); VACUUM runs beside it without that lock but only removes
+ *     rows.  So a page seen empty under its lock by the store stays empty
+ *     until the store itself fills it.  find_empty_run checks every page
+ *     of a run under its lock before the first chunk is placed, and
+ *     tdb_heap_insert_on_empty_pages checks again under the exclusive
+ *     lock it fills the page under (a cleanup-locked page being pruned
+ *     cannot be locked meanwhile, and pruning an empty page changes
+ *     nothing).
+ *   - A mark can be stale: a VACUUM that saw a page empty may record it
+ *     only after this writer filled it (VACUUM replaces the record when
+ *     its pass ends).  The check finds the rows; the page is reported to
+ *     the record with its real room (tdb_fsm_record clears the mark) and
+ *     the next run is tried.  Each filled page is reported the same way
+ *     as it is filled, so the record stops offering it at once.  Runs
+ *     are not taken out of the record while being checked: nobody else
+ *     fills toast pages, so there is no one to hide them from.
+ *   - Readers: a page is empty only when every chunk row on it is gone,
+ *     i.e. VACUUM found each dead to every snapshot -- no row anyone can
+ *     still read points to it (PostgreSQL's condition for reusing an
+ *     OID, below).  Readers of live values never look at it.
+ *   - A page VACUUM skipped (pinned) or never saw is simply not offered.
+ *     All-zero pages (an extension a crash cut short) are not recorded;
+ *     tdb_heap_insert_on_page initializes one if offered anyway.
+ *   - Empty pages at the end are not truncated: scans compare the file's
+ *     length with the committed one (pg_class.relpages, checked against
+ *     rd_committed_blocks), which VACUUM does not maintain; they are
+ *     reused instead.
  *
  * Why this is sound:
  *   - The pointer format stays PostgreSQL's; only the meaning of the id
  *     differs.  Ids are unique among a relation's live values because two
  *     live rows never share a (block, offset).
- *   - Space is not reused before VACUUM exists: rows of aborted stores
- *     and deleted values stay where they are.  Once VACUUM removes dead
- *     chunk rows, a later value may land where a removed one began and
- *     get its id -- exactly PostgreSQL's rule for reusing an OID: the
- *     chunks were dead to every snapshot, so no row anyone can still read
- *     points to them.  A value's chunks die together (one delete stamps
- *     them all), and a multi-chunk value never reuses space: it starts on
- *     a new page and its pages are consecutive, because only writer-lock
- *     holders extend a toast relation and VACUUM does not extend it.
- *     When a btree arrives, ids may become ordinary OIDs again; fetching
- *     by address then remains for existing values.
+ *   - Space is reused only once VACUUM removed the dead chunk rows (of
+ *     aborted stores and deleted values).  A later value may then land
+ *     where a removed one began and get its id -- exactly PostgreSQL's
+ *     rule for reusing an OID: the chunks were dead to every snapshot, so
+ *     no row anyone can still read points to them.  A value's chunks die
+ *     together (one delete stamps them all).  A multi-chunk value's pages
+ *     are consecutive: a run of pages checked empty, or pages appended --
+ *     only writer-lock holders extend a toast relation or add rows to
+ *     it, and VACUUM does neither.  When a btree arrives, ids may become
+ *     ordinary OIDs again; fetching by address then remains for existing
+ *     values.
  *   - Chunk rows are ordinary rows of the writing transaction (xmin, the
  *     current command id), so an aborted store's chunks are dead.  A
  *     delete stamps xmax like tdb_heap_delete.
@@ -70,6 +113,7 @@
  */
 #include "common/base.h"
 
+#include "access/freespace.h"
 #include "access/heapam.h"
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
@@ -200,6 +244,79 @@ set_chunk_id(HeapTupleHeader page_row, const ItemPointerData *tid, int index,
            &placement->valueid, sizeof(Oid));
 }
 
+/*
+ * A run of npages empty pages below nblocks for a multi-chunk value, or
+ * InvalidBlockNumber: the lowest run the free space record offers whose
+ * pages all prove empty -- no line pointer in use -- under their locks.
+ * A page that does not (the record is a hint: VACUUM may have recorded
+ * it empty just before this writer's last store filled it) is reported
+ * to the record with its real room, which clears its empty mark, and
+ * the search goes on; each failure clears a mark, so it ends.  Called
+ * with the writer lock held: only VACUUM can change the pages after the
+ * check, and VACUUM only removes rows, so they are still empty when
+ * tdb_heap_insert_on_empty_pages fills them (it checks again).  A long
+ * run is read through the store's ring (strategy, may be NULL).
+ */
+static BlockNumber
+find_empty_run(Relation rel, uint32 npages, BlockNumber nblocks,
+               BufferAccessStrategy strategy)
+{
+    RelFileNumber relfile = rel->rd_relfilenumber;
+
+    for (;;) {
+        BlockNumber first = tdb_fsm_find_empty_run(relfile, npages, nblocks);
+        bool all_empty = true;
+
+        if (first == InvalidBlockNumber)
+            return InvalidBlockNumber;
+        for (uint32 i = 0; i < npages && all_empty; i++) {
+            Buffer buf = tdb_buf_read(relfile, first + i, strategy);
+            Page page = tdb_buf_page(buf);
+            OffsetNumber maxoff;
+
+            tdb_buf_lock(buf, BUF_LOCK_SHARE);
+            maxoff = tdb_page_get_max_offset(page);
+            for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+                if (ItemIdIsUsed(tdb_page_get_item_id_const(page, off))) {
+                    all_empty = false;
+                    break;
+                }
+            if (!all_empty) {
+                Size avail = tdb_page_get_heap_free_space(page);
+
+                tdb_buf_unlock_release(buf);
+                tdb_fsm_record(relfile, first + i, avail);
+            } else
+                tdb_buf_unlock_release(buf);
+        }
+        if (all_empty)
+            return first;
+    }
+}
+
+/*
+ * Put the single chunk row tup on a page the free space record offers
+ * with room for it and fewer than 8 rows (partly used pages before
+ * empty ones, so runs stay whole); false if none takes it.  Each page
+ * that does not take it leaves the record (or records less room), so
+ * this ends.
+ */
+static bool
+store_single_in_free_page(Relation rel, HeapTuple tup, BlockNumber nblocks,
+                          Transaction *xact, ChunkPlacement *placement)
+{
+    for (;;) {
+        BlockNumber blkno = tdb_fsm_get_page_sparing_empty(
+            rel->rd_relfilenumber, MAXALIGN(tup->t_len), nblocks);
+
+        if (blkno == InvalidBlockNumber)
+            return false;
+        if (tdb_heap_insert_on_page(rel, tup, blkno, TOAST_MAX_ROWS_PER_PAGE,
+                                    xact, set_chunk_id, placement))
+            return true;
+    }
+}
+
 TDB_NORETURN TDB_COLD TDB_NOINLINE static void
 report_misplaced_chunk(Relation rel, Oid valueid, int32 seq,
                        const ItemPointerData *tid, BlockNumber block,
@@ -222,6 +339,8 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
     HeapTuple tuples[STORE_BATCH_CHUNKS];
     ChunkPlacement placement;
     BlockNumber first_block = InvalidBlockNumber;
+    BlockNumber reuse_block = InvalidBlockNumber;
+    BlockNumber nblocks;
     OffsetNumber first_offset = InvalidOffsetNumber;
     int32 nchunks;
 
@@ -236,19 +355,31 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
              rawsize, extinfo_method_bits, (size_t)len);
     check_toast_desc(toastrel);
 
-    /* the writer lock first: from here on only this thread extends */
+    /* the writer lock first: from here on only this thread extends the
+     * relation or adds rows to it */
     (void)tdb_xact_assign_xid(xact);
     nchunks = chunk_count(len);
-    /* the first chunk goes to the last block or a new one */
-    if (tdb_buf_relation_nblocks(toastrel->rd_relfilenumber) >= TOAST_MAX_BLOCK)
+    nblocks = tdb_buf_relation_nblocks(toastrel->rd_relfilenumber);
+    if ((BlockNumber)nchunks / TOAST_CHUNKS_PER_PAGE >
+        (BlockNumber)tdb_bufmgr_nbuffers() / 4)
+        strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
+    /* space VACUUM freed: a run of empty pages for several chunks (below
+     * nblocks < TOAST_MAX_BLOCK, so nameable) */
+    if (nchunks > 1)
+        reuse_block =
+            find_empty_run(toastrel,
+                           (uint32)((nchunks + TOAST_CHUNKS_PER_PAGE - 1) /
+                                    TOAST_CHUNKS_PER_PAGE),
+                           nblocks, strategy);
+    /* else the first chunk goes to the last block or a new one */
+    if (reuse_block == InvalidBlockNumber && nblocks >= TOAST_MAX_BLOCK) {
+        if (strategy != NULL)
+            tdb_buf_strategy_free(strategy);
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                 errmsg("toast relation \"%s\" is full", toastrel->rd_name),
                 errdetail("A value id can name blocks below %u only.",
                           TOAST_MAX_BLOCK));
-
-    if ((BlockNumber)nchunks / TOAST_CHUNKS_PER_PAGE >
-        (BlockNumber)tdb_bufmgr_nbuffers() / 4)
-        strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
+    }
     batch_cxt = tdb_aset_create(tdb_current_mcxt, "toast store",
                                 ALLOCSET_DEFAULT_SIZES);
     placement.valueid = InvalidOid;
@@ -266,12 +397,24 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
                            data + (Size)(seq + i) * TOAST_MAX_CHUNK_SIZE,
                            (Size)chunk_size(len, seq + i, nchunks));
         tdb_mcxt_switch_to(old_cxt);
-        /* a value of several chunks starts a page of its own */
-        tdb_heap_insert_at_end(toastrel, tuples, n,
-                               nchunks == 1 ? TOAST_MAX_ROWS_PER_PAGE
-                                            : TOAST_CHUNKS_PER_PAGE,
-                               nchunks > 1, xact, strategy,
-                               seq == 0 ? set_chunk_id : NULL, &placement);
+        if (reuse_block != InvalidBlockNumber)
+            /* the run checked empty: chunk k at (reuse_block + k / 4,
+             * k % 4 + 1); a batch starts a page (STORE_BATCH_CHUNKS is a
+             * multiple of 4) */
+            tdb_heap_insert_on_empty_pages(
+                toastrel, tuples, n,
+                reuse_block + (BlockNumber)(seq / TOAST_CHUNKS_PER_PAGE),
+                TOAST_CHUNKS_PER_PAGE, xact, strategy,
+                seq == 0 ? set_chunk_id : NULL, &placement);
+        else if (nchunks > 1 ||
+                 !store_single_in_free_page(toastrel, tuples[0], nblocks, xact,
+                                            &placement))
+            /* a value of several chunks starts a page of its own */
+            tdb_heap_insert_at_end(toastrel, tuples, n,
+                                   nchunks == 1 ? TOAST_MAX_ROWS_PER_PAGE
+                                                : TOAST_CHUNKS_PER_PAGE,
+                                   nchunks > 1, xact, strategy,
+                                   seq == 0 ? set_chunk_id : NULL, &placement);
         if (seq == 0) {
             if (placement.bad_address)
                 elog(ERROR, "first chunk of a value went to (%u,%u) in %s",
@@ -282,7 +425,8 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
                                      &first_offset);
         }
         /* every chunk is where the value id says (4 a page from offset 1
-         * of consecutive new pages: nobody else extends the relation) */
+         * of consecutive pages, new or emptied: nobody else extends the
+         * relation or adds rows to it) */
         for (int i = 0; i < n; i++) {
             BlockNumber block;
             OffsetNumber offset;

@@ -14,7 +14,9 @@
  *     va_valueid = ((block << 3) | (offset - 1)) + 1
  *
  * and the chunks of a multi-chunk value lie 4 to a page on consecutive
- * pages, so any chunk's place is computed, not looked up.
+ * pages, so any chunk's place is computed, not looked up.  New values
+ * reuse the pages VACUUM freed (a run of empty pages for several chunks,
+ * a page with room for one; toast_store.c), else extend the relation.
  *
  * Callers hold REL_LOCK_SHARE on the toast relation (as on its table).
  * Storing and deleting take the database-wide writer lock through the
@@ -85,10 +87,10 @@ void tdb_toast_store_stats(ToastStoreStats *out);
  * uncompressed one the raw data (rawsize = len + VARHDRSZ).  Chunks are
  * formed and inserted a few pages at a time, so storing needs little
  * memory beyond data.  Raises 54000 "toast relation ... is full" once
- * the relation has TOAST_MAX_BLOCK blocks (a value id could not name
- * where the value starts), the writer lock's and the buffer pool's
- * errors (53100 when the disk is full).  On an error, the chunks already
- * inserted die with the transaction.
+ * the relation has TOAST_MAX_BLOCK blocks and no run of empty pages
+ * takes the value (a value id could not name a new page), the writer
+ * lock's and the buffer pool's errors (53100 when the disk is full).  On
+ * an error, the chunks already inserted die with the transaction.
  */
 void tdb_toast_store_value(Relation toastrel, Transaction *xact,
                            const char *data, Size len, int32 rawsize,

@@ -15,6 +15,8 @@
 #     the value;
 #   - a 100 MB value round trips out of line;
 #   - trace_detoast logs the counters;
+#   - a value updated 10 times with VACUUM between: the chunk store
+#     reuses the emptied pages, so the table's size stays bounded;
 #   - a statement keeps reading the value it started with while another
 #     session updates (and vacuums) it, through `tupledb serve` and psql
 #     (skipped without psql).
@@ -182,6 +184,33 @@ else fail "a 100 MB value round trips out of line" "$big"; fi
 log=$(printf "SET client_min_messages = log; SET trace_detoast = on;\nSELECT length(v) + length(v) FROM toasted;\n" | tdb 2>&1)
 if grep -Eq 'LOG: +detoast: 2 requests, 1 cache hits, 1 fetched' <<<"$log"; then ok "trace_detoast logs the counters"
 else fail "trace_detoast logs the counters" "$log"; fi
+
+# space reuse: a 640 kB value updated 10 times, VACUUM after each update
+# (one shell process: the free space record is in memory).  The chunk
+# store puts each new value into the pages VACUUM emptied of the value
+# before last, so the table stops growing at about two values' pages
+# (without reuse: eleven); the last value reads back exactly.
+val() { echo "(SELECT string_agg(md5((g + $1)::text), '' ORDER BY g) FROM generate_series(1, 20000) g)"; }
+{
+  echo "CREATE TABLE t (id int, v text);"
+  echo "INSERT INTO t SELECT 1, $(val 0);"
+  echo "SELECT 'size0', pg_total_relation_size('t'::regclass);"
+  for i in $(seq 1 10); do
+    echo "UPDATE t SET v = $(val "$i");"
+    echo "VACUUM t;"
+    echo "SELECT 'size$i', pg_total_relation_size('t'::regclass);"
+  done
+  echo "SELECT 'same', md5(v) = md5($(val 10)), length(v) FROM t;"
+} | tdb -A -t -F ' ' >"$work/reuse.out" 2>&1
+size_of() { sed -nE "s/^size$1 ([0-9]+)$/\1/p" "$work/reuse.out"; }
+s0=$(size_of 0); s2=$(size_of 2); s10=$(size_of 10)
+if [ -n "$s0" ] && [ -n "$s2" ] && [ -n "$s10" ] && [ "$s10" = "$s2" ] &&
+   [ "$s10" -le $((2 * s0 + 65536)) ] && grep -qx 'same t 640000' "$work/reuse.out" &&
+   ! grep -q ERROR "$work/reuse.out"; then
+  ok "a value updated 10 times with VACUUM between keeps the size bounded ($s0 -> $s10 bytes)"
+else
+  fail "a value updated 10 times with VACUUM between keeps the size bounded" "$(tr '\n' ';' <"$work/reuse.out")"
+fi
 
 # concurrent writer: a statement that started before another session
 # replaced (and vacuumed) the value keeps reading the old value's chunks

@@ -970,7 +970,8 @@ TEST_END
 
 TEST_BEGIN(test_fsm)
 {
-    FsmPage pages[4] = {{1, 500}, {3, 100}, {5, 4000}, {9, 300}};
+    FsmPage pages[4] = {
+        {1, 500, false}, {3, 100, false}, {5, 4000, false}, {9, 300, false}};
     RelFileNumber rel = 900001;
     uint64 total;
 
@@ -994,6 +995,35 @@ TEST_BEGIN(test_fsm)
     expect_u64_eq(tdb_fsm_get_page(rel, 200, 6), 5);
     expect_u64_eq(tdb_fsm_get_page(rel, 200, 5), InvalidBlockNumber);
     expect_int_eq(tdb_fsm_npages(rel, NULL), 0);
+    /* empty pages: runs of consecutive blocks, spared by single rows */
+    {
+        FsmPage e[7] = {{2, 8000, true}, {3, 8000, true}, {4, 3000, false},
+                        {5, 8000, true}, {6, 8000, true}, {7, 8000, true},
+                        {9, 8000, true}};
+
+        tdb_fsm_set_relation(rel, e, 7);
+        expect_int_eq(tdb_fsm_nempty(rel), 6);
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 1, 100), 2);
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 2, 100), 2);
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 3, 100), 5);
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 4, 100), InvalidBlockNumber);
+        /* the run stays recorded until someone reports on its pages */
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 3, 100), 5);
+        expect_u64_eq(tdb_fsm_get_page(rel, 200, 100), 2);
+        expect_u64_eq(tdb_fsm_get_page_sparing_empty(rel, 200, 100), 4);
+        expect_u64_eq(tdb_fsm_get_page_sparing_empty(rel, 5000, 100), 2);
+        /* a report clears the mark: 5-7 is no run any more */
+        tdb_fsm_record(rel, 6, 7000);
+        expect_int_eq(tdb_fsm_nempty(rel), 5);
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 3, 100), InvalidBlockNumber);
+        expect_u64_eq(tdb_fsm_get_page_sparing_empty(rel, 5000, 100), 6);
+        /* the end of the relation bounds runs too */
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 1, 9), 2);
+        expect_int_eq(tdb_fsm_npages(rel, NULL), 6);
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 1, 2), InvalidBlockNumber);
+        expect_int_eq(tdb_fsm_npages(rel, NULL), 0);
+        expect_u64_eq(tdb_fsm_find_empty_run(rel, 0, 100), InvalidBlockNumber);
+    }
     /* many relations: the least recently used are forgotten */
     for (RelFileNumber r = 1; r <= FSM_MAX_RELATIONS + 5; r++)
         tdb_fsm_set_relation(800000 + r, pages, 4);

@@ -3,8 +3,10 @@
  * directory, buffer pool and transaction manager: round trips of values
  * from 1 byte to 100 MB, where chunks go (direct addressing), compressed
  * pointers, slices that read only the chunks they need, MVCC of stores
- * and deletes, damaged chunks, durability at commit, and readers running
- * beside a writer.
+ * and deletes, damaged chunks, durability at commit, readers running
+ * beside a writer, and reuse of the space VACUUM freed (runs of empty
+ * pages for multi-chunk values, free pages for single chunks) also with
+ * VACUUM and readers running beside the writer.
  *
  * The toast relation is a plain file created through smgr here, with
  * PostgreSQL's three columns; the catalog's tests cover naming it.
@@ -20,9 +22,11 @@
 #include <valgrind/valgrind.h>
 
 #include "access/access_test.h"
+#include "access/freespace.h"
 #include "access/heapam.h"
 #include "access/htup_xact.h"
 #include "access/snapshot.h"
+#include "access/vacuum.h"
 #include "access/xact.h"
 #include "common/elog.h"
 #include "storage/buf_internals.h"
@@ -1088,6 +1092,427 @@ TEST_BEGIN(test_readers_beside_writer)
 }
 TEST_END
 
+/* ----------------------------------------------------------------------
+ * Reusing the space VACUUM freed
+ * ---------------------------------------------------------------------- */
+
+static BlockNumber
+toast_nblocks(Fixture *f)
+{
+    return tdb_buf_relation_nblocks(f->rel.rd_relfilenumber);
+}
+
+/* VACUUM the toast relation as a transaction of its own (the fixture's
+ * session, which must be idle). */
+static VacuumStats
+vacuum_toast(Fixture *f)
+{
+    VacuumStats st;
+
+    tdb_xact_begin(f->xact);
+    tdb_heap_vacuum(&f->rel, f->xact, &st);
+    expect_true(tdb_xact_commit(f->xact));
+    return st;
+}
+
+static void
+expect_at(const varatt_external *ptr, BlockNumber block, OffsetNumber off)
+{
+    BlockNumber b;
+    OffsetNumber o;
+
+    tdb_toast_valueid_decode(ptr->va_valueid, &b, &o);
+    expect_u64_eq(b, block);
+    expect_u64_eq(o, off);
+}
+
+/*
+ * Deleted values' pages, once VACUUM emptied them, take new multi-chunk
+ * values (the lowest run long enough) and single chunks (pages already
+ * in use first); a value longer than every run appends; every value
+ * reads back exactly, the survivors too.
+ */
+TEST_BEGIN(test_reuse_after_vacuum)
+{
+    Fixture *f = start(64);
+    Size len10 = 9 * TOAST_MAX_CHUNK_SIZE + 1;  /* 10 chunks: 3 pages */
+    Size len9 = 9 * TOAST_MAX_CHUNK_SIZE;       /* 9 chunks: 3 pages */
+    Size len5 = 4 * TOAST_MAX_CHUNK_SIZE + 7;   /* 5 chunks: 2 pages */
+    Size len13 = 12 * TOAST_MAX_CHUNK_SIZE + 3; /* 13 chunks: 4 pages */
+    char *data = make_data(len13 + 1000, 51);
+    varatt_external a, b, c, d, e, g, h, k, sm;
+    VacuumStats st;
+
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    tdb_xact_begin(f->xact);
+    a = store_plain(f, data, len10);    /* pages 0-2 */
+    b = store_plain(f, data + 1, 100);  /* page 2, offset 3 */
+    c = store_plain(f, data + 2, len9); /* pages 3-5 */
+    d = store_plain(f, data + 3, len5); /* pages 6-7 */
+    expect_true(tdb_xact_commit(f->xact));
+    expect_at(&b, 2, 3);
+    expect_at(&c, 3, 1);
+    expect_at(&d, 6, 1);
+    expect_u64_eq(toast_nblocks(f), 8);
+
+    /* nothing dead yet: nothing empty, a value appends */
+    st = vacuum_toast(f);
+    expect_u64_eq(st.tuples_removed, 0);
+    expect_int_eq(tdb_fsm_nempty(f->rel.rd_relfilenumber), 0);
+
+    tdb_xact_begin(f->xact);
+    tdb_toast_delete_value(&f->rel, &a, f->xact);
+    tdb_toast_delete_value(&f->rel, &c, f->xact);
+    expect_true(tdb_xact_commit(f->xact));
+    st = vacuum_toast(f);
+    expect_u64_eq(st.tuples_removed, 19);
+    /* pages 0, 1, 3, 4, 5 empty; page 2 keeps b */
+    expect_int_eq(tdb_fsm_nempty(f->rel.rd_relfilenumber), 5);
+
+    tdb_xact_begin(f->xact);
+    /* three pages: not 0-1 (too short), 3-5 */
+    e = store_plain(f, data + 10, len9);
+    expect_at(&e, 3, 1);
+    /* two pages: 0-1 */
+    g = store_plain(f, data + 11, len5);
+    expect_at(&g, 0, 1);
+    /* a single chunk: the lowest page in use with room -- the last page
+     * of g's run (page 0 is full) -- not an empty one */
+    sm = store_plain(f, data + 12, 200);
+    expect_at(&sm, 1, 2);
+    expect_u64_eq(toast_nblocks(f), 8);
+    /* four pages: no run that long left, so it appends */
+    h = store_plain(f, data + 13, len13);
+    expect_at(&h, 8, 1);
+    expect_u64_eq(toast_nblocks(f), 12);
+    expect_true(tdb_xact_commit(f->xact));
+
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &b), data + 1, 100));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &d), data + 3, len5));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &e), data + 10, len9));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &g), data + 11, len5));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &sm), data + 12, 200));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &h), data + 13, len13));
+    /* a slice of a value in reused pages reads only its pages */
+    {
+        varlena *v = tdb_toast_fetch_slice(&f->rel, &e,
+                                           5 * TOAST_MAX_CHUNK_SIZE + 10, 20);
+
+        expect_true(
+            value_equals(v, data + 10 + 5 * TOAST_MAX_CHUNK_SIZE + 10, 20));
+    }
+    /* the reused pages hold exactly the new rows */
+    expect_int_eq(count_rows_now(f), 1 + 5 + 9 + 5 + 1 + 13);
+    expect_int_eq(tdb_fsm_nempty(f->rel.rd_relfilenumber), 0);
+
+    /* an aborted store's pages are emptied by VACUUM and reused */
+    tdb_xact_begin(f->xact);
+    k = store_plain(f, data + 20, len13); /* pages 12-15 */
+    expect_at(&k, 12, 1);
+    tdb_xact_abort(f->xact);
+    vacuum_toast(f);
+    expect_int_eq(tdb_fsm_nempty(f->rel.rd_relfilenumber), 4);
+    tdb_xact_begin(f->xact);
+    k = store_plain(f, data + 21, len13);
+    expect_at(&k, 12, 1);
+    expect_true(tdb_xact_commit(f->xact));
+    expect_u64_eq(toast_nblocks(f), 16);
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &k), data + 21, len13));
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    finish(f);
+}
+TEST_END
+
+/*
+ * Single chunks: up to 8 rows a page also on pages taken from the
+ * record (a page with 8 line pointers takes a row only at a freed one),
+ * partly used pages before empty ones, and a page at the cap leaves the
+ * record instead of being offered again.
+ */
+TEST_BEGIN(test_reuse_single_chunks)
+{
+    Fixture *f = start(64);
+    char *data = make_data(20000, 52);
+    Size big = 5 * TOAST_MAX_CHUNK_SIZE; /* 5 chunks: 2 pages */
+    varatt_external small[8], x, y, z, m;
+
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    tdb_xact_begin(f->xact);
+    for (int i = 0; i < 8; i++) /* page 0, offsets 1-8 */
+        small[i] = store_plain(f, data + i, 50);
+    m = store_plain(f, data + 100, big); /* pages 1-2 */
+    expect_true(tdb_xact_commit(f->xact));
+    expect_at(&m, 1, 1);
+
+    /* free small[2] and small[7]: page 0 keeps 6 rows, slot 3 free below
+     * the last one, the last slot cut off -- room for two */
+    tdb_xact_begin(f->xact);
+    tdb_toast_delete_value(&f->rel, &small[2], f->xact);
+    tdb_toast_delete_value(&f->rel, &small[7], f->xact);
+    tdb_toast_delete_value(&f->rel, &m, f->xact);
+    expect_true(tdb_xact_commit(f->xact));
+    vacuum_toast(f);
+    expect_int_eq(tdb_fsm_nempty(f->rel.rd_relfilenumber), 2);
+
+    tdb_xact_begin(f->xact);
+    /* page 0 first, though empty pages have more room */
+    x = store_plain(f, data + 200, 60);
+    expect_at(&x, 0, 3);
+    y = store_plain(f, data + 201, 60);
+    expect_at(&y, 0, 8);
+    /* page 0 is full of line pointers: the lowest empty page now */
+    z = store_plain(f, data + 202, 60);
+    expect_at(&z, 1, 1);
+    expect_u64_eq(toast_nblocks(f), 3);
+    expect_true(tdb_xact_commit(f->xact));
+    /* page 1 is no longer empty: a two-page value cannot use 1-2 */
+    tdb_xact_begin(f->xact);
+    m = store_plain(f, data + 300, big);
+    expect_at(&m, 3, 1);
+    expect_true(tdb_xact_commit(f->xact));
+
+    for (int i = 0; i < 8; i++)
+        if (i != 2 && i != 7)
+            expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &small[i]),
+                                     data + i, 50));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &x), data + 200, 60));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &y), data + 201, 60));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &z), data + 202, 60));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &m), data + 300, big));
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    finish(f);
+}
+TEST_END
+
+/*
+ * The record is a hint: pages marked empty that hold rows (VACUUM saw
+ * them empty before a store filled them) are found out under their
+ * locks, their marks cleared, and the next run tried; marks past the
+ * end of the relation are dropped.
+ */
+TEST_BEGIN(test_reuse_stale_record)
+{
+    Fixture *f = start(64);
+    Size big = 5 * TOAST_MAX_CHUNK_SIZE; /* 2 pages */
+    char *data = make_data(big + 100, 53);
+    varatt_external p1, p2, q, r;
+    FsmPage pages[6];
+
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    tdb_xact_begin(f->xact);
+    p1 = store_plain(f, data, big);     /* pages 0-1 */
+    p2 = store_plain(f, data + 1, big); /* pages 2-3 */
+    q = store_plain(f, data + 2, big);  /* pages 4-5 */
+    expect_true(tdb_xact_commit(f->xact));
+    tdb_xact_begin(f->xact);
+    tdb_toast_delete_value(&f->rel, &p2, f->xact);
+    expect_true(tdb_xact_commit(f->xact));
+    vacuum_toast(f);
+    expect_int_eq(tdb_fsm_nempty(f->rel.rd_relfilenumber), 2);
+
+    /* a stale record: 0 and 1 hold p1, 6 and 7 do not exist */
+    for (int i = 0; i < 6; i++) {
+        pages[i].blkno = (BlockNumber)(i < 4 ? i : i + 2);
+        pages[i].avail = 8000;
+        pages[i].empty = true;
+    }
+    tdb_fsm_set_relation(f->rel.rd_relfilenumber, pages, 6);
+    tdb_xact_begin(f->xact);
+    r = store_plain(f, data + 3, big);
+    expect_at(&r, 2, 1);
+    expect_true(tdb_xact_commit(f->xact));
+    expect_u64_eq(toast_nblocks(f), 6);
+    /* 0 and 1 were looked at, 2 and 3 filled, 6 and 7 dropped */
+    expect_int_eq(tdb_fsm_nempty(f->rel.rd_relfilenumber), 0);
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &p1), data, big));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &q), data + 2, big));
+    expect_true(
+        value_equals(tdb_toast_fetch_value(&f->rel, &r), data + 3, big));
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    finish(f);
+}
+TEST_END
+
+/*
+ * A value replaced again and again, with VACUUM in between (what an
+ * UPDATE of a toasted column and VACUUM do): the relation stops growing
+ * after the first rounds, and a value stored once stays intact.
+ */
+TEST_BEGIN(test_reuse_bounded_growth)
+{
+    /* 16 buffers: the 5-page values are written, and their runs checked,
+     * through a ring */
+    Fixture *f = start(16);
+    Size len = 19 * TOAST_MAX_CHUNK_SIZE + 5; /* 20 chunks: 5 pages */
+    char *data = make_data(len + 64, 54);
+    varatt_external keep, cur;
+    BlockNumber after_two = 0;
+
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    tdb_xact_begin(f->xact);
+    keep = store_plain(f, data + 64, len - 100);
+    cur = store_plain(f, data, len);
+    expect_true(tdb_xact_commit(f->xact));
+    for (int round = 1; round <= 10; round++) {
+        varatt_external next;
+
+        tdb_xact_begin(f->xact);
+        tdb_toast_delete_value(&f->rel, &cur, f->xact);
+        next = store_plain(f, data + round, len);
+        expect_true(tdb_xact_commit(f->xact));
+        vacuum_toast(f);
+        expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &next),
+                                 data + round, len));
+        cur = next;
+        if (round == 2)
+            after_two = toast_nblocks(f);
+    }
+    /* keep + two generations of the value */
+    expect_u64_le(toast_nblocks(f), 15);
+    expect_u64_eq(toast_nblocks(f), after_two);
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &keep), data + 64,
+                             len - 100));
+    expect_int_eq(count_rows_now(f), 19 + 20);
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    finish(f);
+}
+TEST_END
+
+/* VACUUM passes in a loop until *stop (a session of its own). */
+typedef struct VacuumArgs {
+    Fixture *f;
+    atomic_bool *stop;
+    atomic_int rounds;
+    int errors;
+    char error[1024];
+} VacuumArgs;
+
+static void *
+vacuum_main(void *arg)
+{
+    VacuumArgs *v = arg;
+
+    tdb_mcxt_thread_init();
+    TDB_TRY();
+    {
+        Transaction *x = tdb_xact_create(v->f->tm, NULL);
+
+        while (!atomic_load(v->stop)) {
+            VacuumStats st;
+
+            tdb_xact_begin(x);
+            tdb_heap_vacuum(&v->f->rel, x, &st);
+            tdb_xact_commit(x);
+            atomic_fetch_add(&v->rounds, 1);
+            sched_yield();
+        }
+        tdb_xact_destroy(x);
+    }
+    TDB_CATCH();
+    {
+        v->errors++;
+        snprintf(v->error, sizeof(v->error), "%s",
+                 tdb_error_current()->message);
+        tdb_error_flush();
+        tdb_buf_release_all_pins_of_thread();
+    }
+    TDB_END_TRY();
+    tdb_mcxt_thread_done();
+    return NULL;
+}
+
+/*
+ * VACUUM looping and a reader reading beside a writer that replaces
+ * values (delete + store, committed) round after round: the store takes
+ * pages VACUUM records meanwhile -- possibly recorded empty just before
+ * the writer filled them -- and every value reads back exactly.
+ */
+TEST_BEGIN(test_reuse_beside_vacuum)
+{
+    Fixture *f = start(128);
+    Size len = 11 * TOAST_MAX_CHUNK_SIZE + 9; /* 12 chunks: 3 pages */
+    char *data = make_data(len + 200, 55);
+    atomic_bool stop = false;
+    ReaderArgs reader;
+    VacuumArgs vac;
+    pthread_t threads[2];
+    varatt_external cur[3];
+    const char *cur_data[3];
+    Size cur_len[3];
+    int rounds = under_valgrind() ? 15 : 200;
+
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    tdb_xact_begin(f->xact);
+    reader.ptr = store_plain(f, data + 100, len);
+    for (int i = 0; i < 3; i++) {
+        cur_data[i] = data + i;
+        cur_len[i] = i == 1 ? 300 : len;
+        cur[i] = store_plain(f, cur_data[i], cur_len[i]);
+    }
+    expect_true(tdb_xact_commit(f->xact));
+    reader.f = f;
+    reader.data = data + 100;
+    reader.len = len;
+    reader.stop = &stop;
+    atomic_init(&reader.fetches, 0);
+    reader.errors = 0;
+    vac.f = f;
+    vac.stop = &stop;
+    atomic_init(&vac.rounds, 0);
+    vac.errors = 0;
+    pthread_create(&threads[0], NULL, reader_main, &reader);
+    pthread_create(&threads[1], NULL, vacuum_main, &vac);
+
+    for (int r = 0; r < rounds; r++) {
+        int i = r % 3;
+
+        /* slot 1 holds a single chunk of a varying size, 0 and 2 three
+         * pages */
+        cur_data[i] = data + r % 100;
+        cur_len[i] = i == 1 ? (Size)(300 + r) : len;
+        tdb_xact_begin(f->xact);
+        tdb_toast_delete_value(&f->rel, &cur[i], f->xact);
+        cur[i] = store_plain(f, cur_data[i], cur_len[i]);
+        expect_true(tdb_xact_commit(f->xact));
+        for (int j = 0; j < 3; j++)
+            expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &cur[j]),
+                                     cur_data[j], cur_len[j]));
+    }
+    atomic_store(&stop, true);
+    for (int i = 0; i < 2; i++)
+        join_within(threads[i]);
+    expect_int_eq(reader.errors, 0);
+    if (reader.errors != 0)
+        printf("    reader: %s\n", reader.error);
+    expect_int_eq(vac.errors, 0);
+    if (vac.errors != 0)
+        printf("    vacuum: %s\n", vac.error);
+    expect_true(atomic_load(&vac.rounds) > 0);
+    if (getenv("STRESS_PRINT") != NULL)
+        printf("    %d rounds, %d vacuum passes, %u pages\n", rounds,
+               atomic_load(&vac.rounds), toast_nblocks(f));
+    /* the space was reused: far below 3 pages per round */
+    if (!under_valgrind())
+        expect_u64_lt(toast_nblocks(f), (BlockNumber)rounds);
+    expect_true(value_equals(tdb_toast_fetch_value(&f->rel, &reader.ptr),
+                             data + 100, len));
+    tdb_fsm_forget(f->rel.rd_relfilenumber);
+    finish(f);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
@@ -1101,5 +1526,10 @@ main(int argc, char **argv)
                      TEST_CASE(test_damaged_chunks),
                      TEST_CASE(test_disk_full_store),
                      TEST_CASE(test_survives_crash_after_commit),
-                     TEST_CASE(test_readers_beside_writer));
+                     TEST_CASE(test_readers_beside_writer),
+                     TEST_CASE(test_reuse_after_vacuum),
+                     TEST_CASE(test_reuse_single_chunks),
+                     TEST_CASE(test_reuse_stale_record),
+                     TEST_CASE(test_reuse_bounded_growth),
+                     TEST_CASE(test_reuse_beside_vacuum));
 }
