@@ -363,17 +363,6 @@ page_has_room_at_most(const PageData *page, Size len, int max_per_page)
     return false;
 }
 
-/* No line pointer of the page in use (an all-zero page counts). */
-static bool
-page_is_empty(const PageData *page)
-{
-    OffsetNumber maxoff = tdb_page_get_max_offset(page);
-
-    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-        if (ItemIdIsUsed(tdb_page_get_item_id_const(page, off)))
-            return false;
-    return true;
-}
 
 /* Call the placed-row hook for the row just put at tup->t_self. */
 static inline void
@@ -515,7 +504,7 @@ tdb_heap_insert_on_empty_pages(Relation rel, HeapTuple *tuples, int ntuples,
         buf = tdb_buf_read(rel->rd_relfilenumber, blkno, strategy);
         page = tdb_buf_page(buf);
         tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
-        if (!page_is_empty(page)) {
+        if (!tdb_page_has_no_used_items(page)) {
             tdb_buf_unlock_release(buf);
             elog(ERROR, "block %u of relation \"%s\" to fill is not empty",
                  blkno, rel->rd_name);

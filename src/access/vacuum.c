@@ -110,18 +110,6 @@ prune_page(Relation rel, Buffer buf, BlockNumber blkno,
     return true;
 }
 
-/* No line pointer of the page in use (after pruning: none at all, the
- * compaction cut the unused ones off). */
-static bool
-page_is_empty(const PageData *page)
-{
-    OffsetNumber maxoff = tdb_page_get_max_offset(page);
-
-    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-        if (ItemIdIsUsed(tdb_page_get_item_id_const(page, off)))
-            return false;
-    return true;
-}
 
 static int
 cmp_avail_desc(const void *a, const void *b)
@@ -204,7 +192,7 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
         avail = tdb_page_get_heap_free_space(page);
         /* decided under the cleanup lock: no row on it now, and only a
          * writer-lock holder can add one (toast_store.c relies on it) */
-        empty = page_is_empty(page);
+        empty = tdb_page_has_no_used_items(page);
         tdb_buf_unlock_release(buf);
         if (avail >= FSM_MIN_FREE) {
             free_pages[nfree].blkno = blkno;

@@ -324,6 +324,18 @@ tdb_page_get_item_id_const(const PageData *page, OffsetNumber off)
     return &tdb_page_header_const(page)->pd_linp[off - 1];
 }
 
+/* No line pointer of the page in use (a new, all-zero page counts). */
+static inline bool
+tdb_page_has_no_used_items(const PageData *page)
+{
+    OffsetNumber maxoff = tdb_page_get_max_offset(page);
+
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+        if (ItemIdIsUsed(tdb_page_get_item_id_const(page, off)))
+            return false;
+    return true;
+}
+
 /*
  * The item a line pointer with storage points to (lp_len bytes).  Points
  * into the page: valid while the caller holds the buffer and nobody

@@ -564,6 +564,27 @@ check_chunk(const PageData *page, BlockNumber block, OffsetNumber offset,
     return true;
 }
 
+
+/*
+ * Where chunk seq of a value is; false, with *problem saying "missing",
+ * if that is past the relation's end (nblocks).
+ */
+static bool
+existing_chunk_address(BlockNumber first_block, OffsetNumber first_offset,
+                       int32 nchunks, int32 seq, BlockNumber nblocks,
+                       BlockNumber *block, OffsetNumber *offset,
+                       ChunkProblem *problem)
+{
+    chunk_address(first_block, first_offset, nchunks, seq, block, offset);
+    if (*block < nblocks)
+        return true;
+    problem->kind = CHUNK_MISSING;
+    problem->seq = seq;
+    problem->block = *block;
+    problem->offset = *offset;
+    return false;
+}
+
 /* Raise XX001 for problem, found in value valueid of nchunks chunks. */
 TDB_NORETURN TDB_COLD TDB_NOINLINE static void
 report_chunk_problem(Relation rel, Oid valueid, int32 nchunks,
@@ -708,12 +729,8 @@ read_chunks(Relation rel, const varatt_external *ptr, Size sliceoffset,
         Page page;
         bool ok = true;
 
-        chunk_address(first_block, first_offset, nchunks, seq, &block, &offset);
-        if (block >= nblocks) {
-            problem.kind = CHUNK_MISSING;
-            problem.seq = seq;
-            problem.block = block;
-            problem.offset = offset;
+        if (!existing_chunk_address(first_block, first_offset, nchunks, seq,
+                                    nblocks, &block, &offset, &problem)) {
             if (strategy != NULL)
                 tdb_buf_strategy_free(strategy);
             report_chunk_problem(rel, valueid, nchunks, &problem);
@@ -844,14 +861,9 @@ tdb_toast_delete_value(Relation toastrel, const varatt_external *ptr,
         Buffer buf;
         bool ok = true;
 
-        chunk_address(first_block, first_offset, nchunks, seq, &block, &offset);
-        if (block >= nblocks) {
-            problem.kind = CHUNK_MISSING;
-            problem.seq = seq;
-            problem.block = block;
-            problem.offset = offset;
+        if (!existing_chunk_address(first_block, first_offset, nchunks, seq,
+                                    nblocks, &block, &offset, &problem))
             report_chunk_problem(toastrel, valueid, nchunks, &problem);
-        }
         /* check this page's chunks under a share lock ... */
         buf = tdb_buf_read(toastrel->rd_relfilenumber, block, NULL);
         tdb_buf_lock(buf, BUF_LOCK_SHARE);
