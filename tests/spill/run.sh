@@ -35,31 +35,9 @@
 # (make check runs it through build/<flavour>/tests/spill_e2e).
 set -uo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-bin=${1:-$ROOT/build/release/tupledb}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-PSQL=${PSQL:-/usr/lib/postgresql/15/bin/psql}
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-spill.XXXXXX")
-server_pid=
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-db=$work/db
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/e2e.sh"
+e2e_start spill "$@"
 tmpdir=${TDB_SPILL_TMPDIR:-$db/base/pgsql_tmp}
-passed=0; failed=0; skipped=0
-
-ok() { echo "  ok    $1"; passed=$((passed + 1)); }
-fail() {
-  echo "  FAIL  $1"; shift
-  for line in "$@"; do echo "    $line"; done
-  failed=$((failed + 1))
-}
-skip() { echo "  SKIP  $1"; skipped=$((skipped + 1)); }
-tdb() { "$bin" -X -q "$db" "$@"; }
 temp_files() { find "$tmpdir" -type f 2>/dev/null | wc -l; }
 
 # the grouped queries: each reduces its groups to one checkable row
@@ -69,7 +47,7 @@ SELECT count(*), sum(n), sum(length(a)), sum(length(mx)), sum(nm), count(k) FROM
 SELECT count(*), sum(c) FROM (SELECT g % 300000 AS k1, (g % 3)::text AS k2, count(*) AS c FROM generate_series(1, 600000) g GROUP BY 1, 2 HAVING count(*) > 0) x;
 SQL
 
-tdb -c "SELECT 1" >/dev/null 2>&1 || { echo "cannot run $bin"; echo "RESULT spill_e2e: 0 passed, 1 failed, 0 skipped"; exit 1; }
+e2e_require_bin
 
 # 1. same answers spilled and in memory
 in_memory=$(printf 'SET work_mem = %s;\n%s\n' "'1GB'" "$QUERIES" | tdb 2>&1)
@@ -298,5 +276,4 @@ else
   cancel_cleans_up "sort run files gone after a CancelRequest; the server keeps serving" "$long_sort" 43
 fi
 
-echo "RESULT spill_e2e: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+e2e_result

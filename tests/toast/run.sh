@@ -25,32 +25,10 @@
 # (make check runs it through build/<flavour>/tests/toast_e2e).
 set -uo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-bin=${1:-$ROOT/build/release/tupledb}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-PSQL=${PSQL:-/usr/lib/postgresql/15/bin/psql}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/e2e.sh"
+e2e_start toast "$@"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-toast.XXXXXX")
-server_pid=
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-db=$work/db
-passed=0; failed=0; skipped=0
-
-ok() { echo "  ok    $1"; passed=$((passed + 1)); }
-fail() {
-  echo "  FAIL  $1"; shift
-  for line in "$@"; do echo "    $line"; done
-  failed=$((failed + 1))
-}
-skip() { echo "  SKIP  $1"; skipped=$((skipped + 1)); }
-tdb() { "$bin" -X -q "$db" "$@"; }
-
-tdb -c "SELECT 1" >/dev/null 2>&1 || { echo "cannot run $bin"; echo "RESULT toast_e2e: 0 passed, 1 failed, 0 skipped"; exit 1; }
+e2e_require_bin
 
 # toasted, toasted2: ~640 kB of md5 text each (does not compress: stored
 # out of line uncompressed); comp_ext: 256 kB repeating every 3,200 bytes
@@ -246,5 +224,4 @@ else
   skip "concurrent writer (no psql)"
 fi
 
-echo "RESULT toast_e2e: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+e2e_result

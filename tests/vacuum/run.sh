@@ -25,32 +25,14 @@
 # (make check runs it through build/<flavour>/tests/vacuum_e2e).
 set -uo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-bin=${1:-$ROOT/build/release/tupledb}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-PSQL=${PSQL:-/usr/lib/postgresql/15/bin/psql}
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-vacuum.XXXXXX")
-server_pid=
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/e2e.sh"
+e2e_start vacuum "$@"
 holder_pid=
-cleanup() {
+# the psql session holding a transaction open (section 7), and its input
+e2e_cleanup_more() {
   [ -n "$holder_pid" ] && kill "$holder_pid" 2>/dev/null
   exec 7>&- 2>/dev/null
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
 }
-trap cleanup EXIT
-db=$work/db
-passed=0; failed=0; skipped=0
-
-ok() { echo "  ok    $1"; passed=$((passed + 1)); }
-fail() {
-  echo "  FAIL  $1"; shift
-  for line in "$@"; do echo "    $line"; done
-  failed=$((failed + 1))
-}
-skip() { echo "  SKIP  $1"; skipped=$((skipped + 1)); }
 
 # q SQL: run SQL in a new shell process, unaligned, tuples only
 q() { "$bin" -X -A -t -c "$1" "$db" 2>&1; }
@@ -181,5 +163,4 @@ else
   fi
 fi
 
-echo "RESULT vacuum_e2e: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+e2e_result

@@ -16,8 +16,8 @@
 #include "access/htup_xact.h"
 #include "access/snapshot.h"
 #include "access/xact.h"
-#include "access_test.h"
 #include "common/elog.h"
+#include "heap_test.h"
 #include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
@@ -27,88 +27,19 @@
 #include "tuple/varlena.h"
 
 /* ----------------------------------------------------------------------
- * Fixture: a database, a pool, a manager, one session, one table
+ * The fixture (heap_test.h): one session, one table
  * ---------------------------------------------------------------------- */
 
-typedef struct Fixture {
-    DataDir *dd;
-    TransactionManager *tm;
-    Transaction *xact;
-    RelationData rel;
-    MemoryContextCallback pool_cleanup;
-} Fixture;
-
-static void
-pool_cleanup(void *arg)
-{
-    (void)arg;
-    if (tdb_bufmgr_is_initialized())
-        tdb_bufmgr_discard();
-}
-
-static TupleDesc
-row_desc(void)
-{
-    TupleDesc desc = tdb_tupdesc_create(3);
-
-    tdb_tupdesc_init_attr(desc, 0, "id", 23, -1, 4, true, 'i', 'p');
-    tdb_tupdesc_init_attr(desc, 1, "val", 23, -1, 4, true, 'i', 'p');
-    tdb_tupdesc_init_attr(desc, 2, "note", 25, -1, -1, false, 'i', 'x');
-    tdb_tupdesc_finalize(desc);
-    return desc;
-}
-
-static Fixture *
+static HeapFixture *
 start(int nbuffers)
 {
-    Fixture *f = tdb_palloc0(sizeof(Fixture));
-    SMgrRelation smgr;
-
-    f->dd = new_datadir();
-    f->pool_cleanup.func = pool_cleanup;
-    tdb_mcxt_register_reset_callback(tdb_top_mcxt, &f->pool_cleanup);
-    tdb_bufmgr_init(tdb_datadir_path(f->dd), nbuffers, true);
-    f->tm = tdb_xact_manager_open(f->dd, NULL);
-    f->xact = tdb_xact_create(f->tm, NULL);
-
-    f->rel.rd_id = 16384;
-    f->rel.rd_relfilenumber = tdb_datadir_alloc_relfilenumber(f->dd);
-    f->rel.rd_att = row_desc();
-    strcpy(f->rel.rd_name, "t");
-    f->rel.rd_target_block = InvalidBlockNumber;
-    smgr = tdb_smgr_open(NULL, tdb_datadir_path(f->dd),
-                         f->rel.rd_relfilenumber);
-    tdb_smgr_create(smgr, false);
-    tdb_smgr_close(smgr);
-    return f;
+    return heap_fixture_start(nbuffers, 16384, "t", row_desc());
 }
 
 static void
-finish(Fixture *f)
+insert_row(HeapFixture *f, int32 id, int32 val, const char *note)
 {
-    expect_int_eq(tdb_buf_pins_held(), 0);
-    tdb_xact_destroy(f->xact);
-    tdb_xact_manager_close(f->tm);
-    tdb_bufmgr_shutdown();
-    tdb_datadir_close(f->dd);
-}
-
-static HeapTuple
-make_row(Fixture *f, int32 id, int32 val, const char *note)
-{
-    Datum values[3];
-    bool isnull[3] = {false, false, note == NULL};
-
-    values[0] = Int32GetDatum(id);
-    values[1] = Int32GetDatum(val);
-    values[2] = note != NULL ? PointerGetDatum(tdb_text_from_cstring(note)) : 0;
-    return tdb_heap_form_tuple(f->rel.rd_att, values, isnull);
-}
-
-static void
-insert_row(Fixture *f, int32 id, int32 val, const char *note)
-{
-    tdb_heap_insert(&f->rel, make_row(f, id, val, note), f->xact, NULL);
+    tdb_heap_insert(&f->rel, form_row(f, id, val, note), f->xact, NULL);
 }
 
 /* The header of the row at offset off of a pinned buffer's page. */
@@ -121,68 +52,13 @@ page_row(Buffer buf, OffsetNumber off)
                                               tdb_page_get_item_id(page, off));
 }
 
-/* A snapshot for the session's current command. */
-static Snapshot
-snap_now(Fixture *f)
-{
-    return tdb_snapshot_take(f->tm, f->xact, tdb_current_mcxt);
-}
-
-/* Sum of id and count of the rows snap sees; their ids in ids[] if given. */
-static int
-scan_rows(Fixture *f, Snapshot snap, int64 *id_sum, int32 *ids, int max)
-{
-    HeapScanDesc scan = tdb_heap_beginscan(&f->rel, snap);
-    HeapTuple tup;
-    int n = 0;
-
-    *id_sum = 0;
-    while ((tup = tdb_heap_getnext(scan)) != NULL) {
-        bool isnull;
-        int32 id = DatumGetInt32(
-            tdb_heap_getattr(tup, 1, f->rel.rd_att, &isnull));
-
-        if (ids != NULL && n < max)
-            ids[n] = id;
-        *id_sum += id;
-        n++;
-    }
-    tdb_heap_endscan(scan);
-    return n;
-}
-
-static int
-count_visible(Fixture *f, Snapshot snap)
-{
-    int64 sum;
-
-    return scan_rows(f, snap, &sum, NULL, 0);
-}
-
-/* Count with a fresh statement snapshot in a read-only transaction of a
- * second session (another "connection"). */
-static int
-count_from_other_session(Fixture *f)
-{
-    Transaction *other = tdb_xact_create(f->tm, NULL);
-    Snapshot snap;
-    int n;
-
-    tdb_xact_begin(other);
-    snap = tdb_snapshot_take(f->tm, other, tdb_current_mcxt);
-    n = count_visible(f, snap);
-    tdb_xact_commit(other);
-    tdb_xact_destroy(other);
-    return n;
-}
-
 /* ----------------------------------------------------------------------
  * Insert and scan
  * ---------------------------------------------------------------------- */
 
 TEST_BEGIN(test_insert_commit_scan)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     int32 ids[8];
     int64 sum;
 
@@ -204,14 +80,14 @@ TEST_BEGIN(test_insert_commit_scan)
     for (int i = 0; i < 5; i++)
         expect_int_eq(ids[i], i + 1); /* insertion order */
     tdb_xact_commit(f->xact);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_page_bytes)
 {
-    Fixture *f = start(64);
-    HeapTuple tup = make_row(f, 7, 70, "seven");
+    HeapFixture *f = start(64);
+    HeapTuple tup = form_row(f, 7, 70, "seven");
     TransactionId xid;
     Buffer buf;
     Page page;
@@ -257,13 +133,13 @@ TEST_BEGIN(test_page_bytes)
     hdr = page_row(buf, 1);
     expect_true(hdr->t_infomask & HEAP_XMIN_COMMITTED);
     tdb_buf_release(buf);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_abort_large_insert)
 {
-    Fixture *f = start(32); /* the table outgrows the pool */
+    HeapFixture *f = start(32); /* the table outgrows the pool */
     const int nrows = 20000;
 
     tdb_xact_begin(f->xact);
@@ -281,13 +157,13 @@ TEST_BEGIN(test_abort_large_insert)
     tdb_bufmgr_shutdown();
     tdb_bufmgr_init(tdb_datadir_path(f->dd), 32, true);
     expect_int_eq(count_from_other_session(f), 1);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_multi_insert_fills_pages)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     const int nrows = 5000;
     HeapTuple *rows = tdb_palloc(nrows * sizeof(HeapTuple));
     BulkInsertState bis;
@@ -296,7 +172,7 @@ TEST_BEGIN(test_multi_insert_fills_pages)
     int per_page;
 
     for (int i = 0; i < nrows; i++)
-        rows[i] = make_row(f, i, -i, NULL);
+        rows[i] = form_row(f, i, -i, NULL);
     tdb_xact_begin(f->xact);
     bis = tdb_heap_bulk_insert_begin();
     tdb_heap_multi_insert(&f->rel, rows, 1000, f->xact, bis);
@@ -319,7 +195,7 @@ TEST_BEGIN(test_multi_insert_fills_pages)
     expect_int_eq(scan_rows(f, snap_now(f), &sum, NULL, 0), nrows);
     expect_int_eq(sum, (int64)nrows * (nrows - 1) / 2);
     tdb_xact_commit(f->xact);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
@@ -340,7 +216,7 @@ stamp_position(HeapTupleHeader page_row, const ItemPointerData *tid,
 
 TEST_BEGIN(test_insert_at_end)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     HeapTuple rows[10];
     HeapTupleHeader hdr;
     int nplaced = 0;
@@ -351,7 +227,7 @@ TEST_BEGIN(test_insert_at_end)
     tdb_xact_begin(f->xact);
     /* an empty relation: ten rows, three a page, pages 0-3 */
     for (int i = 0; i < 10; i++)
-        rows[i] = make_row(f, i, i, "r");
+        rows[i] = form_row(f, i, i, "r");
     tdb_heap_insert_at_end(&f->rel, rows, 10, 3, false, f->xact, NULL,
                            stamp_position, &nplaced);
     expect_int_eq(nplaced, 10);
@@ -373,7 +249,7 @@ TEST_BEGIN(test_insert_at_end)
     }
     /* the last page has room for two more */
     for (int i = 0; i < 3; i++)
-        rows[i] = make_row(f, 10 + i, i, "s");
+        rows[i] = form_row(f, 10 + i, i, "s");
     tdb_heap_insert_at_end(&f->rel, rows, 3, 3, false, f->xact, NULL, NULL,
                            NULL);
     expect_u64_eq(ItemPointerGetBlockNumber(&rows[0]->t_self), 3);
@@ -382,14 +258,14 @@ TEST_BEGIN(test_insert_at_end)
     expect_u64_eq(ItemPointerGetBlockNumber(&rows[2]->t_self), 4);
     expect_u64_eq(ItemPointerGetOffsetNumber(&rows[2]->t_self), 1);
     /* a new page although page 4 has room */
-    rows[0] = make_row(f, 20, 0, "t");
+    rows[0] = form_row(f, 20, 0, "t");
     tdb_heap_insert_at_end(&f->rel, rows, 1, 3, true, f->xact, NULL, NULL,
                            NULL);
     expect_u64_eq(ItemPointerGetBlockNumber(&rows[0]->t_self), 5);
     expect_u64_eq(ItemPointerGetOffsetNumber(&rows[0]->t_self), 1);
     /* room decides too: two 5 kB rows do not share a page */
-    rows[0] = make_row(f, 21, 0, big);
-    rows[1] = make_row(f, 22, 0, big);
+    rows[0] = form_row(f, 21, 0, big);
+    rows[1] = form_row(f, 22, 0, big);
     tdb_heap_insert_at_end(&f->rel, rows, 2, 8, false, f->xact, NULL, NULL,
                            NULL);
     expect_u64_eq(ItemPointerGetBlockNumber(&rows[0]->t_self), 5);
@@ -400,18 +276,18 @@ TEST_BEGIN(test_insert_at_end)
                  ERRCODE_INTERNAL_ERROR, "invalid rows per page");
     tdb_xact_abort(f->xact);
     tdb_xact_begin(f->xact);
-    rows[0] = make_row(f, 1, 1, "committed");
+    rows[0] = form_row(f, 1, 1, "committed");
     tdb_heap_insert_at_end(&f->rel, rows, 1, 3, false, f->xact, NULL, NULL,
                            NULL);
     expect_true(tdb_xact_commit(f->xact));
     expect_int_eq(count_from_other_session(f), 1);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_scan_slot_and_pins)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     TupleTableSlot *slot = tdb_slot_create(f->rel.rd_att, &tdb_tts_ops_heap);
     HeapScanDesc scan;
     int n = 0;
@@ -447,13 +323,13 @@ TEST_BEGIN(test_scan_slot_and_pins)
     expect_int_eq(tdb_buf_pins_held(), 0);
     tdb_slot_drop(slot);
     tdb_xact_commit(f->xact);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_big_scan_uses_ring)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     BufferPoolStats stats;
     HeapScanDesc scan;
     BufferUsage before, after;
@@ -480,7 +356,7 @@ TEST_BEGIN(test_big_scan_uses_ring)
      * held the pages: most of the pool stayed free */
     tdb_buf_pool_stats(&stats);
     expect_true(stats.nvalid <= 16);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
@@ -490,9 +366,9 @@ TEST_END
 
 TEST_BEGIN(test_fetch)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     TupleTableSlot *slot = tdb_slot_create(f->rel.rd_att, &tdb_tts_ops_heap);
-    HeapTuple tup = make_row(f, 42, 1, "answer");
+    HeapTuple tup = form_row(f, 42, 1, "answer");
     ItemPointerData tid, bad;
     Snapshot before;
     bool isnull;
@@ -515,13 +391,13 @@ TEST_BEGIN(test_fetch)
     expect_false(tdb_heap_fetch(&f->rel, snap_now(f), &bad, slot));
     tdb_slot_drop(slot);
     tdb_xact_commit(f->xact);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_delete)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     HeapTuple rows[3];
     TM_FailureData tmfd;
     Snapshot old_snap;
@@ -532,7 +408,7 @@ TEST_BEGIN(test_delete)
 
     tdb_xact_begin(f->xact);
     for (int i = 0; i < 3; i++) {
-        rows[i] = make_row(f, i, i, "r");
+        rows[i] = form_row(f, i, i, "r");
         tdb_heap_insert(&f->rel, rows[i], f->xact, NULL);
     }
     tdb_xact_commit(f->xact);
@@ -574,14 +450,14 @@ TEST_BEGIN(test_delete)
     expect_int_eq(tmfd.xmax, deleter);
     expect_int_eq(ItemPointerGetOffsetNumber(&tmfd.ctid), 2);
     tdb_xact_abort(f->xact);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_update_same_and_other_page)
 {
-    Fixture *f = start(64);
-    HeapTuple first = make_row(f, 1, 100, "one");
+    HeapFixture *f = start(64);
+    HeapTuple first = form_row(f, 1, 100, "one");
     HeapTuple newv;
     TM_FailureData tmfd;
     Snapshot old_snap;
@@ -603,7 +479,7 @@ TEST_BEGIN(test_update_same_and_other_page)
 
     /* same page */
     tdb_xact_begin(f->xact);
-    newv = make_row(f, 1, 200, "two");
+    newv = form_row(f, 1, 200, "two");
     expect_int_eq(tdb_heap_update(&f->rel, &first_tid, newv, f->xact, &tmfd),
                   TM_OK);
     expect_int_eq(ItemPointerGetBlockNumber(&newv->t_self), 0);
@@ -617,7 +493,7 @@ TEST_BEGIN(test_update_same_and_other_page)
     tdb_buf_release(buf);
     /* updating the old version again in the same command */
     expect_int_eq(tdb_heap_update(&f->rel, &first_tid,
-                                  make_row(f, 1, 300, "x"), f->xact, &tmfd),
+                                  form_row(f, 1, 300, "x"), f->xact, &tmfd),
                   TM_SELF_MODIFIED);
     tdb_xact_commit(f->xact);
 
@@ -630,7 +506,7 @@ TEST_BEGIN(test_update_same_and_other_page)
     /* a committed update: the old version reports TM_UPDATED and its
      * successor */
     tdb_xact_begin(f->xact);
-    expect_int_eq(tdb_heap_update(&f->rel, &first_tid, make_row(f, 1, 1, "y"),
+    expect_int_eq(tdb_heap_update(&f->rel, &first_tid, form_row(f, 1, 1, "y"),
                                   f->xact, &tmfd),
                   TM_UPDATED);
     expect_int_eq(ItemPointerGetOffsetNumber(&tmfd.ctid), 2);
@@ -638,7 +514,7 @@ TEST_BEGIN(test_update_same_and_other_page)
     /* a row inserted by an aborted transaction cannot be changed */
     tdb_xact_begin(f->xact);
     {
-        HeapTuple doomed = make_row(f, 8, 8, "doomed");
+        HeapTuple doomed = form_row(f, 8, 8, "doomed");
 
         tdb_heap_insert(&f->rel, doomed, f->xact, NULL);
         tdb_xact_abort(f->xact);
@@ -658,7 +534,7 @@ TEST_BEGIN(test_update_same_and_other_page)
     {
         ItemPointerData second = newv->t_self;
         HeapTuple third =
-            make_row(f, 1, 400, "three, longer than any filler row is");
+            form_row(f, 1, 400, "three, longer than any filler row is");
 
         expect_int_eq(tdb_heap_update(&f->rel, &second, third, f->xact,
                                       &tmfd),
@@ -682,14 +558,14 @@ TEST_BEGIN(test_update_same_and_other_page)
     tdb_xact_begin(f->xact);
     (void)scan_rows(f, snap_now(f), &sum, NULL, 0);
     tdb_xact_commit(f->xact);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_insert_and_delete_same_transaction)
 {
-    Fixture *f = start(64);
-    HeapTuple tup = make_row(f, 5, 5, "combo");
+    HeapFixture *f = start(64);
+    HeapTuple tup = form_row(f, 5, 5, "combo");
     TM_FailureData tmfd;
 
     tdb_xact_begin(f->xact);
@@ -704,7 +580,7 @@ TEST_BEGIN(test_insert_and_delete_same_transaction)
     expect_int_eq(count_visible(f, snap_now(f)), 0);
     tdb_xact_commit(f->xact);
     expect_int_eq(count_from_other_session(f), 0);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
@@ -714,7 +590,7 @@ TEST_END
 
 TEST_BEGIN(test_row_too_big)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     char *big = tdb_palloc(9000);
 
     memset(big, 'x', 8999);
@@ -724,13 +600,13 @@ TEST_BEGIN(test_row_too_big)
                  "row is too big: size 9040, maximum size 8160");
     tdb_xact_abort(f->xact);
     expect_int_eq(tdb_buf_relation_nblocks(f->rel.rd_relfilenumber), 0);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_corrupt_line_pointer)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     Buffer buf;
     ItemId lp;
 
@@ -752,13 +628,13 @@ TEST_BEGIN(test_corrupt_line_pointer)
     tdb_xact_abort(f->xact);
     tdb_buf_release_all_pins_of_thread();
     tdb_buf_drop_relation(f->rel.rd_relfilenumber);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_disk_full_insert)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
 
     tdb_xact_begin(f->xact);
     insert_row(f, 1, 1, "before");
@@ -782,7 +658,7 @@ TEST_BEGIN(test_disk_full_insert)
     insert_row(f, 2, 2, "after");
     tdb_xact_commit(f->xact);
     expect_int_eq(count_from_other_session(f), 2);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 

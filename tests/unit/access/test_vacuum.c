@@ -41,8 +41,8 @@
 #include "access/snapshot.h"
 #include "access/vacuum.h"
 #include "access/xact.h"
-#include "access_test.h"
 #include "common/elog.h"
+#include "heap_test.h"
 #include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/smgr.h"
@@ -51,98 +51,20 @@
 #include "tuple/varlena.h"
 
 /* ----------------------------------------------------------------------
- * Fixture: a database, a pool, a manager, one session, one table
+ * The fixture (heap_test.h): one session, one table
  * ---------------------------------------------------------------------- */
 
-typedef struct Fixture {
-    const char *path;
-    DataDir *dd;
-    TransactionManager *tm;
-    Transaction *xact;
-    RelationData rel;
-    MemoryContextCallback pool_cleanup;
-} Fixture;
-
-static void
-pool_cleanup(void *arg)
-{
-    (void)arg;
-    if (tdb_bufmgr_is_initialized())
-        tdb_bufmgr_discard();
-}
-
-static TupleDesc
-row_desc(void)
-{
-    TupleDesc desc = tdb_tupdesc_create(3);
-
-    tdb_tupdesc_init_attr(desc, 0, "id", 23, -1, 4, true, 'i', 'p');
-    tdb_tupdesc_init_attr(desc, 1, "val", 23, -1, 4, true, 'i', 'p');
-    tdb_tupdesc_init_attr(desc, 2, "note", 25, -1, -1, false, 'i', 'x');
-    tdb_tupdesc_finalize(desc);
-    return desc;
-}
-
-/* Open pool, manager and session on f->dd (created or reopened). */
-static void
-open_parts(Fixture *f, int nbuffers)
-{
-    tdb_bufmgr_init(tdb_datadir_path(f->dd), nbuffers, true);
-    f->tm = tdb_xact_manager_open(f->dd, NULL);
-    f->xact = tdb_xact_create(f->tm, NULL);
-    f->rel.rd_target_block = InvalidBlockNumber;
-}
-
-static Fixture *
+static HeapFixture *
 start(int nbuffers)
 {
-    Fixture *f = tdb_palloc0(sizeof(Fixture));
-    SMgrRelation smgr;
-
-    f->path = test_path(test_tmpdir(), "db");
-    f->dd = tdb_datadir_create(NULL, f->path);
-    f->pool_cleanup.func = pool_cleanup;
-    tdb_mcxt_register_reset_callback(tdb_top_mcxt, &f->pool_cleanup);
-    open_parts(f, nbuffers);
-
-    f->rel.rd_id = 16384;
-    f->rel.rd_relfilenumber = tdb_datadir_alloc_relfilenumber(f->dd);
-    f->rel.rd_att = row_desc();
-    strcpy(f->rel.rd_name, "t");
-    smgr = tdb_smgr_open(NULL, tdb_datadir_path(f->dd),
-                         f->rel.rd_relfilenumber);
-    tdb_smgr_create(smgr, false);
-    tdb_smgr_close(smgr);
-    return f;
+    return heap_fixture_start(nbuffers, 16384, "t", row_desc());
 }
 
-static void
-close_parts(Fixture *f)
-{
-    expect_int_eq(tdb_buf_pins_held(), 0);
-    tdb_xact_destroy(f->xact);
-    tdb_xact_manager_close(f->tm);
-    tdb_bufmgr_shutdown();
-    tdb_datadir_close(f->dd);
-}
-
-static void
-finish(Fixture *f)
-{
-    close_parts(f);
-    tdb_fsm_forget(f->rel.rd_relfilenumber);
-}
-
+/* A row (id, id * 10, note). */
 static HeapTuple
-make_row(Fixture *f, int32 id, const char *note)
+make_row(HeapFixture *f, int32 id, const char *note)
 {
-    Datum values[3];
-    bool isnull[3] = {false, false, false};
-
-    values[0] = Int32GetDatum(id);
-    values[1] = Int32GetDatum(id * 10);
-    values[2] = PointerGetDatum(tdb_text_from_cstring(note));
-    return tdb_heap_form_tuple(f->rel.rd_att, values, isnull);
+    return form_row(f, id, id * 10, note);
 }
 
 /* A note of len bytes: rows of about len + 40 bytes. */
@@ -158,7 +80,7 @@ note_of(int len, char c)
 
 /* Insert ids first .. first + n - 1 in one committed transaction. */
 static void
-insert_committed(Fixture *f, int32 first, int n, const char *note)
+insert_committed(HeapFixture *f, int32 first, int n, const char *note)
 {
     tdb_xact_begin(f->xact);
     for (int i = 0; i < n; i++)
@@ -166,48 +88,21 @@ insert_committed(Fixture *f, int32 first, int n, const char *note)
     expect_true(tdb_xact_commit(f->xact));
 }
 
-static Snapshot
-snap_of(Fixture *f, Transaction *x)
-{
-    return tdb_snapshot_take(f->tm, x, tdb_current_mcxt);
-}
-
-/* Count and id sum of the rows snap sees. */
-static int
-count_rows(Fixture *f, Snapshot snap, int64 *sum_out)
-{
-    HeapScanDesc scan = tdb_heap_beginscan(&f->rel, snap);
-    HeapTuple tup;
-    int64 sum = 0;
-    int n = 0;
-
-    while ((tup = tdb_heap_getnext(scan)) != NULL) {
-        bool isnull;
-
-        sum += DatumGetInt32(tdb_heap_getattr(tup, 1, f->rel.rd_att, &isnull));
-        n++;
-    }
-    tdb_heap_endscan(scan);
-    if (sum_out != NULL)
-        *sum_out = sum;
-    return n;
-}
-
 /* Count with a fresh snapshot of a read-only transaction of f->xact. */
 static int
-count_now(Fixture *f, int64 *sum_out)
+count_now(HeapFixture *f, int64 *sum_out)
 {
     int n;
 
     tdb_xact_begin(f->xact);
-    n = count_rows(f, snap_of(f, f->xact), sum_out);
+    n = scan_rows(f, snap_now(f), sum_out, NULL, 0);
     expect_true(tdb_xact_commit(f->xact));
     return n;
 }
 
 /* Delete every row whose id satisfies id % mod == rem, committed. */
 static int
-delete_committed(Fixture *f, int mod, int rem)
+delete_committed(HeapFixture *f, int mod, int rem)
 {
     ItemPointerData *tids = tdb_palloc(sizeof(ItemPointerData) * 20000);
     HeapScanDesc scan;
@@ -236,31 +131,13 @@ delete_committed(Fixture *f, int mod, int rem)
     return n;
 }
 
-/* VACUUM from the fixture's session, in a transaction of its own. */
-static VacuumStats
-vacuum(Fixture *f)
-{
-    VacuumStats stats;
-
-    tdb_xact_begin(f->xact);
-    tdb_heap_vacuum(&f->rel, f->xact, &stats);
-    expect_true(tdb_xact_commit(f->xact));
-    return stats;
-}
-
-static BlockNumber
-nblocks(Fixture *f)
-{
-    return tdb_buf_relation_nblocks(f->rel.rd_relfilenumber);
-}
-
 /* ----------------------------------------------------------------------
  * The horizon
  * ---------------------------------------------------------------------- */
 
 TEST_BEGIN(test_horizon)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     TransactionId next = tdb_xact_manager_next_xid(f->tm);
     Transaction *reader = tdb_xact_create(f->tm, NULL);
     Transaction *reader2 = tdb_xact_create(f->tm, NULL);
@@ -318,7 +195,7 @@ TEST_BEGIN(test_horizon)
     tdb_xact_destroy(reader);
     tdb_xact_destroy(reader2);
     expect_u64_eq(tdb_xact_manager_oldest_xmin(f->tm), xid + 2);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
@@ -328,18 +205,18 @@ TEST_END
 
 TEST_BEGIN(test_delete_vacuum_reuse)
 {
-    Fixture *f = start(256);
+    HeapFixture *f = start(256);
     const char *note = note_of(100, 'x');
     BlockNumber pages;
     VacuumStats st;
     int64 sum;
 
     insert_committed(f, 1, 3000, note);
-    pages = nblocks(f);
+    pages = rel_nblocks(f);
     expect_u64_gt(pages, 30);
     expect_int_eq(delete_committed(f, 2, 0), 1500);
 
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.rel_pages, pages);
     expect_u64_eq(st.scanned_pages, pages);
     expect_u64_eq(st.skipped_pages, 0);
@@ -353,7 +230,7 @@ TEST_BEGIN(test_delete_vacuum_reuse)
     expect_int_eq(sum, 1500LL * 1500); /* the odd ids 1 .. 2999 */
 
     /* a second VACUUM finds nothing to do */
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 0);
     expect_u64_eq(st.pruned_pages, 0);
 
@@ -361,7 +238,7 @@ TEST_BEGIN(test_delete_vacuum_reuse)
      * (a new session's relation handle starts without a target page) */
     f->rel.rd_target_block = InvalidBlockNumber;
     insert_committed(f, 10001, 1500, note);
-    expect_u64_eq(nblocks(f), pages);
+    expect_u64_eq(rel_nblocks(f), pages);
     expect_int_eq(count_now(f, &sum), 3000);
     expect_int_eq(sum, 1500LL * 1500 + 1500LL * 10001 + 1500LL * 1499 / 2);
     /* the record emptied as the pages filled */
@@ -369,7 +246,7 @@ TEST_BEGIN(test_delete_vacuum_reuse)
 
     /* a bulk insert (BULKWRITE ring) uses the freed space too */
     expect_int_eq(delete_committed(f, 3, 0), 1000);
-    (void)vacuum(f);
+    (void)vacuum_rel(f);
     tdb_xact_begin(f->xact);
     {
         BulkInsertState bi = tdb_heap_bulk_insert_begin();
@@ -384,15 +261,15 @@ TEST_BEGIN(test_delete_vacuum_reuse)
         tdb_heap_bulk_insert_end(bi);
     }
     expect_true(tdb_xact_commit(f->xact));
-    expect_u64_eq(nblocks(f), pages);
+    expect_u64_eq(rel_nblocks(f), pages);
     expect_int_eq(count_now(f, NULL), 3000);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_snapshot_protects)
 {
-    Fixture *f = start(256);
+    HeapFixture *f = start(256);
     Transaction *reader = tdb_xact_create(f->tm, NULL);
     Snapshot old;
     VacuumStats st;
@@ -402,33 +279,33 @@ TEST_BEGIN(test_snapshot_protects)
     /* a REPEATABLE READ reader: one snapshot for its whole transaction */
     tdb_xact_begin(reader);
     old = snap_of(f, reader);
-    expect_int_eq(count_rows(f, old, NULL), 1000);
+    expect_int_eq(count_visible(f, old), 1000);
 
     expect_int_eq(delete_committed(f, 1, 0), 1000);
     expect_int_eq(count_now(f, NULL), 0);
 
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 0);
     expect_u64_eq(st.recently_dead, 1000);
     expect_u64_eq(st.tuples_remaining, 1000);
     /* the reader still sees every row, with its values */
-    expect_int_eq(count_rows(f, old, &sum), 1000);
+    expect_int_eq(scan_rows(f, old, &sum, NULL, 0), 1000);
     expect_int_eq(sum, 1000LL * 1001 / 2);
 
     /* the reader ends: now they go */
     expect_true(tdb_xact_commit(reader));
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 1000);
     expect_u64_eq(st.tuples_remaining, 0);
     expect_int_eq(count_now(f, NULL), 0);
     tdb_xact_destroy(reader);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_aborted_insert)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     VacuumStats st;
     Buffer buf;
 
@@ -438,7 +315,7 @@ TEST_BEGIN(test_aborted_insert)
         tdb_heap_insert(&f->rel, make_row(f, 100 + i, "gone"), f->xact, NULL);
     tdb_xact_abort(f->xact);
 
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 50);
     expect_u64_eq(st.tuples_remaining, 10);
     expect_int_eq(count_now(f, NULL), 10);
@@ -462,16 +339,16 @@ TEST_BEGIN(test_aborted_insert)
             tdb_heap_insert(&f->rel, make_row(f, 200 + i, "crash"), x, NULL);
         tdb_mcxt_delete(cxt);
     }
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 5);
     expect_int_eq(count_now(f, NULL), 10);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_update_old_versions)
 {
-    Fixture *f = start(256);
+    HeapFixture *f = start(256);
     const char *note = note_of(200, 'o');
     ItemPointerData tids[400];
     HeapScanDesc scan;
@@ -498,9 +375,9 @@ TEST_BEGIN(test_update_old_versions)
                       TM_OK);
     }
     expect_true(tdb_xact_commit(f->xact));
-    pages = nblocks(f);
+    pages = rel_nblocks(f);
 
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 200);
     expect_u64_eq(st.tuples_remaining, 400);
     expect_int_eq(count_now(f, &sum), 400);
@@ -531,14 +408,14 @@ TEST_BEGIN(test_update_old_versions)
         tdb_slot_drop(slot);
     }
     expect_true(tdb_xact_commit(f->xact));
-    expect_u64_eq(nblocks(f), pages);
-    finish(f);
+    expect_u64_eq(rel_nblocks(f), pages);
+    heap_fixture_finish(f);
 }
 TEST_END
 
 TEST_BEGIN(test_running_writer)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     Transaction *w = tdb_xact_create(f->tm, NULL);
     VacuumStats st;
     ItemPointerData tid;
@@ -553,16 +430,16 @@ TEST_BEGIN(test_running_writer)
     ItemPointerSet(&tid, 0, 1);
     expect_int_eq(tdb_heap_delete(&f->rel, &tid, w, &tmfd), TM_OK);
 
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 0);
     expect_u64_eq(st.tuples_remaining, 6);
     expect_true(tdb_xact_commit(w));
     /* committed: the delete is removable now, the insert stays */
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 1);
     expect_int_eq(count_now(f, NULL), 5);
     tdb_xact_destroy(w);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
@@ -571,7 +448,7 @@ TEST_END
  * ---------------------------------------------------------------------- */
 
 typedef struct PinArg {
-    Fixture *f;
+    HeapFixture *f;
     int phase;       /* 1: pinned, reading; 2: may go on; 3: done */
     int32 first_id;  /* the row the scan stood on, read before */
     int32 again_id;  /* ... and after VACUUM */
@@ -587,7 +464,7 @@ pin_main(void *p)
     tdb_mcxt_thread_init();
     TDB_TRY();
     {
-        Fixture *f = arg->f;
+        HeapFixture *f = arg->f;
         Transaction *x = begin_new(f->tm);
         HeapScanDesc scan = tdb_heap_beginscan(&f->rel, snap_of(f, x));
         HeapTuple tup = tdb_heap_getnext(scan);
@@ -622,7 +499,7 @@ pin_main(void *p)
 
 TEST_BEGIN(test_pinned_page_skipped)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     const char *note = note_of(300, 'p');
     PinArg arg;
     pthread_t thread;
@@ -631,7 +508,7 @@ TEST_BEGIN(test_pinned_page_skipped)
     int per_page;
 
     insert_committed(f, 1, 100, note);
-    pages = nblocks(f);
+    pages = rel_nblocks(f);
     expect_u64_ge(pages, 3);
     /* delete the even ids (on every page), but not the first row */
     expect_int_eq(delete_committed(f, 2, 0), 50);
@@ -643,7 +520,7 @@ TEST_BEGIN(test_pinned_page_skipped)
         usleep(1000);
     /* the reader's snapshot was taken after the delete committed, so the
      * rows are removable -- but page 0 is pinned */
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.skipped_pages, 1);
     expect_u64_eq(st.scanned_pages, pages - 1);
     per_page = 50 - (int)st.tuples_removed;
@@ -673,11 +550,11 @@ TEST_BEGIN(test_pinned_page_skipped)
     expect_true(tdb_xact_commit(f->xact));
 
     /* nobody holds it now: the next VACUUM does page 0 */
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.skipped_pages, 0);
     expect_int_eq((int)st.tuples_removed, per_page);
     expect_int_eq(count_now(f, NULL), 50);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
@@ -689,70 +566,45 @@ TEST_END
 #define STRESS_ROUNDS 40
 
 typedef struct StressArg {
-    Fixture *f;
-    int done;       /* the writer finished */
+    HeapFixture *f;
+    int done;       /* the thread finished (the others wait for the
+                     * writer's) */
     int rounds;     /* reader: snapshots checked; vacuum: passes */
     uint64 removed; /* vacuum: row versions removed in all */
     char error[1100];
 } StressArg;
 
-static void
-stress_error(StressArg *arg)
-{
-    snprintf(arg->error, sizeof(arg->error), "%s",
-             tdb_error_current()->message);
-    tdb_error_flush();
-}
+/* One stress thread's work, as session x; round_cxt is this thread's
+ * to reset between rounds, current on entry. */
+typedef void (*StressBody)(StressArg *arg, Transaction *x,
+                           MemoryContext round_cxt);
 
-/* Updates every row's val to the round number, one transaction a round. */
+/*
+ * The frame every stress thread runs in: the thread's memory contexts, a
+ * session of its own, and a context for each round's allocations around
+ * body.  An error ends the thread, its message left in arg->error; at
+ * the end arg->done is set, error or not.
+ */
 static void *
-stress_writer(void *p)
+stress_run(StressArg *arg, StressBody body)
 {
-    StressArg *arg = p;
-
     tdb_mcxt_thread_init();
     TDB_TRY();
     {
-        Fixture *f = arg->f;
-        Transaction *x = tdb_xact_create(f->tm, NULL);
+        Transaction *x = tdb_xact_create(arg->f->tm, NULL);
         MemoryContext round_cxt =
             tdb_aset_create(tdb_current_mcxt, "round", ALLOCSET_DEFAULT_SIZES);
         MemoryContext old = tdb_mcxt_switch_to(round_cxt);
-        ItemPointerData tids[STRESS_ROWS];
 
-        for (int round = 1; round <= STRESS_ROUNDS; round++) {
-            HeapScanDesc scan;
-            HeapTuple tup;
-            int n = 0;
-
-            tdb_xact_begin(x);
-            scan = tdb_heap_beginscan(&f->rel, snap_of(f, x));
-            while ((tup = tdb_heap_getnext(scan)) != NULL && n < STRESS_ROWS)
-                tids[n++] = tup->t_self;
-            tdb_heap_endscan(scan);
-            for (int i = 0; i < n; i++) {
-                TM_FailureData tmfd;
-                Datum values[3];
-                bool isnull[3] = {false, false, false};
-
-                values[0] = Int32GetDatum(i + 1);
-                values[1] = Int32GetDatum(round);
-                values[2] = PointerGetDatum(tdb_text_from_cstring("s"));
-                if (tdb_heap_update(&f->rel, &tids[i],
-                                    tdb_heap_form_tuple(f->rel.rd_att,
-                                                        values, isnull),
-                                    x, &tmfd) != TM_OK)
-                    elog(ERROR, "update failed in round %d", round);
-            }
-            tdb_xact_commit(x);
-            tdb_mcxt_reset(round_cxt);
-        }
+        body(arg, x, round_cxt);
         tdb_mcxt_switch_to(old);
         tdb_xact_destroy(x);
     }
     TDB_CATCH();
     {
-        stress_error(arg);
+        snprintf(arg->error, sizeof(arg->error), "%s",
+                 tdb_error_current()->message);
+        tdb_error_flush();
     }
     TDB_END_TRY();
     __atomic_store_n(&arg->done, 1, __ATOMIC_SEQ_CST);
@@ -760,104 +612,118 @@ stress_writer(void *p)
     return NULL;
 }
 
+/* Updates every row's val to the round number, one transaction a round. */
+static void
+write_rounds(StressArg *arg, Transaction *x, MemoryContext round_cxt)
+{
+    HeapFixture *f = arg->f;
+    ItemPointerData tids[STRESS_ROWS];
+
+    for (int round = 1; round <= STRESS_ROUNDS; round++) {
+        HeapScanDesc scan;
+        HeapTuple tup;
+        int n = 0;
+
+        tdb_xact_begin(x);
+        scan = tdb_heap_beginscan(&f->rel, snap_of(f, x));
+        while ((tup = tdb_heap_getnext(scan)) != NULL && n < STRESS_ROWS)
+            tids[n++] = tup->t_self;
+        tdb_heap_endscan(scan);
+        for (int i = 0; i < n; i++) {
+            TM_FailureData tmfd;
+
+            if (tdb_heap_update(&f->rel, &tids[i],
+                                form_row(f, i + 1, round, "s"), x,
+                                &tmfd) != TM_OK)
+                elog(ERROR, "update failed in round %d", round);
+        }
+        tdb_xact_commit(x);
+        tdb_mcxt_reset(round_cxt);
+    }
+}
+
 /* Every snapshot sees STRESS_ROWS rows, all with the same val. */
+static void
+read_rounds(StressArg *arg, Transaction *x, MemoryContext round_cxt)
+{
+    HeapFixture *f = arg->f;
+    StressArg *writer = arg + 1;
+
+    while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
+        Snapshot snap;
+        HeapScanDesc scan;
+        HeapTuple tup;
+        int n = 0;
+        int32 first = -1;
+
+        tdb_xact_begin(x);
+        snap = snap_of(f, x);
+        /* twice with one snapshot, a pause between: VACUUM runs */
+        for (int pass = 0; pass < 2; pass++) {
+            n = 0;
+            scan = tdb_heap_beginscan(&f->rel, snap);
+            while ((tup = tdb_heap_getnext(scan)) != NULL) {
+                bool isnull;
+                int32 val = DatumGetInt32(
+                    tdb_heap_getattr(tup, 2, f->rel.rd_att, &isnull));
+
+                if (first < 0)
+                    first = val;
+                if (val != first)
+                    elog(ERROR, "snapshot saw vals %d and %d", first, val);
+                n++;
+            }
+            tdb_heap_endscan(scan);
+            if (n != STRESS_ROWS)
+                elog(ERROR, "snapshot saw %d rows", n);
+            usleep(500);
+        }
+        tdb_xact_commit(x);
+        tdb_mcxt_reset(round_cxt);
+        arg->rounds++;
+    }
+}
+
+/* VACUUM passes until the writer is done. */
+static void
+vacuum_rounds(StressArg *arg, Transaction *x, MemoryContext round_cxt)
+{
+    StressArg *writer = arg - 1;
+
+    while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
+        VacuumStats st;
+
+        tdb_xact_begin(x);
+        tdb_heap_vacuum(&arg->f->rel, x, &st);
+        tdb_xact_commit(x);
+        tdb_mcxt_reset(round_cxt);
+        arg->removed += st.tuples_removed;
+        arg->rounds++;
+        usleep(200);
+    }
+}
+
+static void *
+stress_writer(void *p)
+{
+    return stress_run(p, write_rounds);
+}
+
 static void *
 stress_reader(void *p)
 {
-    StressArg *arg = p;
-    StressArg *writer = arg + 1;
-
-    tdb_mcxt_thread_init();
-    TDB_TRY();
-    {
-        Fixture *f = arg->f;
-        Transaction *x = tdb_xact_create(f->tm, NULL);
-        MemoryContext round_cxt =
-            tdb_aset_create(tdb_current_mcxt, "round", ALLOCSET_DEFAULT_SIZES);
-        MemoryContext old = tdb_mcxt_switch_to(round_cxt);
-
-        while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
-            Snapshot snap;
-            HeapScanDesc scan;
-            HeapTuple tup;
-            int n = 0;
-            int32 first = -1;
-
-            tdb_xact_begin(x);
-            snap = snap_of(f, x);
-            /* twice with one snapshot, a pause between: VACUUM runs */
-            for (int pass = 0; pass < 2; pass++) {
-                n = 0;
-                scan = tdb_heap_beginscan(&f->rel, snap);
-                while ((tup = tdb_heap_getnext(scan)) != NULL) {
-                    bool isnull;
-                    int32 val = DatumGetInt32(
-                        tdb_heap_getattr(tup, 2, f->rel.rd_att, &isnull));
-
-                    if (first < 0)
-                        first = val;
-                    if (val != first)
-                        elog(ERROR, "snapshot saw vals %d and %d", first,
-                             val);
-                    n++;
-                }
-                tdb_heap_endscan(scan);
-                if (n != STRESS_ROWS)
-                    elog(ERROR, "snapshot saw %d rows", n);
-                usleep(500);
-            }
-            tdb_xact_commit(x);
-            tdb_mcxt_reset(round_cxt);
-            arg->rounds++;
-        }
-        tdb_mcxt_switch_to(old);
-        tdb_xact_destroy(x);
-    }
-    TDB_CATCH();
-    {
-        stress_error(arg);
-    }
-    TDB_END_TRY();
-    tdb_mcxt_thread_done();
-    return NULL;
+    return stress_run(p, read_rounds);
 }
 
 static void *
 stress_vacuum(void *p)
 {
-    StressArg *arg = p;
-    StressArg *writer = arg - 1;
-
-    tdb_mcxt_thread_init();
-    TDB_TRY();
-    {
-        Fixture *f = arg->f;
-        Transaction *x = tdb_xact_create(f->tm, NULL);
-
-        while (!__atomic_load_n(&writer->done, __ATOMIC_SEQ_CST)) {
-            VacuumStats st;
-
-            tdb_xact_begin(x);
-            tdb_heap_vacuum(&f->rel, x, &st);
-            tdb_xact_commit(x);
-            arg->removed += st.tuples_removed;
-            arg->rounds++;
-            usleep(200);
-        }
-        tdb_xact_destroy(x);
-    }
-    TDB_CATCH();
-    {
-        stress_error(arg);
-    }
-    TDB_END_TRY();
-    tdb_mcxt_thread_done();
-    return NULL;
+    return stress_run(p, vacuum_rounds);
 }
 
 TEST_BEGIN(test_concurrent_stress)
 {
-    Fixture *f = start(128);
+    HeapFixture *f = start(128);
     /* [0] reader, [1] writer, [2] vacuum: neighbours find each other */
     StressArg args[3];
     pthread_t threads[3];
@@ -867,17 +733,8 @@ TEST_BEGIN(test_concurrent_stress)
 
     /* every row with val 0 */
     tdb_xact_begin(f->xact);
-    for (int i = 1; i <= STRESS_ROWS; i++) {
-        Datum values[3];
-        bool isnull[3] = {false, false, false};
-
-        values[0] = Int32GetDatum(i);
-        values[1] = Int32GetDatum(0);
-        values[2] = PointerGetDatum(tdb_text_from_cstring("s"));
-        tdb_heap_insert(&f->rel,
-                        tdb_heap_form_tuple(f->rel.rd_att, values, isnull),
-                        f->xact, NULL);
-    }
+    for (int i = 1; i <= STRESS_ROWS; i++)
+        tdb_heap_insert(&f->rel, form_row(f, i, 0, "s"), f->xact, NULL);
     expect_true(tdb_xact_commit(f->xact));
     memset(args, 0, sizeof(args));
     for (int i = 0; i < 3; i++)
@@ -899,16 +756,16 @@ TEST_BEGIN(test_concurrent_stress)
                args[0].rounds, args[2].rounds,
                (unsigned long long)args[2].removed);
     /* all old versions go once nobody needs them */
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(args[2].removed + st.tuples_removed,
                   (uint64)STRESS_ROWS * STRESS_ROUNDS);
     expect_u64_eq(st.tuples_remaining, STRESS_ROWS);
     expect_int_eq(count_now(f, &sum), STRESS_ROWS);
     /* 40 versions of every row, but VACUUM kept the file small: without
      * it the table would need 40 times its pages */
-    pages = nblocks(f);
+    pages = rel_nblocks(f);
     expect_u64_lt(pages, STRESS_ROUNDS);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
@@ -918,7 +775,7 @@ TEST_END
 
 TEST_BEGIN(test_reopen)
 {
-    Fixture *f = start(64);
+    HeapFixture *f = start(64);
     const char *note = note_of(100, 'r');
     VacuumStats st;
     int64 sum_before, sum_after;
@@ -928,7 +785,7 @@ TEST_BEGIN(test_reopen)
 
     insert_committed(f, 1, 600, note);
     expect_int_eq(delete_committed(f, 3, 0), 200);
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 200);
     expect_int_eq(count_now(f, &sum_before), 400);
 
@@ -940,7 +797,7 @@ TEST_BEGIN(test_reopen)
     f->xact = NULL;
     tdb_datadir_close(f->dd);
     f->dd = tdb_datadir_open(NULL, f->path);
-    open_parts(f, 64);
+    heap_fixture_open(f, 64);
     expect_int_eq(count_now(f, &sum_after), 400);
     expect_int_eq(sum_after, sum_before);
     /* the removed rows are really gone from the page, freed bytes zero */
@@ -956,11 +813,11 @@ TEST_BEGIN(test_reopen)
 
     /* the free space record starts empty after a restart... */
     tdb_fsm_forget(f->rel.rd_relfilenumber);
-    st = vacuum(f);
+    st = vacuum_rel(f);
     expect_u64_eq(st.tuples_removed, 0);
     /* ...and VACUUM rebuilds it */
     expect_u64_gt(tdb_fsm_npages(f->rel.rd_relfilenumber, NULL), 0);
-    finish(f);
+    heap_fixture_finish(f);
 }
 TEST_END
 
