@@ -27,6 +27,10 @@
 #                        an untoasted copy, vs PostgreSQL (issue 10)
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
+#   make bench           the suite (issue 11): point queries, deform, hash
+#                        aggregation, TOAST through both servers with pgbench
+#                        -M simple / -M prepared; TDB_BENCH_ONLY="deform toast",
+#                        QUICK=1, PG_BIN=/usr/lib/postgresql/17/bin
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
@@ -93,7 +97,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols tests deps \
 	deps-server-test check-server check-difftest \
-	bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-server clean format check-regress \
+	bench bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -344,6 +348,12 @@ bench-hashagg: deps
 bench-hashagg-pgbench: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/server/run.sh build/release/tupledb hashagg
+
+# The benchmark suite (issue 11): bench-server's harness with the "suite"
+# workload set (bench/server/sets/suite.sh).  Not part of `make check`.
+bench: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/server/run.sh build/release/tupledb suite
 
 # The same harness with the "sort" workload set (bench/sql/sets/sort.sh):
 # ORDER BY over 5M rows (bigint, text, numeric keys) at work_mem 64MB and
