@@ -14,6 +14,8 @@
 #             c, wide and except of the "Reduce TupleHashEntryData struct
 #             size by half" thread, simple and prepared; a subsection of
 #             "## Hash aggregation (issue 8)"
+#   suite     (make bench) issue 11: point queries, deform, hash
+#             aggregation and TOAST, simple and prepared
 #
 # 1. Starts `tupledb serve` on a fresh data directory (superuser bench)
 #    and a throwaway PostgreSQL 15 (tests/fixtures/pg/throwaway_pg.sh:
@@ -33,6 +35,12 @@
 #    (their VmHWM, sampled every half second while pgbench runs; the
 #    largest).  The load average is recorded before the runs, at each
 #    round's start and after the runs.
+#    Before the rounds each workload runs once on both (pgbench -t 1): one
+#    that fails on tupledb is recorded as unsupported and not timed, one
+#    that fails on PostgreSQL stops the run.  After them, when perf works
+#    (TDB_BENCH_PERF not 0), one more run per workload and engine with
+#    `perf stat` on the server side: CPU time (and, where the machine has
+#    hardware counters, instructions and IPC) per transaction.
 # 4. Per-connection memory (set_conn_memory=1): N idle connections (each
 #    has run one query) are held open by a small Python client; for
 #    tupledb the growth of the server's VmRSS divided by N, for
@@ -58,7 +66,15 @@
 #                           the binary: server-raw.txt,
 #                           hashagg-pgbench-raw.txt)
 #   TDB_BENCH_REPORT_ONLY   1: rebuild the section from the raw records
-#   PGBIN                   PostgreSQL binaries (/usr/lib/postgresql/15/bin)
+#   TDB_BENCH_ONLY          "deform toast_init": only the workloads whose
+#                           name or script is a word, or whose script
+#                           starts with WORD_
+#   TDB_BENCH_PERF          0 skips perf stat
+#   TDB_BENCH_CHART         PNG bar chart of the ratios (gnuplot): default
+#                           the set's set_chart (suite: bench/suite-ratios.png)
+#                           unless QUICK=1 or TDB_BENCH_RESULTS=-
+#   PG_BIN (or PGBIN)       PostgreSQL binaries (/usr/lib/postgresql/15/bin);
+#                           another release's pgbench then drives both
 #
 # Exit status 2 when the setup is broken (bench/README.md).
 set -euo pipefail
@@ -81,7 +97,7 @@ SET=${2:-roundtrip}
 # (tupledb / PostgreSQL tps at least this) and the sentence stating them
 set_subheading="" set_initdb_opts="" set_rounds=5 set_time=10
 set_conn_memory=0 set_conn_memory_sql="SELECT 1" set_strace=0
-set_target_text=""
+set_target_text="" set_chart=""
 set_describe() { :; }
 # called once the workloads are chosen (TDB_BENCH_ONLY), before loading:
 # a set may fill set_checks for those only
@@ -127,6 +143,15 @@ report() {
       -v describe="$(set_describe)" -v descs="$descs" -v targets="$targets" \
       -v target_text="$set_target_text" "$bench_awk_stats"'
     function mb(kb) { return sprintf("%.0f", kb / 1024) }
+    # perf figure per transaction (task-clock is in ms: scale 1000 gives µs)
+    function pertx(w, e, ev, scale) {
+      if (!((w, e, ev) in perf) || perftx[w, e] + 0 == 0) return "–"
+      return sprintf(perf[w, e, ev] * scale / perftx[w, e] >= 100 ? "%.0f" : "%.1f", perf[w, e, ev] * scale / perftx[w, e])
+    }
+    function ipc(w, e) {
+      if (!((w, e, "cycles") in perf) || perf[w, e, "cycles"] + 0 == 0) return "–"
+      return sprintf("%.2f", perf[w, e, "instructions"] / perf[w, e, "cycles"])
+    }
     $1 == "cfg"   { sub(/^cfg /, ""); split($0, kv, "="); cfg[kv[1]] = substr($0, length(kv[1]) + 2) }
     $1 == "tps"   { add($2 SUBSEP $3, $5); tps[$2, $3, $4] = $5 }
     $1 == "rss"   { add("rss" SUBSEP $2 SUBSEP $3, $5); have_rss = 1 }
@@ -135,6 +160,8 @@ report() {
     $1 == "mem"   { mem[$2, $3] = $4 }
     $1 == "sys"   { sys[$2, ++nsys[$2]] = $3 " " $4 }
     $1 == "systx" { systx[$2] = $3 }
+    $1 == "perftx" { perftx[$2, $3] = $4 }
+    $1 == "perf"  { perf[$2, $3, $4] = $5; have_perf = 1; if ($4 == "instructions") have_ipc = 1 }
     $1 == "unsupported" { unsup[$2] = substr($0, length($1) + length($2) + 3) }
     END {
       nw = split(workloads, wl, "\n")
@@ -176,6 +203,20 @@ report() {
       }
       if (have_rss)
         printf "\nPeak RSS: tupledb'"'"'s whole server process (VmHWM, reset before each run; its VmRSS when a run began: median %s MB), PostgreSQL'"'"'s backend serving pgbench (VmHWM, including the shared memory it touched).\n", mb(median("rssbase"))
+      if (have_perf) {
+        printf "\nThe server side under `perf stat` (one more %s s run per workload and engine, 1 client, not among the timed runs; tupledb'"'"'s server process, PostgreSQL'"'"'s backend): CPU time per transaction%s.\n\n", cfg["time"], have_ipc ? ", instructions per transaction and per cycle" : " (this machine'"'"'s perf has no hardware counters: no instructions or IPC)"
+        printf "| workload | pgbench | server CPU µs / transaction, tupledb / PostgreSQL |%s\n", have_ipc ? " instructions / transaction, tupledb / PostgreSQL | IPC, tupledb / PostgreSQL |" : ""
+        printf "|---|---|---:|%s\n", have_ipc ? "---:|---:|" : ""
+        for (i = 1; i <= nw; i++) {
+          split(wl[i], w, " ")
+          wn = w[1]
+          if (!((wn, "tupledb", "task-clock") in perf)) continue
+          printf "| %s | `-M %s` | %s / %s |", desc[w[2]], w[3], pertx(wn, "tupledb", "task-clock", 1000), pertx(wn, "postgresql", "task-clock", 1000)
+          if (have_ipc)
+            printf " %s / %s | %s / %s |", pertx(wn, "tupledb", "instructions", 1), pertx(wn, "postgresql", "instructions", 1), ipc(wn, "tupledb"), ipc(wn, "postgresql")
+          printf "\n"
+        }
+      }
       if (target_text != "") {
         printf "\n%s\n\n", target_text
         for (i = 1; i <= nw; i++) {
@@ -223,9 +264,56 @@ emit() {
   rm -f "$section"
 }
 
+# chart: a PNG bar chart of the median tupledb / PostgreSQL ratio per
+# workload (gnuplot, log scale), to CHART when the set names one
+chart() {
+  [ -n "$CHART" ] || return 0
+  if ! command -v gnuplot >/dev/null; then
+    echo "no gnuplot (apt-get install gnuplot-nox): no chart" >&2
+    return 0
+  fi
+  local data=$work_chart/ratios.dat
+  awk -v workloads="$WORKLOADS" "$bench_awk_stats"'
+    $1 == "tps" { tps[$2, $3, $4] = $5; if ($4 > rounds) rounds = $4 }
+    END {
+      nw = split(workloads, wl, "\n")
+      for (i = 1; i <= nw; i++) {
+        split(wl[i], w, " ")
+        for (r = 1; r <= rounds; r++)
+          if ((w[1], "tupledb", r) in tps && tps[w[1], "postgresql", r] > 0)
+            add(w[1], tps[w[1], "tupledb", r] / tps[w[1], "postgresql", r])
+        if (n[w[1]] > 0) printf "%d \"%s\" %s\n", i - 1, w[1], median(w[1])
+      }
+    }' "$raw" >"$data"
+  [ -s "$data" ] || return 0
+  gnuplot <<GP
+set terminal pngcairo size 1100,600 noenhanced font ",10"
+set output "$CHART"
+set title "tupledb tps / PostgreSQL tps, median over rounds (above 1: tupledb faster; log scale)"
+set logscale y
+set grid ytics
+set yrange [*:*]
+set style fill solid 0.8
+set boxwidth 0.7
+set xtics rotate by -60 scale 0
+set key off
+plot "$data" using 1:3:xtic(2) with boxes lc rgb "#3b6ea5", 1 with lines lc rgb "#b03030" lw 2
+GP
+  echo "wrote $CHART" >&2
+}
+work_chart=$(mktemp -d "${TMPDIR:-/tmp}/bench-chart.XXXXXX")
+trap 'rm -rf "$work_chart"' EXIT
+# the chart: TDB_BENCH_CHART, or the set's set_chart when the results go
+# to a file (a QUICK or printed-only run leaves the committed chart alone)
+CHART=${TDB_BENCH_CHART:-}
+if [ -z "$CHART" ] && [ "$RESULTS" != - ] && [ "$QUICK" != 1 ] && [ -n "$set_chart" ]; then
+  CHART=$root/$set_chart
+fi
+
 if [ "${TDB_BENCH_REPORT_ONLY:-0}" = 1 ]; then
   [ -f "$raw" ] || bench_die "no raw records at $raw"
   emit
+  chart
   exit 0
 fi
 
@@ -259,7 +347,7 @@ TDB_PID=$!
 cleanup() {
   kill -TERM "$TDB_PID" 2>/dev/null && wait "$TDB_PID" 2>/dev/null
   pg_throwaway_cleanup
-  rm -rf "$work"
+  rm -rf "$work" "$work_chart"
 }
 trap cleanup EXIT
 for _ in $(seq 1 200); do
@@ -406,6 +494,57 @@ done
 echo "load end $(loadavg)" >>"$raw"
 
 # ----------------------------------------------------------------------
+# Where the server's time goes: perf stat on the server side
+
+# perf_one ENGINE NAME SCRIPT MODE: one more pgbench run (not among the
+# timed ones), with `perf stat` attached to the process serving it:
+# tupledb's server process (attached before pgbench connects, so its
+# connection thread is counted from the start), PostgreSQL's backend
+# (attached once it exists, a few ms after pgbench connects)
+perf_one() {
+  local eng=$1 name=$2 script=$3 mode=$4 out=$work/pgbench-perf.out pb pf pid="" i
+  if [ "$eng" = tupledb ]; then
+    perf stat -x, -e "$perf_events" -p "$TDB_PID" -o "$work/perf.csv" &
+    pf=$!
+    sleep 0.2
+  fi
+  # shellcheck disable=SC2046 # conn_args is a list of options
+  as_pg "$PGBENCH" -n -f "$work/$script.sql" -T "$TIME" -c 1 -M "$mode" $(conn_args "$eng") >"$out" 2>&1 &
+  pb=$!
+  if [ "$eng" = postgresql ]; then
+    for ((i = 0; i < 200; i++)); do
+      pid=$(server_pids postgresql | head -n 1)
+      [ -z "$pid" ] || break
+      sleep 0.02
+    done
+    [ -n "$pid" ] || bench_die "perf: no PostgreSQL backend for $name"
+    perf stat -x, -e "$perf_events" -p "$pid" -o "$work/perf.csv" &
+    pf=$!
+  fi
+  wait "$pb" || bench_die "pgbench $name on $eng (perf) failed: $(tail -n 3 "$out")"
+  kill -INT "$pf" 2>/dev/null || true
+  wait "$pf" 2>/dev/null || true
+  echo "perftx $name $eng $(awk '/number of transactions actually processed/ { split($NF, a, "/"); print a[1] }' "$out")" >>"$raw"
+  # CSV lines: value,unit,event,...; "<not counted>" values are left out
+  awk -F, -v name="$name" -v eng="$eng" '$1 ~ /^[0-9.]+$/ { print "perf", name, eng, $3, $1 }' "$work/perf.csv" >>"$raw"
+}
+perf_events=""
+if [ "${TDB_BENCH_PERF:-1}" != 0 ] && command -v perf >/dev/null &&
+   perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
+  perf_events=task-clock
+  for e in instructions cycles branch-misses; do
+    perf stat -x, -e "$e" true 2>&1 | grep -q "^[0-9].*,$e" && perf_events+=",$e"
+  done
+fi
+if [ -n "$perf_events" ]; then
+  echo "perf stat ($perf_events): one more run per workload and engine" >&2
+  while read -r name script mode clients; do
+    [ -z "${unsupported[$name]:-}" ] || continue
+    for eng in tupledb postgresql; do perf_one "$eng" "$name" "$script" "$mode"; done
+  done <<<"$WORKLOADS"
+fi
+
+# ----------------------------------------------------------------------
 # Per-connection memory: CONNS idle connections, each after one query
 
 # hold_conns SOCKDIR PORT USER DB N QUERY: prints READY, holds until stdin
@@ -526,3 +665,4 @@ if [ "$set_strace" = 1 ] && [ "${TDB_BENCH_PROFILE:-1}" != 0 ] && command -v str
 fi
 
 emit
+chart
