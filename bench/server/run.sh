@@ -143,6 +143,8 @@ report() {
       -v describe="$(set_describe)" -v descs="$descs" -v targets="$targets" \
       -v target_text="$set_target_text" "$bench_awk_stats"'
     function mb(kb) { return sprintf("%.0f", kb / 1024) }
+    # a slow query runs few transactions a run: keep two digits below 10
+    function tpsfmt(v) { return v < 0 ? "n/a" : sprintf(v < 10 ? "%.2f" : "%.0f", v) }
     # perf figure per transaction (task-clock is in ms: scale 1000 gives µs)
     function pertx(w, e, ev, scale) {
       if (!((w, e, ev) in perf) || perftx[w, e] + 0 == 0) return "–"
@@ -197,7 +199,7 @@ report() {
         }
         mt = median(name SUBSEP "tupledb"); mp = median(name SUBSEP "postgresql")
         rt[name] = ratio(mt, mp)
-        printf "| %s | `-M %s -c %s -j %s` | %.0f | %.0f | %s (%s) |", desc[w[2]], w[3], w[4], w[4], mt, mp, x(rt[name]), xrange("ratio" SUBSEP name)
+        printf "| %s | `-M %s -c %s -j %s` | %s | %s | %s (%s) |", desc[w[2]], w[3], w[4], w[4], tpsfmt(mt), tpsfmt(mp), x(rt[name]), xrange("ratio" SUBSEP name)
         if (have_rss) printf " %s / %s |", mb(median("rss" SUBSEP name SUBSEP "tupledb")), mb(median("rss" SUBSEP name SUBSEP "postgresql"))
         printf "\n"
       }
@@ -470,7 +472,8 @@ while read -r name script mode clients; do
     if ! as_pg "$PGBENCH" -n -f "$work/$script.sql" -t 1 -c 1 -M "$mode" $(conn_args "$eng") \
          >"$work/probe.out" 2>&1 || ! grep -q 'number of failed transactions: 0 ' "$work/probe.out"; then
       [ "$eng" = tupledb ] || bench_die "pgbench $name fails on PostgreSQL: $(tail -n 3 "$work/probe.out")"
-      why=$(grep -m 1 -i 'error' "$work/probe.out" | tr -s ' \t' ' ' | cut -c 1-200)
+      # its error, from "ERROR:" on, one line ("|" would end a table cell)
+      why=$(grep -m 1 -i 'error' "$work/probe.out" | sed 's/.*ERROR: */ERROR: /; s/|/\\|/g' | tr -s ' \t' ' ' | cut -c 1-200)
       unsupported[$name]=1
       echo "unsupported $name ${why:-pgbench failed}" >>"$raw"
       echo "  $name: unsupported by tupledb: ${why:-pgbench failed}" >&2
