@@ -320,7 +320,7 @@ if [ "${TDB_BENCH_REPORT_ONLY:-0}" = 1 ]; then
 fi
 
 for b in pgbench initdb pg_ctl postgres psql; do
-  [ -x "$PGBIN/$b" ] || bench_die "$PGBIN/$b not found (set PGBIN)"
+  [ -x "$PGBIN/$b" ] || bench_die "$PGBIN/$b not found (set PG_BIN)"
 done
 command -v python3 >/dev/null || bench_die "python3 not found"
 
