@@ -37,10 +37,11 @@
 #    round's start and after the runs.
 #    Before the rounds each workload runs once on both (pgbench -t 1): one
 #    that fails on tupledb is recorded as unsupported and not timed, one
-#    that fails on PostgreSQL stops the run.  After them, when perf works
-#    (TDB_BENCH_PERF not 0), one more run per workload and engine with
-#    `perf stat` on the server side: CPU time (and, where the machine has
-#    hardware counters, instructions and IPC) per transaction.
+#    that fails on PostgreSQL stops the run.  After them, for a set with
+#    set_perf=1 when perf works (TDB_BENCH_PERF not 0), one more run per
+#    workload and engine with `perf stat` on the server side: CPU time
+#    (and, where the machine has hardware counters, instructions and
+#    IPC) per transaction.
 # 4. Per-connection memory (set_conn_memory=1): N idle connections (each
 #    has run one query) are held open by a small Python client; for
 #    tupledb the growth of the server's VmRSS divided by N, for
@@ -97,7 +98,7 @@ SET=${2:-roundtrip}
 # (tupledb / PostgreSQL tps at least this) and the sentence stating them
 set_subheading="" set_initdb_opts="" set_rounds=5 set_time=10
 set_conn_memory=0 set_conn_memory_sql="SELECT 1" set_strace=0
-set_target_text="" set_chart=""
+set_target_text="" set_chart="" set_perf=0
 set_describe() { :; }
 # called once the workloads are chosen (TDB_BENCH_ONLY), before loading:
 # a set may fill set_checks for those only
@@ -532,7 +533,7 @@ perf_one() {
   awk -F, -v name="$name" -v eng="$eng" '$1 ~ /^[0-9.]+$/ { print "perf", name, eng, $3, $1 }' "$work/perf.csv" >>"$raw"
 }
 perf_events=""
-if [ "${TDB_BENCH_PERF:-1}" != 0 ] && command -v perf >/dev/null &&
+if [ "$set_perf" = 1 ] && [ "${TDB_BENCH_PERF:-1}" != 0 ] && command -v perf >/dev/null &&
    perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
   perf_events=task-clock
   for e in instructions cycles branch-misses; do

@@ -33,6 +33,8 @@ set_heading="## Benchmark suite (issue 11)"
 set_make="make bench"
 set_raw_name=suite-raw.txt
 set_chart=bench/suite-ratios.png
+# perf stat of the server side per workload, after the timed rounds
+set_perf=1
 set_notes=$here/notes-suite.md
 # 24 workloads x 2 engines x 3 rounds x 5 s: about 12 minutes of runs
 set_rounds=3
