@@ -27,10 +27,11 @@
 #                        an untoasted copy, vs PostgreSQL (issue 10)
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
-#   make bench           the suite (issue 11): point queries, deform, hash
-#                        aggregation, TOAST through both servers with pgbench
-#                        -M simple / -M prepared; TDB_BENCH_ONLY="deform toast",
-#                        QUICK=1, PG_BIN=/usr/lib/postgresql/17/bin
+#   make bench           the suite (issue 11): point queries, deform (16 and
+#                        64 columns), hash aggregation (with big), sort, TOAST
+#                        through both servers with pgbench -M simple /
+#                        -M prepared; TDB_BENCH_ONLY="deform toast", QUICK=1,
+#                        PG_BIN=/usr/lib/postgresql/17/bin
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
@@ -350,8 +351,11 @@ bench-hashagg-pgbench: deps
 	$(Q)bench/server/run.sh build/release/tupledb hashagg
 
 # The benchmark suite (issue 11): bench-server's harness with the "suite"
-# workload set (bench/server/sets/suite.sh).  Not part of `make check`.
+# workload set (bench/server/sets/suite.sh), after installing what it runs
+# (tools/deps.sh bench: PostgreSQL 15, gnuplot, perf).  Not part of
+# `make check`.
 bench: deps
+	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/server/run.sh build/release/tupledb suite
 

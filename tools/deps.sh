@@ -12,6 +12,9 @@
 #   bench-mmgr  the mallocs the memory-context benchmark compares against
 #   server-test the clients the server's tests drive: psql 15, python3 and
 #               libpq's header for the libpq test program (libpq-dev)
+#   bench       what `make bench` (bench/server/run.sh) runs: PostgreSQL 15
+#               (server, psql, pgbench), python3, gnuplot for the ratio
+#               chart, perf and strace to explain the figures
 set -euo pipefail
 
 declare -A GROUP_PACKAGES=(
@@ -19,6 +22,7 @@ declare -A GROUP_PACKAGES=(
   [oracle]="postgresql-15 python3"
   [bench-mmgr]="libjemalloc-dev libmimalloc-dev"
   [server-test]="postgresql-client-15 python3 libpq-dev"
+  [bench]="postgresql-15 postgresql-client-15 python3 gnuplot-nox linux-perf strace"
 )
 
 missing=()

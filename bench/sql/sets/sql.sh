@@ -33,28 +33,37 @@ set_target_text="Target (issue 5): each deform query at least 3× PostgreSQL's s
 
 big_rows=100000 small_rows=10000
 
+# deform_tables_sql N COLS: tCOLS, tCOLS_null1 and tCOLS_text with N rows
+# of COLS columns -- all int4 without NULLs; c1 NULL in every row; a text
+# c1 then int4 -- and their VACUUM ANALYZE.  COLS = 16 is the thread's
+# table; the benchmark suite (bench/server/sets/suite.sh) also loads
+# COLS = 64, its "48 extra columns" variant.
+deform_tables_sql() {
+  local n=$1 cols=$2 ints ints_tail vals vals_tail t
+  ints=$(seq -s ', ' -f 'c%g int4' 1 "$cols")
+  ints_tail=$(seq -s ', ' -f 'c%g int4' 2 "$cols")
+  vals=$(seq -s ', ' -f 'g + %g' 0 $((cols - 1)))
+  vals_tail=$(seq -s ', ' -f 'g + %g' 1 $((cols - 1)))
+  cat <<SQL
+CREATE TABLE t$cols ($ints);
+INSERT INTO t$cols SELECT $vals FROM generate_series(1, $n) g;
+CREATE TABLE t${cols}_null1 ($ints);
+INSERT INTO t${cols}_null1 SELECT NULL::int4, $vals_tail FROM generate_series(1, $n) g;
+CREATE TABLE t${cols}_text (c1 text, $ints_tail);
+INSERT INTO t${cols}_text SELECT substr(md5(g::text), 1, 10 + g % 21), $vals_tail FROM generate_series(1, $n) g;
+SQL
+  for t in "t$cols" "t${cols}_null1" "t${cols}_text"; do echo "VACUUM ANALYZE $t;"; done
+}
+
 # set_load_sql N: the tables with N rows for the 16-column ones, as SQL
 # that both engines run unchanged
 set_load_sql() {
-  local n=$1 ints16 ints15 vals16 vals15
-  ints16=$(seq -s ', ' -f 'c%g int4' 1 16)
-  ints15=$(seq -s ', ' -f 'c%g int4' 2 16)
-  vals16=$(seq -s ', ' -f 'g + %g' 0 15)
-  vals15=$(seq -s ', ' -f 'g + %g' 1 15)
+  deform_tables_sql "$1" 16
   cat <<SQL
-CREATE TABLE t16 ($ints16);
-INSERT INTO t16 SELECT $vals16 FROM generate_series(1, $n) g;
-CREATE TABLE t16_null1 ($ints16);
-INSERT INTO t16_null1 SELECT NULL::int4, $vals15 FROM generate_series(1, $n) g;
-CREATE TABLE t16_text (c1 text, $ints15);
-INSERT INTO t16_text SELECT substr(md5(g::text), 1, 10 + g % 21), $vals15 FROM generate_series(1, $n) g;
 CREATE TABLE jbig (k int4, v int4);
 INSERT INTO jbig SELECT g, g FROM generate_series(1, $big_rows) g;
 CREATE TABLE jsmall (k int4, w int4);
 INSERT INTO jsmall SELECT g * 10, g FROM generate_series(1, $small_rows) g;
-VACUUM ANALYZE t16;
-VACUUM ANALYZE t16_null1;
-VACUUM ANALYZE t16_text;
 VACUUM ANALYZE jbig;
 VACUUM ANALYZE jsmall;
 SELECT count(*) FROM t16;
