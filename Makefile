@@ -30,7 +30,8 @@
 #   make bench           the suite (issue 11): point queries, deform, hash
 #                        aggregation, TOAST through both servers with pgbench
 #                        -M simple / -M prepared; TDB_BENCH_ONLY="deform toast",
-#                        QUICK=1, PG_BIN=/usr/lib/postgresql/17/bin
+#                        QUICK=1, PG_BIN=/usr/lib/postgresql/17/bin (another
+#                        PostgreSQL beside 15, in the same run)
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:
