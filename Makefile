@@ -29,9 +29,10 @@
 #                        `tupledb serve` vs PostgreSQL 15
 #   make bench           the suite (issue 11): point queries, deform (16 and
 #                        64 columns), hash aggregation (with big), sort, TOAST
-#                        through both servers with pgbench -M simple /
+#                        through the servers with pgbench -M simple /
 #                        -M prepared; TDB_BENCH_ONLY="deform toast", QUICK=1,
-#                        PG_BIN=/usr/lib/postgresql/17/bin
+#                        PG_BIN=/usr/lib/postgresql/17/bin (another
+#                        PostgreSQL beside 15, in the same run)
 #   make V=1 ...         print full command lines
 #
 # Build flavours live side by side under build/<flavour>/:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh -- pgbench against `tupledb serve` and a throwaway PostgreSQL 15
-# configured alike, side by side in one run.
+# configured alike, side by side in one run (and, given PG_BIN, a second
+# throwaway PostgreSQL from those binaries, e.g. a newer release: "pg2").
 #
 #   bench/server/run.sh [PATH/TO/tupledb] [SET]
 #
@@ -22,13 +23,18 @@
 #    unprivileged user, temporary directory, fsync on, shared_buffers
 #    128MB and work_mem 4MB as tupledb's defaults, jit off, no parallel
 #    workers; initdb with the set's set_initdb_opts).  Both listen on a
-#    Unix socket only, and pgbench 15 connects to both that way.
-# 2. Loads the same tables in both through psql with the same SQL (the
-#    set's set_load_sql), CHECKPOINT in PostgreSQL, and stops unless both
-#    give the same answer to each of the set's set_checks.
+#    Unix socket only, and pgbench 15 connects to both that way.  With
+#    PG_BIN, a second PostgreSQL ("pg2") started the same way from those
+#    binaries, with the same settings, is a third engine in every step
+#    below (but per-connection memory and strace, 4 and 5, stay with
+#    PostgreSQL 15); PostgreSQL 15's pgbench and psql drive all three.
+# 2. Loads the same tables in all engines through psql with the same SQL
+#    (the set's set_load_sql), CHECKPOINT in PostgreSQL, and stops unless
+#    all give the same answer to each of the set's set_checks.
 # 3. Workloads, each a pgbench custom script (-n, -f) for TIME seconds;
 #    per round every workload runs once per engine, the engines
-#    alternating (A B in odd rounds, B A in even ones); the tps of each
+#    alternating (A B in odd rounds, B A in even ones; with pg2, A B C
+#    and C B A); the tps of each
 #    run is a raw record, and so is the peak RSS of the server side
 #    during the run: tupledb's server process (its VmHWM, reset through
 #    /proc/PID/clear_refs before the run) and PostgreSQL's backends
@@ -37,7 +43,7 @@
 #    round's start and after the runs.
 #    Before the rounds each workload runs once on both (pgbench -t 1): one
 #    that fails on tupledb is recorded as unsupported and not timed, one
-#    that fails on PostgreSQL stops the run.  After them, for a set with
+#    that fails on a PostgreSQL stops the run.  After them, for a set with
 #    set_perf=1 when perf works (TDB_BENCH_PERF not 0), one more run per
 #    workload and engine with `perf stat` on the server side: CPU time
 #    (and, where the machine has hardware counters, instructions and
@@ -74,8 +80,12 @@
 #   TDB_BENCH_CHART         PNG bar chart of the ratios (gnuplot): default
 #                           the set's set_chart (suite: bench/suite-ratios.png)
 #                           unless QUICK=1 or TDB_BENCH_RESULTS=-
-#   PG_BIN (or PGBIN)       PostgreSQL binaries (/usr/lib/postgresql/15/bin);
-#                           another release's pgbench then drives both
+#   PG15_BIN (or PGBIN)     the PostgreSQL to compare with, whose pgbench
+#                           and psql drive every engine
+#                           (/usr/lib/postgresql/15/bin)
+#   PG_BIN                  another PostgreSQL's binaries (initdb, pg_ctl,
+#                           postgres), e.g. /usr/lib/postgresql/17/bin:
+#                           a third engine, pg2, in the same run (none)
 #
 # Exit status 2 when the setup is broken (bench/README.md).
 set -euo pipefail
@@ -107,9 +117,16 @@ declare -A script_target=()
 # shellcheck source=bench/server/sets/roundtrip.sh
 . "$here/sets/$SET.sh"
 
-# PG_BIN (or PGBIN): another PostgreSQL's binaries to compare against
-export PGBIN=${PG_BIN:-${PGBIN:-/usr/lib/postgresql/15/bin}}
-PGBENCH=$PGBIN/pgbench
+# PG15_BIN (or PGBIN, as the other benchmarks and throwaway_pg.sh read
+# it): the PostgreSQL whose pgbench and psql drive every engine.  PG_BIN:
+# a second PostgreSQL, the engine "pg2" (e.g. a newer release).
+PG15_BIN=${PG15_BIN:-${PGBIN:-/usr/lib/postgresql/15/bin}}
+export PGBIN=$PG15_BIN
+PG2_BIN=${PG_BIN:-}
+PGBENCH=$PG15_BIN/pgbench
+PSQL15=$PG15_BIN/psql
+# the engines of this run, in the order of odd rounds
+ENGINES="tupledb postgresql${PG2_BIN:+ pg2}"
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
   ROUNDS=${TDB_BENCH_ROUNDS:-2}; TIME=${TDB_BENCH_TIME:-3}
@@ -144,8 +161,14 @@ report() {
       -v describe="$(set_describe)" -v descs="$descs" -v targets="$targets" \
       -v target_text="$set_target_text" "$bench_awk_stats"'
     function mb(kb) { return sprintf("%.0f", kb / 1024) }
-    # a slow query runs few transactions a run: keep two digits below 10
-    function tpsfmt(v) { return v < 0 ? "n/a" : sprintf(v < 10 ? "%.2f" : "%.0f", v) }
+    function commas(s) { while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+    # a slow query runs few transactions a run: keep two digits below 10,
+    # and below 1 tps say the milliseconds per transaction too
+    function tpsfmt(v) {
+      if (v < 0) return "n/a"
+      if (v > 0 && v < 1) return sprintf("%.2f (%s ms)", v, commas(sprintf("%.0f", 1000 / v)))
+      return sprintf(v < 10 ? "%.2f" : "%.0f", v)
+    }
     # perf figure per transaction (task-clock is in ms: scale 1000 gives µs)
     function pertx(w, e, ev, scale) {
       if (!((w, e, ev) in perf) || perftx[w, e] + 0 == 0) return "–"
@@ -177,16 +200,23 @@ report() {
         printf "**QUICK run (few, short rounds): for development only, not comparable.**\n\n"
       printf "Written by `%s` (bench/server/run.sh, workload set `%s`; bench/README.md\n", make, set
       printf "describes it) on %s. Machine: %s, %s vCPUs (%s), Linux %s; %s; tupledb measured at %s.\n", date, cpu, ncpu, caches, kernel, cc, cfg["tdbrev"] != "" ? cfg["tdbrev"] : rev
-      printf "PostgreSQL: %s; pgbench: %s.\n", cfg["pgversion"], cfg["pgbench"]
-      printf "PostgreSQL settings: %s. tupledb: `tupledb serve` defaults (128 MB\n", cfg["pgsettings"]
-      printf "buffer pool, work_mem 4MB, one thread per connection). Both over a Unix socket,\n"
+      pg2 = ("pg2version" in cfg)
+      if (pg2) {
+        printf "PostgreSQL: %s; the second PostgreSQL, `pg2` in the tables (PG_BIN=%s): %s; pgbench (and psql, for all three engines): %s.\n", cfg["pgversion"], cfg["pg2bin"], cfg["pg2version"], cfg["pgbench"]
+        printf "PostgreSQL settings: %s%s. tupledb: `tupledb serve` defaults (128 MB\n", cfg["pgsettings"], cfg["pg2settings"] == cfg["pgsettings"] ? " (pg2 the same)" : "; pg2: " cfg["pg2settings"]
+        printf "buffer pool, work_mem 4MB, one thread per connection). All three over a Unix socket,\n"
+      } else {
+        printf "PostgreSQL: %s; pgbench: %s.\n", cfg["pgversion"], cfg["pgbench"]
+        printf "PostgreSQL settings: %s. tupledb: `tupledb serve` defaults (128 MB\n", cfg["pgsettings"]
+        printf "buffer pool, work_mem 4MB, one thread per connection). Both over a Unix socket,\n"
+      }
       printf "%s rounds of %s s per workload and engine, the engines alternating%s.\n", cfg["rounds"], cfg["time"], cfg["quick"] == 1 ? " (**QUICK mode: development figures, not for comparison**)" : ""
       if ("start" in load)
         printf "Load average (1, 5, 15 min) before the runs %s, after them %s; at the start of each round (1 min) %s–%s, pgbench and the server of the run before included.\n", load["start"], load["end"], lo("load1"), hi("load1")
       printf "\n"
       if (describe != "") printf "%s\n\n", describe
-      printf "| workload | pgbench | tupledb tps (median) | PostgreSQL tps (median) | tupledb / PostgreSQL (median, min–max over rounds) |%s\n", have_rss ? " peak RSS tupledb / PostgreSQL (MB, median) |" : ""
-      printf "|---|---|---:|---:|---|%s\n", have_rss ? "---:|" : ""
+      printf "| workload | pgbench | tupledb tps (median) | PostgreSQL tps (median) | tupledb / PostgreSQL (median, min–max over rounds) |%s%s\n", pg2 ? " pg2 tps (median) | tupledb / pg2 (median, min–max over rounds) |" : "", have_rss ? (pg2 ? " peak RSS tupledb / PostgreSQL / pg2 (MB, median) |" : " peak RSS tupledb / PostgreSQL (MB, median) |") : ""
+      printf "|---|---|---:|---:|---|%s%s\n", pg2 ? "---:|---|" : "", have_rss ? "---:|" : ""
       for (i = 1; i <= nw; i++) {
         split(wl[i], w, " ")
         name = w[1]
@@ -194,29 +224,38 @@ report() {
         for (r = 1; r <= cfg["rounds"]; r++)
           if ((name, "tupledb", r) in tps && (name, "postgresql", r) in tps && tps[name, "postgresql", r] > 0)
             add("ratio" SUBSEP name, tps[name, "tupledb", r] / tps[name, "postgresql", r])
+        if (pg2)
+          for (r = 1; r <= cfg["rounds"]; r++)
+            if ((name, "tupledb", r) in tps && (name, "pg2", r) in tps && tps[name, "pg2", r] > 0)
+              add("ratio2" SUBSEP name, tps[name, "tupledb", r] / tps[name, "pg2", r])
         if (name in unsup) {
-          printf "| %s | `-M %s -c %s -j %s` | **unsupported** | | tupledb: %s |%s\n", desc[w[2]], w[3], w[4], w[4], unsup[name], have_rss ? " |" : ""
+          printf "| %s | `-M %s -c %s -j %s` | **unsupported** | | tupledb: %s |%s%s\n", desc[w[2]], w[3], w[4], w[4], unsup[name], pg2 ? " | |" : "", have_rss ? " |" : ""
           continue
         }
         mt = median(name SUBSEP "tupledb"); mp = median(name SUBSEP "postgresql")
         rt[name] = ratio(mt, mp)
         printf "| %s | `-M %s -c %s -j %s` | %s | %s | %s (%s) |", desc[w[2]], w[3], w[4], w[4], tpsfmt(mt), tpsfmt(mp), x(rt[name]), xrange("ratio" SUBSEP name)
-        if (have_rss) printf " %s / %s |", mb(median("rss" SUBSEP name SUBSEP "tupledb")), mb(median("rss" SUBSEP name SUBSEP "postgresql"))
+        if (pg2) {
+          m2 = median(name SUBSEP "pg2")
+          printf " %s | %s (%s) |", tpsfmt(m2), x(ratio(mt, m2)), xrange("ratio2" SUBSEP name)
+        }
+        if (have_rss) printf " %s / %s%s |", mb(median("rss" SUBSEP name SUBSEP "tupledb")), mb(median("rss" SUBSEP name SUBSEP "postgresql")), pg2 ? " / " mb(median("rss" SUBSEP name SUBSEP "pg2")) : ""
         printf "\n"
       }
       if (have_rss)
-        printf "\nPeak RSS: tupledb'"'"'s whole server process (VmHWM, reset before each run; its VmRSS when a run began: median %s MB), PostgreSQL'"'"'s backend serving pgbench (VmHWM, including the shared memory it touched).\n", mb(median("rssbase"))
+        printf "\nPeak RSS: tupledb'"'"'s whole server process (VmHWM, reset before each run; its VmRSS when a run began: median %s MB), %s backend serving pgbench (VmHWM, including the shared memory it touched).\n", mb(median("rssbase")), pg2 ? "each PostgreSQL'"'"'s" : "PostgreSQL'"'"'s"
       if (have_perf) {
         printf "\nThe server side under `perf stat` (one more %s s run per workload and engine, 1 client, not among the timed runs; tupledb'"'"'s server process, PostgreSQL'"'"'s backend): CPU time per transaction%s.\n\n", cfg["time"], have_ipc ? ", instructions per transaction and per cycle" : " (this machine'"'"'s perf has no hardware counters: no instructions or IPC)"
-        printf "| workload | pgbench | server CPU µs / transaction, tupledb / PostgreSQL |%s\n", have_ipc ? " instructions / transaction, tupledb / PostgreSQL | IPC, tupledb / PostgreSQL |" : ""
+        engs = pg2 ? "tupledb / PostgreSQL / pg2" : "tupledb / PostgreSQL"
+        printf "| workload | pgbench | server CPU µs / transaction, %s |%s\n", engs, have_ipc ? " instructions / transaction, " engs " | IPC, " engs " |" : ""
         printf "|---|---|---:|%s\n", have_ipc ? "---:|---:|" : ""
         for (i = 1; i <= nw; i++) {
           split(wl[i], w, " ")
           wn = w[1]
           if (!((wn, "tupledb", "task-clock") in perf)) continue
-          printf "| %s | `-M %s` | %s / %s |", desc[w[2]], w[3], pertx(wn, "tupledb", "task-clock", 1000), pertx(wn, "postgresql", "task-clock", 1000)
+          printf "| %s | `-M %s` | %s / %s%s |", desc[w[2]], w[3], pertx(wn, "tupledb", "task-clock", 1000), pertx(wn, "postgresql", "task-clock", 1000), pg2 ? " / " pertx(wn, "pg2", "task-clock", 1000) : ""
           if (have_ipc)
-            printf " %s / %s | %s / %s |", pertx(wn, "tupledb", "instructions", 1), pertx(wn, "postgresql", "instructions", 1), ipc(wn, "tupledb"), ipc(wn, "postgresql")
+            printf " %s / %s%s | %s / %s%s |", pertx(wn, "tupledb", "instructions", 1), pertx(wn, "postgresql", "instructions", 1), pg2 ? " / " pertx(wn, "pg2", "instructions", 1) : "", ipc(wn, "tupledb"), ipc(wn, "postgresql"), pg2 ? " / " ipc(wn, "pg2") : ""
           printf "\n"
         }
       }
@@ -268,28 +307,38 @@ emit() {
 }
 
 # chart: a PNG bar chart of the median tupledb / PostgreSQL ratio per
-# workload (gnuplot, log scale), to CHART when the set names one
+# workload (gnuplot, log scale), to CHART when the set names one; with
+# pg2 in the raw records, two bars per workload (÷ PostgreSQL, ÷ pg2)
 chart() {
   [ -n "$CHART" ] || return 0
   if ! command -v gnuplot >/dev/null; then
     echo "no gnuplot (apt-get install gnuplot-nox): no chart" >&2
     return 0
   fi
-  local data=$work_chart/ratios.dat
+  local data=$work_chart/ratios.dat pg pg2
   awk -v workloads="$WORKLOADS" "$bench_awk_stats"'
-    $1 == "tps" { tps[$2, $3, $4] = $5; if ($4 > rounds) rounds = $4 }
+    $1 == "tps" { tps[$2, $3, $4] = $5; if ($4 > rounds) rounds = $4; if ($3 == "pg2") pg2 = 1 }
     END {
       nw = split(workloads, wl, "\n")
       for (i = 1; i <= nw; i++) {
         split(wl[i], w, " ")
-        for (r = 1; r <= rounds; r++)
+        for (r = 1; r <= rounds; r++) {
           if ((w[1], "tupledb", r) in tps && tps[w[1], "postgresql", r] > 0)
             add(w[1], tps[w[1], "tupledb", r] / tps[w[1], "postgresql", r])
-        if (n[w[1]] > 0) printf "%d \"%s\" %s\n", i - 1, w[1], median(w[1])
+          if ((w[1], "tupledb", r) in tps && tps[w[1], "pg2", r] > 0)
+            add("pg2" SUBSEP w[1], tps[w[1], "tupledb", r] / tps[w[1], "pg2", r])
+        }
+        # with pg2 a third column ("?": no figure)
+        if (n[w[1]] > 0)
+          printf "%d \"%s\" %s%s\n", i - 1, w[1], median(w[1]), pg2 ? " " (n["pg2", w[1]] > 0 ? median("pg2" SUBSEP w[1]) : "?") : ""
       }
     }' "$raw" >"$data"
   [ -s "$data" ] || return 0
-  gnuplot <<GP
+  # "postgres (PostgreSQL) 17.2 (Debian ...)" -> "PostgreSQL 17.2"
+  pg=$(sed -n 's/^cfg pgversion=.*(PostgreSQL) \([^ ]*\).*/PostgreSQL \1/p' "$raw")
+  pg2=$(sed -n 's/^cfg pg2version=.*(PostgreSQL) \([^ ]*\).*/PostgreSQL \1/p' "$raw")
+  if [ "$(awk '{ print NF; exit }' "$data")" -lt 4 ]; then
+    gnuplot <<GP
 set terminal pngcairo size 1100,600 noenhanced font ",10"
 set output "$CHART"
 set title "tupledb tps / PostgreSQL tps, median over rounds (above 1: tupledb faster; log scale)"
@@ -302,6 +351,25 @@ set xtics rotate by -60 scale 0
 set key off
 plot "$data" using 1:3:xtic(2) with boxes lc rgb "#3b6ea5", 1 with lines lc rgb "#b03030" lw 2
 GP
+  else
+    gnuplot <<GP
+set terminal pngcairo size 1100,600 noenhanced font ",10"
+set output "$CHART"
+set title "tupledb tps / each PostgreSQL's tps, median over rounds (above 1: tupledb faster; log scale)"
+set datafile missing "?"
+set logscale y
+set grid ytics
+set yrange [*:*]
+set style fill solid 0.8
+set boxwidth 0.38
+set xtics rotate by -60 scale 0
+set key top right
+plot "$data" using 1:(1/0):xtic(2) notitle, \
+     "$data" using (\$1 - 0.2):3 with boxes lc rgb "#3b6ea5" title "tupledb / ${pg:-PostgreSQL}", \
+     "$data" using (\$1 + 0.2):4 with boxes lc rgb "#e09020" title "tupledb / pg2 (${pg2:-PG_BIN})", \
+     1 with lines lc rgb "#b03030" lw 2 notitle
+GP
+  fi
   echo "wrote $CHART" >&2
 }
 work_chart=$(mktemp -d "${TMPDIR:-/tmp}/bench-chart.XXXXXX")
@@ -321,19 +389,33 @@ if [ "${TDB_BENCH_REPORT_ONLY:-0}" = 1 ]; then
 fi
 
 for b in pgbench initdb pg_ctl postgres psql; do
-  [ -x "$PGBIN/$b" ] || bench_die "$PGBIN/$b not found (set PG_BIN)"
+  [ -x "$PG15_BIN/$b" ] || bench_die "$PG15_BIN/$b not found (set PG15_BIN)"
 done
+if [ -n "$PG2_BIN" ]; then
+  for b in initdb pg_ctl postgres; do
+    [ -x "$PG2_BIN/$b" ] || bench_die "PG_BIN: $PG2_BIN/$b not found"
+  done
+fi
 command -v python3 >/dev/null || bench_die "python3 not found"
 
 # ----------------------------------------------------------------------
-# The two servers
+# The servers
 
 # PostgreSQL runs in this shell (throwaway_pg.sh's trap stops it on exit).
 # shellcheck disable=SC2034 # read by throwaway_pg.sh
-PORT=55470 SCRIPT=bench/server/run.sh
+SCRIPT=bench/server/run.sh
 # shellcheck source=tests/fixtures/pg/throwaway_pg.sh
 . "$root/tests/fixtures/pg/throwaway_pg.sh"
 pgopts="-c fsync=on -c synchronous_commit=on -c max_parallel_workers_per_gather=0 -c jit=off -c shared_buffers=128MB -c work_mem=4MB -c max_connections=$((CONNS + 20))"
+# pg2 first, so that throwaway_pg.sh's TMP (and pg_start, psql_run) name
+# PostgreSQL 15's server afterwards
+if [ -n "$PG2_BIN" ]; then
+  PGBIN=$PG2_BIN PORT=55472
+  pg_throwaway_start "bench-server-$SET-pg2" "$set_initdb_opts" "$pgopts"
+  PG2_TMP=$TMP PG2_SOCK=$TMP/sock PG2_PORT=$PORT
+  PGBIN=$PG15_BIN
+fi
+PORT=55470
 pg_throwaway_start "bench-server-$SET-pg" "$set_initdb_opts" "$pgopts"
 PG_SOCK=$TMP/sock
 PG_PORT=$PORT
@@ -366,39 +448,43 @@ conn_args() {  # ENGINE -> pgbench / psql connection options
   case $1 in
     tupledb) echo "-h $TDB_SOCK -p $TDB_PORT -U bench -d bench" ;;
     postgresql) echo "-h $PG_SOCK -p $PG_PORT -U tdb -d postgres" ;;
+    pg2) echo "-h $PG2_SOCK -p $PG2_PORT -U tdb -d postgres" ;;
   esac
 }
 psql_at() {  # ENGINE PSQL-ARGS...
   local eng=$1
   shift
   # shellcheck disable=SC2046 # conn_args is a list of options
-  as_pg env PGTZ=UTC "$PGBIN/psql" -X $(conn_args "$eng") "$@"
+  as_pg env PGTZ=UTC "$PSQL15" -X $(conn_args "$eng") "$@"
 }
 run_sql() {  # ENGINE SQL
   psql_at "$1" -q -v ON_ERROR_STOP=1 -c "$2"
 }
 
 # the same tables through the same SQL, then the same answers
-for eng in tupledb postgresql; do
+for eng in $ENGINES; do
   set_load_sql | psql_at "$eng" -q -v ON_ERROR_STOP=1 >"$work/load-$eng.log" 2>&1 ||
     bench_die "loading $eng failed: $(tail -n 5 "$work/load-$eng.log")"
+  [ "$eng" = tupledb ] || run_sql "$eng" "CHECKPOINT"
 done
-run_sql postgresql "CHECKPOINT"
 for check in "${set_checks[@]}"; do
   # the same rows in any order (a GROUP BY's order is unspecified)
-  for eng in tupledb postgresql; do
+  for eng in $ENGINES; do
     psql_at "$eng" -A -t -v ON_ERROR_STOP=1 -c "$check" >"$work/check-$eng" 2>&1 ||
       bench_die "$check: $eng fails: $(head -c 500 "$work/check-$eng")"
     LC_ALL=C sort -o "$work/check-$eng" "$work/check-$eng"
   done
-  cmp -s "$work/check-tupledb" "$work/check-postgresql" ||
-    bench_die "$check: tupledb gives '$(head -c 500 "$work/check-tupledb")', PostgreSQL '$(head -c 500 "$work/check-postgresql")'"
+  for eng in ${ENGINES#tupledb }; do
+    cmp -s "$work/check-tupledb" "$work/check-$eng" ||
+      bench_die "$check: tupledb gives '$(head -c 500 "$work/check-tupledb")', $eng '$(head -c 500 "$work/check-$eng")'"
+  done
 done
 
 for script in "${!script_sql[@]}"; do
   printf '%s\n' "${script_sql[$script]}" >"$work/$script.sql"
 done
 
+settings_sql="SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','hash_mem_multiplier','data_checksums','jit','max_parallel_workers_per_gather')"
 : >"$raw"
 {
   echo "cfg set=$SET"
@@ -407,23 +493,30 @@ done
   echo "cfg quick=$QUICK"
   echo "cfg conns=$CONNS"
   echo "cfg tdbrev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$([ -n "$(git -C "$root" status --porcelain -- src 2>/dev/null)" ] && echo ' + uncommitted changes in src/')"
-  echo "cfg pgversion=$("$PGBIN/postgres" --version)"
+  echo "cfg pgversion=$("$PG15_BIN/postgres" --version)"
   echo "cfg pgbench=$("$PGBENCH" --version)"
-  echo "cfg pgsettings=$(psql_at postgresql -A -t -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','work_mem','hash_mem_multiplier','data_checksums','jit','max_parallel_workers_per_gather')")"
+  echo "cfg pgsettings=$(psql_at postgresql -A -t -c "$settings_sql")"
+  if [ -n "$PG2_BIN" ]; then
+    echo "cfg pg2version=$("$PG2_BIN/postgres" --version)"
+    echo "cfg pg2bin=$PG2_BIN"
+    echo "cfg pg2settings=$(psql_at pg2 -A -t -c "$settings_sql")"
+  fi
 } >>"$raw"
 
 # ----------------------------------------------------------------------
 # Throughput
 
 PG_POSTMASTER=$(head -n 1 "$TMP/data/postmaster.pid")
+[ -z "$PG2_BIN" ] || PG2_POSTMASTER=$(head -n 1 "$PG2_TMP/data/postmaster.pid")
 # status_kb PID FIELD: VmRSS or VmHWM in kB; nothing once PID has exited
 status_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
-# the processes serving pgbench: tupledb's server process, PostgreSQL's
+# the processes serving pgbench: tupledb's server process, a PostgreSQL's
 # backends of user tdb on the socket
 server_pids() {
   case $1 in
     tupledb) echo "$TDB_PID" ;;
     postgresql) pgrep -P "$PG_POSTMASTER" -f '^postgres: tdb postgres \[local\]' || true ;;
+    pg2) pgrep -P "$PG2_POSTMASTER" -f '^postgres: tdb postgres \[local\]' || true ;;
   esac
 }
 loadavg() { cut -d ' ' -f 1-3 /proc/loadavg; }
@@ -434,7 +527,7 @@ bench_one() {  # ENGINE NAME SCRIPT MODE CLIENTS ROUND
   # PostgreSQL: the backends of the run before have exited, so that the
   # peak below is this run's
   for ((i = 0; i < 100; i++)); do
-    [ "$eng" = postgresql ] && [ -n "$(server_pids postgresql)" ] || break
+    [ "$eng" != tupledb ] && [ -n "$(server_pids "$eng")" ] || break
     sleep 0.1
   done
   if [ "$eng" = tupledb ]; then
@@ -446,7 +539,7 @@ bench_one() {  # ENGINE NAME SCRIPT MODE CLIENTS ROUND
   as_pg "$PGBENCH" -n -f "$work/$script.sql" -T "$TIME" -c "$clients" \
     -j "$clients" -M "$mode" $(conn_args "$eng") >"$out" 2>&1 &
   pb=$!
-  # the peak RSS of the server side, sampled the same way for both
+  # the peak RSS of the server side, sampled the same way for all
   while kill -0 "$pb" 2>/dev/null; do
     for p in $(server_pids "$eng"); do
       h=$(status_kb "$p" VmHWM)
@@ -465,14 +558,14 @@ bench_one() {  # ENGINE NAME SCRIPT MODE CLIENTS ROUND
 }
 
 # A workload tupledb cannot run (an error from a one-transaction pgbench
-# run) is recorded as unsupported and not timed; PostgreSQL must run all.
+# run) is recorded as unsupported and not timed; a PostgreSQL must run all.
 declare -A unsupported=()
 while read -r name script mode clients; do
-  for eng in postgresql tupledb; do
+  for eng in ${ENGINES#tupledb } tupledb; do
     # shellcheck disable=SC2046 # conn_args is a list of options
     if ! as_pg "$PGBENCH" -n -f "$work/$script.sql" -t 1 -c 1 -M "$mode" $(conn_args "$eng") \
          >"$work/probe.out" 2>&1 || ! grep -q 'number of failed transactions: 0 ' "$work/probe.out"; then
-      [ "$eng" = tupledb ] || bench_die "pgbench $name fails on PostgreSQL: $(tail -n 3 "$work/probe.out")"
+      [ "$eng" = tupledb ] || bench_die "pgbench $name fails on $eng: $(tail -n 3 "$work/probe.out")"
       # its error, from "ERROR:" on, one line ("|" would end a table cell)
       why=$(grep -m 1 -i 'error' "$work/probe.out" | sed 's/.*ERROR: */ERROR: /; s/|/\\|/g' | tr -s ' \t' ' ' | cut -c 1-200)
       unsupported[$name]=1
@@ -486,8 +579,9 @@ echo "load start $(loadavg)" >>"$raw"
 echo "$SET: $ROUNDS rounds of $TIME s per workload and engine (load average $(loadavg))" >&2
 for round in $(seq 1 "$ROUNDS"); do
   echo "load round $round $(loadavg)" >>"$raw"
-  if [ $((round % 2)) = 1 ]; then order="tupledb postgresql"
-  else order="postgresql tupledb"; fi
+  # A B (C) in odd rounds, (C) B A in even ones
+  if [ $((round % 2)) = 1 ]; then order=$ENGINES
+  else order=$(tr ' ' '\n' <<<"$ENGINES" | tac | tr '\n' ' '); fi
   while read -r name script mode clients; do
     [ -z "${unsupported[$name]:-}" ] || continue
     for eng in $order; do
@@ -503,7 +597,7 @@ echo "load end $(loadavg)" >>"$raw"
 # perf_one ENGINE NAME SCRIPT MODE: one more pgbench run (not among the
 # timed ones), with `perf stat` attached to the process serving it:
 # tupledb's server process (attached before pgbench connects, so its
-# connection thread is counted from the start), PostgreSQL's backend
+# connection thread is counted from the start), a PostgreSQL's backend
 # (attached once it exists, a few ms after pgbench connects)
 perf_one() {
   local eng=$1 name=$2 script=$3 mode=$4 out=$work/pgbench-perf.out pb pf pid="" i
@@ -515,13 +609,13 @@ perf_one() {
   # shellcheck disable=SC2046 # conn_args is a list of options
   as_pg "$PGBENCH" -n -f "$work/$script.sql" -T "$TIME" -c 1 -M "$mode" $(conn_args "$eng") >"$out" 2>&1 &
   pb=$!
-  if [ "$eng" = postgresql ]; then
+  if [ "$eng" != tupledb ]; then
     for ((i = 0; i < 200; i++)); do
-      pid=$(server_pids postgresql | head -n 1)
+      pid=$(server_pids "$eng" | head -n 1)
       [ -z "$pid" ] || break
       sleep 0.02
     done
-    [ -n "$pid" ] || bench_die "perf: no PostgreSQL backend for $name"
+    [ -n "$pid" ] || bench_die "perf: no $eng backend for $name"
     perf stat -x, -e "$perf_events" -p "$pid" -o "$work/perf.csv" &
     pf=$!
   fi
@@ -544,7 +638,7 @@ if [ -n "$perf_events" ]; then
   echo "perf stat ($perf_events): one more run per workload and engine" >&2
   while read -r name script mode clients; do
     [ -z "${unsupported[$name]:-}" ] || continue
-    for eng in tupledb postgresql; do perf_one "$eng" "$name" "$script" "$mode"; done
+    for eng in $ENGINES; do perf_one "$eng" "$name" "$script" "$mode"; done
   done <<<"$WORKLOADS"
 fi
 
