@@ -167,6 +167,29 @@ stored_row_with_externals(ModifyTableState *mt, ItemPointer tid)
     return mt->stored_slot;
 }
 
+/*
+ * Form the row to store from mt->row_slot (toasting what needs it; old:
+ * the stored row an UPDATE replaces, or NULL; *stored as for
+ * tdb_toast_form_tuple), in the per-row context, which the next row's
+ * tdb_exec_reset_row empties: the heap copies the tuple into its page,
+ * so nothing outlives the row.  Formed in the query context instead, an
+ * INSERT ... SELECT of 1,000,000 16-int4 rows kept every tuple until the
+ * end of the statement: 130 MB (t16_text: 195 MB) at the peak, of which
+ * glibc then kept 57 MB resident in the thread's arena for good.
+ */
+static HeapTuple
+form_row(ModifyTableState *mt, TupleTableSlot *old, Datum **stored)
+{
+    MemoryContext cxt =
+        tdb_mcxt_switch_to(mt->ps.econtext->per_row_mcxt);
+    HeapTuple tup = tdb_toast_form_tuple(
+        &mt->toast, mt->row_slot->tts_values, mt->row_slot->tts_isnull,
+        old ? old->tts_values : NULL, old ? old->tts_isnull : NULL, stored);
+
+    tdb_mcxt_switch_to(cxt);
+    return tup;
+}
+
 /* Do one row's change.  false: skipped (already changed by us). */
 static bool
 apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
@@ -181,9 +204,7 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
 
         load_new_row(mt, child_row);
         check_constraints(mt, mt->row_slot);
-        tup = tdb_toast_form_tuple(&mt->toast, mt->row_slot->tts_values,
-                                   mt->row_slot->tts_isnull, NULL, NULL,
-                                   NULL);
+        tup = form_row(mt, NULL, NULL);
         tdb_heap_insert(mt->rel, tup, estate->xact, mt->bistate);
         return true;
     }
@@ -195,10 +216,7 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
 
         load_new_row(mt, child_row);
         check_constraints(mt, mt->row_slot);
-        tup = tdb_toast_form_tuple(&mt->toast, mt->row_slot->tts_values,
-                                   mt->row_slot->tts_isnull,
-                                   old ? old->tts_values : NULL,
-                                   old ? old->tts_isnull : NULL, &stored);
+        tup = form_row(mt, old, &stored);
         result = tdb_heap_update(mt->rel, &otid, tup, estate->xact, &tmfd);
         if (result == TM_SELF_MODIFIED) {
             tdb_slot_clear(mt->stored_slot);

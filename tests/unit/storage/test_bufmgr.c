@@ -33,6 +33,9 @@
  *       the pool) through a BULKREAD ring; without it they are evicted
  *   test_ring_bulkwrite         loading B through a BULKWRITE ring also
  *       keeps A
+ *   test_ring_scans_fill_pool   repeated scans of B (fits in the pool),
+ *       each through a new ring, pull B in a ring's worth per scan, until
+ *       a scan reads and evicts nothing (PostgreSQL's behaviour too)
  *   test_read_sequential        read-ahead of a BULKREAD scan over a
  *       relation 2x the pool: every block right, one miss per 8 blocks,
  *       nothing read at or past the scan's end; a corrupt block inside a
@@ -851,6 +854,55 @@ TEST_BEGIN(test_ring_bulkread)
     for (BlockNumber blk = 0; blk < nb; blk++)
         read_counter(b, blk, NULL);
     expect_u64_lt(count_cached(a, na), na / 4);
+    finish();
+}
+TEST_END
+
+/*
+ * A ring recycles only what its own misses took; each new ring starts
+ * empty and takes its buffers from the free list.  So scans of a table
+ * that fits in the pool, each with a new ring (as each query's seq scan
+ * has), leave one ring's worth more of it cached per scan, until a scan
+ * is all hits: no read, no eviction.  The storage README's figures rest
+ * on this.
+ */
+TEST_BEGIN(test_ring_scans_fill_pool)
+{
+    const int nbuffers = 64, ring_size = nbuffers / 8;
+    const BlockNumber nb = 40; /* over a quarter of the pool, fits in it */
+    RelFileNumber b;
+    BufferUsage u0, u1;
+    int scans = 0;
+
+    start(nbuffers, false);
+    b = new_rel();
+    fill_rel(b, nb, 0, NULL);
+    restart(nbuffers, false);
+
+    for (;;) {
+        BufferAccessStrategy ring =
+            tdb_buf_strategy_create(BUF_STRATEGY_BULKREAD);
+        int before = count_cached(b, nb);
+
+        expect_int_eq(tdb_buf_strategy_nbuffers(ring), ring_size);
+        u0 = usage_now();
+        for (BlockNumber blk = 0; blk < nb; blk++)
+            expect_int_eq(read_counter(b, blk, ring), blk);
+        u1 = usage_now();
+        tdb_buf_strategy_free(ring);
+        scans++;
+        expect_int_eq(count_cached(b, nb),
+                      Min(before + ring_size, (int)nb));
+        if (u1.reads == u0.reads)
+            break;
+        expect_u64_eq(u1.reads - u0.reads, nb - (BlockNumber)before);
+        if (scans > (int)nb)
+            break; /* never converging: fails below */
+    }
+    /* 5 scans to pull in 40 blocks 8 at a time, the 6th all hits */
+    expect_int_eq(scans, (int)(nb / (BlockNumber)ring_size) + 1);
+    expect_u64_eq(u1.evictions - u0.evictions, 0);
+    expect_u64_eq(u1.hits - u0.hits, nb);
     finish();
 }
 TEST_END
@@ -1795,6 +1847,7 @@ main(int argc, char **argv)
         TEST_CASE(test_corrupt_page), TEST_CASE(test_new_page),
         TEST_CASE(test_read_past_end), TEST_CASE(test_usage_count),
         TEST_CASE(test_ring_bulkread), TEST_CASE(test_ring_bulkwrite),
+        TEST_CASE(test_ring_scans_fill_pool),
         TEST_CASE(test_read_sequential),
         TEST_CASE(test_concurrent), TEST_CASE(test_concurrent_same_block),
         TEST_CASE(test_release_all_after_error), TEST_CASE(test_many_pins),
