@@ -208,7 +208,7 @@ report() {
       } else {
         printf "PostgreSQL: %s; pgbench: %s.\n", cfg["pgversion"], cfg["pgbench"]
         printf "PostgreSQL settings: %s. tupledb: `tupledb serve` defaults (128 MB\n", cfg["pgsettings"]
-        printf "buffer pool, work_mem 4MB, one thread per connection). Both over a Unix socket,\n"
+        printf "buffer pool, work_mem 4MB, data checksums (always on), one thread per connection).\nAll over a Unix socket,\n"
       }
       printf "%s rounds of %s s per workload and engine, the engines alternating%s.\n", cfg["rounds"], cfg["time"], cfg["quick"] == 1 ? " (**QUICK mode: development figures, not for comparison**)" : ""
       if ("start" in load)

@@ -42,6 +42,9 @@ set_raw_name=suite-raw.txt
 set_chart=bench/suite-ratios.png
 # perf stat of the server side per workload, after the timed rounds
 set_perf=1
+# data checksums on in PostgreSQL too: tupledb always writes and verifies
+# them (a page read from the OS cache is checked in both engines)
+set_initdb_opts="-k"
 set_notes=$here/notes-suite.md
 # 38 workloads x 2 engines x 3 rounds x 5 s (longer for the slow ones):
 # about 25 minutes of runs
