@@ -92,6 +92,8 @@ struct Transaction {
     MemoryContext cxt;      /* holds this struct */
     MemoryContext xact_cxt; /* "TransactionContext": reset at the end of
                              * every transaction */
+    void *catalog_slot;     /* the catalog layer's (xact.h
+                             * tdb_xact_catalog_slot), in cxt */
     XactState state;
     TransactionId xid;   /* InvalidTransactionId until assigned */
     CommandId cid;       /* current command id */

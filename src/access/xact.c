@@ -831,3 +831,15 @@ tdb_xact_context(Transaction *xact)
 {
     return xact->xact_cxt;
 }
+
+MemoryContext
+tdb_xact_session_context(Transaction *xact)
+{
+    return xact->cxt;
+}
+
+void **
+tdb_xact_catalog_slot(Transaction *xact)
+{
+    return &xact->catalog_slot;
+}

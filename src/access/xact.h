@@ -273,6 +273,20 @@ void tdb_xact_command_counter_increment(Transaction *xact);
 MemoryContext tdb_xact_context(Transaction *xact);
 
 /*
+ * Memory that lasts as long as xact itself (the session's Transaction,
+ * across its transactions): freed by tdb_xact_destroy or with the
+ * context xact was created in.
+ */
+MemoryContext tdb_xact_session_context(Transaction *xact);
+
+/*
+ * The catalog layer's slot in xact (its cache of relation definitions,
+ * catalog.c): NULL when xact is created, then the catalog's own; what
+ * it points to lives in tdb_xact_session_context.
+ */
+void **tdb_xact_catalog_slot(Transaction *xact);
+
+/*
  * End-of-transaction work of the layers above (PostgreSQL's
  * RegisterXactCallback, but per transaction: a registration lasts until
  * the transaction ends).  Events, in the order they happen:

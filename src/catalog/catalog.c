@@ -553,6 +553,10 @@ new_relation_file(Transaction *xact)
  * again, which costs a re-plan at worst. */
 static atomic_uint_fast64_t catalog_version = 1;
 
+/* Bumped after each in-place rewrite of pg_class.relpages (the session
+ * relation caches depend on it: see "The session's relation cache"). */
+static atomic_uint_fast64_t relpages_version = 1;
+
 uint64
 tdb_catalog_version(void)
 {
@@ -1277,6 +1281,8 @@ tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
         return;
     set_relpages_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
                           nblocks);
+    /* after the rewrite: relation caches read before it drop their copy */
+    atomic_fetch_add(&relpages_version, 1);
     tdb_buf_flush_relation(RelationRelationId);
 }
 
@@ -1339,11 +1345,200 @@ load_checks(Transaction *xact, Relation rel)
  * Opening tables
  * ---------------------------------------------------------------------- */
 
+/* ----------------------------------------------------------------------
+ * The session's relation cache
+ *
+ * Every statement opened its table three times (analysis, planning,
+ * execution), and each open scanned pg_class twice, then pg_attribute,
+ * pg_attrdef and pg_constraint: 11 catalog scans per statement, ~15% of
+ * the server's CPU for a 10-row SELECT through the simple protocol.  So
+ * a session keeps the definitions it read (PostgreSQL's relcache, per
+ * session: in its Transaction, tdb_xact_catalog_slot) and opens copy
+ * them.  An entry is used only while nothing it depends on can have
+ * moved:
+ *   - tdb_catalog_version(): any DDL bumps it when it changes the
+ *     catalog and again when its transaction commits or aborts (after
+ *     the commit is visible, before its locks go), so neither this
+ *     session's own DDL nor anyone else's, committed or not, goes
+ *     unnoticed; entries are all dropped when it moves.
+ *   - relpages_version: a commit that grew a relation rewrites
+ *     pg_class.relpages in place (tdb_catalog_record_length), which is
+ *     no DDL; rd_committed_blocks comes from it.
+ * Both are read before the catalogs are, so an entry read while a change
+ * was landing is tagged with the older version and dropped at the bump.
+ * Opening takes the relation's lock before it looks for the definition
+ * by OID (open_locked), so the check happens under the lock, as the
+ * catalog re-read did: a DDL waiting for or holding the exclusive lock
+ * bumps the version before anyone else gets the lock.  Only user tables
+ * are cached (catalogs are static), and only inside a transaction.
+ * ---------------------------------------------------------------------- */
+
+typedef struct RelCacheEntry {
+    Relation rel;     /* in the cache's context */
+    bool by_name;     /* may be found by name (not a TOAST relation) */
+} RelCacheEntry;
+
+typedef struct RelCache {
+    MemoryContext cxt;       /* the entries; reset when they go stale */
+    uint64 catalog_version;  /* the versions the entries were read at */
+    uint64 relpages_version;
+    int nentries;
+    int size;
+    RelCacheEntry *entries; /* in cxt */
+} RelCache;
+
+/* xact's relation cache, emptied if what it read has moved; NULL outside
+ * a transaction.  create: make one if there is none. */
+static RelCache *
+relcache_get(Transaction *xact, bool create)
+{
+    void **slot;
+    RelCache *cache;
+    uint64 catalog = tdb_catalog_version();
+    uint64 relpages = (uint64)atomic_load(&relpages_version);
+
+    if (tdb_xact_state(xact) != XACT_STATE_IN_PROGRESS)
+        return NULL;
+    slot = tdb_xact_catalog_slot(xact);
+    cache = *slot;
+    if (cache == NULL) {
+        MemoryContext parent = tdb_xact_session_context(xact);
+
+        if (!create)
+            return NULL;
+        cache = tdb_mcxt_alloc_zero(parent, sizeof(*cache));
+        cache->cxt = tdb_aset_create(parent, "RelationCache",
+                                     ALLOCSET_SMALL_SIZES);
+        cache->catalog_version = catalog;
+        cache->relpages_version = relpages;
+        *slot = cache;
+    }
+    if (cache->catalog_version != catalog ||
+        cache->relpages_version != relpages) {
+        tdb_mcxt_reset(cache->cxt);
+        cache->entries = NULL;
+        cache->nentries = cache->size = 0;
+        cache->catalog_version = catalog;
+        cache->relpages_version = relpages;
+    }
+    return cache;
+}
+
+/* A copy of rel in the current memory context (tdb_relation_close frees
+ * it). */
+static Relation
+relation_copy(Relation src)
+{
+    Relation rel = tdb_palloc(sizeof(RelationData));
+
+    *rel = *src;
+    rel->rd_att = tdb_tupdesc_copy(src->rd_att);
+    if (src->rd_defaults != NULL) {
+        rel->rd_defaults =
+            tdb_palloc0((Size)src->rd_att->natts * sizeof(char *));
+        for (int i = 0; i < src->rd_att->natts; i++)
+            if (src->rd_defaults[i] != NULL)
+                rel->rd_defaults[i] =
+                    tdb_mcxt_strdup(tdb_current_mcxt, src->rd_defaults[i]);
+    }
+    if (src->rd_nchecks > 0) {
+        rel->rd_checks =
+            tdb_palloc(sizeof(RelationCheck) * (Size)src->rd_nchecks);
+        for (int i = 0; i < src->rd_nchecks; i++) {
+            rel->rd_checks[i].name =
+                tdb_mcxt_strdup(tdb_current_mcxt, src->rd_checks[i].name);
+            rel->rd_checks[i].expr =
+                tdb_mcxt_strdup(tdb_current_mcxt, src->rd_checks[i].expr);
+        }
+    }
+    return rel;
+}
+
+/* The cached definition of relid, or NULL. */
+static Relation
+relcache_find_oid(Transaction *xact, Oid relid)
+{
+    RelCache *cache = relcache_get(xact, false);
+
+    if (cache != NULL)
+        for (int i = 0; i < cache->nentries; i++)
+            if (cache->entries[i].rel->rd_id == relid)
+                return cache->entries[i].rel;
+    return NULL;
+}
+
+/* The versions an entry depends on, read before the catalogs are. */
+typedef struct RelCacheVersions {
+    uint64 catalog;
+    uint64 relpages;
+} RelCacheVersions;
+
+static RelCacheVersions
+relcache_versions(void)
+{
+    RelCacheVersions v;
+
+    v.catalog = tdb_catalog_version();
+    v.relpages = (uint64)atomic_load(&relpages_version);
+    return v;
+}
+
+/*
+ * An abort drops the cache of the session whose transaction added
+ * entries (arg): a catalog change bumps the version itself, this only
+ * makes sure that nothing read inside a transaction that failed halfway
+ * through a change outlives it.
+ */
+static void
+relcache_abort_callback(XactEvent event, void *arg)
+{
+    RelCache *cache = arg;
+
+    if (event == XACT_EVENT_ABORT)
+        cache->catalog_version = 0; /* never a real version */
+}
+
+/* Keep a copy of rel, read from the catalogs under its lock after the
+ * versions were v: unless they have moved since. */
+static void
+relcache_add(Transaction *xact, Relation rel, bool by_name,
+             RelCacheVersions v)
+{
+    RelCache *cache = relcache_get(xact, true);
+    MemoryContext old;
+
+    if (cache == NULL || cache->catalog_version != v.catalog ||
+        cache->relpages_version != v.relpages)
+        return;
+    old = tdb_mcxt_switch_to(cache->cxt);
+    if (cache->nentries == cache->size) {
+        int size = cache->size == 0 ? 4 : cache->size * 2;
+
+        cache->entries =
+            cache->entries == NULL
+                ? tdb_palloc(sizeof(RelCacheEntry) * (Size)size)
+                : tdb_repalloc(cache->entries,
+                               sizeof(RelCacheEntry) * (Size)size);
+        cache->size = size;
+    }
+    cache->entries[cache->nentries].rel = relation_copy(rel);
+    cache->entries[cache->nentries].by_name = by_name;
+    cache->nentries++;
+    tdb_mcxt_switch_to(old);
+    tdb_xact_register_callback(xact, relcache_abort_callback, cache);
+}
+
 Oid
 tdb_catalog_lookup_table(Transaction *xact, const char *name)
 {
     ClassRow row;
+    RelCache *cache = relcache_get(xact, false);
 
+    if (cache != NULL)
+        for (int i = 0; i < cache->nentries; i++)
+            if (cache->entries[i].by_name &&
+                strcmp(cache->entries[i].rel->rd_name, name) == 0)
+                return cache->entries[i].rel->rd_id;
     return find_class(xact, InvalidOid, name, &row) ? row.oid : InvalidOid;
 }
 
@@ -1428,12 +1623,16 @@ open_locked(Transaction *xact, Oid relid)
 {
     ClassRow row;
     Relation rel;
+    RelCacheVersions versions;
 
     if (relid < FirstNormalObjectId) {
         for (int i = 0; i < LENGTHOF(catalogs); i++)
             if (catalogs[i].relid == relid)
                 return tdb_catalog_relation(relid);
     }
+    if ((rel = relcache_find_oid(xact, relid)) != NULL)
+        return relation_copy(rel);
+    versions = relcache_versions();
     if (!find_class(xact, relid, NULL, &row))
         return NULL;
     rel = tdb_palloc0(sizeof(RelationData));
@@ -1445,6 +1644,10 @@ open_locked(Transaction *xact, Oid relid)
     rel->rd_committed_blocks = row.relpages;
     load_columns(xact, rel, row.relnatts);
     load_checks(xact, rel);
+    relcache_add(xact, rel,
+                 DatumGetObjectId(row.values[Anum_pg_class_relnamespace -
+                                             1]) != PG_TOAST_NAMESPACE,
+                 versions);
     return rel;
 }
 

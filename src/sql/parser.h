@@ -6,10 +6,11 @@
  * analyzer reads directly.  Syntax errors are PostgreSQL's own messages
  * and cursor positions (42601).
  *
- * libpg_query allocates with malloc (in its own memory contexts); a
- * ParsedScript frees everything it holds when the memory context it was
- * created in is reset or deleted, so callers treat it like any palloc'd
- * object.
+ * libpg_query parses in its own memory contexts; the tree a ParsedScript
+ * holds is unpacked into the memory context current at tdb_sql_parse, and
+ * goes when that context is reset or deleted, so callers treat it like
+ * any palloc'd object.  Never free part of it with protobuf-c's
+ * free_unpacked: it is not malloc'd.
  */
 #ifndef TDB_SQL_PARSER_H
 #define TDB_SQL_PARSER_H
@@ -30,7 +31,7 @@ typedef struct ParsedScript {
     const char *text;    /* the script (borrowed) */
     int nstatements;
     ParsedStatement *statements;
-    PgQuery__ParseResult *result; /* owned: freed with the context */
+    PgQuery__ParseResult *result; /* in the context, like the script */
 } ParsedScript;
 
 /*
@@ -39,6 +40,13 @@ typedef struct ParsedScript {
  * (errposition, 1-based in characters) on a syntax error.
  */
 ParsedScript *tdb_sql_parse(const char *text);
+
+/*
+ * protobuf-c's allocator over cxt (for unpacking a parse tree, or part
+ * of one, into it): frees are no-ops, the context's reset frees it all;
+ * an allocation that fails returns NULL, so protobuf-c's unpack does.
+ */
+ProtobufCAllocator tdb_sql_pb_allocator(MemoryContext cxt);
 
 /* The name of a statement's node type, e.g. "SelectStmt" (for messages). */
 const char *tdb_sql_node_name(const PgQuery__Node *node);

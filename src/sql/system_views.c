@@ -238,27 +238,24 @@ tdb_system_view_lookup(const Statement *st, const char *schema,
  * ---------------------------------------------------------------------- */
 
 /*
- * Make node (a node of a tree that libpg_query allocated and will free)
- * a deep copy of arg, freeing what node held: the copy is packed and
- * unpacked with protobuf-c's allocator, so the tree still owns every
- * pointer in it exactly once.
+ * Make node (a node of a tree tdb_sql_parse made in the current memory
+ * context) a deep copy of arg: packed and unpacked into the current
+ * context, as the tree is, so the copy lives as long as the tree.  What
+ * node held stays in the context until it is reset.
  */
 static void
 replace_node(PgQuery__Node *node, const PgQuery__Node *arg)
 {
     size_t len = protobuf_c_message_get_packed_size(&arg->base);
     uint8_t *bytes = tdb_palloc(len > 0 ? len : 1);
+    ProtobufCAllocator allocator = tdb_sql_pb_allocator(tdb_current_mcxt);
     PgQuery__Node *copy;
 
     protobuf_c_message_pack(&arg->base, bytes);
-    copy = pg_query__node__unpack(NULL, len, bytes);
+    copy = pg_query__node__unpack(&allocator, len, bytes);
     if (copy == NULL)
         elog(ERROR, "could not copy a parse tree");
-    protobuf_c_message_free_unpacked(&node->param_ref->base, NULL);
     *node = *copy;
-    /* the shell of the copy; its members now belong to node */
-    copy->node_case = PG_QUERY__NODE__NODE__NOT_SET;
-    protobuf_c_message_free_unpacked(&copy->base, NULL);
 }
 
 /*

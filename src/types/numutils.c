@@ -8,6 +8,7 @@
 #include "common/base.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
@@ -53,13 +54,30 @@ tdb_parse_int64(const char *str, int64 min, int64 max, const char *typname)
     return negative ? (int64)((uint64)0 - magnitude) : (int64)magnitude;
 }
 
+/*
+ * Digits written backwards from the end of a buffer, not snprintf: every
+ * integer column of every row sent goes through here, and snprintf's
+ * format parsing was ~2% of the server's CPU on a 10-row SELECT.
+ */
 char *
 tdb_int64_to_cstring(int64 v)
 {
     char buf[24];
-    int len = snprintf(buf, sizeof(buf), "%lld", (long long)v);
-    char *result = tdb_palloc((Size)len + 1);
+    char *p = buf + sizeof(buf);
+    /* the magnitude in unsigned arithmetic: -INT64_MIN needs no case */
+    uint64 magnitude = v < 0 ? (uint64)0 - (uint64)v : (uint64)v;
+    Size len;
+    char *result;
 
-    memcpy(result, buf, (Size)len + 1);
+    *--p = '\0';
+    do {
+        *--p = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude != 0);
+    if (v < 0)
+        *--p = '-';
+    len = (Size)(buf + sizeof(buf) - p);
+    result = tdb_palloc(len);
+    memcpy(result, p, len);
     return result;
 }

@@ -26,6 +26,7 @@
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
 #include "storage/storage_test.h"
+#include "toast/toast.h"
 #include "test.h"
 #include "tuple/varlena.h"
 
@@ -862,6 +863,125 @@ TEST_BEGIN(test_disk_full)
 }
 TEST_END
 
+/* ----------------------------------------------------------------------
+ * The session's relation cache: a session that opened a table sees
+ * every later change to its definition, its own or another session's,
+ * committed or aborted, and the length the last growing commit recorded.
+ * ---------------------------------------------------------------------- */
+
+/* Open table name in a transaction of its own: its natts, relfilenumber
+ * and committed length; natts -1 if it does not exist. */
+static int
+open_natts(Transaction *s, const char *name, RelFileNumber *file,
+           BlockNumber *committed)
+{
+    int natts = -1;
+
+    tdb_xact_begin(s);
+    if (tdb_catalog_lookup_table(s, name) != InvalidOid) {
+        Relation rel = tdb_relation_open(s, name, REL_LOCK_SHARE);
+
+        natts = rel->rd_att->natts;
+        if (file != NULL)
+            *file = rel->rd_relfilenumber;
+        if (committed != NULL)
+            *committed = rel->rd_committed_blocks;
+        tdb_relation_close(rel);
+    }
+    tdb_xact_commit(s);
+    return natts;
+}
+
+TEST_BEGIN(test_relation_cache)
+{
+    const char *path = new_db_path();
+    Database *db;
+    Transaction *s1 = open_session(path, &db);
+    Transaction *s2 = tdb_database_session(db, NULL);
+    static const ColumnDef two[] = {
+        {"a", INT4OID, -1, false, NULL, 0, 0},
+        {"b", TEXTOID, -1, false, NULL, 0, 0},
+    };
+    RelFileNumber file, file2;
+    BlockNumber committed, committed2;
+    Relation rel;
+
+    tdb_xact_begin(s1);
+    create_accounts(s1, "t");
+    tdb_xact_commit(s1);
+    expect_int_eq(open_natts(s1, "t", &file, &committed), 3);
+    /* twice: the second open is a copy of what the first read */
+    expect_int_eq(open_natts(s1, "t", &file2, &committed2), 3);
+    expect_int_eq(file2, file);
+
+    /* another session's growing commit: the recorded length is seen */
+    fill_accounts(s2, "t", 1000);
+    expect_int_eq(open_natts(s1, "t", NULL, &committed2), 3);
+    expect_true(committed2 > committed);
+    expect_int_eq(committed2,
+                  file_size(rel_path(path, file)) / BLCKSZ);
+
+    /* another session's TRUNCATE: the new file */
+    tdb_xact_begin(s2);
+    tdb_catalog_truncate_table(s2, tdb_catalog_lookup_table(s2, "t"));
+    tdb_xact_commit(s2);
+    expect_int_eq(open_natts(s1, "t", &file2, NULL), 3);
+    expect_true(file2 != file);
+
+    /* another session's DROP and CREATE of the name: the new table */
+    tdb_xact_begin(s2);
+    tdb_catalog_drop_table(s2, "t", false);
+    tdb_catalog_create_table(s2, "t", two, 2, false);
+    /* not committed yet: s1 still sees the old one (and would wait for
+     * its lock, so only the lookup) */
+    tdb_xact_begin(s1);
+    expect_true(tdb_catalog_lookup_table(s1, "t") != InvalidOid);
+    tdb_xact_commit(s1);
+    tdb_xact_commit(s2);
+    expect_int_eq(open_natts(s1, "t", NULL, NULL), 2);
+
+    /* s1's own DROP, seen at once, and undone by its abort */
+    tdb_xact_begin(s1);
+    rel = tdb_relation_open(s1, "t", REL_LOCK_SHARE);
+    tdb_relation_close(rel);
+    tdb_catalog_drop_table(s1, "t", false);
+    expect_error(tdb_relation_open(s1, "t", REL_LOCK_SHARE),
+                 ERRCODE_UNDEFINED_TABLE, NULL);
+    tdb_xact_abort(s1);
+    expect_int_eq(open_natts(s1, "t", NULL, NULL), 2);
+    expect_int_eq(open_natts(s2, "t", NULL, NULL), 2);
+
+    /* s1's own CREATE, aborted: gone for both */
+    tdb_xact_begin(s1);
+    tdb_catalog_create_table(s1, "v", two, 2, false);
+    rel = tdb_relation_open(s1, "v", REL_LOCK_SHARE);
+    expect_int_eq(rel->rd_att->natts, 2);
+    tdb_relation_close(rel);
+    tdb_xact_abort(s1);
+    expect_int_eq(open_natts(s1, "v", NULL, NULL), -1);
+    expect_int_eq(open_natts(s2, "v", NULL, NULL), -1);
+
+    /* a column's storage changed by another session */
+    expect_int_eq(open_natts(s1, "t", NULL, NULL), 2);
+    tdb_xact_begin(s2);
+    (void)tdb_xact_assign_xid(s2);
+    tdb_lock_relation(s2, tdb_catalog_lookup_table(s2, "t"),
+                      REL_LOCK_EXCLUSIVE);
+    tdb_catalog_set_attstorage(s2, tdb_catalog_lookup_table(s2, "t"), 2,
+                               TYPSTORAGE_PLAIN);
+    tdb_xact_commit(s2);
+    tdb_xact_begin(s1);
+    rel = tdb_relation_open(s1, "t", REL_LOCK_SHARE);
+    expect_int_eq(TupleDescAttr(rel->rd_att, 1)->attstorage,
+                  TYPSTORAGE_PLAIN);
+    tdb_relation_close(rel);
+    tdb_xact_commit(s1);
+
+    tdb_xact_destroy(s2);
+    close_session(db, s1);
+}
+TEST_END
+
 TEST_BEGIN(test_second_open_refused)
 {
     const char *path = new_db_path();
@@ -890,5 +1010,6 @@ main(int argc, char **argv)
                      TEST_CASE(test_flipped_byte_detected),
                      TEST_CASE(test_truncated_file_detected),
                      TEST_CASE(test_disk_full),
-                     TEST_CASE(test_second_open_refused));
+                     TEST_CASE(test_second_open_refused),
+                     TEST_CASE(test_relation_cache));
 }
