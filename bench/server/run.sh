@@ -348,6 +348,7 @@ set yrange [*:*]
 set style fill solid 0.8
 set boxwidth 0.7
 set xtics rotate by -60 scale 0
+set rmargin 8
 set key off
 plot "$data" using 1:3:xtic(2) with boxes lc rgb "#3b6ea5", 1 with lines lc rgb "#b03030" lw 2
 GP
@@ -363,6 +364,7 @@ set yrange [*:*]
 set style fill solid 0.8
 set boxwidth 0.38
 set xtics rotate by -60 scale 0
+set rmargin 8
 set key top right
 plot "$data" using 1:(1/0):xtic(2) notitle, \
      "$data" using (\$1 - 0.2):3 with boxes lc rgb "#3b6ea5" title "tupledb / ${pg:-PostgreSQL}", \
