@@ -19,6 +19,7 @@
 #include "access/snapshot.h"
 #include "access/xact.h"
 #include "catalog/catalog.h"
+#include "catalog/catalog_test.h"
 #include "catalog/database.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
@@ -40,26 +41,12 @@ new_db_path(void)
     return test_path(test_tmpdir(), "db");
 }
 
-/* Test end: a pool a failed test left open is dropped, so the next
- * test can open its database. */
-static void
-pool_cleanup(void *arg)
-{
-    (void)arg;
-    if (tdb_bufmgr_is_initialized())
-        tdb_bufmgr_discard();
-}
-
 static Database *
 open_db(const char *path)
 {
-    MemoryContextCallback *cleanup =
-        tdb_mcxt_alloc_zero(tdb_top_mcxt, sizeof(MemoryContextCallback));
     DatabaseOptions options = {.nbuffers = 64};
 
-    cleanup->func = pool_cleanup;
-    tdb_mcxt_register_reset_callback(tdb_top_mcxt, cleanup);
-    return tdb_database_open(path, &options);
+    return catalog_test_open_db(path, &options);
 }
 
 /* Open the database at path and a session on it. */

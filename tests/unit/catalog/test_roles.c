@@ -18,6 +18,7 @@
 
 #include "access/xact.h"
 #include "catalog/catalog.h"
+#include "catalog/catalog_test.h"
 #include "catalog/database.h"
 #include "common/elog.h"
 #include "storage/buf_internals.h"
@@ -25,25 +26,13 @@
 #include "storage/storage_test.h"
 #include "test.h"
 
-static void
-pool_cleanup(void *arg)
-{
-    (void)arg;
-    if (tdb_bufmgr_is_initialized())
-        tdb_bufmgr_discard();
-}
-
 /* Open (creating) the database at path with superuser "boss". */
 static Transaction *
 open_session(const char *path, Database **db)
 {
-    MemoryContextCallback *cleanup =
-        tdb_mcxt_alloc_zero(tdb_top_mcxt, sizeof(MemoryContextCallback));
     DatabaseOptions options = {.nbuffers = 64, .superuser = "boss"};
 
-    cleanup->func = pool_cleanup;
-    tdb_mcxt_register_reset_callback(tdb_top_mcxt, cleanup);
-    *db = tdb_database_open(path, &options);
+    *db = catalog_test_open_db(path, &options);
     return tdb_database_session(*db, NULL);
 }
 

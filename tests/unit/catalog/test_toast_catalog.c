@@ -16,6 +16,7 @@
 #include "access/lmgr.h"
 #include "access/xact.h"
 #include "catalog/catalog.h"
+#include "catalog/catalog_test.h"
 #include "catalog/database.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
@@ -25,24 +26,12 @@
 #include "test.h"
 #include "toast/toast.h"
 
-static void
-pool_cleanup(void *arg)
-{
-    (void)arg;
-    if (tdb_bufmgr_is_initialized())
-        tdb_bufmgr_discard();
-}
-
 static Database *
 open_db(const char *path)
 {
-    MemoryContextCallback *cleanup =
-        tdb_mcxt_alloc_zero(tdb_top_mcxt, sizeof(MemoryContextCallback));
     DatabaseOptions options = {.nbuffers = 64};
 
-    cleanup->func = pool_cleanup;
-    tdb_mcxt_register_reset_callback(tdb_top_mcxt, cleanup);
-    return tdb_database_open(path, &options);
+    return catalog_test_open_db(path, &options);
 }
 
 static bool

@@ -1,0 +1,41 @@
+/*
+ * catalog_test.h -- what the catalog's tests (test_catalog.c,
+ * test_toast_catalog.c, test_roles.c) share: opening a database on a test
+ * data directory so that a test which fails with the database still open
+ * does not leave its buffer pool behind for the next test.  Header-only,
+ * `static TDB_UNUSED`.
+ */
+#ifndef TDB_TESTS_CATALOG_TEST_H
+#define TDB_TESTS_CATALOG_TEST_H
+
+#include "common/base.h"
+
+#include "catalog/database.h"
+#include "mmgr/mcxt.h"
+#include "storage/buf_internals.h"
+#include "storage/bufmgr.h"
+
+/* Test end (the top context's reset): a pool a failed test left open is
+ * dropped, so the next test can open its database. */
+static TDB_UNUSED void
+catalog_test_pool_cleanup(void *arg)
+{
+    (void)arg;
+    if (tdb_bufmgr_is_initialized())
+        tdb_bufmgr_discard();
+}
+
+/* tdb_database_open(path, options), with the pool dropped at test end if
+ * the test leaves it open. */
+static TDB_UNUSED Database *
+catalog_test_open_db(const char *path, const DatabaseOptions *options)
+{
+    MemoryContextCallback *cleanup =
+        tdb_mcxt_alloc_zero(tdb_top_mcxt, sizeof(MemoryContextCallback));
+
+    cleanup->func = catalog_test_pool_cleanup;
+    tdb_mcxt_register_reset_callback(tdb_top_mcxt, cleanup);
+    return tdb_database_open(path, options);
+}
+
+#endif
