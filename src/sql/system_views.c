@@ -382,6 +382,9 @@ typedef struct SystemFunction {
     const char *name;
     int nargs;
     const char *body; /* an expression over $1..$nargs */
+    /* PostgreSQL's parameter types where an unknown literal argument
+     * must be read as that type ('t' as regclass), NULL for the rest */
+    const char *argtypes[2];
 } SystemFunction;
 
 static const SystemFunction system_functions[] = {
@@ -392,45 +395,48 @@ static const SystemFunction system_functions[] = {
      "(SELECT sv_c.sv_nsp = 11 OR (sv_c.sv_nsp = 2200 AND NOT EXISTS\n"
      "          (SELECT 1 FROM " SV_CLASS("sv_o") "\n"
      "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = sv_c.sv_name))\n"
-     "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)"},
+     "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)", {"oid"}},
     {"pg_get_userbyid", 1,
      "COALESCE((SELECT sv_r.sv_name\n"
      "            FROM (SELECT oid, rolname FROM pg_catalog.pg_roles)\n"
      "                 sv_r(sv_oid, sv_name)\n"
      "           WHERE sv_r.sv_oid = ($1)::oid),\n"
-     "         ('unknown (OID=' || ($1)::oid::text || ')')::name)"},
+     "         ('unknown (OID=' || ($1)::oid::text || ')')::name)", {"oid"}},
     {"obj_description", 2,
      "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
      "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = 0\n"
      "    AND sv_d.sv_classoid = (SELECT sv_k.sv_oid FROM " SV_CLASS("sv_k") "\n"
      "                             WHERE sv_k.sv_nsp = 11\n"
-     "                               AND sv_k.sv_name = ($2)::name))"},
+     "                               AND sv_k.sv_name = ($2)::name))",
+     {"oid", "name"}},
     {"col_description", 2,
      "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
      "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = ($2)::int4\n"
-     "    AND sv_d.sv_classoid = 1259)"},
+     "    AND sv_d.sv_classoid = 1259)", {"oid", "int4"}},
     {"pg_get_constraintdef", 1,
      "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
      "                       sv_k.sv_relid, false) || ')'\n"
-     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)"},
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)",
+     {"oid"}},
     {"pg_get_constraintdef", 2,
      "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
      "                       sv_k.sv_relid, ($2)::bool) || ')'\n"
-     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)"},
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)",
+     {"oid", "bool"}},
     /* no extended statistics objects: nothing to list */
     {"pg_get_statisticsobjdef_columns", 1,
-     "(SELECT NULL::text WHERE ($1)::oid IS NULL)"},
+     "(SELECT NULL::text WHERE ($1)::oid IS NULL)", {"oid"}},
     /* a permanent user table (not a catalog) */
     {"pg_relation_is_publishable", 1,
      "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS("sv_c")
-     " WHERE sv_c.sv_oid = ($1)::oid)"},
+     " WHERE sv_c.sv_oid = ($1)::oid)", {"regclass"}},
     /* the main fork's length (tupledb has no free space or visibility
      * map forks and no indexes); the table sizes add the TOAST
      * relation's and its index's (SV_SIZE_WITH_TOAST); NULL for no such
      * relation */
-    {"pg_table_size", 1, SV_SIZE_WITH_TOAST},
-    {"pg_relation_size", 1, SV_SIZE},
-    {"pg_total_relation_size", 1, SV_SIZE_WITH_TOAST},
+    {"pg_table_size", 1, SV_SIZE_WITH_TOAST, {"regclass"}},
+    {"pg_relation_size", 1, SV_SIZE, {"regclass"}},
+    {"pg_total_relation_size", 1, SV_SIZE_WITH_TOAST, {"regclass"}},
 };
 
 PgQuery__Node *
@@ -446,6 +452,34 @@ tdb_sql_expand_template(const char *expr, PgQuery__Node **args, int nargs)
     return body;
 }
 
+/*
+ * fc's arguments, each string literal (an unknown) cast to f's parameter
+ * type, as PostgreSQL's function call resolution reads an unknown
+ * literal with the parameter type's input function: pg_relation_size('t')
+ * reads 't' as a regclass (42P01 when there is no such relation) where
+ * the body's ($1)::oid would read it as a number.
+ */
+static PgQuery__Node **
+typed_args(const SystemFunction *f, const PgQuery__FuncCall *fc)
+{
+    PgQuery__Node **args = tdb_palloc(sizeof(PgQuery__Node *) * fc->n_args);
+
+    for (size_t i = 0; i < fc->n_args; i++) {
+        const PgQuery__Node *a = fc->args[i];
+        char cast[64];
+
+        args[i] = fc->args[i];
+        if (i >= lengthof(f->argtypes) || f->argtypes[i] == NULL ||
+            a->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+            a->a_const->isnull ||
+            a->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+            continue;
+        snprintf(cast, sizeof(cast), "($1)::pg_catalog.%s", f->argtypes[i]);
+        args[i] = tdb_sql_expand_template(cast, &args[i], 1);
+    }
+    return args;
+}
+
 PgQuery__Node *
 tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
 {
@@ -459,7 +493,7 @@ tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
         const SystemFunction *f = &system_functions[i];
 
         if (strcmp(f->name, name) == 0 && f->nargs == (int)fc->n_args)
-            return tdb_sql_expand_template(f->body, fc->args,
+            return tdb_sql_expand_template(f->body, typed_args(f, fc),
                                            (int)fc->n_args);
     }
     return NULL;

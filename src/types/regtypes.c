@@ -124,20 +124,25 @@ regclass_input(const char *str, int32 typmod)
 {
     const CatalogLookup *cat = tdb_typeio()->catalog;
     const char *name = str;
+    int schema_len = 0;
+    char *relname;
     Oid oid;
 
     (void)typmod;
     if (numeric_oid(str, &oid))
         return ObjectIdGetDatum(oid);
     if (strncmp(name, "pg_catalog.", 11) == 0)
-        name += 11;
+        schema_len = 11;
     else if (strncmp(name, "public.", 7) == 0)
-        name += 7;
-    oid = cat != NULL ? cat->relation_oid(cat->arg, unquote_ident(name))
-                      : InvalidOid;
+        schema_len = 7;
+    name += schema_len;
+    relname = unquote_ident(name);
+    oid = cat != NULL ? cat->relation_oid(cat->arg, relname) : InvalidOid;
+    /* named as PostgreSQL names it: the identifiers as read, unquoted */
     if (oid == InvalidOid)
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
-                errmsg("relation \"%s\" does not exist", str));
+                errmsg("relation \"%.*s%s\" does not exist", schema_len,
+                       str, relname));
     return ObjectIdGetDatum(oid);
 }
 
