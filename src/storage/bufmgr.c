@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "common/elog.h"
+#include "common/hashmix.h"
 #include "storage/buf_internals.h"
 
 BufferPool *tdb_buf_pool = NULL;
@@ -206,14 +207,7 @@ tdb_buf_hdr_wait_unlocked(BufferDesc *desc)
 static inline uint32
 buf_tag_hash(const BufferTag *tag)
 {
-    uint64 k = ((uint64)tag->rel << 32) | tag->blkno;
-
-    k ^= k >> 33;
-    k *= UINT64_C(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k *= UINT64_C(0xc4ceb9fe1a85ec53);
-    k ^= k >> 33;
-    return (uint32)k;
+    return (uint32)tdb_murmurhash64(((uint64)tag->rel << 32) | tag->blkno);
 }
 
 static inline BufMappingPartition *

@@ -28,6 +28,7 @@
 
 #include "common/dlist.h"
 #include "common/elog.h"
+#include "common/hashmix.h"
 #include "toast/compress.h"
 #include "toast/detoast.h"
 #include "toast/toast_store.h"
@@ -308,19 +309,6 @@ detoast_uncached(DetoastEnv *env, const varlena *v)
  * The cache
  * ---------------------------------------------------------------------- */
 
-/* MurmurHash3's finalizer: every bit of h affects the low bits the
- * table indexes by. */
-static inline uint64
-fmix64(uint64 h)
-{
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
 /* A fast 64-bit hash of the compressed bytes (8 at a time). */
 static uint64
 hash_bytes64(const char *p, Size len)
@@ -337,13 +325,13 @@ hash_bytes64(const char *p, Size len)
     }
     for (; i < len; i++)
         h = (h ^ (uint8)p[i]) * 0x100000001B3ULL;
-    return fmix64(h);
+    return tdb_murmurhash64(h);
 }
 
 static uint64
 hash_external(const varatt_external *p)
 {
-    return fmix64(((uint64)p->va_toastrelid << 32) | p->va_valueid);
+    return tdb_murmurhash64(((uint64)p->va_toastrelid << 32) | p->va_valueid);
 }
 
 /* The key of v (external or compressed inline) and its hash. */

@@ -15,6 +15,7 @@
 #define TDB_TYPES_HASHFN_H
 
 #include "common/base.h"
+#include "common/hashmix.h" /* tdb_murmurhash32 for combined keys */
 
 /* Hash of len bytes at key (PostgreSQL's hash_bytes). */
 uint32 tdb_hash_bytes(const void *key, Size len);
@@ -25,21 +26,5 @@ uint32 tdb_hash_uint32(uint32 k);
 /* Hash of an int8, equal to tdb_hash_uint32 for values in int4 range
  * (PostgreSQL's hashint8). */
 uint32 tdb_hash_int64(int64 v);
-
-/*
- * murmurhash3's 32-bit finalizer (PostgreSQL's murmurhash32): mixes every
- * bit of k into every bit of the result, for hashes combined from
- * several columns before their low bits pick a bucket.
- */
-static inline uint32
-tdb_murmurhash32(uint32 k)
-{
-    k ^= k >> 16;
-    k *= 0x85ebca6bU;
-    k ^= k >> 13;
-    k *= 0xc2b2ae35U;
-    k ^= k >> 16;
-    return k;
-}
 
 #endif /* TDB_TYPES_HASHFN_H */
