@@ -24,7 +24,7 @@
 #include "catalog/database.h"
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
-#include "sql/session.h"
+#include "tcop/session.h"
 #include "types/builtins.h"
 
 struct tupledb {

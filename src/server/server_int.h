@@ -37,7 +37,7 @@
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
 #include "server/server.h"
-#include "sql/session.h"
+#include "tcop/session.h"
 
 /* ----------------------------------------------------------------------
  * Protocol constants (PostgreSQL's pqcomm.h)

@@ -1,0 +1,116 @@
+/*
+ * execute.c -- running a query statement: analyze, plan, take the
+ * statement's snapshot, execute, report the command tag.  EXPLAIN comes
+ * through here too (explain.c prints the plan).
+ *
+ * Snapshot and command id: the snapshot is taken after analysis (which
+ * took the relation locks) with the transaction's current command id,
+ * and the statement's own writes carry that same command id, so a
+ * statement never sees its own changes (no Halloween problem for
+ * INSERT ... SELECT from the same table).
+ */
+#include "common/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/elog.h"
+#include "executor/executor.h"
+#include "parser/analyze.h"
+#include "commands/explain.h"
+#include "optimizer/planner.h"
+#include "tcop/tcop_int.h"
+
+static void
+check_interrupts(void *arg)
+{
+    tdb_session_check_interrupts(arg);
+}
+
+/* The EState for running stmt in the session's transaction. */
+EState *
+tdb_sql_create_estate(Statement *st, PlannedStmt *stmt)
+{
+    Session *s = st->session;
+    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(s->xact), s->xact,
+                                      tdb_current_mcxt);
+    EState *estate = tdb_exec_create_estate(s->xact, snap, stmt);
+
+    estate->work_mem = s->settings.work_mem;
+    estate->trace_sort = s->settings.trace_sort;
+    estate->detoast_cache_kb = s->settings.detoast_cache_size;
+    estate->trace_detoast = s->settings.trace_detoast;
+    estate->default_toast_compression =
+        tdb_guc_default_toast_compression(&s->settings);
+    estate->hash_mem_multiplier = s->settings.hash_mem_multiplier;
+    estate->temp_dir = tdb_database_temp_dir(s->db);
+    estate->check_interrupts = check_interrupts;
+    estate->check_interrupts_arg = s;
+    return estate;
+}
+
+static void
+command_tag(char *buf, Size size, CmdType command, uint64 processed)
+{
+    switch (command) {
+    case CMD_SELECT:
+        snprintf(buf, size, "SELECT %llu", (unsigned long long)processed);
+        break;
+    case CMD_INSERT:
+        snprintf(buf, size, "INSERT 0 %llu", (unsigned long long)processed);
+        break;
+    case CMD_UPDATE:
+        snprintf(buf, size, "UPDATE %llu", (unsigned long long)processed);
+        break;
+    case CMD_DELETE:
+        snprintf(buf, size, "DELETE %llu", (unsigned long long)processed);
+        break;
+    }
+}
+
+PlannedStmt *
+tdb_sql_plan_statement(Statement *st, PgQuery__Node *node)
+{
+    Query *q = tdb_analyze_statement(st, node);
+
+    return tdb_plan_query(st, q);
+}
+
+bool
+tdb_sql_run_query(Statement *st)
+{
+    PgQuery__Node *node = st->parsed->stmt;
+    PlannedStmt *stmt;
+    EState *estate;
+    char tag[64];
+
+    if (tdb_sql_run_create_as(st))
+        return true;
+    switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_SELECT_STMT:
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+        break;
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+        tdb_sql_explain(st, node->explain_stmt);
+        return true;
+    default:
+        return false;
+    }
+    stmt = tdb_sql_plan_statement(st, node);
+    estate = tdb_sql_create_estate(st, stmt);
+    (void)tdb_exec_run(stmt, estate, st->dest);
+    command_tag(tag, sizeof(tag), stmt->command, estate->processed);
+    tdb_exec_free_estate(estate);
+    if (st->dest->complete != NULL)
+        st->dest->complete(st->dest, tag);
+    return true;
+}
+
+/* After an error: no query of this thread runs any more. */
+void
+tdb_sql_forget_running_query(void)
+{
+    tdb_exec_forget_running_query();
+}

@@ -1,0 +1,65 @@
+/*
+ * parse_int.h -- what analyze.c, parse_clause.c and parse_expr.c share.
+ */
+#ifndef TDB_PARSER_PARSE_INT_H
+#define TDB_PARSER_PARSE_INT_H
+
+#include "common/base.h"
+#include "parser/analyze.h"
+
+/* A WITH query visible by name. */
+typedef struct CteItem {
+    const char *name;
+    Query *query;      /* NULL: a recursive CTE being analyzed */
+    /* recursive placeholder: the columns its self-references see */
+    List *colnames;
+    List *coltypes;
+    List *coltypmods;
+    bool referenced;   /* the recursive term read it */
+    /* to analyze the body again for each further reference: each
+     * reference is planned as a subquery of its own, and planning writes
+     * into the Query it plans (PostgreSQL would scan one materialized
+     * result; the rows are the same unless the body is volatile) */
+    int references;
+    struct ParseState *def_ps; /* the level that defined it */
+    List *def_ctes;            /* the CTEs visible to its body */
+    PgQuery__CommonTableExpr *def;
+    bool def_recursive;        /* WITH RECURSIVE */
+} CteItem;
+
+/* A fresh analysis of a WITH query's body (for its second and later
+ * references). */
+Query *tdb_reanalyze_cte(CteItem *cte);
+
+/* Append an RTE to the range table; its 1-based index. */
+int tdb_add_rte(ParseState *ps, RangeTblEntry *rte);
+RangeTblEntry *tdb_make_relation_rte(ParseState *ps, Relation rel,
+                                     const char *refname);
+Node *tdb_add_subquery_rte(ParseState *ps, Query *sub, const char *refname,
+                           PgQuery__Alias *alias, List **namespace);
+/* The WITH query named name visible from ps, or NULL. */
+CteItem *tdb_find_cte(ParseState *ps, const char *name);
+/* Analyze a SELECT with the given outer level and visible CTEs. */
+Query *tdb_analyze_subquery_in(Statement *st, ParseState *parent, List *ctes,
+                               PgQuery__Node *stmt);
+/* a AND b */
+Expr *tdb_make_bool_and(Expr *a, Expr *b);
+
+FromExpr *tdb_transform_from_clause(ParseState *ps, PgQuery__Node **items,
+                                    size_t n);
+List *tdb_transform_target_list(ParseState *ps, PgQuery__Node **items,
+                                size_t n, ExprKind kind);
+void tdb_resolve_unknown_targets(ParseState *ps, List *tlist);
+SortGroupClause *tdb_make_sortgroup(ParseState *ps, TargetEntry *te,
+                                    List *tlist, bool descending,
+                                    bool nulls_first, int location);
+List *tdb_transform_sort_clause(ParseState *ps, PgQuery__Node **items,
+                                size_t n, List **tlist);
+/* DISTINCT ON (...): its clauses; checks ORDER BY starts with them. */
+List *tdb_transform_distinct_on(ParseState *ps, PgQuery__Node **items,
+                                size_t n, List **tlist, List *sort_clause);
+List *tdb_transform_group_clause(ParseState *ps, PgQuery__Node **items,
+                                 size_t n, List **tlist);
+void tdb_check_grouping(ParseState *ps, Query *q);
+
+#endif /* TDB_PARSER_PARSE_INT_H */

@@ -1,0 +1,500 @@
+/*
+ * system_views.c -- PostgreSQL's pg_catalog relations and catalog
+ * functions that tupledb does not store, defined as SQL over the
+ * catalogs it does store.
+ *
+ * Clients such as psql (\d, \dt, \dt+) read pg_catalog.pg_class,
+ * pg_am, pg_roles, ... and call pg_table_is_visible, pg_get_userbyid,
+ * obj_description and friends.  tupledb's own catalogs (catalog.h) are
+ * heap tables with a subset of PostgreSQL's columns.  Here each
+ * PostgreSQL relation that clients read is a read-only *system view*:
+ * a SELECT over the stored catalogs (or constant rows, or no rows for
+ * features tupledb does not have), with PostgreSQL 15's column names and
+ * types, in its column order.  A reference to one in FROM is analyzed as
+ * a subquery (transform_range_var -> tdb_system_view_rte), so it goes
+ * through the ordinary planner and executor and reads the catalog under
+ * the statement's snapshot, like any table: joins, WHERE, ORDER BY all
+ * work, and one statement sees one consistent catalog.
+ *
+ * Name resolution follows PostgreSQL's: pg_catalog is searched before
+ * public, so `pg_class` and `pg_catalog.pg_class` are the view, and only
+ * `public.pg_am` names a user table called pg_am.  Inside a view's
+ * definition (Statement.system_view_depth > 0) `pg_catalog.X` names the
+ * stored heap catalog X, so a view can extend the table it replaces.
+ *
+ * Catalog functions whose answer comes from the catalog (pg_table_is_visible,
+ * pg_get_userbyid, obj_description, pg_table_size, ...) are SQL
+ * expressions too, expanded where they are called (PostgreSQL inlines
+ * SQL functions the same way): the call's argument parse trees replace
+ * $1..$n in the body's parse tree, which is then analyzed in the
+ * caller's place.  Bodies read only derived tables whose aliases and
+ * columns start with "sv_", so that an argument's column references
+ * (`oid`, `c.oid`) still reach the caller's tables.
+ * Parse-tree locations inside a body are cleared (an error there has no
+ * position in the user's text).
+ *
+ * What is left out: columns of types tupledb does not have (arrays,
+ * aclitem, pg_node_tree, xid), and relations for features it does not
+ * have beyond the empty ones psql reads.  pg_roles shows pg_authid's
+ * roles (catalog/pg_authid.c).
+ *
+ * Entry points: tdb_system_view_lookup / tdb_system_view_query
+ * (parse_clause.c), tdb_system_function_expand (parse_expr.c).
+ */
+#include "common/base.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/elog.h"
+#include "parser/parse_int.h"
+#include "tcop/tcop_int.h"
+#include "parser/system_views.h"
+
+/* ----------------------------------------------------------------------
+ * The views
+ * ---------------------------------------------------------------------- */
+
+typedef struct SystemView {
+    const char *name;
+    const char *sql; /* the definition */
+} SystemView;
+
+static const SystemView system_views[] = {
+    /* tupledb stores oid, relname, relnamespace, reltype, relfilenode,
+     * relpages, relpersistence, relkind, relnatts, reltoastrelid (NULL in
+     * rows made before it existed: none); the rest is what PostgreSQL
+     * has for a heap table (or TOAST table, relkind 't') without
+     * indexes, rules, triggers, row security, inheritance or options.
+     * relchecks counts the table's CHECK constraints. */
+    {"pg_class",
+     "SELECT sv_c.oid, sv_c.relname, sv_c.relnamespace, sv_c.reltype,\n"
+     "       0::oid AS reloftype, 10::oid AS relowner,\n"
+     "       (CASE WHEN sv_c.relkind IN ('r', 't') THEN 2 ELSE 0 END)::oid\n"
+     "         AS relam,\n"
+     "       sv_c.relfilenode, 0::oid AS reltablespace, sv_c.relpages,\n"
+     "       (-1)::float4 AS reltuples, 0 AS relallvisible,\n"
+     "       COALESCE(sv_c.reltoastrelid, 0::oid) AS reltoastrelid,\n"
+     "       false AS relhasindex,\n"
+     "       false AS relisshared, sv_c.relpersistence, sv_c.relkind,\n"
+     "       sv_c.relnatts,\n"
+     "       (SELECT count(*) FROM pg_catalog.pg_constraint sv_k\n"
+     "         WHERE sv_k.conrelid = sv_c.oid AND sv_k.contype = 'c')::int2\n"
+     "         AS relchecks,\n"
+     "       false AS relhasrules, false AS relhastriggers,\n"
+     "       false AS relhassubclass, false AS relrowsecurity,\n"
+     "       false AS relforcerowsecurity, true AS relispopulated,\n"
+     "       (CASE WHEN sv_c.relnamespace IN (11, 99) THEN 'n' ELSE 'd' END)\n"
+     "         ::\"char\"\n"
+     "         AS relreplident,\n"
+     "       false AS relispartition, 0::oid AS relrewrite,\n"
+     "       NULL::text[] AS reloptions, NULL::text AS relpartbound\n"
+     "FROM pg_catalog.pg_class sv_c"},
+    /* pg_catalog is owned by the bootstrap superuser, public by
+     * pg_database_owner (6171), as initdb leaves them */
+    {"pg_namespace",
+     "SELECT sv_n.oid, sv_n.nspname,\n"
+     "       (CASE WHEN sv_n.oid = 2200 THEN 6171 ELSE 10 END)::oid\n"
+     "         AS nspowner\n"
+     "FROM pg_catalog.pg_namespace sv_n"},
+    /* the only access method is the heap: tupledb has no indexes */
+    {"pg_am",
+     "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype"},
+    /* the roles of pg_authid (passwords hidden, as PostgreSQL hides
+     * them), and pg_database_owner, the predefined role that owns schema
+     * public */
+    {"pg_roles",
+     "SELECT sv_r.rolname, sv_r.rolsuper, sv_r.rolinherit,\n"
+     "       sv_r.rolcreaterole, sv_r.rolcreatedb, sv_r.rolcanlogin,\n"
+     "       sv_r.rolreplication, sv_r.rolconnlimit,\n"
+     "       '********'::text AS rolpassword,\n"
+     "       NULL::timestamptz AS rolvaliduntil, sv_r.rolbypassrls,\n"
+     "       sv_r.oid\n"
+     "FROM (SELECT sv_a.rolname, sv_a.rolsuper, sv_a.rolinherit,\n"
+     "             sv_a.rolcreaterole, sv_a.rolcreatedb,\n"
+     "             sv_a.rolcanlogin, sv_a.rolreplication,\n"
+     "             sv_a.rolconnlimit, sv_a.rolbypassrls, sv_a.oid\n"
+     "        FROM pg_catalog.pg_authid sv_a\n"
+     "      UNION ALL\n"
+     "      SELECT 'pg_database_owner'::name, false, true, false, false,\n"
+     "             false, false, -1, false, 6171::oid) AS sv_r"},
+    /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
+     * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
+     * attisdropped, attcompression (NULL in rows made before it
+     * existed: the default, '\0'); no identity or generated columns,
+     * no inheritance.  attcollation: the type's collation */
+    {"pg_attribute",
+     "SELECT sv_a.attrelid, sv_a.attname, sv_a.atttypid,\n"
+     "       -1 AS attstattarget, sv_a.attlen, sv_a.attnum,\n"
+     "       0 AS attndims, -1 AS attcacheoff, sv_a.atttypmod,\n"
+     "       sv_a.attbyval, sv_a.attalign, sv_a.attstorage,\n"
+     "       COALESCE(sv_a.attcompression, ''::\"char\") AS attcompression,\n"
+     "       sv_a.attnotnull,\n"
+     "       sv_a.atthasdef, false AS atthasmissing,\n"
+     "       ''::\"char\" AS attidentity, ''::\"char\" AS attgenerated,\n"
+     "       sv_a.attisdropped, true AS attislocal, 0 AS attinhcount,\n"
+     "       (CASE WHEN sv_a.atttypid IN (25, 1042, 1043) THEN 100\n"
+     "             WHEN sv_a.atttypid = 19 THEN 950 ELSE 0 END)::oid\n"
+     "         AS attcollation\n"
+     "FROM pg_catalog.pg_attribute sv_a"},
+    /* built-in base types only: no domains, composites or arrays yet */
+    {"pg_type",
+     "SELECT sv_t.oid, sv_t.typname, sv_t.typnamespace,\n"
+     "       10::oid AS typowner, sv_t.typlen, sv_t.typbyval,\n"
+     "       sv_t.typtype, sv_t.typcategory, sv_t.typispreferred,\n"
+     "       true AS typisdefined, ','::\"char\" AS typdelim,\n"
+     "       0::oid AS typrelid, sv_t.typelem, sv_t.typarray,\n"
+     "       sv_t.typalign, sv_t.typstorage, false AS typnotnull,\n"
+     "       0::oid AS typbasetype, -1 AS typtypmod, 0 AS typndims,\n"
+     "       (CASE WHEN sv_t.oid IN (25, 1042, 1043) THEN 100\n"
+     "             WHEN sv_t.oid = 19 THEN 950 ELSE 0 END)::oid\n"
+     "         AS typcollation\n"
+     "FROM pg_catalog.pg_type sv_t"},
+    /* the collations that exist: every one compares bytewise ("C") */
+    {"pg_collation",
+     "SELECT sv_l.oid, sv_l.collname, 11::oid AS collnamespace,\n"
+     "       10::oid AS collowner, sv_l.collprovider,\n"
+     "       true AS collisdeterministic, sv_l.collencoding,\n"
+     "       sv_l.collcollate, sv_l.collctype\n"
+     "FROM (VALUES (100::oid, 'default'::name, 'd'::\"char\", -1,\n"
+     "              NULL::text, NULL::text),\n"
+     "             (950, 'C', 'c', -1, 'C', 'C'),\n"
+     "             (951, 'POSIX', 'c', -1, 'POSIX', 'POSIX'))\n"
+     "     AS sv_l(oid, collname, collprovider, collencoding,\n"
+     "             collcollate, collctype)"},
+    {"pg_tablespace",
+     "SELECT sv_s.oid, sv_s.spcname, 10::oid AS spcowner\n"
+     "FROM (VALUES (1663::oid, 'pg_default'::name),\n"
+     "             (1664, 'pg_global')) AS sv_s(oid, spcname)"},
+    /* no inheritance or partitions */
+    {"pg_inherits",
+     "SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0 AS inhseqno,\n"
+     "       false AS inhdetachpending\n"
+     "WHERE false"},
+    /* no indexes */
+    {"pg_index",
+     "SELECT 0::oid AS indexrelid, 0::oid AS indrelid,\n"
+     "       0::int2 AS indnatts, 0::int2 AS indnkeyatts,\n"
+     "       false AS indisunique, false AS indnullsnotdistinct,\n"
+     "       false AS indisprimary, false AS indisexclusion,\n"
+     "       false AS indimmediate, false AS indisclustered,\n"
+     "       false AS indisvalid, false AS indcheckxmin,\n"
+     "       false AS indisready, false AS indislive,\n"
+     "       false AS indisreplident\n"
+     "WHERE false"},
+    /* no row security policies, extended statistics or publications;
+     * pg_node_tree columns are text here (tupledb stores expressions as
+     * SQL text) */
+    {"pg_policy",
+     "SELECT 0::oid AS oid, ''::name AS polname, 0::oid AS polrelid,\n"
+     "       ''::\"char\" AS polcmd, false AS polpermissive,\n"
+     "       NULL::oid[] AS polroles, NULL::text AS polqual,\n"
+     "       NULL::text AS polwithcheck\n"
+     "WHERE false"},
+    {"pg_statistic_ext",
+     "SELECT 0::oid AS oid, 0::oid AS stxrelid, ''::name AS stxname,\n"
+     "       0::oid AS stxnamespace, 0::oid AS stxowner,\n"
+     "       0 AS stxstattarget, NULL::int2vector AS stxkeys,\n"
+     "       NULL::\"char\"[] AS stxkind, NULL::text AS stxexprs\n"
+     "WHERE false"},
+    {"pg_publication",
+     "SELECT 0::oid AS oid, ''::name AS pubname, 0::oid AS pubowner,\n"
+     "       false AS puballtables, false AS pubinsert,\n"
+     "       false AS pubupdate, false AS pubdelete,\n"
+     "       false AS pubtruncate, false AS pubviaroot\n"
+     "WHERE false"},
+    {"pg_publication_namespace",
+     "SELECT 0::oid AS oid, 0::oid AS pnpubid, 0::oid AS pnnspid\n"
+     "WHERE false"},
+    {"pg_publication_rel",
+     "SELECT 0::oid AS oid, 0::oid AS prpubid, 0::oid AS prrelid,\n"
+     "       NULL::text AS prqual, NULL::int2vector AS prattrs\n"
+     "WHERE false"},
+    /* no COMMENT ON yet: no descriptions */
+    {"pg_description",
+     "SELECT 0::oid AS objoid, 0::oid AS classoid, 0 AS objsubid,\n"
+     "       ''::text AS description\n"
+     "WHERE false"},
+};
+
+const SystemView *
+tdb_system_view_lookup(const Statement *st, const char *schema,
+                       const char *name)
+{
+    if (st->system_view_depth > 0)
+        return NULL; /* inside a definition: the stored catalogs */
+    if (schema != NULL && schema[0] != '\0' &&
+        strcmp(schema, "pg_catalog") != 0)
+        return NULL;
+    for (size_t i = 0; i < lengthof(system_views); i++)
+        if (strcmp(system_views[i].name, name) == 0)
+            return &system_views[i];
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------
+ * Parse trees: clearing locations, substituting parameters
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Make node (a node of a tree tdb_sql_parse made in the current memory
+ * context) a deep copy of arg: packed and unpacked into the current
+ * context, as the tree is, so the copy lives as long as the tree.  What
+ * node held stays in the context until it is reset.
+ */
+static void
+replace_node(PgQuery__Node *node, const PgQuery__Node *arg)
+{
+    size_t len = protobuf_c_message_get_packed_size(&arg->base);
+    uint8_t *bytes = tdb_palloc(len > 0 ? len : 1);
+    ProtobufCAllocator allocator = tdb_sql_pb_allocator(tdb_current_mcxt);
+    PgQuery__Node *copy;
+
+    protobuf_c_message_pack(&arg->base, bytes);
+    copy = pg_query__node__unpack(&allocator, len, bytes);
+    if (copy == NULL)
+        elog(ERROR, "could not copy a parse tree");
+    *node = *copy;
+}
+
+/*
+ * Walk a protobuf-c parse tree (every message field, repeated or not,
+ * only the active member of a oneof): set every "location" field to -1
+ * and, when args is not NULL, overwrite each ParamRef node $n with a
+ * deep copy of args[n - 1] (whose own locations are kept: they point into the
+ * caller's text).
+ */
+static void
+rewrite_tree(ProtobufCMessage *msg, PgQuery__Node **args, int nargs)
+{
+    const ProtobufCMessageDescriptor *desc = msg->descriptor;
+
+    if (desc == &pg_query__node__descriptor) {
+        PgQuery__Node *node = (PgQuery__Node *)msg;
+
+        if (node->node_case == PG_QUERY__NODE__NODE_PARAM_REF &&
+            args != NULL) {
+            int n = node->param_ref->number;
+
+            if (n < 1 || n > nargs)
+                elog(ERROR, "catalog function body refers to $%d", n);
+            replace_node(node, args[n - 1]);
+            return;
+        }
+    }
+    for (unsigned i = 0; i < desc->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &desc->fields[i];
+        char *field = (char *)msg + f->offset;
+
+        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+            *(uint32_t *)((char *)msg + f->quantifier_offset) != f->id)
+            continue;
+        if (f->type == PROTOBUF_C_TYPE_INT32 &&
+            f->label != PROTOBUF_C_LABEL_REPEATED &&
+            strcmp(f->name, "location") == 0) {
+            *(int32_t *)field = -1;
+            continue;
+        }
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n = *(size_t *)((char *)msg + f->quantifier_offset);
+            ProtobufCMessage **items = *(ProtobufCMessage ***)field;
+
+            for (size_t j = 0; j < n; j++)
+                if (items[j] != NULL)
+                    rewrite_tree(items[j], args, nargs);
+        } else if (*(ProtobufCMessage **)field != NULL)
+            rewrite_tree(*(ProtobufCMessage **)field, args, nargs);
+    }
+}
+
+/* The one statement of sql, parsed in the current memory context. */
+static PgQuery__Node *
+parse_one(const char *sql)
+{
+    ParsedScript *script = tdb_sql_parse(sql);
+
+    if (script->nstatements != 1)
+        elog(ERROR, "catalog definition is not one statement");
+    return script->statements[0].stmt;
+}
+
+Query *
+tdb_system_view_query(ParseState *ps, const SystemView *view)
+{
+    const char *sql = view->sql;
+    PgQuery__Node *stmt;
+    Query *q;
+
+    stmt = parse_one(sql);
+    rewrite_tree(&stmt->base, NULL, 0);
+    ps->st->system_view_depth++;
+    /* its own level: no outer references, no WITH items of the caller */
+    q = tdb_analyze_subquery_in(ps->st, NULL, NIL, stmt);
+    ps->st->system_view_depth--;
+    return q;
+}
+
+/* ----------------------------------------------------------------------
+ * Catalog functions as SQL expressions
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The catalogs the bodies read, as derived tables whose columns all
+ * start with "sv_": an unqualified column of the caller's (an argument
+ * such as `oid`) can then never be captured by a body's table.
+ */
+#define SV_CLASS(alias_)                                                    \
+    "(SELECT oid, relname, relnamespace, relpages FROM pg_catalog.pg_class)" \
+    " AS " alias_ "(sv_oid, sv_name, sv_nsp, sv_pages)"
+#define SV_DESCRIPTION(alias_)                                              \
+    "(SELECT objoid, classoid, objsubid, description"                      \
+    " FROM pg_catalog.pg_description)"                                     \
+    " AS " alias_ "(sv_objoid, sv_classoid, sv_subid, sv_text)"
+#define SV_CONSTRAINT(alias_)                                               \
+    "(SELECT oid, conrelid, conbin FROM pg_catalog.pg_constraint)"          \
+    " AS " alias_ "(sv_oid, sv_relid, sv_bin)"
+#define SV_SIZE                                                             \
+    "(SELECT sv_c.sv_pages::int8 * 8192 FROM " SV_CLASS("sv_c")            \
+    "  WHERE sv_c.sv_oid = ($1)::oid)"
+/*
+ * The relation's pages and its TOAST relation's, plus what PostgreSQL's
+ * index on the TOAST relation (which tupledb does not have) takes while
+ * it is small: its metapage, and one leaf once there are chunks.  So an
+ * empty table with a text column is 8192 bytes, as there.
+ */
+#define SV_SIZE_WITH_TOAST                                                  \
+    "(SELECT sum(sv_c.sv_pages)::int8 * 8192\n"                             \
+    "        + (CASE WHEN count(*) > 1 THEN 8192 ELSE 0 END)\n"              \
+    "        + (CASE WHEN sum(CASE WHEN sv_c.sv_oid <> ($1)::oid\n"          \
+    "                              THEN sv_c.sv_pages ELSE 0 END) > 0\n"    \
+    "                THEN 8192 ELSE 0 END)\n"                               \
+    "   FROM " SV_CLASS("sv_c") "\n"                                        \
+    "  WHERE sv_c.sv_oid = ($1)::oid OR sv_c.sv_oid =\n"                   \
+    "        (SELECT sv_t.sv_toast FROM (SELECT oid, reltoastrelid\n"       \
+    "                                      FROM pg_catalog.pg_class)\n"    \
+    "                                 AS sv_t(sv_oid, sv_toast)\n"          \
+    "          WHERE sv_t.sv_oid = ($1)::oid))"
+
+typedef struct SystemFunction {
+    const char *name;
+    int nargs;
+    const char *body; /* an expression over $1..$nargs */
+    /* PostgreSQL's parameter types where an unknown literal argument
+     * must be read as that type ('t' as regclass), NULL for the rest */
+    const char *argtypes[2];
+} SystemFunction;
+
+static const SystemFunction system_functions[] = {
+    /* visible: the relation exists, is in the search path (pg_catalog,
+     * then public: not pg_toast), and no relation of that name comes
+     * earlier in it */
+    {"pg_table_is_visible", 1,
+     "(SELECT sv_c.sv_nsp = 11 OR (sv_c.sv_nsp = 2200 AND NOT EXISTS\n"
+     "          (SELECT 1 FROM " SV_CLASS("sv_o") "\n"
+     "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = sv_c.sv_name))\n"
+     "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)", {"oid"}},
+    {"pg_get_userbyid", 1,
+     "COALESCE((SELECT sv_r.sv_name\n"
+     "            FROM (SELECT oid, rolname FROM pg_catalog.pg_roles)\n"
+     "                 sv_r(sv_oid, sv_name)\n"
+     "           WHERE sv_r.sv_oid = ($1)::oid),\n"
+     "         ('unknown (OID=' || ($1)::oid::text || ')')::name)", {"oid"}},
+    {"obj_description", 2,
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
+     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = 0\n"
+     "    AND sv_d.sv_classoid = (SELECT sv_k.sv_oid FROM " SV_CLASS("sv_k") "\n"
+     "                             WHERE sv_k.sv_nsp = 11\n"
+     "                               AND sv_k.sv_name = ($2)::name))",
+     {"oid", "name"}},
+    {"col_description", 2,
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
+     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = ($2)::int4\n"
+     "    AND sv_d.sv_classoid = 1259)", {"oid", "int4"}},
+    {"pg_get_constraintdef", 1,
+     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
+     "                       sv_k.sv_relid, false) || ')'\n"
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)",
+     {"oid"}},
+    {"pg_get_constraintdef", 2,
+     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
+     "                       sv_k.sv_relid, ($2)::bool) || ')'\n"
+     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)",
+     {"oid", "bool"}},
+    /* no extended statistics objects: nothing to list */
+    {"pg_get_statisticsobjdef_columns", 1,
+     "(SELECT NULL::text WHERE ($1)::oid IS NULL)", {"oid"}},
+    /* a permanent user table (not a catalog) */
+    {"pg_relation_is_publishable", 1,
+     "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS("sv_c")
+     " WHERE sv_c.sv_oid = ($1)::oid)", {"regclass"}},
+    /* the main fork's length (tupledb has no free space or visibility
+     * map forks and no indexes); the table sizes add the TOAST
+     * relation's and its index's (SV_SIZE_WITH_TOAST); NULL for no such
+     * relation */
+    {"pg_table_size", 1, SV_SIZE_WITH_TOAST, {"regclass"}},
+    {"pg_relation_size", 1, SV_SIZE, {"regclass"}},
+    {"pg_total_relation_size", 1, SV_SIZE_WITH_TOAST, {"regclass"}},
+};
+
+PgQuery__Node *
+tdb_sql_expand_template(const char *expr, PgQuery__Node **args, int nargs)
+{
+    Size len = strlen(expr) + sizeof("SELECT ");
+    char *sql = tdb_palloc(len);
+    PgQuery__Node *body;
+
+    snprintf(sql, len, "SELECT %s", expr);
+    body = parse_one(sql)->select_stmt->target_list[0]->res_target->val;
+    rewrite_tree(&body->base, args, nargs);
+    return body;
+}
+
+/*
+ * fc's arguments, each string literal (an unknown) cast to f's parameter
+ * type, as PostgreSQL's function call resolution reads an unknown
+ * literal with the parameter type's input function: pg_relation_size('t')
+ * reads 't' as a regclass (42P01 when there is no such relation) where
+ * the body's ($1)::oid would read it as a number.
+ */
+static PgQuery__Node **
+typed_args(const SystemFunction *f, const PgQuery__FuncCall *fc)
+{
+    PgQuery__Node **args = tdb_palloc(sizeof(PgQuery__Node *) * fc->n_args);
+
+    for (size_t i = 0; i < fc->n_args; i++) {
+        const PgQuery__Node *a = fc->args[i];
+        char cast[64];
+
+        args[i] = fc->args[i];
+        if (i >= lengthof(f->argtypes) || f->argtypes[i] == NULL ||
+            a->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+            a->a_const->isnull ||
+            a->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+            continue;
+        snprintf(cast, sizeof(cast), "($1)::pg_catalog.%s", f->argtypes[i]);
+        args[i] = tdb_sql_expand_template(cast, &args[i], 1);
+    }
+    return args;
+}
+
+PgQuery__Node *
+tdb_system_function_expand(const PgQuery__FuncCall *fc, const char *name)
+{
+    if (fc->agg_star || fc->agg_distinct || fc->n_agg_order > 0 ||
+        fc->agg_filter != NULL || fc->over != NULL || fc->func_variadic)
+        return NULL;
+    for (size_t i = 0; i < fc->n_args; i++)
+        if (fc->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
+            return NULL;
+    for (size_t i = 0; i < lengthof(system_functions); i++) {
+        const SystemFunction *f = &system_functions[i];
+
+        if (strcmp(f->name, name) == 0 && f->nargs == (int)fc->n_args)
+            return tdb_sql_expand_template(f->body, typed_args(f, fc),
+                                           (int)fc->n_args);
+    }
+    return NULL;
+}
