@@ -160,6 +160,16 @@ const char *tdb_sql_session_user_name(Session *s);
 
 /* utility.c: run st if it is a utility statement; false if it is not. */
 bool tdb_sql_run_utility(Statement *st);
+/* utility.c: the statement's command tag to its receiver. */
+void tdb_sql_complete(Statement *st, const char *tag);
+
+/* commands/tablecmds.c: CREATE TABLE, ALTER TABLE, DROP TABLE, TRUNCATE. */
+void tdb_sql_create_table(Statement *st, const PgQuery__CreateStmt *cs);
+void tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as);
+void tdb_sql_drop(Statement *st, const PgQuery__DropStmt *ds);
+void tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts);
+/* commands/vacuumcmds.c: VACUUM and ANALYZE. */
+void tdb_sql_vacuum(Statement *st, const PgQuery__VacuumStmt *vs);
 
 /* Send a one-column result of text values (SHOW). */
 void tdb_sql_send_text_result(Statement *st, const char *label,
