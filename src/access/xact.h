@@ -178,7 +178,7 @@ void tdb_xact_set_lock_timeout(Transaction *xact, int timeout_ms);
  * The values of a session's cancel flag: why the running statement must
  * stop.  A cancel request (the shell's Ctrl-C, the server's
  * CancelRequest) stores XACT_CANCEL_USER; the statement_timeout timer
- * (sql/stmt_timeout.c) stores XACT_CANCEL_STATEMENT_TIMEOUT.
+ * (tcop/stmt_timeout.c) stores XACT_CANCEL_STATEMENT_TIMEOUT.
  */
 #define XACT_CANCEL_NONE 0
 #define XACT_CANCEL_USER 1
@@ -198,6 +198,22 @@ void tdb_xact_set_cancel_flag(Transaction *xact, atomic_int *flag);
  * to user request" / "canceling statement due to statement timeout".
  */
 TDB_NORETURN void tdb_xact_raise_cancel_reason(int why);
+
+/*
+ * Raise 57014 if the cancel flag *flag asks the running statement to
+ * stop, clearing it (the executor's per-row check, through the EState's
+ * check_interrupts hook).  One relaxed load when nothing is asked.
+ */
+static inline void
+tdb_xact_check_cancel(atomic_int *flag)
+{
+    if (unlikely(atomic_load_explicit(flag, memory_order_relaxed))) {
+        int why = atomic_exchange(flag, XACT_CANCEL_NONE);
+
+        if (why != XACT_CANCEL_NONE)
+            tdb_xact_raise_cancel_reason(why);
+    }
+}
 
 /* Start a transaction: IDLE -> IN_PROGRESS.  Raises 25P02 when FAILED,
  * elog ERROR when IN_PROGRESS. */

@@ -23,7 +23,7 @@
  *                        attcompression (NULL in older rows: '\0')
  *   pg_attrdef   (2604)  oid, adrelid, adnum, adbin (the default
  *                        expression as SQL text, as pg_get_expr prints
- *                        it: sql/ruleutils.c; the SQL layer parses it)
+ *                        it: parser/ruleutils.c; the analyzer parses it)
  *   pg_constraint (2606) oid, conname, contype ('c' = CHECK), conrelid,
  *                        conbin (the CHECK expression, the same way)
  *   pg_authid    (1260)  oid, rolname, rolsuper, rolinherit,
@@ -236,7 +236,7 @@ void tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
 /*
  * A counter that changes whenever a table is created, dropped, truncated
  * or given a constraint: at the change and again when the changing
- * transaction ends.  Cached plans (sql/plancache.c) compare it to the
+ * transaction ends.  Cached plans (tcop/prepare.c) compare it to the
  * value they were made under and re-plan when it moved.  Process-wide.
  */
 uint64 tdb_catalog_version(void);
@@ -253,7 +253,7 @@ Relation tdb_relation_open_toast(Transaction *xact, Relation rel,
  * ALTER TABLE ... ALTER COLUMN ... SET STORAGE / SET COMPRESSION: store
  * column attnum's (1-based) attstorage / attcompression.  The caller has
  * the table locked REL_LOCK_EXCLUSIVE and has checked the value against
- * the column's type (PostgreSQL's errors are the SQL layer's).  The change
+ * the column's type (PostgreSQL's errors are commands/').  The change
  * is visible to the transaction's next command.
  */
 void tdb_catalog_set_attstorage(Transaction *xact, Oid relid, int attnum,

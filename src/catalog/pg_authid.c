@@ -3,7 +3,7 @@
  *
  * A role is one pg_authid row: its name, SUPERUSER and LOGIN flags and
  * its password verifier (NULL, or PostgreSQL's SCRAM-SHA-256 text; the
- * SQL layer hashes a plain password before it gets here).  The other
+ * commands/role.c hashes a plain password before it gets here).  The other
  * flag columns exist so that PostgreSQL's queries on pg_authid read the
  * same; tupledb enforces only SUPERUSER and LOGIN.  Changes are heap
  * inserts, updates and deletes in the caller's transaction, under the

@@ -16,7 +16,7 @@
  *                                                        heap")
  *
  * Both read the catalog with ordinary SQL on the pg_catalog views and
- * functions psql's own queries use (sql/system_views.c): format_type,
+ * functions psql's own queries use (parser/system_views.c): format_type,
  * pg_get_expr and pg_get_constraintdef print types, defaults and CHECK
  * constraints as PostgreSQL does, pg_get_userbyid names the owner (the
  * bootstrap role, named after the operating-system user), and

@@ -52,10 +52,10 @@
 #include <unistd.h>
 
 #include "catalog/catalog.h"
+#include "commands/commands.h"
+#include "commands/copy_int.h"
 #include "common/elog.h"
 #include "parser/analyze.h"
-#include "commands/copy.h"
-#include "commands/copy_int.h"
 #include "storage/fd.h"
 
 /* ----------------------------------------------------------------------
@@ -694,9 +694,8 @@ tdb_sql_copy(Statement *st, const PgQuery__CopyStmt *cs)
     refuse_unsupported(st, cs);
     memset(&target, 0, sizeof(target));
     if (cs->relation != NULL) {
-        target.rel = tdb_relation_open(st->session->xact,
-                                       tdb_sql_table_name(st, cs->relation),
-                                       REL_LOCK_SHARE);
+        target.rel = tdb_relation_open(
+            st->xact, tdb_sql_table_name(st, cs->relation), REL_LOCK_SHARE);
         if (cs->is_from && target.rel->rd_id < FirstNormalObjectId)
             ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                     errmsg("permission denied for table %s",
@@ -754,6 +753,5 @@ tdb_sql_copy(Statement *st, const PgQuery__CopyStmt *cs)
     else
         nrows = tdb_copy_to(st, &opts, &target, cs->query, &io);
     snprintf(tag, sizeof(tag), "COPY %llu", (unsigned long long)nrows);
-    if (st->dest->complete != NULL)
-        st->dest->complete(st->dest, tag);
+    tdb_stmt_complete(st, tag);
 }

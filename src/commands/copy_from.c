@@ -54,11 +54,11 @@
 
 #include "access/heapam.h"
 #include "catalog/catalog.h"
+#include "commands/copy_int.h"
 #include "common/elog.h"
 #include "executor/executor.h"
-#include "parser/analyze.h"
-#include "commands/copy_int.h"
 #include "optimizer/planner.h"
+#include "parser/analyze.h"
 #include "storage/fd.h"
 #include "toast/toaster.h"
 #include "types/builtins.h"
@@ -1019,8 +1019,8 @@ static void
 flush_batch(CopyFromState *cs)
 {
     if (cs->nbatch > 0)
-        tdb_heap_multi_insert(cs->rel, cs->batch, cs->nbatch,
-                              cs->st->session->xact, cs->bistate);
+        tdb_heap_multi_insert(cs->rel, cs->batch, cs->nbatch, cs->st->xact,
+                              cs->bistate);
     cs->nbatch = 0;
     cs->batch_bytes = 0;
     tdb_mcxt_reset(cs->batch_cxt);
@@ -1114,7 +1114,7 @@ tdb_copy_from(Statement *st, const CopyOptions *opts, CopyTarget *target,
             check_header(&cs);
     }
     while (next_line(&cs)) {
-        tdb_session_check_interrupts(st->session);
+        tdb_stmt_check_interrupts(st);
         /* input functions, defaults and checks allocate per row */
         tdb_mcxt_switch_to(cs.row_cxt);
         split_line(&cs);

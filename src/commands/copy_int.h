@@ -1,5 +1,5 @@
 /*
- * copy_int.h -- what the COPY files of the sql layer share (copy.c,
+ * copy_int.h -- what the COPY files of commands/ share (copy.c,
  * copy_from.c, copy_to.c); nothing outside them includes it.
  *
  * copy.c turns the statement into a CopyOptions (PostgreSQL's
@@ -10,16 +10,16 @@
  * descriptor.
  *
  * The text and CSV parsers and formatters are exposed here too so that
- * the unit tests can drive them on strings (tests/unit/sql/test_copy.c).
+ * the unit tests can drive them on strings (tests/unit/commands/test_copy.c).
  */
 #ifndef TDB_COMMANDS_COPY_INT_H
 #define TDB_COMMANDS_COPY_INT_H
 
 #include "common/base.h"
 #include "access/relation.h"
+#include "commands/commands.h"
 #include "executor/dest.h"
 #include "executor/primnodes.h"
-#include "tcop/tcop_int.h"
 
 /* HEADER: none, a line to skip / write, or a line to check (FROM). */
 typedef enum CopyHeader {

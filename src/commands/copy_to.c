@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "access/heapam.h"
+#include "commands/copy_int.h"
 #include "common/elog.h"
 #include "executor/executor.h"
-#include "commands/copy_int.h"
 #include "storage/fd.h"
 #include "types/builtins.h"
 
@@ -234,7 +234,7 @@ copy_row(CopyToState *cs, TupleTableSlot *slot)
 {
     MemoryContext old = tdb_mcxt_switch_to(cs->row_cxt);
 
-    tdb_session_check_interrupts(cs->st->session);
+    tdb_stmt_check_interrupts(cs->st);
     for (int i = 0; i < cs->nattnums; i++) {
         int attnum = cs->attnums[i];
 
@@ -273,10 +273,10 @@ end_output(CopyToState *cs)
 static void
 copy_table(CopyToState *cs)
 {
-    Session *s = cs->st->session;
+    Transaction *xact = cs->st->xact;
     Relation rel = cs->target->rel;
-    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(s->xact), s->xact,
-                                      tdb_current_mcxt);
+    Snapshot snap =
+        tdb_snapshot_take(tdb_xact_manager_of(xact), xact, tdb_current_mcxt);
     TupleTableSlot *slot = tdb_slot_create(rel->rd_att, &tdb_tts_ops_heap);
     HeapScanDesc scan;
 

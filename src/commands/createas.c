@@ -27,11 +27,11 @@
 #include "access/heapam.h"
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
+#include "commands/commands_int.h"
 #include "common/elog.h"
 #include "executor/executor.h"
-#include "parser/analyze.h"
 #include "optimizer/planner.h"
-#include "tcop/tcop_int.h"
+#include "parser/analyze.h"
 #include "toast/toaster.h"
 
 /* A receiver storing each row it is sent in a table. */
@@ -134,15 +134,14 @@ create_as(Statement *st, PgQuery__Node *select, PgQuery__IntoClause *into,
                 errmsg("temporary tables are not supported yet"),
                 errposition(stmt_errpos(st, into->rel->location)));
     cols = result_columns(q, into, &ncols);
-    relid = tdb_catalog_create_table(st->session->xact, name, cols, ncols,
-                                     if_not_exists);
+    relid =
+        tdb_catalog_create_table(st->xact, name, cols, ncols, if_not_exists);
     if (relid == InvalidOid || into->skip_data)
         strcpy(tag, "CREATE TABLE AS");
     else
         snprintf(tag, sizeof(tag), "SELECT %llu",
                  (unsigned long long)fill_table(st, q, relid));
-    if (st->dest->complete != NULL)
-        st->dest->complete(st->dest, tag);
+    tdb_stmt_complete(st, tag);
 }
 
 bool

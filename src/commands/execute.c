@@ -14,38 +14,34 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/elog.h"
-#include "executor/executor.h"
-#include "parser/analyze.h"
-#include "commands/explain.h"
+#include "commands/commands_int.h"
 #include "optimizer/planner.h"
-#include "tcop/tcop_int.h"
+#include "parser/analyze.h"
 
 static void
 check_interrupts(void *arg)
 {
-    tdb_session_check_interrupts(arg);
+    tdb_xact_check_cancel(arg);
 }
 
-/* The EState for running stmt in the session's transaction. */
 EState *
 tdb_sql_create_estate(Statement *st, PlannedStmt *stmt)
 {
-    Session *s = st->session;
-    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(s->xact), s->xact,
+    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(st->xact), st->xact,
                                       tdb_current_mcxt);
-    EState *estate = tdb_exec_create_estate(s->xact, snap, stmt);
+    EState *estate = tdb_exec_create_estate(st->xact, snap, stmt);
+    const Settings *settings = st->settings;
 
-    estate->work_mem = s->settings.work_mem;
-    estate->trace_sort = s->settings.trace_sort;
-    estate->detoast_cache_kb = s->settings.detoast_cache_size;
-    estate->trace_detoast = s->settings.trace_detoast;
+    estate->work_mem = settings->work_mem;
+    estate->trace_sort = settings->trace_sort;
+    estate->detoast_cache_kb = settings->detoast_cache_size;
+    estate->trace_detoast = settings->trace_detoast;
     estate->default_toast_compression =
-        tdb_guc_default_toast_compression(&s->settings);
-    estate->hash_mem_multiplier = s->settings.hash_mem_multiplier;
-    estate->temp_dir = tdb_database_temp_dir(s->db);
+        tdb_guc_default_toast_compression(settings);
+    estate->hash_mem_multiplier = settings->hash_mem_multiplier;
+    estate->temp_dir = tdb_database_temp_dir(st->db);
     estate->check_interrupts = check_interrupts;
-    estate->check_interrupts_arg = s;
+    estate->check_interrupts_arg = st->cancel_flag;
     return estate;
 }
 
@@ -103,8 +99,7 @@ tdb_sql_run_query(Statement *st)
     (void)tdb_exec_run(stmt, estate, st->dest);
     command_tag(tag, sizeof(tag), stmt->command, estate->processed);
     tdb_exec_free_estate(estate);
-    if (st->dest->complete != NULL)
-        st->dest->complete(st->dest, tag);
+    tdb_stmt_complete(st, tag);
     return true;
 }
 

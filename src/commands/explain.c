@@ -24,14 +24,12 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
-#include "executor/exec_int.h"
 #include "executor/executor.h"
 
 static const char *ident(const char *name);
+#include "commands/commands_int.h"
 #include "executor/tuplesort.h"
-#include "commands/explain.h"
 #include "parser/parser.h"
-#include "optimizer/planner.h"
 #include "toast/detoast.h"
 #include "types/builtins.h"
 
@@ -1304,7 +1302,7 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
     values = tdb_palloc(sizeof(char *) * (Size)Max(1, list_length(es.lines)));
     for (int i = 0; i < list_length(es.lines); i++)
         values[i] = list_nth(es.lines, i);
-    tdb_sql_send_text_result(st, "QUERY PLAN", values, list_length(es.lines));
-    if (st->dest->complete != NULL)
-        st->dest->complete(st->dest, "EXPLAIN");
+    tdb_dest_send_text_column(st->dest, "QUERY PLAN", values,
+                              list_length(es.lines));
+    tdb_stmt_complete(st, "EXPLAIN");
 }

@@ -1,7 +1,6 @@
 /*
  * role.c -- CREATE ROLE / USER / GROUP, ALTER ROLE (attributes, PASSWORD,
- * RENAME TO), DROP ROLE, and who the session is (session.h:
- * tdb_session_set_user, tdb_session_lookup_role; current_user).
+ * RENAME TO), DROP ROLE.
  *
  * The statements follow PostgreSQL 15's CreateRole / AlterRole /
  * RenameRole / DropRole: options first (a repeated or contradictory one
@@ -21,10 +20,10 @@
  * given -- is stored unchanged; '' clears the password with PostgreSQL's
  * NOTICE.
  *
- * The session's user: a server connection sets it after authentication;
- * an embedded session (the shell, the C API) is the bootstrap superuser.
- * Superuser checks read pg_authid each time, so ALTER ROLE ...
- * NOSUPERUSER takes effect at once, as in PostgreSQL.
+ * The session's user (parser/statement.h): a server connection sets it
+ * after authentication; an embedded session (the shell, the C API) is the
+ * bootstrap superuser.  Superuser checks read pg_authid each time, so
+ * ALTER ROLE ... NOSUPERUSER takes effect at once, as in PostgreSQL.
  */
 #include "common/base.h"
 
@@ -33,85 +32,17 @@
 #include <string.h>
 
 #include "catalog/catalog.h"
+#include "commands/commands.h"
 #include "common/elog.h"
 #include "common/scram.h"
-#include "tcop/tcop_int.h"
-
-/* ----------------------------------------------------------------------
- * The session's user
- * ---------------------------------------------------------------------- */
-
-void
-tdb_session_set_user(Session *s, Oid roleid, const char *name)
-{
-    s->user_oid = roleid;
-    snprintf(s->user_name, sizeof(s->user_name), "%s", name);
-}
-
-/* The session's role, read now (in the statement's transaction).  An
- * embedded session's is the bootstrap superuser. */
-static bool
-session_role(Session *s, RoleInfo *out)
-{
-    Oid oid = s->user_oid != InvalidOid ? s->user_oid : BOOTSTRAP_SUPERUSERID;
-
-    return tdb_catalog_role_lookup_oid(s->xact, oid, out);
-}
-
-const char *
-tdb_sql_session_user_name(Session *s)
-{
-    RoleInfo role;
-
-    if (s->user_name[0] == '\0' && session_role(s, &role))
-        snprintf(s->user_name, sizeof(s->user_name), "%s", role.name);
-    return s->user_name;
-}
 
 /* Is the session's role a superuser now?  (A dropped role is not.) */
 static bool
-session_is_superuser(Session *s)
+session_is_superuser(const Statement *st)
 {
     RoleInfo role;
 
-    return session_role(s, &role) && role.superuser;
-}
-
-static bool
-is_session_role(Session *s, const RoleInfo *role)
-{
-    Oid oid = s->user_oid != InvalidOid ? s->user_oid : BOOTSTRAP_SUPERUSERID;
-
-    return role->oid == oid;
-}
-
-bool
-tdb_session_lookup_role(Session *s, const char *name, RoleInfo *out,
-                        ErrorData *error)
-{
-    volatile bool found = false;
-    MemoryContext cxt = tdb_current_mcxt;
-
-    TDB_TRY();
-    {
-        tdb_xact_begin(s->xact);
-        found = tdb_catalog_role_lookup(s->xact, name, out);
-        if (found && out->password != NULL)
-            out->password = tdb_mcxt_strdup(cxt, out->password);
-        tdb_xact_commit(s->xact);
-    }
-    TDB_CATCH();
-    {
-        if (error != NULL)
-            *error = *tdb_error_current();
-        tdb_error_flush();
-        tdb_sql_recover_from_error(s);
-        return false;
-    }
-    TDB_END_TRY();
-    if (error != NULL)
-        error->sqlerrcode = 0;
-    return found;
+    return tdb_stmt_user_role(st, &role) && role.superuser;
 }
 
 /* ----------------------------------------------------------------------
@@ -262,7 +193,7 @@ role_spec_name(Statement *st, const PgQuery__RoleSpec *spec)
     case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CURRENT_ROLE:
     case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CURRENT_USER:
     case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_SESSION_USER:
-        return tdb_sql_session_user_name(st->session);
+        return tdb_stmt_user_name(st);
     case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_PUBLIC:
         break;
     default:
@@ -285,84 +216,80 @@ run_create_role(Statement *st, const PgQuery__CreateRoleStmt *cs)
     if (list.opts.canlogin < 0)
         list.opts.canlogin =
             cs->stmt_type == PG_QUERY__ROLE_STMT_TYPE__ROLESTMT_USER;
-    if (!session_is_superuser(st->session))
+    if (!session_is_superuser(st))
         permission_denied(list.opts.superuser == 1
                               ? "must be superuser to create superusers"
                               : "permission denied to create role");
     check_not_reserved(cs->role);
     list.opts.password = password_to_store(list.opts.password);
-    (void)tdb_catalog_create_role(st->session->xact, cs->role, &list.opts);
+    (void)tdb_catalog_create_role(st->xact, cs->role, &list.opts);
 }
 
 static void
 run_alter_role(Statement *st, const PgQuery__AlterRoleStmt *as)
 {
-    Session *s = st->session;
     const char *name = role_spec_name(st, as->role);
     RoleOptionList list;
     RoleInfo role;
 
     parse_role_options(st, as->options, as->n_options, &list);
-    if (!tdb_catalog_role_lookup(s->xact, name, &role))
+    if (!tdb_catalog_role_lookup(st->xact, name, &role))
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
                 errmsg("role \"%s\" does not exist", name));
-    if (!session_is_superuser(s)) {
+    if (!session_is_superuser(st)) {
         if (role.superuser || list.opts.superuser >= 0)
             permission_denied("must be superuser to alter superuser roles "
                               "or change superuser attribute");
         /* a role may change its own password, and nothing else */
-        if (list.opts.canlogin >= 0 || !is_session_role(s, &role))
+        if (list.opts.canlogin >= 0 || !tdb_stmt_user_is(st, &role))
             permission_denied("permission denied");
     }
     list.opts.password = password_to_store(list.opts.password);
-    tdb_catalog_alter_role(s->xact, name, &list.opts);
+    tdb_catalog_alter_role(st->xact, name, &list.opts);
 }
 
 static void
 run_rename_role(Statement *st, const PgQuery__RenameStmt *rs)
 {
-    Session *s = st->session;
     RoleInfo role;
 
-    if (!tdb_catalog_role_lookup(s->xact, rs->subname, &role))
+    if (!tdb_catalog_role_lookup(st->xact, rs->subname, &role))
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
                 errmsg("role \"%s\" does not exist", rs->subname));
-    if (is_session_role(s, &role))
+    if (tdb_stmt_user_is(st, &role))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("session user cannot be renamed"));
     check_not_reserved(rs->newname);
-    if (!session_is_superuser(s))
+    if (!session_is_superuser(st))
         permission_denied(role.superuser ? "must be superuser to rename "
                                            "superusers"
                                          : "permission denied to rename "
                                            "role");
-    tdb_catalog_rename_role(s->xact, rs->subname, rs->newname);
+    tdb_catalog_rename_role(st->xact, rs->subname, rs->newname);
 }
 
 static void
 run_drop_role(Statement *st, const PgQuery__DropRoleStmt *ds)
 {
-    Session *s = st->session;
 
-    if (!session_is_superuser(s))
+    if (!session_is_superuser(st))
         permission_denied("permission denied to drop role");
     for (size_t i = 0; i < ds->n_roles; i++) {
         const char *name = role_spec_name(st, ds->roles[i]->role_spec);
         RoleInfo role;
 
-        if (tdb_catalog_role_lookup(s->xact, name, &role) &&
-            is_session_role(s, &role))
+        if (tdb_catalog_role_lookup(st->xact, name, &role) &&
+            tdb_stmt_user_is(st, &role))
             ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE),
                     errmsg("current user cannot be dropped"));
-        (void)tdb_catalog_drop_role(s->xact, name, ds->missing_ok);
+        (void)tdb_catalog_drop_role(st->xact, name, ds->missing_ok);
     }
 }
 
 static void
 complete(Statement *st, const char *tag)
 {
-    if (st->dest->complete != NULL)
-        st->dest->complete(st->dest, tag);
+    tdb_stmt_complete(st, tag);
 }
 
 bool

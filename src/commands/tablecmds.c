@@ -19,13 +19,15 @@
 
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
+#include "commands/commands.h"
 #include "common/elog.h"
-#include "tcop/tcop_int.h"
 #include "parser/analyze.h"
 #include "parser/system_views.h"
 #include "parser/typename.h"
 #include "toast/toast.h"
 #include "types/builtins.h"
+
+static char column_compression(Oid typid, const char *name);
 
 /* ----------------------------------------------------------------------
  * CREATE TABLE
@@ -81,8 +83,10 @@ deparse_expression(PgQuery__Node *expr)
     return sql;
 }
 
-char *
-tdb_sql_stored_expr(Expr *e, TupleDesc desc, char *fallback)
+/* e in the form CREATE TABLE stores (ruleutils' pretty layout under the
+ * default type I/O settings), or fallback. */
+static char *
+stored_expr(Expr *e, TupleDesc desc, char *fallback)
 {
     TypeIOSettings io = tdb_typeio_defaults;
     const TypeIOSettings *old;
@@ -115,10 +119,10 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
         col->not_null = false;
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
-        col->default_expr = tdb_sql_stored_expr(
-            tdb_analyze_default((Statement *)st, c->raw_expr, col->typid,
-                                col->typmod),
-            NULL, deparse_expression(c->raw_expr));
+        col->default_expr =
+            stored_expr(tdb_analyze_default((Statement *)st, c->raw_expr,
+                                            col->typid, col->typmod),
+                        NULL, deparse_expression(c->raw_expr));
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {
         PendingCheck *pc = tdb_palloc0(sizeof(PendingCheck));
@@ -157,13 +161,12 @@ column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
                 errposition(stmt_errpos(st, def->location)));
     col->not_null = def->is_not_null;
     if (def->compression != NULL && def->compression[0] != '\0')
-        col->compression = tdb_sql_column_compression(col->typid,
-                                                      def->compression);
+        col->compression = column_compression(col->typid, def->compression);
     if (def->raw_default != NULL) {
-        col->default_expr = tdb_sql_stored_expr(
-            tdb_analyze_default((Statement *)st, def->raw_default,
-                                col->typid, col->typmod),
-            NULL, deparse_expression(def->raw_default));
+        col->default_expr =
+            stored_expr(tdb_analyze_default((Statement *)st, def->raw_default,
+                                            col->typid, col->typmod),
+                        NULL, deparse_expression(def->raw_default));
     }
     for (size_t i = 0; i < def->n_constraints; i++)
         if (def->constraints[i]->node_case ==
@@ -207,7 +210,7 @@ choose_check_name(const char *table, const char *column, List *taken)
 static void
 add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
 {
-    Transaction *xact = st->session->xact;
+    Transaction *xact = st->xact;
     Relation rel = tdb_relation_open_by_oid(xact, relid, REL_LOCK_SHARE);
     List *taken = NIL;
 
@@ -231,7 +234,7 @@ add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
                            pc->name, table));
         taken = tdb_lappend(taken, (void *)pc->name);
         tdb_catalog_add_check(xact, relid, pc->name,
-                              tdb_sql_stored_expr(e, rel->rd_att, pc->expr));
+                              stored_expr(e, rel->rd_att, pc->expr));
     }
     tdb_relation_close(rel);
 }
@@ -268,11 +271,11 @@ tdb_sql_create_table(Statement *st, const PgQuery__CreateStmt *cs)
                     errmsg("LIKE in CREATE TABLE is not supported yet"),
                     errposition(stmt_errpos(st, st->parsed->location)));
     }
-    relid = tdb_catalog_create_table(st->session->xact, name, cols, ncols,
+    relid = tdb_catalog_create_table(st->xact, name, cols, ncols,
                                      cs->if_not_exists);
     if (relid != InvalidOid)
         add_pending_checks(st, name, relid, checks);
-    tdb_sql_complete(st, "CREATE TABLE");
+    tdb_stmt_complete(st, "CREATE TABLE");
 }
 
 /* ----------------------------------------------------------------------
@@ -285,8 +288,8 @@ tdb_sql_create_table(Statement *st, const PgQuery__CreateStmt *cs)
  * "default" is '\0' (default_toast_compression decides when storing);
  * a method needs a toastable type.  Names are case-sensitive, as there.
  */
-char
-tdb_sql_column_compression(Oid typid, const char *name)
+static char
+column_compression(Oid typid, const char *name)
 {
     const TypeInfo *type = tdb_type_lookup(typid);
 
@@ -392,8 +395,7 @@ alter_set_compression(Transaction *xact, Relation rel,
 {
     int i = alter_column_index(rel, cmd->name);
     const TupleAttr *att = TupleDescAttr(rel->rd_att, i);
-    char method =
-        tdb_sql_column_compression(att->atttypid, alter_cmd_string(cmd));
+    char method = column_compression(att->atttypid, alter_cmd_string(cmd));
 
     tdb_catalog_set_attcompression(xact, rel->rd_id, i + 1, method);
 }
@@ -403,7 +405,7 @@ alter_set_compression(Transaction *xact, Relation rel,
 static Relation
 alter_table_open(Statement *st, const PgQuery__AlterTableStmt *as)
 {
-    Transaction *xact = st->session->xact;
+    Transaction *xact = st->xact;
     const PgQuery__RangeVar *rv = as->relation;
     const char *schema = rv->schemaname;
     bool catalog_schema = schema != NULL && strcmp(schema, "pg_catalog") == 0;
@@ -444,7 +446,7 @@ alter_table_open(Statement *st, const PgQuery__AlterTableStmt *as)
 void
 tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as)
 {
-    Transaction *xact = st->session->xact;
+    Transaction *xact = st->xact;
     Relation rel;
 
     for (size_t i = 0; i < as->n_cmds; i++) {
@@ -472,7 +474,7 @@ tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as)
         (void)tdb_catalog_ensure_toast(xact, rel->rd_id);
         tdb_relation_close(rel);
     }
-    tdb_sql_complete(st, "ALTER TABLE");
+    tdb_stmt_complete(st, "ALTER TABLE");
 }
 
 /* ----------------------------------------------------------------------
@@ -514,15 +516,15 @@ tdb_sql_drop(Statement *st, const PgQuery__DropStmt *ds)
         for (size_t j = 0; j < i && !repeated; j++)
             repeated = strcmp(drop_object_name(st, ds->objects[j]), name) == 0;
         if (!repeated)
-            tdb_catalog_drop_table(st->session->xact, name, ds->missing_ok);
+            tdb_catalog_drop_table(st->xact, name, ds->missing_ok);
     }
-    tdb_sql_complete(st, "DROP TABLE");
+    tdb_stmt_complete(st, "DROP TABLE");
 }
 
 void
 tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
 {
-    Transaction *xact = st->session->xact;
+    Transaction *xact = st->xact;
 
     for (size_t i = 0; i < ts->n_relations; i++) {
         const PgQuery__RangeVar *rv = ts->relations[i]->range_var;
@@ -533,6 +535,6 @@ tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
         tdb_relation_close(rel);
         tdb_catalog_truncate_table(xact, relid);
     }
-    tdb_sql_complete(st, "TRUNCATE TABLE");
+    tdb_stmt_complete(st, "TRUNCATE TABLE");
 }
 

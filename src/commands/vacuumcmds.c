@@ -15,8 +15,9 @@
 #include "access/heapam.h"
 #include "access/vacuum.h"
 #include "catalog/catalog.h"
+#include "commands/commands.h"
 #include "common/elog.h"
-#include "tcop/tcop_int.h"
+#include "parser/analyze.h"
 #include "tuple/heaptuple.h"
 
 /* ----------------------------------------------------------------------
@@ -152,12 +153,12 @@ list_user_tables(Transaction *xact, Oid **oids)
 void
 tdb_sql_vacuum(Statement *st, const PgQuery__VacuumStmt *vs)
 {
-    Transaction *xact = st->session->xact;
+    Transaction *xact = st->xact;
     bool verbose = false;
     Oid *oids;
     int n = 0;
 
-    if (vs->is_vacuumcmd && st->session->explicit_block)
+    if (vs->is_vacuumcmd && st->in_transaction_block)
         ereport(ERROR, errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
                 errmsg("VACUUM cannot run inside a transaction block"));
     for (size_t i = 0; i < vs->n_options; i++) {
@@ -189,6 +190,6 @@ tdb_sql_vacuum(Statement *st, const PgQuery__VacuumStmt *vs)
             vacuum_relation_oid(xact, oids[i], verbose);
     }
     tdb_pfree(oids);
-    tdb_sql_complete(st, vs->is_vacuumcmd ? "VACUUM" : "ANALYZE");
+    tdb_stmt_complete(st, vs->is_vacuumcmd ? "VACUUM" : "ANALYZE");
 }
 

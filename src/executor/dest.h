@@ -61,4 +61,12 @@ struct DestReceiver {
     CopyChannel *copy; /* COPY FROM STDIN / TO STDOUT, or NULL */
 };
 
+/*
+ * Send a one-column result of text values, the column named label, to
+ * dest: startup, one receive per value (SHOW's value, EXPLAIN's plan
+ * lines).  The caller sends the command tag.
+ */
+void tdb_dest_send_text_column(DestReceiver *dest, const char *label,
+                               const char *const *values, int nvalues);
+
 #endif /* TDB_EXECUTOR_DEST_H */

@@ -38,19 +38,6 @@ PlanState *tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 
-/* EXPLAIN ANALYZE: a hashed Agg's batches, peak memory and peak disk
- * space in kB; false if node does not aggregate by hashing. */
-bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
-                             int64 *disk_kb);
-
-/* EXPLAIN ANALYZE: a hashed SetOp's batches, peak memory and peak disk
- * space in kB; false if node is not a hashed SetOp. */
-bool tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
-                               int64 *disk_kb);
-
-/* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
-void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
-
 /*
  * A SeqScan that returns one column and has no qual (and is not being
  * timed by EXPLAIN ANALYZE) can hand its parent that column of up to max
@@ -66,8 +53,5 @@ bool tdb_exec_seqscan_can_key_batch(PlanState *node);
 int tdb_exec_seqscan_key_batch(PlanState *node, int attnum, Datum *values,
                                bool *isnull, int max);
 TupleTableSlot *tdb_exec_seqscan_key_batch_row(PlanState *node, int k);
-
-/* The children of an Append state (EXPLAIN). */
-int tdb_exec_append_children(PlanState *node, PlanState ***children);
 
 #endif /* TDB_EXECUTOR_EXEC_INT_H */

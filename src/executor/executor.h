@@ -215,6 +215,24 @@ bool tdb_exec_subplan_op_hashable(const OperDesc *op);
  */
 PlanState *tdb_exec_subplan_planstate(EState *estate, int plan_id);
 
+/* ----- what EXPLAIN ANALYZE reads of a node's run ----- */
+
+/* EXPLAIN ANALYZE: a hashed Agg's batches, peak memory and peak disk
+ * space in kB; false if node does not aggregate by hashing. */
+bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
+                             int64 *disk_kb);
+
+/* EXPLAIN ANALYZE: a hashed SetOp's batches, peak memory and peak disk
+ * space in kB; false if node is not a hashed SetOp. */
+bool tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
+                               int64 *disk_kb);
+
+/* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
+void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
+
+/* The children of an Append state (EXPLAIN). */
+int tdb_exec_append_children(PlanState *node, PlanState ***children);
+
 /* ----- running a statement (exec_main.c) ----- */
 
 /*

@@ -44,7 +44,7 @@ typedef enum NodeTag {
     T_SubPlan,
     T_TargetEntry,
 
-    /* query structure (sql/query.h) */
+    /* query structure (parser/query.h) */
     T_Query,
     T_RangeTblEntry,
     T_RangeTblRef,

@@ -103,7 +103,7 @@ void tdb_guc_typeio(const Settings *s, TypeIOSettings *io);
  * method (toast/toast.h): TOAST_COMPRESSION_PGLZ or TOAST_COMPRESSION_LZ4,
  * never '\0'.  The method for columns whose attcompression is '\0'; the
  * toaster takes it as a parameter, so whoever runs the statement
- * (sql/execute.c fills the EState from the session's settings) reads it
+ * (commands/execute.c fills the EState from the session's settings) reads it
  * here and passes it down.
  */
 char tdb_guc_default_toast_compression(const Settings *s);

@@ -296,7 +296,7 @@ opexpr_is_hashable(Expr *e, List *param_ids)
 static bool
 subplan_can_hash(PlannerInfo *root, SubPlan *sp, Plan *plan)
 {
-    Settings *settings = &root->glob->st->session->settings;
+    Settings *settings = root->glob->st->settings;
     double size = plan->plan_rows * (double)(MAXALIGN(plan->plan_width) +
                                              MAXALIGN(SizeofHeapTupleHeader));
     double limit = floor((double)settings->work_mem * 1024.0 *
@@ -1169,7 +1169,7 @@ static Plan *
 make_join(JoinPlanner *jp, JoinPart *outer, JoinPart *inner,
           JoinType jointype, List *join_conds, List *filter)
 {
-    Settings *settings = &jp->root->glob->st->session->settings;
+    Settings *settings = jp->root->glob->st->settings;
     List *keyclauses = NIL, *outer_keys = NIL, *inner_keys = NIL;
     List *other = NIL, *tlist;
     JoinMethod method;
@@ -1811,7 +1811,7 @@ type_avg_width(Oid type, int32 typmod)
 static double
 table_rows(PlannerInfo *root, Oid relid, double *pages)
 {
-    Relation rel = tdb_relation_open_by_oid(root->glob->st->session->xact,
+    Relation rel = tdb_relation_open_by_oid(root->glob->st->xact,
                                             relid, REL_LOCK_SHARE);
     BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
     int width = 24 + 4; /* tuple header and line pointer */
@@ -2001,7 +2001,7 @@ static Plan *
 plan_aggregation(PlannerInfo *root, Plan *input, List *needed)
 {
     Query *q = root->q;
-    Settings *settings = &root->glob->st->session->settings;
+    Settings *settings = root->glob->st->settings;
     Agg *agg = MAKE_PLAN(Agg);
     List *input_tlist = NIL;
     List *aggs = NIL;
@@ -2395,7 +2395,7 @@ sort_cost(double rows)
 static int
 hashing_forced(PlannerInfo *root, List *clauses, Plan *input, double ngroups)
 {
-    Settings *settings = &root->glob->st->session->settings;
+    Settings *settings = root->glob->st->settings;
     double entry = MAXALIGN(tlist_width(input->targetlist)) + 16.0;
 
     if (!clauses_can_hash(clauses))

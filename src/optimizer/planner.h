@@ -84,7 +84,7 @@
 #include "common/base.h"
 #include "executor/plannodes.h"
 #include "parser/query.h"
-#include "tcop/tcop_int.h"
+#include "parser/statement.h"
 
 PlannedStmt *tdb_plan_query(Statement *st, Query *q);
 

@@ -676,8 +676,7 @@ open_target(ParseState *ps, PgQuery__RangeVar *rv, Query *q)
 
     TDB_TRY();
     {
-        rel = tdb_relation_open(ps->st->session->xact, rv->relname,
-                                REL_LOCK_SHARE);
+        rel = tdb_relation_open(ps->st->xact, rv->relname, REL_LOCK_SHARE);
     }
     TDB_CATCH();
     {

@@ -14,7 +14,7 @@
 
 #include "common/base.h"
 #include "parser/query.h"
-#include "tcop/tcop_int.h"
+#include "parser/statement.h"
 
 /* Which clause an expression comes from (PostgreSQL's ParseExprKind). */
 typedef enum ExprKind {
@@ -109,13 +109,15 @@ Expr *tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
  * columns, without coercion to a result type (for pg_get_expr). */
 Expr *tdb_analyze_rel_expr(Statement *st, Relation rel, const char *sql);
 
+/* parse_clause.c: a RangeVar's table name (a statement's target, COPY's
+ * table); schemas other than public are refused (0A000). */
+const char *tdb_sql_table_name(const Statement *st,
+                               const PgQuery__RangeVar *rv);
+
 /* ruleutils.c: e as pg_get_expr prints it (pretty or not), Vars naming
  * desc's columns; NULL if e has a node kind it cannot print.  In the
  * current memory context. */
 char *tdb_deparse_expr(Expr *e, TupleDesc desc, bool pretty);
-/* utility.c: e in the form CREATE TABLE stores (ruleutils' pretty
- * layout under the default type I/O settings), or fallback. */
-char *tdb_sql_stored_expr(Expr *e, TupleDesc desc, char *fallback);
 
 /* ----- expressions (parse_expr.c) ----- */
 

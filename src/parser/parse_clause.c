@@ -94,6 +94,18 @@ tdb_make_relation_rte(ParseState *ps, Relation rel, const char *refname)
  * FROM items
  * ---------------------------------------------------------------------- */
 
+const char *
+tdb_sql_table_name(const Statement *st, const PgQuery__RangeVar *rv)
+{
+    if (rv->schemaname != NULL && rv->schemaname[0] != '\0' &&
+        strcmp(rv->schemaname, "public") != 0)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("schemas other than \"public\" are not supported "
+                       "yet"),
+                errposition(stmt_errpos(st, rv->location)));
+    return rv->relname;
+}
+
 static Node *transform_from_item(ParseState *ps, PgQuery__Node *item,
                                  List **namespace);
 static Node *add_worktable_rte(ParseState *ps, CteItem *cte,
@@ -145,8 +157,7 @@ transform_range_var(ParseState *ps, PgQuery__RangeVar *rv, List **namespace)
     }
     TDB_TRY();
     {
-        rel = tdb_relation_open(ps->st->session->xact, rv->relname,
-                                REL_LOCK_SHARE);
+        rel = tdb_relation_open(ps->st->xact, rv->relname, REL_LOCK_SHARE);
     }
     TDB_CATCH();
     {

@@ -19,10 +19,9 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "parser/analyze.h"
-#include "tcop/tcop_int.h"
+#include "parser/statement.h"
 #include "parser/system_views.h"
 #include "parser/typename.h"
-#include "tuple/varlena.h"
 
 static Expr *transform(ParseState *ps, PgQuery__Node *node);
 
@@ -1453,8 +1452,7 @@ session_user_const(ParseState *ps)
 {
     char *name = tdb_palloc0(NAMEDATALEN);
 
-    snprintf(name, NAMEDATALEN, "%s",
-             tdb_sql_session_user_name(ps->st->session));
+    snprintf(name, NAMEDATALEN, "%s", tdb_stmt_user_name(ps->st));
     return (Expr *)tdb_make_const(NAMEOID, -1, PointerGetDatum(name), false);
 }
 

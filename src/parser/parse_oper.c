@@ -29,7 +29,6 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "parser/analyze.h"
-#include "tuple/varlena.h"
 
 /* ----------------------------------------------------------------------
  * Coercion

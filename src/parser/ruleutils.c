@@ -23,7 +23,7 @@
  * prints it in the layout asked for.  Node kinds not handled here make
  * tdb_deparse_expr return NULL (the caller keeps the SQL it has).
  *
- * Entry point: tdb_deparse_expr (sql_int.h).
+ * Entry point: tdb_deparse_expr (analyze.h).
  */
 #include "common/base.h"
 
@@ -33,7 +33,6 @@
 #include <string.h>
 
 #include "catalog/pg_type.h"
-#include "common/elog.h"
 #include "parser/analyze.h"
 #include "tuple/tupdesc.h"
 #include "types/builtins.h"

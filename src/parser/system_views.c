@@ -49,7 +49,7 @@
 
 #include "common/elog.h"
 #include "parser/parse_int.h"
-#include "tcop/tcop_int.h"
+#include "parser/statement.h"
 #include "parser/system_views.h"
 
 /* ----------------------------------------------------------------------

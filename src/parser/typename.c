@@ -15,7 +15,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
-#include "tcop/tcop_int.h"
+#include "parser/statement.h"
 #include "parser/typename.h"
 #include "tuple/varlena.h"
 

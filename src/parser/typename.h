@@ -5,7 +5,7 @@
 #define TDB_PARSER_TYPENAME_H
 
 #include "common/base.h"
-#include "tcop/tcop_int.h"
+#include "parser/statement.h"
 
 /*
  * The OID and typmod of tn (a built-in type, optionally qualified with

@@ -1,6 +1,6 @@
 /*
  * extended.c -- the extended query protocol, on the session's prepared
- * statements and portals (sql/session.h, sql/prepare.c).
+ * statements and portals (tcop/session.h, tcop/prepare.c).
  *
  *   Parse 'P'     tdb_session_prepare: parse, analyze and plan now,
  *                 inferring the types of $n the client left 0; keep the

@@ -58,18 +58,19 @@
 
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
+#include "commands/commands.h"
 #include "common/elog.h"
 #include "executor/executor.h"
-#include "parser/analyze.h"
 #include "optimizer/planner.h"
-#include "tcop/tcop_int.h"
+#include "parser/analyze.h"
 #include "storage/bufmgr.h"
+#include "tcop/tcop_int.h"
 #include "types/builtins.h"
 
 typedef enum PlanKind {
     PLAN_EMPTY,   /* no statement at all */
     PLAN_QUERY,   /* SELECT / INSERT / UPDATE / DELETE: planned */
-    PLAN_UTILITY, /* run by tdb_sql_run_statement at Execute */
+    PLAN_UTILITY, /* run by tdb_tcop_run_statement at Execute */
 } PlanKind;
 
 typedef struct CachedPlan {
@@ -142,7 +143,7 @@ call_begin(Session *s, CallState *cs, DestReceiver *dest)
 {
     cs->old = tdb_mcxt_switch_to(s->exec_cxt);
     cs->old_hook =
-        tdb_error_set_notice_hook(tdb_sql_forward_notice, dest, &cs->old_arg);
+        tdb_error_set_notice_hook(tdb_tcop_forward_notice, dest, &cs->old_arg);
     {
         /* a cancel request that came while idle is stale; a statement
          * timeout that fired between the messages of a batch is not */
@@ -152,7 +153,7 @@ call_begin(Session *s, CallState *cs, DestReceiver *dest)
                                        XACT_CANCEL_NONE);
     }
     s->typeio.stmt_start = tdb_typeio_clock();
-    tdb_sql_sync_typeio(s);
+    tdb_tcop_sync_typeio(s);
     cs->old_typeio = tdb_typeio_install(&s->typeio);
 }
 
@@ -173,7 +174,7 @@ call_failed(Session *s, ErrorData *error)
         *error = *tdb_error_current();
     tdb_error_flush();
     tdb_mcxt_switch_to(s->exec_cxt);
-    tdb_sql_recover_from_error(s);
+    tdb_tcop_recover_from_error(s);
 }
 
 static void
@@ -310,18 +311,20 @@ build_plan(Session *s, PreparedStatement *ps, DestReceiver *dest)
         } else {
             cp->parsed = &cp->script->statements[0];
             node = cp->parsed->stmt;
-            ps->is_txn_end = tdb_sql_is_transaction_end(node);
+            ps->is_txn_end = tdb_tcop_is_transaction_end(node);
             check_not_failed(s, ps->is_txn_end);
             if (is_planned_statement(node)) {
                 ParamTypes pt;
-                Statement st = {s, ps->text, cp->parsed, dest, &pt, 0};
+                Statement st =
+                    tdb_tcop_statement(s, ps->text, cp->parsed, dest);
                 Query *q;
 
                 pt.ntypes = ps->nparams;
                 pt.types = tdb_palloc0(sizeof(Oid) * (Size)Max(1, pt.ntypes));
                 memcpy(pt.types, ps->paramtypes,
                        sizeof(Oid) * (Size)ps->nparams);
-                tdb_sql_ensure_transaction(s);
+                st.params = &pt;
+                tdb_tcop_ensure_transaction(s);
                 q = tdb_analyze_statement(&st, cp->parsed->stmt);
                 for (int i = 0; i < pt.ntypes; i++)
                     if (pt.types[i] == InvalidOid || pt.types[i] == UNKNOWNOID)
@@ -400,7 +403,7 @@ plan_query(Session *s, PreparedStatement *ps, CachedPlan *cp,
 {
     MemoryContext cxt = tdb_aset_create(cp->cxt, "plan", ALLOCSET_SMALL_SIZES);
     MemoryContext old = tdb_mcxt_switch_to(cxt);
-    Statement st = {s, ps->text, cp->parsed, dest, NULL, 0};
+    Statement st = tdb_tcop_statement(s, ps->text, cp->parsed, dest);
 
     TDB_TRY();
     {
@@ -473,7 +476,7 @@ tdb_session_prepare(Session *s, const char *sql, const Oid *paramtypes,
         /* PostgreSQL arms statement_timeout at the first Parse, Bind or
          * Execute of a batch; it runs until an Execute completes, an
          * error, or Sync */
-        tdb_sql_timeout_start(s);
+        tdb_tcop_timeout_start(s);
         ps->plan = build_plan(s, ps, dest);
     }
     TDB_CATCH();
@@ -601,7 +604,7 @@ tdb_session_bind(Session *s, PreparedStatement *ps, const BindValue *values,
     call_begin(s, &cs, dest);
     TDB_TRY();
     {
-        tdb_sql_timeout_start(s);
+        tdb_tcop_timeout_start(s);
         if (nvalues != ps->nparams)
             ereport(ERROR, errcode(MAKE_SQLSTATE('0', '8', 'P', '0', '1')),
                     errmsg("bind message supplies %d parameters, but "
@@ -609,7 +612,7 @@ tdb_session_bind(Session *s, PreparedStatement *ps, const BindValue *values,
                            nvalues, ps->nparams));
         check_not_failed(s, ps->is_txn_end || ps->plan->kind == PLAN_EMPTY);
         if (ps->plan->kind == PLAN_QUERY) {
-            tdb_sql_ensure_transaction(s);
+            tdb_tcop_ensure_transaction(s);
             revalidate(s, ps, dest);
         }
         convert_params(p, ps->paramtypes, values, nvalues);
@@ -686,7 +689,7 @@ tdb_portal_drop(Portal *p)
 }
 
 void
-tdb_sql_close_dead_portals(Session *s, bool all)
+tdb_tcop_close_dead_portals(Session *s, bool all)
 {
     for (Portal *p = s->portals; p != NULL; p = p->next)
         if (p->state == PORTAL_RUNNING &&
@@ -695,7 +698,7 @@ tdb_sql_close_dead_portals(Session *s, bool all)
 }
 
 void
-tdb_sql_forget_running_portals(Session *s)
+tdb_tcop_forget_running_portals(Session *s)
 {
     for (Portal *p = s->portals; p != NULL; p = p->next)
         if (p->state == PORTAL_RUNNING) {
@@ -822,10 +825,11 @@ run_query_portal(Session *s, Portal *p, int64 max_rows, DestReceiver *dest)
     bool done;
 
     if (p->state == PORTAL_READY) {
-        Statement st = {s, p->plan->script->text, p->plan->parsed, dest, NULL, 0};
+        Statement st =
+            tdb_tcop_statement(s, p->plan->script->text, p->plan->parsed, dest);
         MemoryContext old = tdb_mcxt_switch_to(p->cxt);
 
-        tdb_sql_ensure_transaction(s);
+        tdb_tcop_ensure_transaction(s);
         p->estate = tdb_sql_create_estate(&st, plan);
         p->estate->ext_params = p->params;
         p->estate->n_ext_params = p->nparams;
@@ -882,7 +886,7 @@ tdb_session_execute(Session *s, Portal *p, int64 max_rows, DestReceiver *dest,
     call_begin(s, &cs, dest);
     TDB_TRY();
     {
-        tdb_sql_timeout_start(s);
+        tdb_tcop_timeout_start(s);
         tdb_session_check_interrupts(s); /* a timeout since the last one */
         if (tdb_portal_is_dead(p))
             ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -904,16 +908,16 @@ tdb_session_execute(Session *s, Portal *p, int64 max_rows, DestReceiver *dest,
             ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("portal has already run"));
         } else {
-            Statement st = {s, p->plan->script->text, p->plan->parsed, dest,
-                            NULL, 0};
+            Statement st = tdb_tcop_statement(s, p->plan->script->text,
+                                              p->plan->parsed, dest);
 
             p->state = PORTAL_DONE;
-            tdb_sql_run_statement(&st);
+            tdb_tcop_run_statement(&st);
         }
         /* a completed Execute ends the statement's timeout; the next
          * message starts a fresh one */
         if (result == PORTAL_RUN_DONE)
-            tdb_sql_timeout_stop(s);
+            tdb_tcop_timeout_stop(s);
     }
     TDB_CATCH();
     {
@@ -934,11 +938,11 @@ tdb_session_sync(Session *s, ErrorData *error)
     call_begin(s, &cs, NULL);
     TDB_TRY();
     {
-        tdb_sql_timeout_stop(s);
+        tdb_tcop_timeout_stop(s);
         if (!s->explicit_block)
-            tdb_sql_close_dead_portals(s, true);
-        tdb_sql_finish_implicit_transaction(s);
-        tdb_sql_close_dead_portals(s, false);
+            tdb_tcop_close_dead_portals(s, true);
+        tdb_tcop_finish_implicit_transaction(s);
+        tdb_tcop_close_dead_portals(s, false);
     }
     TDB_CATCH();
     {
@@ -953,5 +957,5 @@ tdb_session_sync(Session *s, ErrorData *error)
 void
 tdb_session_fail(Session *s)
 {
-    tdb_sql_recover_from_error(s);
+    tdb_tcop_recover_from_error(s);
 }

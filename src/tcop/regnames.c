@@ -39,7 +39,7 @@ static char *
 deparse_expr(void *arg, const char *sql, Oid relid, bool pretty)
 {
     Session *s = arg;
-    Statement st = {s, sql, NULL, NULL, NULL, 0};
+    Statement st = tdb_tcop_statement(s, sql, NULL, NULL);
     Relation rel = tdb_relation_open_by_oid(s->xact, relid, REL_LOCK_SHARE);
     Expr *e = NULL;
     char *printed;
@@ -63,7 +63,7 @@ deparse_expr(void *arg, const char *sql, Oid relid, bool pretty)
 }
 
 void
-tdb_sql_init_catalog_lookup(Session *s)
+tdb_tcop_init_catalog_lookup(Session *s)
 {
     s->catalog_lookup.arg = s;
     s->catalog_lookup.relation_name = relation_name;

@@ -19,15 +19,17 @@
  * also becomes the start of a transaction that a statement of the string
  * begins (now()).  Its settings part is refreshed from s->settings
  * before each statement and whenever SET, RESET or a transaction's end
- * changes them (tdb_sql_sync_typeio).
+ * changes them (tdb_tcop_sync_typeio).
  */
 #include "common/base.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "commands/commands.h"
 #include "common/elog.h"
-#include "tcop/tcop_int.h"
 #include "storage/bufmgr.h"
+#include "tcop/tcop_int.h"
 
 Session *
 tdb_session_create(Database *db, MemoryContext parent)
@@ -45,16 +47,16 @@ tdb_session_create(Database *db, MemoryContext parent)
     s->xact = tdb_database_session(db, cxt);
     tdb_guc_init(&s->settings, tdb_tzcache_create(cxt));
     s->typeio = tdb_typeio_defaults;
-    tdb_sql_sync_typeio(s);
-    tdb_sql_init_catalog_lookup(s);
+    tdb_tcop_sync_typeio(s);
+    tdb_tcop_init_catalog_lookup(s);
     return s;
 }
 
 void
 tdb_session_destroy(Session *s)
 {
-    tdb_sql_timeout_stop(s);
-    tdb_sql_close_dead_portals(s, true);
+    tdb_tcop_timeout_stop(s);
+    tdb_tcop_close_dead_portals(s, true);
     tdb_xact_abort(s->xact);
     tdb_mcxt_delete(s->cxt);
 }
@@ -76,24 +78,18 @@ tdb_session_cancel(Session *s)
 void
 tdb_session_check_interrupts(Session *s)
 {
-    if (unlikely(atomic_load_explicit(&s->cancel_pending,
-                                      memory_order_relaxed))) {
-        int why = atomic_exchange(&s->cancel_pending, XACT_CANCEL_NONE);
-
-        if (why != XACT_CANCEL_NONE)
-            tdb_xact_raise_cancel_reason(why);
-    }
+    tdb_xact_check_cancel(&s->cancel_pending);
 }
 
 void
-tdb_sql_timeout_start(Session *s)
+tdb_tcop_timeout_start(Session *s)
 {
     tdb_stmt_timer_arm(&s->stmt_timer, &s->cancel_pending,
                        s->settings.statement_timeout);
 }
 
 void
-tdb_sql_timeout_stop(Session *s)
+tdb_tcop_timeout_stop(Session *s)
 {
     tdb_stmt_timer_disarm(&s->stmt_timer);
 }
@@ -117,18 +113,78 @@ tdb_session_database(Session *s)
 }
 
 void
-tdb_sql_sync_typeio(Session *s)
+tdb_tcop_sync_typeio(Session *s)
 {
     tdb_guc_typeio(&s->settings, &s->typeio);
+}
+
+/* ----------------------------------------------------------------------
+ * Who the session is
+ * ---------------------------------------------------------------------- */
+
+void
+tdb_session_set_user(Session *s, Oid roleid, const char *name)
+{
+    s->user.oid = roleid;
+    snprintf(s->user.name, sizeof(s->user.name), "%s", name);
+}
+
+bool
+tdb_session_lookup_role(Session *s, const char *name, RoleInfo *out,
+                        ErrorData *error)
+{
+    volatile bool found = false;
+    MemoryContext cxt = tdb_current_mcxt;
+
+    TDB_TRY();
+    {
+        tdb_xact_begin(s->xact);
+        found = tdb_catalog_role_lookup(s->xact, name, out);
+        if (found && out->password != NULL)
+            out->password = tdb_mcxt_strdup(cxt, out->password);
+        tdb_xact_commit(s->xact);
+    }
+    TDB_CATCH();
+    {
+        if (error != NULL)
+            *error = *tdb_error_current();
+        tdb_error_flush();
+        tdb_tcop_recover_from_error(s);
+        return false;
+    }
+    TDB_END_TRY();
+    if (error != NULL)
+        error->sqlerrcode = 0;
+    return found;
 }
 
 /* ----------------------------------------------------------------------
  * The statement loop
  * ---------------------------------------------------------------------- */
 
+Statement
+tdb_tcop_statement(Session *s, const char *sql, const ParsedStatement *parsed,
+                   DestReceiver *dest)
+{
+    Statement st = {
+        .session = s,
+        .db = s->db,
+        .xact = s->xact,
+        .settings = &s->settings,
+        .user = &s->user,
+        .cancel_flag = &s->cancel_pending,
+        .in_transaction_block = s->explicit_block,
+        .text = sql,
+        .parsed = parsed,
+        .dest = dest,
+    };
+
+    return st;
+}
+
 /* Forward NOTICE/WARNING reports to the statement's receiver. */
 void
-tdb_sql_forward_notice(const ErrorData *edata, void *arg)
+tdb_tcop_forward_notice(const ErrorData *edata, void *arg)
 {
     DestReceiver *dest = arg;
 
@@ -138,7 +194,7 @@ tdb_sql_forward_notice(const ErrorData *edata, void *arg)
 
 /* Start a transaction for a statement if none is in progress. */
 void
-tdb_sql_ensure_transaction(Session *s)
+tdb_tcop_ensure_transaction(Session *s)
 {
     if (tdb_xact_state(s->xact) == XACT_STATE_IDLE) {
         tdb_xact_begin(s->xact);
@@ -157,7 +213,7 @@ check_pins_released(Session *s)
     int leaked;
 
     /* a suspended portal of the transaction keeps its scan's pin */
-    tdb_sql_close_dead_portals(s, false);
+    tdb_tcop_close_dead_portals(s, false);
     if (s->nrunning > 0)
         return;
     leaked = tdb_buf_pins_held();
@@ -169,17 +225,17 @@ check_pins_released(Session *s)
 }
 
 void
-tdb_sql_run_statement(Statement *st)
+tdb_tcop_run_statement(Statement *st)
 {
     Session *s = st->session;
 
     if (tdb_xact_state(s->xact) == XACT_STATE_FAILED &&
-        !tdb_sql_is_transaction_end(st->parsed->stmt))
+        !tdb_tcop_is_transaction_end(st->parsed->stmt))
         tdb_xact_check_not_failed(s->xact); /* raises 25P02 */
-    if (!tdb_sql_is_transaction_end(st->parsed->stmt))
-        tdb_sql_ensure_transaction(s);
-    tdb_sql_sync_typeio(s);
-    if (!tdb_sql_run_utility(st) && !tdb_sql_run_query(st))
+    if (!tdb_tcop_is_transaction_end(st->parsed->stmt))
+        tdb_tcop_ensure_transaction(s);
+    tdb_tcop_sync_typeio(s);
+    if (!tdb_tcop_run_utility(st) && !tdb_sql_run_query(st))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("%s is not supported yet",
                        tdb_sql_node_name(st->parsed->stmt)),
@@ -191,13 +247,13 @@ tdb_sql_run_statement(Statement *st)
 
 /* Error recovery at the statement boundary (see the file header). */
 void
-tdb_sql_recover_from_error(Session *s)
+tdb_tcop_recover_from_error(Session *s)
 {
-    tdb_sql_timeout_stop(s);
+    tdb_tcop_timeout_stop(s);
     /* no query runs now: forget a detoast cache the error left active */
     tdb_sql_forget_running_query();
     (void)tdb_buf_release_all_pins_of_thread();
-    tdb_sql_forget_running_portals(s);
+    tdb_tcop_forget_running_portals(s);
     if (s->explicit_block)
         tdb_xact_fail(s->xact);
     else
@@ -207,7 +263,7 @@ tdb_sql_recover_from_error(Session *s)
 
 /* Commit the implicit transaction at the end of a string. */
 void
-tdb_sql_finish_implicit_transaction(Session *s)
+tdb_tcop_finish_implicit_transaction(Session *s)
 {
     if (!s->explicit_block &&
         tdb_xact_state(s->xact) == XACT_STATE_IN_PROGRESS)
@@ -215,19 +271,19 @@ tdb_sql_finish_implicit_transaction(Session *s)
 }
 
 bool
-tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
+tdb_session_exec(Session *s, const char *sql, DestReceiver *dest,
                  ErrorData *error)
 {
     MemoryContext old = tdb_mcxt_switch_to(s->exec_cxt);
     void *old_arg;
     ErrorNoticeHook old_hook =
-        tdb_error_set_notice_hook(tdb_sql_forward_notice, dest, &old_arg);
+        tdb_error_set_notice_hook(tdb_tcop_forward_notice, dest, &old_arg);
     const TypeIOSettings *old_typeio = tdb_typeio_install(&s->typeio);
     volatile bool ok = true;
 
     atomic_store(&s->cancel_pending, 0); /* a cancel that came while idle is stale */
     s->typeio.stmt_start = tdb_typeio_clock();
-    tdb_sql_sync_typeio(s); /* settings may have changed between calls */
+    tdb_tcop_sync_typeio(s); /* settings may have changed between calls */
     TDB_TRY();
     {
         ParsedScript *script;
@@ -238,21 +294,22 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
          * each statement separately, with the value in force when the
          * statement starts.
          */
-        tdb_sql_timeout_start(s);
-        script = tdb_sql_parse(text);
+        tdb_tcop_timeout_start(s);
+        script = tdb_sql_parse(sql);
         for (int i = 0; i < script->nstatements; i++) {
-            Statement st = {s, text, &script->statements[i], dest, NULL, 0};
+            Statement st =
+                tdb_tcop_statement(s, sql, &script->statements[i], dest);
 
-            tdb_sql_timeout_start(s);
+            tdb_tcop_timeout_start(s);
             tdb_mcxt_switch_to(s->stmt_cxt);
-            tdb_sql_run_statement(&st);
+            tdb_tcop_run_statement(&st);
             tdb_mcxt_switch_to(s->exec_cxt);
             tdb_mcxt_reset(s->stmt_cxt);
-            tdb_sql_timeout_stop(s);
+            tdb_tcop_timeout_stop(s);
         }
-        tdb_sql_timeout_stop(s); /* an empty string */
-        tdb_sql_finish_implicit_transaction(s);
-        tdb_sql_close_dead_portals(s, false);
+        tdb_tcop_timeout_stop(s); /* an empty string */
+        tdb_tcop_finish_implicit_transaction(s);
+        tdb_tcop_close_dead_portals(s, false);
     }
     TDB_CATCH();
     {
@@ -260,7 +317,7 @@ tdb_session_exec(Session *s, const char *text, DestReceiver *dest,
             *error = *tdb_error_current();
         tdb_error_flush();
         tdb_mcxt_switch_to(s->exec_cxt);
-        tdb_sql_recover_from_error(s);
+        tdb_tcop_recover_from_error(s);
         ok = false;
     }
     TDB_END_TRY();

@@ -2,7 +2,7 @@
  * stmt_timeout.c -- statement_timeout: one timer thread for the process
  * that cancels statements running past their session's limit.
  *
- * A session arms its StatementTimer when a statement starts (sql_int.h
+ * A session arms its StatementTimer when a statement starts (tcop_int.h
  * says where: each statement of a simple query string, the first
  * Parse/Bind/Execute of an extended-protocol batch) and disarms it when
  * the statement ends, fails, or the batch reaches Sync, as PostgreSQL 15

@@ -6,7 +6,7 @@
  * utility statement is dispatched to commands/ (tables, VACUUM, COPY,
  * roles).
  *
- * Each statement kind has a small function; tdb_sql_run_utility
+ * Each statement kind has a small function; tdb_tcop_run_utility
  * dispatches on the parse node.  Messages, warnings and command tags are
  * PostgreSQL's.
  */
@@ -18,66 +18,18 @@
 #include <strings.h>
 
 #include "catalog/pg_type.h"
+#include "commands/commands.h"
 #include "common/elog.h"
-#include "commands/copy.h"
-#include "tcop/tcop_int.h"
 #include "parser/typename.h"
-#include "tuple/varlena.h"
+#include "tcop/tcop_int.h"
 #include "types/builtins.h"
-
-/* ----------------------------------------------------------------------
- * Helpers
- * ---------------------------------------------------------------------- */
-
-void
-tdb_sql_complete(Statement *st, const char *tag)
-{
-    if (st->dest->complete != NULL)
-        st->dest->complete(st->dest, tag);
-}
-
-void
-tdb_sql_send_text_result(Statement *st, const char *label,
-                         const char *const *values, int nvalues)
-{
-    TupleDesc desc = tdb_tupdesc_create(1);
-    TupleTableSlot *slot;
-
-    tdb_tupdesc_init_attr(desc, 0, label, TEXTOID, -1, -1, false, 'i', 'x');
-    tdb_tupdesc_finalize(desc);
-    slot = tdb_slot_create(desc, &tdb_tts_ops_virtual);
-    if (st->dest->startup != NULL)
-        st->dest->startup(st->dest, desc);
-    for (int i = 0; i < nvalues; i++) {
-        tdb_slot_clear(slot);
-        slot->tts_values[0] =
-            PointerGetDatum(tdb_text_from_cstring(values[i]));
-        slot->tts_isnull[0] = false;
-        tdb_slot_store_virtual(slot);
-        if (st->dest->receive != NULL)
-            st->dest->receive(st->dest, slot);
-    }
-    tdb_slot_drop(slot);
-}
-
-const char *
-tdb_sql_table_name(const Statement *st, const PgQuery__RangeVar *rv)
-{
-    if (rv->schemaname != NULL && rv->schemaname[0] != '\0' &&
-        strcmp(rv->schemaname, "public") != 0)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("schemas other than \"public\" are not supported "
-                       "yet"),
-                errposition(stmt_errpos(st, rv->location)));
-    return rv->relname;
-}
 
 /* ----------------------------------------------------------------------
  * Transaction control
  * ---------------------------------------------------------------------- */
 
 bool
-tdb_sql_is_transaction_end(const PgQuery__Node *stmt)
+tdb_tcop_is_transaction_end(const PgQuery__Node *stmt)
 {
     PgQuery__TransactionStmtKind kind;
 
@@ -104,7 +56,7 @@ begin_block(Statement *st)
         ereport(WARNING, errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
                 errmsg("there is already a transaction in progress"));
     s->explicit_block = true;
-    tdb_sql_complete(st, "BEGIN");
+    tdb_stmt_complete(st, "BEGIN");
 }
 
 static void
@@ -118,14 +70,14 @@ end_block(Statement *st, bool commit)
         no_transaction_warning();
     s->explicit_block = false;
     if (tdb_xact_state(s->xact) == XACT_STATE_IDLE) {
-        tdb_sql_complete(st, commit ? "COMMIT" : "ROLLBACK");
+        tdb_stmt_complete(st, commit ? "COMMIT" : "ROLLBACK");
         return;
     }
     if (commit)
         committed = tdb_xact_commit(s->xact);
     else
         tdb_xact_abort(s->xact);
-    tdb_sql_complete(st, committed ? "COMMIT" : "ROLLBACK");
+    tdb_stmt_complete(st, committed ? "COMMIT" : "ROLLBACK");
 }
 
 static void
@@ -236,7 +188,7 @@ settings_at_xact_end(XactEvent event, void *arg)
     else
         return;
     s->settings_saved = false;
-    tdb_sql_sync_typeio(s);
+    tdb_tcop_sync_typeio(s);
 }
 
 /* Before the transaction's first SET: remember how to undo it. */
@@ -272,7 +224,7 @@ run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
     if (vs->is_local && !s->explicit_block) {
         ereport(WARNING, errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
                 errmsg("SET LOCAL can only be used in transaction blocks"));
-        tdb_sql_complete(st, "SET");
+        tdb_stmt_complete(st, "SET");
         return;
     }
     save_settings(s);
@@ -301,12 +253,12 @@ run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
     }
     if (strcasecmp(vs->name != NULL ? vs->name : "", "lock_timeout") == 0)
         tdb_xact_set_lock_timeout(st->session->xact, settings->lock_timeout);
-    tdb_sql_sync_typeio(s);
-    tdb_sql_complete(st,
-             vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
-                     vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL
-                 ? "RESET"
-                 : "SET");
+    tdb_tcop_sync_typeio(s);
+    tdb_stmt_complete(st, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
+                                  vs->kind ==
+                                      PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL
+                              ? "RESET"
+                              : "SET");
 }
 
 static void
@@ -319,8 +271,8 @@ run_show(Statement *st, const PgQuery__VariableShowStmt *vs)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("SHOW ALL is not supported yet"));
     value = tdb_guc_show(&st->session->settings, vs->name, &label);
-    tdb_sql_send_text_result(st, label, &value, 1);
-    tdb_sql_complete(st, "SHOW");
+    tdb_dest_send_text_column(st->dest, label, &value, 1);
+    tdb_stmt_complete(st, "SHOW");
 }
 
 /* ----------------------------------------------------------------------
@@ -328,7 +280,7 @@ run_show(Statement *st, const PgQuery__VariableShowStmt *vs)
  * ---------------------------------------------------------------------- */
 
 bool
-tdb_sql_run_utility(Statement *st)
+tdb_tcop_run_utility(Statement *st)
 {
     const PgQuery__Node *n = st->parsed->stmt;
 
@@ -343,7 +295,7 @@ tdb_sql_run_utility(Statement *st)
         run_show(st, n->variable_show_stmt);
         return true;
     case PG_QUERY__NODE__NODE_CREATE_STMT:
-        tdb_sql_create_table(st, n->create_stmt); /* tablecmds.c */
+        tdb_sql_create_table(st, n->create_stmt);
         return true;
     case PG_QUERY__NODE__NODE_DROP_STMT:
         tdb_sql_drop(st, n->drop_stmt);
@@ -355,12 +307,12 @@ tdb_sql_run_utility(Statement *st)
         tdb_sql_alter_table(st, n->alter_table_stmt);
         return true;
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
-        tdb_sql_vacuum(st, n->vacuum_stmt); /* vacuumcmds.c */
+        tdb_sql_vacuum(st, n->vacuum_stmt);
         return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
-        tdb_sql_copy(st, n->copy_stmt); /* copy.c */
+        tdb_sql_copy(st, n->copy_stmt);
         return true;
     default:
-        return tdb_sql_run_role_utility(st); /* role.c */
+        return tdb_sql_run_role_utility(st);
     }
 }

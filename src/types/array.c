@@ -21,7 +21,7 @@
  * array_upper, subscripting (the analyzer calls the "array subscript"
  * function for a[i]) and ARRAY(subquery) (tdb_array_construct, used by
  * the executor).  x op ANY (array) is analyzed as x op ANY (SELECT
- * unnest(array)) (sql/parse_expr.c).
+ * unnest(array)) (parser/parse_expr.c).
  *
  * Entry point: tdb_builtins_array (registry.c).
  */

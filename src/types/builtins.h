@@ -9,7 +9,7 @@
  * to its family's table: nothing else changes.
  *
  * What the layers above do with these:
- *   - the analyzer (sql/) resolves a call or operator by name and argument
+ *   - the analyzer (parser/) resolves a call or operator by name and argument
  *     types with PostgreSQL's rules (exact match, then implicit casts,
  *     unknown literals, preferred types), using the candidate lists,
  *     the cast table and the type categories of catalog/pg_type.h;

@@ -26,7 +26,7 @@
  * message" (PostgreSQL's recv functions read past the end of the
  * parameter's buffer); too many bytes, or a value its type cannot hold,
  * raise 22P03 (invalid_binary_representation).  For the fixed-length
- * types the Bind caller (sql/prepare.c) checks for too many bytes first,
+ * types the Bind caller (tcop/prepare.c) checks for too many bytes first,
  * with PostgreSQL's message naming the parameter.
  *
  * The functions are listed in each family's TypeSupport row (bool.c,
@@ -39,11 +39,11 @@
 #include <string.h>
 
 #include "common/elog.h"
+#include "tuple/varlena.h"
 #include "types/datetime.h"
 #include "types/numeric.h"
 #include "types/sendrecv.h"
 #include "types/textfuncs.h"
-#include "tuple/varlena.h"
 
 /* ----------------------------------------------------------------------
  * Byte order

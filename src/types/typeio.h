@@ -4,10 +4,10 @@
  * bytea_output) and the transaction and statement start times.
  *
  * Design.  The types layer sits below sql/, which owns the settings
- * (sql/guc.h), so it cannot read a Session.  Instead each thread has a
+ * (guc/guc.h), so it cannot read a Session.  Instead each thread has a
  * "current" TypeIOSettings pointer, installed by whoever runs statements:
  *
- *     Session (sql/session.c)                      types/
+ *     Session (tcop/session.c)                      types/
  *     +-------------------------+   install   +-------------------+
  *     | Settings (guc.h)        |   per call  | _Thread_local     |
  *     |   strings + parsed zone |------------>| current pointer   |
@@ -34,7 +34,7 @@
  *
  * Parsing of the settings' text (the DateStyle list, TimeZone names,
  * numeric offsets and INTERVAL forms) lives here too, because it needs
- * the date/time family's vocabulary; sql/guc.c calls it and raises
+ * the date/time family's vocabulary; guc/guc.c calls it and raises
  * PostgreSQL's errors.
  */
 #ifndef TDB_TYPES_TYPEIO_H
@@ -78,7 +78,7 @@ typedef enum ByteaOutputKind {
 
 /*
  * Catalog lookups for the reg* types (regtypes.c), which the types layer
- * cannot make itself: the session supplies them (sql/regnames.c).
+ * cannot make itself: the session supplies them (tcop/regnames.c).
  * Results are allocated in the current memory context.
  */
 typedef struct CatalogLookup {
@@ -140,7 +140,7 @@ const DtZone *tdb_typeio_utc_zone(void);
 int64 tdb_typeio_clock(void);
 
 /* ----------------------------------------------------------------------
- * Parsing settings' values (for sql/guc.c)
+ * Parsing settings' values (for guc/guc.c)
  * ---------------------------------------------------------------------- */
 
 /*

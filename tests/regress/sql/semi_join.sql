@@ -1,5 +1,5 @@
 -- IN and EXISTS subqueries in WHERE, which the planner turns into semi and
--- anti joins (src/sql/sublink.c): results must not change, NULLs included.
+-- anti joins (src/optimizer/sublink.c): results must not change, NULLs included.
 CREATE TABLE t1 (a int, b int, c text);
 CREATE TABLE t2 (a int, b int, c text);
 CREATE TABLE t3 (a int, b int8, c text);

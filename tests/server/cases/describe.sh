@@ -1,5 +1,5 @@
 # psql's \d and \dt (list relations) read the pg_catalog views
-# (src/sql/system_views.c); the shell answers them itself.  The Owner
+# (src/parser/system_views.c); the shell answers them itself.  The Owner
 # column differs between the two runs (the server's superuser is
 # "tester", the shell's the OS user), so the lists are printed unaligned
 # with that column masked; tests/server/run.sh checks the aligned layout

@@ -1,6 +1,6 @@
 /*
  * test_copy.c -- COPY: the text and CSV field parsers and formatters on
- * strings (sql/copy_int.h), the UTF-8 check, and whole COPY statements
+ * strings (commands/copy_int.h), the UTF-8 check, and whole COPY statements
  * through the C API's copy callbacks: data cut into pieces of every size
  * (line ends, "\." and escapes split across calls), a client that gives
  * up, clients without COPY callbacks, cancel, long lines, and

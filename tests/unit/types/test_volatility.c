@@ -2,7 +2,7 @@
  * test_volatility.c -- every built-in function, operator and function
  * cast that has a PostgreSQL counterpart has PostgreSQL's volatility
  * (pg_proc.provolatile of the function behind it).  Constant folding
- * (sql/clauses.c) evaluates only immutable calls at plan time, so a
+ * (optimizer/clauses.c) evaluates only immutable calls at plan time, so a
  * stable function marked immutable would freeze a setting-dependent
  * value (TimeZone, DateStyle, now()) into a plan, and an immutable one
  * marked stable would change EXPLAIN output and error timing.

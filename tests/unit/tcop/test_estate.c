@@ -1,7 +1,8 @@
 /*
- * test_estate.c -- what the SQL layer puts into the EState it builds for
- * a statement (tdb_sql_create_estate, sql_int.h), which every statement
- * path (queries, EXPLAIN ANALYZE, COPY, CREATE TABLE AS, portals) uses.
+ * test_estate.c -- what the EState built for a session's statement holds
+ * (tdb_sql_create_estate, commands/commands.h, over a Statement made by
+ * tdb_tcop_statement), which every statement path (queries, EXPLAIN
+ * ANALYZE, COPY, CREATE TABLE AS, portals) uses.
  *
  *   test_estate_temp_dir  temp_dir is the database's base/pgsql_tmp, the
  *       same string for every statement (computed once per database);
@@ -18,11 +19,12 @@
 #include "test.h"
 /* after storage_test.h, whose helpers name a parameter "text" */
 #include "catalog/database.h"
+#include "commands/commands.h"
 #include "executor/executor.h"
-#include "tcop/session.h"
-#include "tcop/tcop_int.h"
 #include "storage/fd.h"
 #include "storage/tempfile.h"
+#include "tcop/session.h"
+#include "tcop/tcop_int.h"
 
 TEST_BEGIN(test_estate_temp_dir)
 {
@@ -30,7 +32,7 @@ TEST_BEGIN(test_estate_temp_dir)
     char *expected = tdb_tempfile_dir_for(tdb_current_mcxt, path);
     Database *db = tdb_database_open(path, NULL);
     Session *s = tdb_session_create(db, NULL);
-    Statement st = {.session = s};
+    Statement st = tdb_tcop_statement(s, "", NULL, NULL);
     PlannedStmt stmt = {0};
     EState *e1, *e2;
     TempFile *f;
@@ -148,6 +150,6 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "commands_estate", TEST_CASE(test_estate_temp_dir),
+    return test_main(argc, argv, "tcop_estate", TEST_CASE(test_estate_temp_dir),
                      TEST_CASE(test_spill_disk_full));
 }
