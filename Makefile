@@ -8,7 +8,10 @@
 #   make check-asan      the unit tests, the server tests and the SQL
 #                        regression suite under AddressSanitizer + UBSan
 #   make check-valgrind  the unit tests (assertion build) under valgrind
-#   make check-symbols   every global symbol carries the tdb_/tupledb_ prefix
+#   make check-symbols   every global symbol carries the tdb_/tupledb_ prefix,
+#                        and check-layers
+#   make check-layers    every #include follows the layering (src/README.md):
+#                        no layer uses one above it, *_int.h stay private
 #   make bench-mmgr      memory-context benchmark vs glibc, jemalloc, mimalloc
 #   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
 #   make bench-heap      heap storage: bulk insert and sequential scan
@@ -97,7 +100,7 @@ SMALLSEG_DEFS := -DTDB_RELSEG_SIZE=4
 SMALLSEG_TEST := $(B)/tests/storage_smgr_smallseg
 TEST_BINS += $(SMALLSEG_TEST)
 
-.PHONY: all run check check-asan check-valgrind check-symbols tests deps \
+.PHONY: all run check check-asan check-valgrind check-symbols check-layers tests deps \
 	deps-server-test check-server check-difftest \
 	bench bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-server clean format check-regress \
 	regress-wrapper
@@ -264,9 +267,15 @@ check-server: deps deps-server-test
 	$(Q)tests/server/run.sh build/release/tupledb
 
 # Every global symbol we define must carry our prefix, so that nothing
-# collides with the PostgreSQL names libpg_query exports.
-check-symbols: $(B)/libtupledb.a $(CLI_OBJS)
-	$(Q)tools/check_symbols.sh $^
+# collides with the PostgreSQL names libpg_query exports; and the layers
+# must include each other only downwards (check-layers).
+check-symbols: $(B)/libtupledb.a $(CLI_OBJS) check-layers
+	$(Q)tools/check_symbols.sh $(filter-out check-layers,$^)
+
+# Every #include of src/, tests/ and bench/ against the layer table in
+# tools/check_layers.sh (src/README.md explains the layers).
+check-layers:
+	$(Q)tools/check_layers.sh
 
 # Benchmarks: bench/<name>/bench_<name>.c against the release library.
 # bench/common/bench.h (header-only, static inline) holds what they share.
