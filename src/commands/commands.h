@@ -28,6 +28,10 @@ PlannedStmt *tdb_sql_plan_statement(Statement *st, PgQuery__Node *node);
  * database's directory for temporary files, and the session's cancel
  * flag as the interrupt check.  Free with tdb_exec_free_estate. */
 EState *tdb_sql_create_estate(Statement *st, PlannedStmt *stmt);
+/* The command tag of a query that processed n rows ("SELECT n",
+ * "INSERT 0 n", "UPDATE n", "DELETE n"), into buf. */
+void tdb_sql_command_tag(char *buf, Size size, CmdType command,
+                         uint64 processed);
 /* After an error at the statement boundary: forget the query that was
  * running (its detoast cache). */
 void tdb_sql_forget_running_query(void);

@@ -45,8 +45,8 @@ tdb_sql_create_estate(Statement *st, PlannedStmt *stmt)
     return estate;
 }
 
-static void
-command_tag(char *buf, Size size, CmdType command, uint64 processed)
+void
+tdb_sql_command_tag(char *buf, Size size, CmdType command, uint64 processed)
 {
     switch (command) {
     case CMD_SELECT:
@@ -97,7 +97,7 @@ tdb_sql_run_query(Statement *st)
     stmt = tdb_sql_plan_statement(st, node);
     estate = tdb_sql_create_estate(st, stmt);
     (void)tdb_exec_run(stmt, estate, st->dest);
-    command_tag(tag, sizeof(tag), stmt->command, estate->processed);
+    tdb_sql_command_tag(tag, sizeof(tag), stmt->command, estate->processed);
     tdb_exec_free_estate(estate);
     tdb_stmt_complete(st, tag);
     return true;

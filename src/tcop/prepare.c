@@ -710,25 +710,6 @@ tdb_tcop_forget_running_portals(Session *s)
     s->nrunning = 0;
 }
 
-static void
-command_tag(char *buf, Size size, CmdType command, uint64 processed)
-{
-    switch (command) {
-    case CMD_SELECT:
-        snprintf(buf, size, "SELECT %llu", (unsigned long long)processed);
-        break;
-    case CMD_INSERT:
-        snprintf(buf, size, "INSERT 0 %llu", (unsigned long long)processed);
-        break;
-    case CMD_UPDATE:
-        snprintf(buf, size, "UPDATE %llu", (unsigned long long)processed);
-        break;
-    case CMD_DELETE:
-        snprintf(buf, size, "DELETE %llu", (unsigned long long)processed);
-        break;
-    }
-}
-
 /* The visible columns of a plan (what the executor sends). */
 static TupleDesc
 plan_rowdesc(PlannedStmt *plan)
@@ -807,7 +788,7 @@ send_held_rows(Portal *p, int64 max_rows, DestReceiver *dest)
     }
     if (max_rows > 0 && sent == max_rows)
         return PORTAL_RUN_SUSPENDED; /* PostgreSQL does not look ahead */
-    command_tag(tag, sizeof(tag), p->plan->plan->command, (uint64)sent);
+    tdb_sql_command_tag(tag, sizeof(tag), p->plan->plan->command, (uint64)sent);
     p->state = PORTAL_DONE;
     if (dest != NULL && dest->complete != NULL)
         dest->complete(dest, tag);
@@ -854,9 +835,10 @@ run_query_portal(Session *s, Portal *p, int64 max_rows, DestReceiver *dest)
     if (!done)
         return PORTAL_RUN_SUSPENDED;
     /* tdb_exec_fetch ended the nodes */
-    command_tag(tag, sizeof(tag), plan->command,
-                plan->command == CMD_SELECT ? p->estate->processed - before
-                                            : p->estate->processed);
+    tdb_sql_command_tag(tag, sizeof(tag), plan->command,
+                        plan->command == CMD_SELECT
+                            ? p->estate->processed - before
+                            : p->estate->processed);
     tdb_exec_free_estate(p->estate);
     p->estate = NULL;
     p->top = NULL;
@@ -899,7 +881,8 @@ tdb_session_execute(Session *s, Portal *p, int64 max_rows, DestReceiver *dest,
 
                 /* PostgreSQL answers a finished portal with its tag and
                  * no rows */
-                command_tag(tag, sizeof(tag), p->plan->plan->command, 0);
+                tdb_sql_command_tag(tag, sizeof(tag), p->plan->plan->command,
+                                    0);
                 if (dest != NULL && dest->complete != NULL)
                     dest->complete(dest, tag);
             } else
