@@ -14,7 +14,7 @@
  *            for some row, else true.
  * A correlated subplan is rescanned with new parameter values each time;
  * an uncorrelated ANY / ALL one that is not hashed reads its subquery
- * through a Materialize (planner.c), so a rescan replays the rows.
+ * through a Materialize (optimizer/subselect.c), so a rescan replays the rows.
  *
  * Hashed ANY (SubPlan.use_hash: `x IN (SELECT ...)`, and NOT IN, which
  * is NOT over it), PostgreSQL's "hashed SubPlan": the planner sets it for

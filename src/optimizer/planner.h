@@ -49,7 +49,7 @@
  *     DISTINCT ON always sorts, DISTINCT of constants is a bare Unique;
  *     ORDER BY after a hashed DISTINCT sorts again, after a sorted set
  *     operation only if its order is not already right (the rule and its
- *     formulas: planner.c, "Hashing or sorting");
+ *     formulas: setops.c, "Hashing or sorting");
  *   - ORDER BY sorts; LIMIT/OFFSET stop early;
  *   - a query whose only FROM item is a one-row VALUES list reads the
  *     row without a scan (a Result), as PostgreSQL does;

@@ -1,0 +1,328 @@
+/*
+ * costsize.c -- row estimates and cost arithmetic (PostgreSQL's
+ * costsize.c, selfuncs.c and plancat.c, as far as tupledb needs them).
+ *
+ * tupledb keeps no statistics, so every estimate is the one PostgreSQL
+ * makes without them (planner.h lists the rules): a table has its file's
+ * pages, at least ten, of rows of its estimated width; a scan keeps the
+ * share of rows its conditions' default selectivities leave; a join
+ * condition keeps 1/10 or 1/3; columns have at most DEFAULT_NUM_DISTINCT
+ * distinct values; a sort costs what cost_sort charges for rows held in
+ * memory.  Costs are display only, except where the hashing-or-sorting
+ * choice of DISTINCT and the set operations (setops.c) compares them;
+ * rows also choose a join's hashed and outer sides (joinplan.c).
+ *
+ * Nothing here builds plan nodes: the functions read plans, range-table
+ * entries and, for a table's size, the catalog and the relation's file.
+ *
+ * Entry points (planner_int.h): tdb_plan_estimate_rows,
+ * tdb_plan_set_scan_estimates, tdb_plan_clause_selectivity,
+ * tdb_plan_estimate_groups, tdb_plan_tlist_width, tdb_plan_sort_cost,
+ * tdb_plan_add_sort_cost, tdb_plan_limited_cost.
+ */
+#include "common/base.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "catalog/pg_type.h"
+#include "optimizer/planner_int.h"
+#include "storage/bufmgr.h"
+
+/* ----------------------------------------------------------------------
+ * Widths and rows
+ * ---------------------------------------------------------------------- */
+
+/*
+ * PostgreSQL's guess at the average width of a value of the type without
+ * statistics (get_typavgwidth): fixed-width types their width, character
+ * and numeric types with a typmod from their largest size, other
+ * variable-width types 32 bytes.
+ */
+static int
+type_avg_width(Oid type, int32 typmod)
+{
+    const TypeInfo *info = tdb_type_lookup(type);
+    int max_width = 0;
+
+    if (info != NULL && info->len > 0)
+        return info->len;
+    if ((type == BPCHAROID || type == VARCHAROID) && typmod > 4)
+        max_width = (typmod - 4) * 4 + 4; /* UTF8: 4 bytes a character */
+    else if (type == NUMERICOID && typmod >= 4)
+        max_width = 8 + ((((typmod - 4) >> 16) & 0xffff) + 6) / 4 * 2;
+    if (max_width <= 0)
+        return 32;
+    if (type == BPCHAROID || max_width <= 32)
+        return max_width;
+    return 32 + (Min(max_width, 1000) - 32) / 2;
+}
+
+/* PostgreSQL's guess at a value's width without statistics. */
+int
+tdb_plan_tlist_width(List *tlist)
+{
+    int width = 0;
+
+    for (int i = 0; i < list_length(tlist); i++) {
+        Expr *e = ((TargetEntry *)list_nth(tlist, i))->expr;
+
+        width += type_avg_width(exprType(e), exprTypmod(e));
+    }
+    return width;
+}
+
+/*
+ * PostgreSQL's estimate for a table never vacuumed or analyzed (tupledb
+ * keeps no such statistics): the file's pages, but at least ten, times
+ * the whole rows of the estimated width that fit in a page.  *pages
+ * (out): the pages.
+ */
+static double
+table_rows(PlannerInfo *root, Oid relid, double *pages)
+{
+    Relation rel =
+        tdb_relation_open_by_oid(root->glob->st->xact, relid, REL_LOCK_SHARE);
+    BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+    int width = 24 + 4; /* tuple header and line pointer */
+
+    for (int i = 0; i < rel->rd_att->natts; i++) {
+        TupleAttr *att = TupleDescAttr(rel->rd_att, i);
+
+        if (!att->attisdropped)
+            width += type_avg_width(att->atttypid, att->atttypmod);
+    }
+    tdb_relation_close(rel);
+    *pages = Max(nblocks, 10);
+    return *pages * (double)(8168 / width);
+}
+
+/*
+ * The rows of generate_series(start, stop [, step]) over int4/int8
+ * constants (PostgreSQL 15's support function knows them); false for
+ * anything else.
+ */
+static bool
+generate_series_rows(Expr *e, double *rows)
+{
+    FuncExpr *f;
+    double arg[3] = {0, 0, 1};
+
+    if (e == NULL || !IsA(e, FuncExpr))
+        return false;
+    f = (FuncExpr *)e;
+    if (strcmp(f->func->name, "generate_series") != 0 ||
+        list_length(f->args) < 2 || list_length(f->args) > 3)
+        return false;
+    for (int i = 0; i < list_length(f->args); i++) {
+        Const *c = list_nth(f->args, i);
+
+        if (!IsA(c, Const) || c->constisnull)
+            return false;
+        if (exprType(c) == INT4OID)
+            arg[i] = DatumGetInt32(c->constvalue);
+        else if (exprType(c) == INT8OID)
+            arg[i] = (double)DatumGetInt64(c->constvalue);
+        else
+            return false;
+    }
+    if (arg[2] == 0)
+        return false;
+    *rows = floor((arg[1] - arg[0]) / arg[2]) + 1;
+    if (*rows < 0)
+        *rows = 0;
+    return true;
+}
+
+/* The rows of range-table entry rtindex; *pages (out): the pages a scan
+ * reads (tables). */
+double
+tdb_plan_estimate_rows(PlannerInfo *root, int rtindex, double *pages)
+{
+    RangeTblEntry *rte = rt_fetch(root->q, rtindex);
+
+    switch (rte->rtekind) {
+    case RTE_RELATION:
+        return table_rows(root, rte->relid, pages);
+    case RTE_VALUES:
+        return list_length(rte->values_lists);
+    case RTE_FUNCTION: {
+        double rows;
+
+        /* PostgreSQL's default, except what a support function knows */
+        if (generate_series_rows(rte->funcexpr, &rows))
+            return rows;
+        return 1000;
+    }
+    default:
+        return 1000;
+    }
+}
+
+/*
+ * The rows of input's columns' relation: input's rows before its own
+ * conditions if it is a scan, else its rows.
+ */
+static double
+relation_rows(PlannerInfo *root, Plan *input)
+{
+    double rows = Max(1.0, input->plan_rows), pages;
+
+    if (input->qual == NIL)
+        return rows;
+    switch (nodeTag(input)) {
+    case T_SeqScan:
+        return table_rows(root, ((SeqScan *)input)->relid, &pages);
+    case T_ValuesScan:
+        return list_length(((ValuesScan *)input)->values_lists);
+    case T_FunctionScan:
+        if (!generate_series_rows(((FunctionScan *)input)->funcexpr, &rows))
+            rows = 1000;
+        return rows;
+    case T_SubqueryScan:
+        return ((SubqueryScan *)input)->subplan->plan_rows;
+    default:
+        return rows;
+    }
+}
+
+/* ----------------------------------------------------------------------
+ * Conditions
+ * ---------------------------------------------------------------------- */
+
+double
+tdb_plan_clause_selectivity(List *quals)
+{
+    double sel = 1.0;
+
+    for (int i = 0; i < list_length(quals); i++) {
+        Expr *q = list_nth(quals, i);
+
+        sel *= IsA(q, OpExpr) && ((OpExpr *)q)->op->is_equality ? 0.1
+                                                                  : 1.0 / 3;
+    }
+    return sel;
+}
+
+/*
+ * The share of a scan's `tuples` rows its conditions keep: PostgreSQL's
+ * defaults without statistics -- "=" keeps one of the column's distinct
+ * values (at most 200, DEFAULT_NUM_DISTINCT), "<>" the rest, any other
+ * condition a third.
+ */
+static double
+scan_selectivity(List *quals, double tuples)
+{
+    double eq = 1.0 / Max(1.0, Min(tuples, 200.0));
+    double sel = 1.0;
+
+    for (int i = 0; i < list_length(quals); i++) {
+        Expr *q = list_nth(quals, i);
+        const OperDesc *op = IsA(q, OpExpr) ? ((OpExpr *)q)->op : NULL;
+
+        if (op != NULL && op->is_equality)
+            sel *= eq;
+        else if (op != NULL && strcmp(op->name, "<>") == 0)
+            sel *= 1.0 - eq;
+        else
+            sel *= 1.0 / 3;
+    }
+    return sel;
+}
+
+/* A scan's estimates: rows before its conditions, base_cost (pages read,
+ * or a subquery's cost) to add to the per-row costs. */
+void
+tdb_plan_set_scan_estimates(Plan *plan, double rows, double base_cost)
+{
+    plan->plan_rows = Max(1.0, rint(rows * scan_selectivity(plan->qual, rows)));
+    plan->startup_cost = 0;
+    plan->total_cost =
+        base_cost + rows * 0.01 + list_length(plan->qual) * rows * 0.0025;
+    plan->plan_width = 4 * Max(1, list_length(plan->targetlist));
+}
+
+/* ----------------------------------------------------------------------
+ * Groups
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Estimated groups of exprs over input's rows: PostgreSQL's
+ * estimate_num_groups without statistics, taking input's rows before its
+ * own conditions (a scan's) as the rows of the columns' relation.  An
+ * expression without columns (a constant, an aggregate of the rows below)
+ * does not split groups; a column has DEFAULT_NUM_DISTINCT values, or the
+ * relation's rows if fewer; several have at most a tenth of the rows (but
+ * no fewer than one alone); conditions keep the share of the groups that
+ * selecting that many rows at random would hit; never more groups than
+ * rows.
+ */
+double
+tdb_plan_estimate_groups(PlannerInfo *root, List *exprs, Plan *input)
+{
+    double rows = Max(1.0, input->plan_rows);
+    double tuples = Max(rows, relation_rows(root, input));
+    double per_column, groups = 1;
+    int ncols = 0;
+
+    for (int i = 0; i < list_length(exprs); i++)
+        if (tdb_plan_contains_node(list_nth(exprs, i), T_Var) ||
+            tdb_contains_volatile(list_nth(exprs, i)))
+            ncols++;
+    if (ncols == 0)
+        return 1;
+    per_column = Min(tuples, DEFAULT_NUM_DISTINCT);
+    for (int i = 0; i < ncols; i++)
+        groups *= per_column;
+    if (ncols > 1)
+        groups = Min(groups, Min(tuples, Max(tuples * 0.1, per_column)));
+    if (rows < tuples)
+        groups *= 1 - pow((tuples - rows) / tuples, tuples / groups);
+    return Max(1.0, rint(Min(groups, rows)));
+}
+
+/* ----------------------------------------------------------------------
+ * Sorting
+ * ---------------------------------------------------------------------- */
+
+/* PostgreSQL's cost_sort for rows fitting in work_mem: the comparisons
+ * (before the first row) and the whole. */
+static double
+sort_startup_cost(double rows)
+{
+    rows = Max(rows, 2.0);
+    return 2.0 * CPU_OPERATOR_COST * rows * log2(rows);
+}
+
+double
+tdb_plan_sort_cost(double rows)
+{
+    return sort_startup_cost(rows) + CPU_OPERATOR_COST * Max(rows, 2.0);
+}
+
+/* A Sort over a path of rows (bounded to limit rows if limit > 0, as a
+ * top-N heap sort is when the rows are more than twice that). */
+PathCost
+tdb_plan_add_sort_cost(PathCost in, double rows, double limit)
+{
+    PathCost sorted;
+
+    rows = Max(rows, 2.0);
+    if (limit > 0 && rows > 2 * limit)
+        sorted.startup =
+            in.total + 2.0 * CPU_OPERATOR_COST * rows * log2(2.0 * limit);
+    else
+        sorted.startup = in.total + sort_startup_cost(rows);
+    sorted.total = sorted.startup + CPU_OPERATOR_COST * rows;
+    return sorted;
+}
+
+/* What a path costs when only limit of its rows are read (a Limit node). */
+double
+tdb_plan_limited_cost(PathCost c, double rows, double limit)
+{
+    if (limit <= 0 || limit >= rows)
+        return c.total;
+    return c.startup + (c.total - c.startup) * limit / rows;
+}

@@ -1,0 +1,363 @@
+/*
+ * subselect.c -- phase 1 of planning a query level (PostgreSQL's
+ * subselect.c and preprocess_expression): every expression of the query
+ * is constant-folded (clauses.c; a condition is also canonicalized),
+ * then its sublinks and outer references are planned:
+ *
+ *   - a sublink becomes a SubPlan: its subquery is planned as a level of
+ *     its own (tdb_plan_query_level, with this level as its parent) and
+ *     added to the statement's subplans, which the SubPlan names by
+ *     plan_id.  An uncorrelated scalar, ARRAY or EXISTS sublink is an
+ *     initplan instead: run once, it sets a PARAM_EXEC Param that the
+ *     expression reads in the sublink's place;
+ *   - a reference to an outer query's column (varlevelsup > 0) becomes a
+ *     PARAM_EXEC Param, one per column (a PlanParam of the level), which
+ *     the enclosing SubPlan sets from its args before each run; a column
+ *     of a level further out is an outer reference of the level above in
+ *     turn;
+ *   - an ANY / ALL sublink's comparison reads the subquery's columns
+ *     through Params of their own (param_ids); an uncorrelated ANY
+ *     subplan hashes the subquery's rows when PostgreSQL 15's rules allow
+ *     it (subplan_can_hash), and other uncorrelated ANY / ALL subplans
+ *     read their subquery through a Materialize.
+ *
+ * Entry point: tdb_plan_preprocess_query, run by tdb_plan_query_level
+ * (planner.c) before the join tree is planned; it changes the Query in
+ * place.
+ */
+#include "common/base.h"
+
+#include <math.h>
+
+#include "common/elog.h"
+#include "executor/executor.h"
+#include "optimizer/planner_int.h"
+#include "tuple/heaptuple.h"
+
+static Param *
+make_param(int paramid, Oid type, int32 typmod)
+{
+    Param *p = makeNode(Param);
+
+    p->paramkind = PARAM_EXEC;
+    p->paramid = paramid;
+    p->xpr.type_oid = type;
+    p->xpr.typmod = typmod;
+    p->xpr.location = -1;
+    return p;
+}
+
+/* The Param for an outer column read by `root` (one per column). */
+static Param *
+outer_param(PlannerInfo *root, Var *var)
+{
+    PlanParam *pp;
+
+    if (root->parent == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("this reference to an outer query's column is not "
+                       "supported yet"));
+    /* the SubPlan one level up passes the value in; a column further out
+     * reaches that level as an outer reference of its own (levelsup - 1),
+     * which the level above turns into a Param in turn */
+    for (int i = 0; i < list_length(root->plan_params); i++) {
+        pp = list_nth(root->plan_params, i);
+        if (pp->var->varno == var->varno &&
+            pp->var->varattno == var->varattno &&
+            pp->var->varlevelsup == var->varlevelsup - 1)
+            return make_param(pp->paramid, exprType(var), exprTypmod(var));
+    }
+    pp = tdb_palloc(sizeof(PlanParam));
+    pp->paramid = new_param(root->glob);
+    pp->var = tdb_make_var(var->varno, var->varattno, exprType(var),
+                           exprTypmod(var), var->varlevelsup - 1);
+    root->plan_params = tdb_lappend(root->plan_params, pp);
+    return make_param(pp->paramid, exprType(var), exprTypmod(var));
+}
+
+typedef struct SublinkContext {
+    PlannerInfo *root;
+    List *param_ids; /* ANY/ALL: Param ids of the subquery's columns */
+} SublinkContext;
+
+static Node *preprocess_mutator(Node *node, void *arg);
+static Expr *preprocess_expr(PlannerInfo *root, Expr *e);
+
+/* PARAM_SUBLINK placeholders of an ANY/ALL test -> PARAM_EXEC. */
+static Node *
+replace_sublink_params(Node *node, void *arg)
+{
+    SublinkContext *ctx = arg;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Param) && ((Param *)node)->paramkind == PARAM_SUBLINK) {
+        Param *p = (Param *)node;
+
+        return (Node *)make_param(
+            list_nth_int(ctx->param_ids, p->paramid - 1), exprType(p),
+            exprTypmod(p));
+    }
+    return tdb_expr_mutate_children(node, replace_sublink_params, arg);
+}
+
+/* Walker: does the expression read one of the Params in *(List **)arg? */
+static bool
+reads_params(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, Param) && ((Param *)node)->paramkind == PARAM_EXEC &&
+        tdb_list_member_int(*(List **)arg, ((Param *)node)->paramid))
+        return true;
+    return tdb_expr_walk_children(node, reads_params, arg);
+}
+
+/* Walker: does the expression read a column (a Var)? */
+static bool
+reads_vars(Node *node, void *arg)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var))
+        return true;
+    return tdb_expr_walk_children(node, reads_vars, arg);
+}
+
+/*
+ * Can one comparison of an ANY test be done by hashing (PostgreSQL's
+ * test_opexpr_is_hashable)?  A strict equality operator that hashing may
+ * use -- with the outer value on the left and the subquery's on the right:
+ * the left reads none of the subquery's output Params, the right no
+ * column -- and that the executor can hash for these two types
+ * (exec_subplan.c: one type, or two of which one widens exactly to the
+ * other, as int4 to int8).
+ */
+static bool
+opexpr_is_hashable(Expr *e, List *param_ids)
+{
+    OpExpr *op;
+
+    if (!IsA(e, OpExpr))
+        return false;
+    op = (OpExpr *)e;
+    if (list_length(op->args) != 2 || !op->op->is_equality || !op->op->strict ||
+        !tdb_exec_subplan_op_hashable(op->op))
+        return false;
+    return !reads_params(linitial(op->args), &param_ids) &&
+           !reads_vars(list_nth(op->args, 1), NULL);
+}
+
+/*
+ * May an uncorrelated ANY subplan hash its subquery's rows?  PostgreSQL
+ * 15's rules (subplan_is_hashable, testexpr_is_hashable): the comparison
+ * is one hashable equality or an AND of them (a row IN), and the
+ * estimated rows fit in hash memory, counted with a heap tuple header
+ * each: rows x (MAXALIGN(width) + MAXALIGN(23)) <= work_mem x
+ * hash_mem_multiplier.  enable_hashagg plays no part.
+ */
+static bool
+subplan_can_hash(PlannerInfo *root, SubPlan *sp, Plan *plan)
+{
+    Settings *settings = root->glob->st->settings;
+    double size = plan->plan_rows * (double)(MAXALIGN(plan->plan_width) +
+                                             MAXALIGN(SizeofHeapTupleHeader));
+    double limit = floor((double)settings->work_mem * 1024.0 *
+                         settings->hash_mem_multiplier);
+    Expr *test = sp->testexpr;
+
+    if (size > limit || test == NULL)
+        return false;
+    if (IsA(test, BoolExpr) && ((BoolExpr *)test)->boolop == AND_EXPR) {
+        for (int i = 0; i < list_length(((BoolExpr *)test)->args); i++)
+            if (!opexpr_is_hashable(list_nth(((BoolExpr *)test)->args, i),
+                                    sp->param_ids))
+                return false;
+        return true;
+    }
+    return opexpr_is_hashable(test, sp->param_ids);
+}
+
+/*
+ * Does the plan's top node keep its rows for a rescan anyway
+ * (PostgreSQL's ExecMaterializesOutput), so that a Materialize above it
+ * would only copy them again?
+ */
+static bool
+materializes_output(const Plan *plan)
+{
+    return IsA(plan, Material) || IsA(plan, Sort) || IsA(plan, FunctionScan) ||
+           IsA(plan, WorkTableScan);
+}
+
+/*
+ * An uncorrelated ANY / ALL subplan that is not hashed is read again for
+ * every outer row: put a Materialize on top of its plan, as PostgreSQL
+ * does, so the rows are computed once.  The subquery's initplans move up
+ * to the new top node.
+ */
+static void
+materialize_subplan(PlannerInfo *root, SubPlan *sp)
+{
+    List *subplans = root->glob->subplans;
+    Plan *plan = list_nth(subplans, sp->plan_id - 1);
+    Material *m;
+
+    if (materializes_output(plan))
+        return;
+    m = MAKE_PLAN(Material);
+    m->plan.lefttree = plan;
+    m->plan.targetlist = tdb_plan_passthrough_tlist(plan);
+    copy_estimates(&m->plan, plan);
+    m->plan.initplans = plan->initplans;
+    plan->initplans = NIL;
+    subplans->elements[sp->plan_id - 1].ptr = m;
+}
+
+static Node *
+plan_sublink(PlannerInfo *root, SubLink *sl)
+{
+    PlannerInfo *sub = tdb_palloc0(sizeof(PlannerInfo));
+    SubPlan *sp = makeNode(SubPlan);
+    Plan *plan;
+    SublinkContext ctx = {root, NIL};
+
+    sub->glob = root->glob;
+    sub->q = (Query *)sl->subselect;
+    sub->parent = root;
+    plan = tdb_plan_query_level(sub);
+    root->glob->subplans = tdb_lappend(root->glob->subplans, plan);
+    sp->plan_id = list_length(root->glob->subplans);
+    sp->sublink_type = sl->sublink_type;
+    sp->xpr = sl->xpr;
+    sp->xpr.tag = T_SubPlan;
+    if (sl->sublink_type == ANY_SUBLINK || sl->sublink_type == ALL_SUBLINK) {
+        Query *subq = (Query *)sl->subselect;
+
+        /* one Param per visible column of the subquery */
+        for (int i = 0; i < list_length(subq->target_list); i++)
+            if (!((TargetEntry *)list_nth(subq->target_list, i))->resjunk)
+                ctx.param_ids =
+                    tdb_lappend_int(ctx.param_ids, new_param(root->glob));
+        sp->param_ids = ctx.param_ids;
+        /* the left side may read this level's columns: preprocess too */
+        sp->testexpr = (Expr *)preprocess_mutator(
+            replace_sublink_params((Node *)sl->testexpr, &ctx), root);
+    }
+    for (int i = 0; i < list_length(sub->plan_params); i++) {
+        PlanParam *pp = list_nth(sub->plan_params, i);
+
+        sp->par_param = tdb_lappend_int(sp->par_param, pp->paramid);
+        /* a column of a level further out is a Param here too */
+        sp->args = tdb_lappend(sp->args,
+                               preprocess_expr(root, (Expr *)pp->var));
+    }
+    if (sp->par_param == NIL &&
+        (sl->sublink_type == EXPR_SUBLINK ||
+         sl->sublink_type == ARRAY_SUBLINK ||
+         sl->sublink_type == EXISTS_SUBLINK)) {
+        /* uncorrelated: an initplan computing a Param once */
+        int paramid = new_param(root->glob);
+
+        sp->is_initplan = true;
+        sp->set_param = tdb_lappend_int(NIL, paramid);
+        root->init_plans = tdb_lappend(root->init_plans, sp);
+        return (Node *)make_param(paramid, exprType(&sl->xpr),
+                                  exprTypmod(&sl->xpr));
+    }
+    if (sp->par_param == NIL && sl->sublink_type == ANY_SUBLINK &&
+        subplan_can_hash(root, sp, plan))
+        sp->use_hash = true;
+    else if (sp->par_param == NIL && (sl->sublink_type == ANY_SUBLINK ||
+                                      sl->sublink_type == ALL_SUBLINK))
+        materialize_subplan(root, sp);
+    return (Node *)sp;
+}
+
+static Node *
+preprocess_mutator(Node *node, void *arg)
+{
+    PlannerInfo *root = arg;
+
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Var) && ((Var *)node)->varlevelsup > 0)
+        return (Node *)outer_param(root, (Var *)node);
+    if (IsA(node, SubLink))
+        return plan_sublink(root, (SubLink *)node);
+    return tdb_expr_mutate_children(node, preprocess_mutator, arg);
+}
+
+/* Fold constants (clauses.c), then plan sublinks and outer references. */
+static Expr *
+preprocess_expr(PlannerInfo *root, Expr *e)
+{
+    return (Expr *)preprocess_mutator(
+        (Node *)tdb_eval_const_expressions(e), root);
+}
+
+/* A condition: folded and canonicalized, then as preprocess_expr. */
+static Expr *
+preprocess_qual(PlannerInfo *root, Expr *e)
+{
+    return (Expr *)preprocess_mutator(
+        (Node *)tdb_canonicalize_qual(tdb_eval_const_expressions(e)), root);
+}
+
+static void
+preprocess_jointree(PlannerInfo *root, Node *node)
+{
+    if (node == NULL)
+        return;
+    if (IsA(node, FromExpr)) {
+        FromExpr *f = (FromExpr *)node;
+
+        f->quals = preprocess_qual(root, f->quals);
+        for (int i = 0; i < list_length(f->fromlist); i++)
+            preprocess_jointree(root, list_nth(f->fromlist, i));
+    } else if (IsA(node, JoinExpr)) {
+        JoinExpr *j = (JoinExpr *)node;
+
+        j->quals = preprocess_qual(root, j->quals);
+        preprocess_jointree(root, j->larg);
+        preprocess_jointree(root, j->rarg);
+    }
+}
+
+static List *
+preprocess_tlist(PlannerInfo *root, List *tlist)
+{
+    for (int i = 0; i < list_length(tlist); i++) {
+        TargetEntry *te = list_nth(tlist, i);
+
+        te->expr = preprocess_expr(root, te->expr);
+    }
+    return tlist;
+}
+
+void
+tdb_plan_preprocess_query(PlannerInfo *root)
+{
+    Query *q = root->q;
+
+    preprocess_tlist(root, q->target_list);
+    preprocess_tlist(root, q->returning);
+    preprocess_jointree(root, (Node *)q->jointree);
+    q->having = preprocess_qual(root, q->having);
+    q->limit_offset = preprocess_expr(root, q->limit_offset);
+    q->limit_count = preprocess_expr(root, q->limit_count);
+    for (int i = 0; i < list_length(q->rtable); i++) {
+        RangeTblEntry *rte = list_nth(q->rtable, i);
+
+        if (rte->rtekind == RTE_FUNCTION)
+            rte->funcexpr = preprocess_expr(root, rte->funcexpr);
+        if (rte->rtekind == RTE_VALUES)
+            for (int r = 0; r < list_length(rte->values_lists); r++) {
+                List *row = list_nth(rte->values_lists, r);
+
+                for (int c = 0; c < list_length(row); c++)
+                    row->elements[c].ptr =
+                        preprocess_expr(root, list_nth(row, c));
+            }
+    }
+}
