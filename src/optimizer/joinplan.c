@@ -98,8 +98,8 @@ scan_tlist(List *needed, int rtindex)
     return tlist;
 }
 
-/* Take the pending conditions computable over relids (and, if
- * pushable_into_nullable is false, not touching nullable rels). */
+/* Take the pending conditions computable over relids that read none of
+ * the relations in nullable (those an outer join below may null). */
 static List *
 take_conditions(JoinPlanner *jp, List *relids, List *nullable)
 {

@@ -7,9 +7,9 @@
  *      planned recursively) or initplan Params; references to an outer
  *      query's columns become PARAM_EXEC Params the enclosing SubPlan sets;
  *   2. the join tree (joinplan.c): a scan per base relation with the
- *      conditions that need only it, then joins left to right with the
- *      conditions that become computable there; every node outputs the
- *      columns (Vars) needed above it;
+ *      conditions that need only it, then joins in the order planner.h
+ *      describes with the conditions that become computable there;
+ *      every node outputs the columns (Vars) needed above it;
  *   3. the upper part (here): aggregation, HAVING, the select list,
  *      DISTINCT, ORDER BY, LIMIT, and ModifyTable for
  *      INSERT/UPDATE/DELETE; whether DISTINCT hashes or sorts, and the
@@ -309,7 +309,7 @@ tdb_plan_make_limit(Plan *child, Expr *offset, Expr *count)
     return &l->plan;
 }
 
-/* Does any group key lack a hash function? */
+/* Can every group key hash (has a hash function)? */
 static bool
 group_keys_hashable(Query *q)
 {
@@ -429,9 +429,9 @@ plan_aggregation(PlannerInfo *root, Plan *input, List *needed)
     return &agg->plan;
 }
 
-/* Vars needed above the join tree, excluding those only inside
- * aggregates' arguments when aggregating... (all are fine: the Agg's
- * input keeps them). */
+/* The Vars the query reads -- in the target list, RETURNING, HAVING and
+ * the join tree's conditions, aggregates' arguments included -- which
+ * the join tree's scans must output for the nodes above them. */
 static List *
 needed_vars(Query *q)
 {
