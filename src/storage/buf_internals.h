@@ -1,6 +1,6 @@
 /*
  * buf_internals.h -- the buffer pool's shared structures, for bufmgr.c,
- * buf_strategy.c and the buffer pool's unit tests only.
+ * buf_strategy.c, buf_relation.c and the buffer pool's unit tests only.
  *
  * The pool (one per process, tdb_buf_pool):
  *
@@ -14,7 +14,8 @@
  *                        readers/writer lock each
  *     free list, clock hand      (buf_strategy.c)
  *     relations[]        per relation: the smgr handles the pool reads
- *                        and writes with, its extension lock
+ *                        and writes with, its extension lock, whether it
+ *                        needs an fsync (buf_relation.c)
  *
  * The state word (BufferDesc.state, one atomic uint32, PostgreSQL's
  * layout):
@@ -205,7 +206,7 @@ typedef struct BufferPool {
                                     * changed under freelist_lock, read
                                     * without it as a hint */
 
-    /* relations */
+    /* relations (buf_relation.c) */
     pthread_mutex_t rel_lock;
     BufRelation **rel_buckets;
     uint32 rel_nbuckets; /* power of two */
@@ -322,6 +323,51 @@ void tdb_buf_freelist_push(BufferDesc *desc);
 
 /* Set up the free list (every buffer on it) and the clock. */
 void tdb_buf_strategy_init(BufferPool *pool);
+
+/* ----- between bufmgr.c and buf_relation.c ----- */
+
+/* What tdb_buf_relfile_op does through a relation's smgr handle. */
+typedef enum RelFileOp {
+    RELFILE_READ,
+    RELFILE_WRITE,
+    RELFILE_EXTEND,
+    RELFILE_NBLOCKS,
+    RELFILE_SYNC,
+} RelFileOp;
+
+/*
+ * One smgr call (tdb_smgr_read, _write, _extend, _nblocks, _immedsync)
+ * on relation rel through a handle of the pool's: page is the block's
+ * BLCKSZ bytes for READ, WRITE and EXTEND.  Returns the block count for
+ * RELFILE_NBLOCKS, else 0.  A WRITE or EXTEND leaves rel needing an
+ * fsync.  Raises what the smgr call raises, and out of memory if rel's
+ * entry cannot be made.  Takes only rel_lock (a leaf), never across the
+ * smgr call.
+ */
+BlockNumber tdb_buf_relfile_op(RelFileNumber rel, RelFileOp op,
+                               BlockNumber blkno, void *page);
+
+/* tdb_smgr_readv on rel the same way (its result: whole blocks read, or
+ * -1 with errno). */
+int tdb_buf_relfile_readv(RelFileNumber rel, BlockNumber blkno,
+                          void *const *pages, int npages);
+
+/* rel's entry (its extension_lock), created if needed; valid until
+ * tdb_buf_drop_relation(rel) or shutdown.  Raises out of memory. */
+BufRelation *tdb_buf_rel_entry(RelFileNumber rel);
+
+/*
+ * fsync the relations written since their last fsync: rel only, or every
+ * one (all).  One whose fsync fails stays flagged and the error is raised.
+ */
+void tdb_buf_sync_relations(RelFileNumber rel, bool all);
+
+/* Set up pool's empty registry (tdb_bufmgr_init, before the pool is
+ * published); forget rel's entry (tdb_buf_drop_relation, after its
+ * buffers); free every entry without syncing (pool_free). */
+void tdb_buf_rel_init(BufferPool *pool);
+void tdb_buf_rel_forget(RelFileNumber rel);
+void tdb_buf_rel_free_all(void);
 
 /* ----- for tests ----- */
 

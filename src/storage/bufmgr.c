@@ -5,7 +5,8 @@
  *
  * The structures and which lock protects each field are in
  * buf_internals.h; replacement (free list, clock sweep, rings) is in
- * buf_strategy.c.  This file holds:
+ * buf_strategy.c; the relations' smgr handles, extension locks and
+ * pending fsyncs are in buf_relation.c.  This file holds:
  *
  *   - the mapping table: tag -> buffer, chained through the descriptors,
  *     NUM_BUFFER_PARTITIONS readers/writer locks;
@@ -16,8 +17,7 @@
  *     so error recovery can release everything
  *     (tdb_buf_release_all_pins_of_thread);
  *   - I/O: BM_IO_IN_PROGRESS makes one thread the reader (or writer) of a
- *     buffer; others wait on the buffer's condition variable;
- *   - the relations' smgr handles and extension locks.
+ *     buffer; others wait on the buffer's condition variable.
  *
  * A buffer's life (flags of the state word; every transition is made
  * with the header lock held, the re-tagging and forgetting ones also with
@@ -72,8 +72,6 @@ BufferPool *tdb_buf_pool = NULL;
 
 /* Alignment of the page slots: what O_DIRECT would need. */
 #define PAGE_SLOT_ALIGN 4096
-/* Relation hash buckets at first (doubled as relations are added). */
-#define INITIAL_REL_BUCKETS 64
 
 /* ----------------------------------------------------------------------
  * Small helpers
@@ -741,302 +739,6 @@ wait_buffer_io(BufferDesc *desc)
 }
 
 /* ----------------------------------------------------------------------
- * Relations: smgr handles, extension locks, pending fsyncs
- *
- * An SMgrRelation is single-threaded, so the pool keeps a few idle
- * handles per relation and a thread doing I/O checks one out under
- * rel_lock, uses it without any lock, and checks it back in (closing it
- * if BUF_REL_IDLE_FILES are idle already).  Each handle lives in a
- * top-level context of its own, so opening and closing one touches no
- * shared context.
- * ---------------------------------------------------------------------- */
-
-static inline uint32
-rel_bucket(RelFileNumber rel)
-{
-    return (rel * 0x9E3779B1u) & (tdb_buf_pool->rel_nbuckets - 1);
-}
-
-/* The relation's entry, or NULL.  Caller holds rel_lock. */
-static BufRelation *
-rel_lookup_locked(RelFileNumber rel)
-{
-    BufRelation *entry = tdb_buf_pool->rel_buckets[rel_bucket(rel)];
-
-    while (entry != NULL && entry->relnumber != rel)
-        entry = entry->next;
-    return entry;
-}
-
-/* Double the relation hash table if memory allows (rel_lock held). */
-static void
-rel_grow_locked(void)
-{
-    BufferPool *pool = tdb_buf_pool;
-    uint32 old_n = pool->rel_nbuckets;
-    BufRelation **old = pool->rel_buckets;
-    BufRelation **buckets =
-        tdb_mcxt_alloc_extended(pool->cxt, (Size)old_n * 2 * sizeof(*old),
-                                MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO);
-
-    if (buckets == NULL)
-        return; /* longer chains, but still correct */
-    pool->rel_buckets = buckets;
-    pool->rel_nbuckets = old_n * 2;
-    for (uint32 i = 0; i < old_n; i++) {
-        BufRelation *entry = old[i];
-
-        while (entry != NULL) {
-            BufRelation *next = entry->next;
-            uint32 b = rel_bucket(entry->relnumber);
-
-            entry->next = buckets[b];
-            buckets[b] = entry;
-            entry = next;
-        }
-    }
-    tdb_pfree(old);
-}
-
-/* The relation's entry, created if needed (under rel_lock). */
-static BufRelation *
-rel_entry_locked(RelFileNumber rel)
-{
-    BufferPool *pool = tdb_buf_pool;
-    BufRelation *entry = rel_lookup_locked(rel);
-    uint32 b;
-    int rc;
-
-    if (entry != NULL)
-        return entry;
-    entry = tdb_mcxt_alloc_extended(pool->cxt, sizeof(BufRelation),
-                                    MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO);
-    if (entry == NULL)
-        return NULL;
-    if ((rc = pthread_mutex_init(&entry->extension_lock, NULL)) != 0)
-        tdb_buf_pthread_failed("initialize a mutex", rc);
-    entry->relnumber = rel;
-    b = rel_bucket(rel);
-    entry->next = pool->rel_buckets[b];
-    pool->rel_buckets[b] = entry;
-    if (++pool->rel_count > pool->rel_nbuckets)
-        rel_grow_locked();
-    return entry;
-}
-
-static TDB_NORETURN void
-raise_rel_oom(void)
-{
-    ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
-            errdetail("Failed on request of size %zu in memory context "
-                      "\"BufferPool\".",
-                      sizeof(BufRelation)));
-}
-
-/* The relation's entry, created if needed.  Stays valid until
- * tdb_buf_drop_relation(rel) or shutdown. */
-static BufRelation *
-rel_entry(RelFileNumber rel)
-{
-    BufRelation *entry;
-
-    buf_mutex_lock(&tdb_buf_pool->rel_lock);
-    entry = rel_entry_locked(rel);
-    buf_mutex_unlock(&tdb_buf_pool->rel_lock);
-    if (entry == NULL)
-        raise_rel_oom();
-    return entry;
-}
-
-static BufRelFile *
-relfile_open(RelFileNumber rel)
-{
-    MemoryContext cxt =
-        tdb_aset_create(NULL, "BufferPoolFile", ALLOCSET_SMALL_SIZES);
-    BufRelFile *volatile file = NULL;
-
-    TDB_TRY();
-    {
-        BufRelFile *f = tdb_mcxt_alloc(cxt, sizeof(BufRelFile));
-
-        f->cxt = cxt;
-        f->smgr = tdb_smgr_open(cxt, tdb_buf_pool->datadir, rel);
-        file = f;
-    }
-    TDB_CATCH();
-    {
-        tdb_mcxt_delete(cxt);
-        TDB_RE_THROW();
-    }
-    TDB_END_TRY();
-    return file;
-}
-
-static void
-relfile_close(BufRelFile *file)
-{
-    tdb_mcxt_delete(file->cxt); /* closes the descriptors */
-}
-
-/* Check out a handle on rel (creating rel's entry if needed). */
-static BufRelFile *
-relfile_get(RelFileNumber rel)
-{
-    BufRelation *entry;
-    BufRelFile *file = NULL;
-
-    buf_mutex_lock(&tdb_buf_pool->rel_lock);
-    entry = rel_entry_locked(rel);
-    if (entry != NULL && entry->nidle > 0)
-        file = entry->idle[--entry->nidle];
-    buf_mutex_unlock(&tdb_buf_pool->rel_lock);
-    if (entry == NULL)
-        raise_rel_oom();
-    if (file == NULL)
-        file = relfile_open(rel);
-    return file;
-}
-
-/* Check a handle back in; wrote: it wrote blocks that need an fsync. */
-static void
-relfile_put(RelFileNumber rel, BufRelFile *file, bool wrote)
-{
-    BufRelation *entry;
-
-    buf_mutex_lock(&tdb_buf_pool->rel_lock);
-    entry = rel_lookup_locked(rel);
-    if (entry != NULL) {
-        if (wrote)
-            entry->needs_sync = true;
-        if (entry->nidle < BUF_REL_IDLE_FILES) {
-            entry->idle[entry->nidle++] = file;
-            file = NULL;
-        }
-    }
-    buf_mutex_unlock(&tdb_buf_pool->rel_lock);
-    if (file != NULL)
-        relfile_close(file);
-}
-
-typedef enum RelFileOp {
-    RELFILE_READ,
-    RELFILE_WRITE,
-    RELFILE_EXTEND,
-    RELFILE_NBLOCKS,
-    RELFILE_SYNC,
-} RelFileOp;
-
-/*
- * One smgr call on relation rel through a checked-out handle, which is
- * checked back in whether the call succeeds or raises.  Returns the
- * block count for RELFILE_NBLOCKS, else 0.
- */
-static BlockNumber
-relfile_op(RelFileNumber rel, RelFileOp op, BlockNumber blkno, void *page)
-{
-    BufRelFile *volatile file = relfile_get(rel);
-    bool writes = op == RELFILE_WRITE || op == RELFILE_EXTEND;
-    volatile BlockNumber result = 0;
-
-    TDB_TRY();
-    {
-        switch (op) {
-        case RELFILE_READ:
-            tdb_smgr_read(file->smgr, blkno, page);
-            break;
-        case RELFILE_WRITE:
-            tdb_smgr_write(file->smgr, blkno, page);
-            break;
-        case RELFILE_EXTEND:
-            tdb_smgr_extend(file->smgr, blkno, page);
-            break;
-        case RELFILE_NBLOCKS:
-            result = tdb_smgr_nblocks(file->smgr);
-            break;
-        case RELFILE_SYNC:
-            tdb_smgr_immedsync(file->smgr);
-            break;
-        }
-    }
-    TDB_CATCH();
-    {
-        relfile_put(rel, file, writes);
-        TDB_RE_THROW();
-    }
-    TDB_END_TRY();
-    relfile_put(rel, file, writes);
-    return result;
-}
-
-/* Close the entry's idle handles and free it (unlinked already). */
-static void
-rel_entry_free(BufRelation *entry)
-{
-    for (int i = 0; i < entry->nidle; i++)
-        relfile_close(entry->idle[i]);
-    pthread_mutex_destroy(&entry->extension_lock);
-    buf_mutex_lock(&tdb_buf_pool->rel_lock);
-    tdb_pfree(entry);
-    buf_mutex_unlock(&tdb_buf_pool->rel_lock);
-}
-
-/*
- * fsync the relations written since their last fsync: rel only, or every
- * one (all).  A relation whose fsync fails is flagged again and the
- * error raised.
- */
-static void
-sync_relations(RelFileNumber rel, bool all)
-{
-    BufferPool *pool = tdb_buf_pool;
-    RelFileNumber *volatile todo;
-    uint32 ntodo = 0, cap = 0;
-    volatile uint32 i = 0;
-
-    /* Collect (and unflag) the relations to sync; an array of their
-     * numbers in the caller's context, as entries may go meanwhile. */
-    buf_mutex_lock(&pool->rel_lock);
-    for (uint32 b = 0; b < pool->rel_nbuckets; b++)
-        for (BufRelation *e = pool->rel_buckets[b]; e != NULL; e = e->next)
-            if (e->needs_sync && (all || e->relnumber == rel))
-                cap++;
-    buf_mutex_unlock(&pool->rel_lock);
-    if (cap == 0)
-        return;
-    todo = tdb_palloc_array(RelFileNumber, cap);
-    buf_mutex_lock(&pool->rel_lock);
-    for (uint32 b = 0; b < pool->rel_nbuckets; b++)
-        for (BufRelation *e = pool->rel_buckets[b]; e != NULL; e = e->next)
-            if (e->needs_sync && (all || e->relnumber == rel) && ntodo < cap) {
-                e->needs_sync = false;
-                todo[ntodo++] = e->relnumber;
-            }
-    buf_mutex_unlock(&pool->rel_lock);
-
-    TDB_TRY();
-    {
-        for (; i < ntodo; i++)
-            relfile_op(todo[i], RELFILE_SYNC, 0, NULL);
-    }
-    TDB_CATCH();
-    {
-        /* the failed one and those not reached are still unsynced */
-        buf_mutex_lock(&pool->rel_lock);
-        for (uint32 j = i; j < ntodo; j++) {
-            BufRelation *e = rel_lookup_locked(todo[j]);
-
-            if (e != NULL)
-                e->needs_sync = true;
-        }
-        buf_mutex_unlock(&pool->rel_lock);
-        tdb_pfree(todo);
-        TDB_RE_THROW();
-    }
-    TDB_END_TRY();
-    tdb_pfree(todo);
-}
-
-/* ----------------------------------------------------------------------
  * WAL hooks
  *
  * No WAL exists yet.  These two functions are where it plugs in; each is
@@ -1114,7 +816,7 @@ flush_buffer(BufferDesc *desc, bool conditional)
         wal_flush_before_write(tdb_page_get_lsn(copy.data));
         if (pool->checksums)
             tdb_page_set_checksum(copy.data, tag.blkno);
-        relfile_op(tag.rel, RELFILE_WRITE, tag.blkno, copy.data);
+        tdb_buf_relfile_op(tag.rel, RELFILE_WRITE, tag.blkno, copy.data);
     }
     TDB_CATCH();
     {
@@ -1269,7 +971,8 @@ read_buffer_block(BufferDesc *desc, bool already_read)
         PageVerifyReport report;
 
         if (!already_read)
-            relfile_op(desc->tag.rel, RELFILE_READ, desc->tag.blkno, page);
+            tdb_buf_relfile_op(desc->tag.rel, RELFILE_READ, desc->tag.blkno,
+                               page);
         if (!tdb_page_verify_ok(tdb_page_verify(page, desc->tag.blkno,
                                                 pool->checksums, &report))) {
             char relname[32];
@@ -1317,29 +1020,6 @@ abort_read_ahead(BufferDesc *desc)
 {
     terminate_buffer_io(desc, false, BM_IO_ERROR);
     unpin_and_forget(desc);
-}
-
-/* relfile_op for tdb_smgr_readv: the handle is checked back in whether
- * the call succeeds or raises. */
-static int
-relfile_readv(RelFileNumber rel, BlockNumber blkno, void *const *pages,
-              int npages)
-{
-    BufRelFile *volatile file = relfile_get(rel);
-    volatile int result = 0;
-
-    TDB_TRY();
-    {
-        result = tdb_smgr_readv(file->smgr, blkno, pages, npages);
-    }
-    TDB_CATCH();
-    {
-        relfile_put(rel, file, false);
-        TDB_RE_THROW();
-    }
-    TDB_END_TRY();
-    relfile_put(rel, file, false);
-    return result;
 }
 
 /*
@@ -1396,7 +1076,8 @@ read_ahead(BufferDesc *desc, BlockNumber end, int max,
         if (n > 1) {
             for (int i = 0; i < n; i++)
                 pages[i] = buf_page(descs[i]);
-            nread = relfile_readv(desc->tag.rel, desc->tag.blkno, pages, n);
+            nread =
+                tdb_buf_relfile_readv(desc->tag.rel, desc->tag.blkno, pages, n);
         }
     }
     TDB_CATCH();
@@ -1487,7 +1168,7 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
 
     check_pool();
     pool = tdb_buf_pool;
-    entry = rel_entry(rel);
+    entry = tdb_buf_rel_entry(rel);
     buf_mutex_lock(&entry->extension_lock);
     TDB_TRY();
     {
@@ -1497,7 +1178,7 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
         Page page;
 
         tag.rel = rel;
-        tag.blkno = relfile_op(rel, RELFILE_NBLOCKS, 0, NULL);
+        tag.blkno = tdb_buf_relfile_op(rel, RELFILE_NBLOCKS, 0, NULL);
         desc = buffer_alloc(&tag, strategy, &found);
         /* A valid buffer past the end: someone wrote where no block is. */
         if (!start_buffer_io(desc, true)) {
@@ -1519,7 +1200,7 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
         memcpy(copy.data, page, BLCKSZ);
         if (pool->checksums)
             tdb_page_set_checksum(copy.data, tag.blkno);
-        relfile_op(rel, RELFILE_EXTEND, tag.blkno, copy.data);
+        tdb_buf_relfile_op(rel, RELFILE_EXTEND, tag.blkno, copy.data);
     }
     TDB_CATCH();
     {
@@ -1553,7 +1234,7 @@ BlockNumber
 tdb_buf_relation_nblocks(RelFileNumber rel)
 {
     check_pool();
-    return relfile_op(rel, RELFILE_NBLOCKS, InvalidBlockNumber, NULL);
+    return tdb_buf_relfile_op(rel, RELFILE_NBLOCKS, InvalidBlockNumber, NULL);
 }
 
 void
@@ -1830,7 +1511,7 @@ tdb_buf_flush_relation(RelFileNumber rel)
 {
     check_pool();
     flush_buffers(rel, false);
-    sync_relations(rel, false);
+    tdb_buf_sync_relations(rel, false);
 }
 
 void
@@ -1838,7 +1519,7 @@ tdb_buf_flush_all(void)
 {
     check_pool();
     flush_buffers(InvalidRelFileNumber, true);
-    sync_relations(InvalidRelFileNumber, true);
+    tdb_buf_sync_relations(InvalidRelFileNumber, true);
 }
 
 /*
@@ -1909,7 +1590,6 @@ void
 tdb_buf_drop_relation(RelFileNumber rel)
 {
     BufferPool *pool;
-    BufRelation *entry, **link;
 
     check_pool();
     pool = tdb_buf_pool;
@@ -1924,19 +1604,7 @@ tdb_buf_drop_relation(RelFileNumber rel)
                 check_not_pinned_here(&ref_overflow->entries[i], rel);
     for (int32 i = 0; i < pool->nbuffers; i++)
         invalidate_buffer(buf_desc(i), rel);
-
-    buf_mutex_lock(&pool->rel_lock);
-    link = &pool->rel_buckets[rel_bucket(rel)];
-    while (*link != NULL && (*link)->relnumber != rel)
-        link = &(*link)->next;
-    entry = *link;
-    if (entry != NULL) {
-        *link = entry->next;
-        pool->rel_count--;
-    }
-    buf_mutex_unlock(&pool->rel_lock);
-    if (entry != NULL)
-        rel_entry_free(entry);
+    tdb_buf_rel_forget(rel);
 }
 
 /* ----------------------------------------------------------------------
@@ -2112,9 +1780,7 @@ tdb_bufmgr_init(const char *datadir, int nbuffers, bool checksums)
             tdb_mcxt_alloc_zero(
                 cxt, NUM_BUFFER_PARTITIONS * sizeof(BufMappingPartition) + 64),
             64);
-        p->rel_nbuckets = INITIAL_REL_BUCKETS;
-        p->rel_buckets = tdb_mcxt_alloc_zero(cxt, INITIAL_REL_BUCKETS *
-                                                      sizeof(BufRelation *));
+        tdb_buf_rel_init(p);
         pool = p;
     }
     TDB_CATCH();
@@ -2135,16 +1801,7 @@ pool_free(void)
 {
     BufferPool *pool = tdb_buf_pool;
 
-    for (uint32 b = 0; b < pool->rel_nbuckets; b++) {
-        BufRelation *entry = pool->rel_buckets[b];
-
-        while (entry != NULL) {
-            BufRelation *next = entry->next;
-
-            rel_entry_free(entry);
-            entry = next;
-        }
-    }
+    tdb_buf_rel_free_all();
     for (int32 i = 0; i < pool->nbuffers; i++) {
         BufferDesc *desc = &pool->descs[i].desc;
 

@@ -1,9 +1,10 @@
 /*
  * datetime.h -- internal interface of the date/time type family: date,
  * time, timestamp, timestamptz and interval (datetime.c,
- * datetime_parse.c, datetime_encode.c, date.c, timestamp.c, interval.c,
- * datetime_tochar.c).  Only those files include it; other layers reach
- * the types through the registry (types/builtins.h).
+ * datetime_parse.c, interval_parse.c, datetime_encode.c, date.c,
+ * timestamp.c, interval.c, datetime_tochar.c).  Only those files include
+ * it; other layers reach the types through the registry
+ * (types/builtins.h).
  *
  * Stored forms, as PostgreSQL stores them (tupledb stores PostgreSQL's
  * tuple format):
@@ -38,6 +39,9 @@
 #define TDB_TYPES_DATETIME_H
 
 #include "common/base.h"
+
+#include <errno.h>
+#include <stdlib.h>
 
 #include "types/fmgr.h"
 
@@ -360,6 +364,8 @@ int tdb_dt_decode_datetime(char **field, int *ftype, int nf, int *dtype,
                            DtTm *tm, fsec_t *fsec, int *tzp);
 int tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
                            DtTm *tm, fsec_t *fsec, int *tzp);
+/* Intervals (interval_parse.c): the fields of the postgres and
+ * SQL-standard forms, and ISO 8601 text. */
 int tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
                            int *dtype, IntervalInput *itm_in);
 int tdb_dt_decode_iso8601_interval(char *str, int *dtype,
@@ -385,6 +391,100 @@ TDB_NORETURN void tdb_dt_parse_error(int dterr, const char *str,
  * palloc'd.
  */
 char *tdb_dt_lower_units(const varlena *units);
+
+/* ----- between the parsers (datetime_parse.c, interval_parse.c) ----- */
+
+/* Character classes of the C locale, and number parsing. */
+
+static inline bool
+dt_isdigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline bool
+dt_isalpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static inline bool
+dt_isalnum(char c)
+{
+    return dt_isdigit(c) || dt_isalpha(c);
+}
+
+static inline bool
+dt_isspace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+           c == '\f';
+}
+
+static inline bool
+dt_ispunct(char c)
+{
+    unsigned char u = (unsigned char)c;
+
+    return u > 0x20 && u < 0x7F && !dt_isalnum(c);
+}
+
+static inline char
+dt_tolower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
+}
+
+/* strtol limited to int: errno ERANGE if it does not fit. */
+static inline int
+dt_strtoint(const char *str, char **end, int base)
+{
+    long val = strtol(str, end, base);
+
+    if (val != (long)(int)val)
+        errno = ERANGE;
+    return (int)val;
+}
+
+/*
+ * The fraction at cp ('.' then digits, to the end of the string); "."
+ * alone is zero.
+ */
+static inline int
+dt_parse_fraction(const char *cp, double *frac)
+{
+    Assert(*cp == '.');
+    if (cp[1] == '\0') {
+        *frac = 0;
+        return 0;
+    }
+    {
+        char *end;
+
+        errno = 0;
+        *frac = strtod(cp, &end);
+        if (*end != '\0' || errno != 0)
+            return DTERR_BAD_FORMAT;
+    }
+    return 0;
+}
+
+/* Hours, minutes, seconds of a time field ("12:34", "12:34:56.7"). */
+typedef struct TimeFields {
+    int64 hour;
+    int min;
+    int sec;
+    fsec_t usec;
+} TimeFields;
+
+/*
+ * Decode "hh:mm[:ss[.fff]]" (or "mm:ss.fff", and "mm:ss" when range, an
+ * interval typmod's range, is MINUTE TO SECOND) into *tf; *tmask gets
+ * DTK_TIME_M.  Returns 0 or a DTERR code; the caller checks the hour's
+ * range (datetime_parse.c).
+ */
+int tdb_dt_decode_time_fields(char *str, int range, int *tmask,
+                              TimeFields *tf);
 
 /* ----- time zones (datetime_tz.c) ----- */
 

@@ -1,6 +1,7 @@
 /*
- * datetime_parse.c -- reading date, time, timestamp and interval text
- * the way PostgreSQL 15 reads it.
+ * datetime_parse.c -- reading date, time and timestamp text the way
+ * PostgreSQL 15 reads it; intervals are read in interval_parse.c, which
+ * shares the first stage, the keyword tables and the error reports here.
  *
  * Input goes through two stages, as in PostgreSQL:
  *
@@ -11,9 +12,10 @@
  *                                           DTK_STRING, DTK_SPECIAL)
  *        --tdb_dt_decode_datetime-->  a DtTm, fractional seconds, zone
  *          tdb_dt_decode_timeonly     offset, and a "dtype": DTK_DATE
- *          tdb_dt_decode_interval     for an ordinary value, or
+ *                                     for an ordinary value, or
  *                                     DTK_EPOCH / DTK_LATE / DTK_EARLY
  *                                     for the special words
+ *        --tdb_dt_decode_interval-->  an IntervalInput (interval_parse.c)
  *
  * The decoders walk the fields keeping a mask of what has been seen
  * (year, month, day, hour, ..., zone: the DTF_* bits); a field that
@@ -27,10 +29,9 @@
  * PostgreSQL's error (tdb_dt_parse_error).
  *
  * Quirks kept on purpose because PostgreSQL 15 has them: unit-labelled
- * ISO input ("y2024m03d01", "j2451545", "20240301 t 123456"); "ago"
- * anywhere in an interval; keywords matched on their first 10 letters
- * ("microseconds" is "microsecon"); time zone abbreviations taking
- * precedence over keywords.
+ * ISO input ("y2024m03d01", "j2451545", "20240301 t 123456"); keywords
+ * matched on their first 10 letters ("microseconds" is "microsecon");
+ * time zone abbreviations taking precedence over keywords.
  *
  * Time zones: numeric offsets, the abbreviations of PostgreSQL's
  * "Default" abbreviation set (EST, CET, MSK, ...), and zone names from
@@ -39,6 +40,14 @@
  * taken at that date and time; 'now', 'today', 'tomorrow' and
  * 'yesterday' are relative to the transaction's start, seen in that
  * zone.
+ *
+ * Entry points (datetime.h): tdb_dt_parse_fields, tdb_dt_decode_datetime,
+ * tdb_dt_decode_timeonly, tdb_dt_validate_date, the keyword lookups
+ * (tdb_dt_decode_special, tdb_dt_decode_units, tdb_dt_decode_zone_name),
+ * tdb_dt_parse_error; for interval_parse.c also tdb_dt_decode_time_fields.
+ * The C-locale character classes and number helpers (dt_isdigit, ...,
+ * dt_strtoint, dt_parse_fraction) are static inline functions in
+ * datetime.h.
  */
 #include "common/base.h"
 
@@ -447,60 +456,6 @@ tdb_dt_check_token_tables(void)
 }
 
 /* ----------------------------------------------------------------------
- * Character classes of the C locale, and number parsing
- * ---------------------------------------------------------------------- */
-
-static inline bool
-dt_isdigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static inline bool
-dt_isalpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static inline bool
-dt_isalnum(char c)
-{
-    return dt_isdigit(c) || dt_isalpha(c);
-}
-
-static inline bool
-dt_isspace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
-           c == '\f';
-}
-
-static inline bool
-dt_ispunct(char c)
-{
-    unsigned char u = (unsigned char)c;
-
-    return u > 0x20 && u < 0x7F && !dt_isalnum(c);
-}
-
-static inline char
-dt_tolower(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
-}
-
-/* strtol limited to int: errno ERANGE if it does not fit. */
-static int
-dt_strtoint(const char *str, char **end, int base)
-{
-    long val = strtol(str, end, base);
-
-    if (val != (long)(int)val)
-        errno = ERANGE;
-    return (int)val;
-}
-
-/* ----------------------------------------------------------------------
  * Keyword lookups
  * ---------------------------------------------------------------------- */
 
@@ -764,35 +719,12 @@ tdb_dt_parse_fields(const char *timestr, char *workbuf, size_t buflen,
  * Field decoders
  * ---------------------------------------------------------------------- */
 
-/*
- * The fraction at cp ('.' then digits, to the end of the string); "."
- * alone is zero.
- */
-static int
-parse_fraction(const char *cp, double *frac)
-{
-    Assert(*cp == '.');
-    if (cp[1] == '\0') {
-        *frac = 0;
-        return 0;
-    }
-    {
-        char *end;
-
-        errno = 0;
-        *frac = strtod(cp, &end);
-        if (*end != '\0' || errno != 0)
-            return DTERR_BAD_FORMAT;
-    }
-    return 0;
-}
-
-/* As parse_fraction, as microseconds. */
+/* As dt_parse_fraction, as microseconds. */
 static int
 parse_fractional_second(const char *cp, fsec_t *fsec)
 {
     double frac;
-    int dterr = parse_fraction(cp, &frac);
+    int dterr = dt_parse_fraction(cp, &frac);
 
     if (dterr)
         return dterr;
@@ -800,20 +732,12 @@ parse_fractional_second(const char *cp, fsec_t *fsec)
     return 0;
 }
 
-/* Hours, minutes, seconds of a time field ("12:34", "12:34:56.7"). */
-typedef struct TimeFields {
-    int64 hour;
-    int min;
-    int sec;
-    fsec_t usec;
-} TimeFields;
-
 /*
  * Decode "hh:mm[:ss[.fff]]" (or "mm:ss.fff", and "mm:ss" when range is
  * MINUTE TO SECOND); the caller checks the hour's range.
  */
-static int
-decode_time_common(char *str, int range, int *tmask, TimeFields *tf)
+int
+tdb_dt_decode_time_fields(char *str, int range, int *tmask, TimeFields *tf)
 {
     char *cp;
     fsec_t fsec = 0;
@@ -876,7 +800,7 @@ static int
 decode_time(char *str, int range, int *tmask, DtTm *tm, fsec_t *fsec)
 {
     TimeFields tf;
-    int dterr = decode_time_common(str, range, tmask, &tf);
+    int dterr = tdb_dt_decode_time_fields(str, range, tmask, &tf);
 
     if (dterr)
         return dterr;
@@ -886,27 +810,6 @@ decode_time(char *str, int range, int *tmask, DtTm *tm, fsec_t *fsec)
     tm->tm_min = tf.min;
     tm->tm_sec = tf.sec;
     *fsec = tf.usec;
-    return 0;
-}
-
-/* A time field of an interval, into itm_in->tm_usec (replacing it). */
-static int
-decode_time_for_interval(char *str, int range, int *tmask,
-                         IntervalInput *itm_in)
-{
-    TimeFields tf;
-    int dterr = decode_time_common(str, range, tmask, &tf);
-    int64 usec = tf.usec;
-    int64 part;
-
-    if (dterr)
-        return dterr;
-    if (__builtin_mul_overflow(tf.hour, USECS_PER_HOUR, &part) ||
-        __builtin_add_overflow(usec, part, &usec) ||
-        __builtin_add_overflow(usec, tf.min * USECS_PER_MINUTE, &usec) ||
-        __builtin_add_overflow(usec, tf.sec * USECS_PER_SEC, &usec))
-        return DTERR_FIELD_OVERFLOW;
-    itm_in->tm_usec = usec;
     return 0;
 }
 
@@ -1361,7 +1264,7 @@ decode_labelled_number(int ptype, char *fld, int fmask, bool for_time,
             /* a fraction of a day */
             double time;
 
-            dterr = parse_fraction(cp, &time);
+            dterr = dt_parse_fraction(cp, &time);
             if (dterr)
                 return dterr;
             time *= USECS_PER_DAY;
@@ -2097,585 +2000,6 @@ tdb_dt_decode_timeonly(char **field, int *ftype, int nf, int *dtype,
         tt.tm_sec = tm->tm_sec;
         *tzp = tdb_dt_zone_offset(&tt, tdb_dt_session_zone());
         tm->tm_isdst = tt.tm_isdst;
-    }
-    return 0;
-}
-
-/* ----------------------------------------------------------------------
- * Intervals
- * ---------------------------------------------------------------------- */
-
-/* itm_in->tm_usec += frac * scale, rounded to the microsecond. */
-static bool
-adjust_fract_microseconds(double frac, int64 scale, IntervalInput *itm_in)
-{
-    int64 usec;
-
-    if (frac == 0)
-        return true;
-    frac *= scale;
-    usec = (int64)frac;
-    frac -= usec;
-    if (frac > 0.5)
-        usec++;
-    else if (frac < -0.5)
-        usec--;
-    return !__builtin_add_overflow(itm_in->tm_usec, usec, &itm_in->tm_usec);
-}
-
-/* frac * scale days: whole days to tm_mday, the rest to tm_usec. */
-static bool
-adjust_fract_days(double frac, int scale, IntervalInput *itm_in)
-{
-    int extra_days;
-
-    if (frac == 0)
-        return true;
-    frac *= scale;
-    extra_days = (int)frac;
-    if (__builtin_add_overflow(itm_in->tm_mday, extra_days, &itm_in->tm_mday))
-        return false;
-    frac -= extra_days;
-    return adjust_fract_microseconds(frac, USECS_PER_DAY, itm_in);
-}
-
-/* frac * scale years as whole months (rounded); the rest is dropped. */
-static bool
-adjust_fract_years(double frac, int scale, IntervalInput *itm_in)
-{
-    int extra_months = (int)rint(frac * scale * MONTHS_PER_YEAR);
-
-    return !__builtin_add_overflow(itm_in->tm_mon, extra_months,
-                                   &itm_in->tm_mon);
-}
-
-/* (val + fval) * scale microseconds. */
-static bool
-adjust_microseconds(int64 val, double fval, int64 scale,
-                    IntervalInput *itm_in)
-{
-    int64 product;
-
-    if (__builtin_mul_overflow(val, scale, &product) ||
-        __builtin_add_overflow(itm_in->tm_usec, product, &itm_in->tm_usec))
-        return false;
-    return adjust_fract_microseconds(fval, scale, itm_in);
-}
-
-static bool
-adjust_days(int64 val, int scale, IntervalInput *itm_in)
-{
-    int days;
-
-    if (val < INT_MIN || val > INT_MAX)
-        return false;
-    return !__builtin_mul_overflow((int32)val, scale, &days) &&
-           !__builtin_add_overflow(itm_in->tm_mday, days, &itm_in->tm_mday);
-}
-
-static bool
-adjust_months(int64 val, IntervalInput *itm_in)
-{
-    if (val < INT_MIN || val > INT_MAX)
-        return false;
-    return !__builtin_add_overflow(itm_in->tm_mon, (int32)val,
-                                   &itm_in->tm_mon);
-}
-
-static bool
-adjust_years(int64 val, int scale, IntervalInput *itm_in)
-{
-    int years;
-
-    if (val < INT_MIN || val > INT_MAX)
-        return false;
-    return !__builtin_mul_overflow((int32)val, scale, &years) &&
-           !__builtin_add_overflow(itm_in->tm_year, years, &itm_in->tm_year);
-}
-
-static void
-clear_itm_in(IntervalInput *itm_in)
-{
-    itm_in->tm_usec = 0;
-    itm_in->tm_mday = 0;
-    itm_in->tm_mon = 0;
-    itm_in->tm_year = 0;
-}
-
-/* The unit a bare number means at the right end of an interval typmod's
- * range ("'1'::interval day" is a day). */
-static int
-unit_for_range(int range)
-{
-    switch (range) {
-    case INTERVAL_MASK(DTF_YEAR):
-        return DTK_YEAR;
-    case INTERVAL_MASK(DTF_MONTH):
-    case INTERVAL_MASK(DTF_YEAR) | INTERVAL_MASK(DTF_MONTH):
-        return DTK_MONTH;
-    case INTERVAL_MASK(DTF_DAY):
-        return DTK_DAY;
-    case INTERVAL_MASK(DTF_HOUR):
-    case INTERVAL_MASK(DTF_DAY) | INTERVAL_MASK(DTF_HOUR):
-        return DTK_HOUR;
-    case INTERVAL_MASK(DTF_MINUTE):
-    case INTERVAL_MASK(DTF_HOUR) | INTERVAL_MASK(DTF_MINUTE):
-    case INTERVAL_MASK(DTF_DAY) | INTERVAL_MASK(DTF_HOUR) |
-        INTERVAL_MASK(DTF_MINUTE):
-        return DTK_MINUTE;
-    default:
-        return DTK_SECOND;
-    }
-}
-
-/*
- * Decode the fields of an interval (postgres and SQL-standard forms:
- * "1 year 2 mons", "1-2", "3 04:05:06", "@ 1 minute ago").  The fields
- * are read right to left so that each number meets its unit first; a
- * number with no unit takes the unit that the field to its right
- * implies (a time field makes it days), or at the right end the one the
- * typmod's range implies.
- */
-int
-tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
-                       int *dtype, IntervalInput *itm_in)
-{
-    bool is_before = false;
-    char *cp;
-    int fmask = 0;
-    int tmask;
-    int type = DTF_IGNORE;
-    int uval;
-    int dterr;
-    int64 val;
-    double fval;
-
-    *dtype = DTK_DELTA;
-    clear_itm_in(itm_in);
-
-    for (int i = nf - 1; i >= 0; i--) {
-        switch (ftype[i]) {
-        case DTK_TIME:
-            dterr = decode_time_for_interval(field[i], range, &tmask, itm_in);
-            if (dterr)
-                return dterr;
-            type = DTK_DAY;
-            break;
-
-        case DTK_TZ:
-            /* a signed hh:mm[:ss] is a signed time field */
-            if (strchr(field[i] + 1, ':') != NULL &&
-                decode_time_for_interval(field[i] + 1, range, &tmask,
-                                         itm_in) == 0) {
-                if (*field[i] == '-') {
-                    if (itm_in->tm_usec == INT64_MIN)
-                        return DTERR_FIELD_OVERFLOW;
-                    itm_in->tm_usec = -itm_in->tm_usec;
-                }
-                type = DTK_DAY;
-                break;
-            }
-            /* otherwise a signed number or year-month */
-            TDB_FALLTHROUGH;
-
-        case DTK_DATE:
-        case DTK_NUMBER:
-            if (type == DTF_IGNORE)
-                type = unit_for_range(range);
-
-            errno = 0;
-            val = strtoll(field[i], &cp, 10);
-            if (errno == ERANGE)
-                return DTERR_FIELD_OVERFLOW;
-
-            if (*cp == '-') {
-                /* SQL year-month: "1-2" */
-                int val2;
-
-                val2 = dt_strtoint(cp + 1, &cp, 10);
-                if (errno == ERANGE || val2 < 0 || val2 >= MONTHS_PER_YEAR)
-                    return DTERR_FIELD_OVERFLOW;
-                if (*cp != '\0')
-                    return DTERR_BAD_FORMAT;
-                type = DTK_MONTH;
-                if (*field[i] == '-')
-                    val2 = -val2;
-                if (__builtin_mul_overflow(val, (int64)MONTHS_PER_YEAR, &val) ||
-                    __builtin_add_overflow(val, (int64)val2, &val))
-                    return DTERR_FIELD_OVERFLOW;
-                fval = 0;
-            } else if (*cp == '.') {
-                dterr = parse_fraction(cp, &fval);
-                if (dterr)
-                    return dterr;
-                if (*field[i] == '-')
-                    fval = -fval;
-            } else if (*cp == '\0')
-                fval = 0;
-            else
-                return DTERR_BAD_FORMAT;
-
-            tmask = 0;
-            switch (type) {
-            case DTK_MICROSEC:
-                if (!adjust_microseconds(val, fval, 1, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_MICROSECOND);
-                break;
-            case DTK_MILLISEC:
-                if (!adjust_microseconds(val, fval, 1000, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_MILLISECOND);
-                break;
-            case DTK_SECOND:
-                if (!adjust_microseconds(val, fval, USECS_PER_SEC, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                /* a fraction counts as milli- and microseconds too */
-                tmask = fval == 0 ? DTK_M(DTF_SECOND) : DTK_ALL_SECS_M;
-                break;
-            case DTK_MINUTE:
-                if (!adjust_microseconds(val, fval, USECS_PER_MINUTE, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_MINUTE);
-                break;
-            case DTK_HOUR:
-                if (!adjust_microseconds(val, fval, USECS_PER_HOUR, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_HOUR);
-                type = DTK_DAY; /* for the next field to the left */
-                break;
-            case DTK_DAY:
-                if (!adjust_days(val, 1, itm_in) ||
-                    !adjust_fract_microseconds(fval, USECS_PER_DAY, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_DAY);
-                break;
-            case DTK_WEEK:
-                if (!adjust_days(val, 7, itm_in) ||
-                    !adjust_fract_days(fval, 7, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_WEEK);
-                break;
-            case DTK_MONTH:
-                if (!adjust_months(val, itm_in) ||
-                    !adjust_fract_days(fval, DAYS_PER_MONTH, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_MONTH);
-                break;
-            case DTK_YEAR:
-                if (!adjust_years(val, 1, itm_in) ||
-                    !adjust_fract_years(fval, 1, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_YEAR);
-                break;
-            case DTK_DECADE:
-                if (!adjust_years(val, 10, itm_in) ||
-                    !adjust_fract_years(fval, 10, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_DECADE);
-                break;
-            case DTK_CENTURY:
-                if (!adjust_years(val, 100, itm_in) ||
-                    !adjust_fract_years(fval, 100, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_CENTURY);
-                break;
-            case DTK_MILLENNIUM:
-                if (!adjust_years(val, 1000, itm_in) ||
-                    !adjust_fract_years(fval, 1000, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                tmask = DTK_M(DTF_MILLENNIUM);
-                break;
-            default:
-                return DTERR_BAD_FORMAT;
-            }
-            break;
-
-        case DTK_STRING:
-        case DTK_SPECIAL:
-            type = tdb_dt_decode_units(field[i], &uval);
-            if (type == DTF_IGNORE)
-                continue;
-            tmask = 0;
-            switch (type) {
-            case DTF_UNITS:
-                type = uval;
-                break;
-            case DTF_AGO:
-                is_before = true;
-                type = uval;
-                break;
-            default:
-                return DTERR_BAD_FORMAT;
-            }
-            break;
-
-        default:
-            return DTERR_BAD_FORMAT;
-        }
-
-        if (tmask & fmask)
-            return DTERR_BAD_FORMAT;
-        fmask |= tmask;
-    }
-
-    /* at least one field */
-    if (fmask == 0)
-        return DTERR_BAD_FORMAT;
-
-    /*
-     * SQL-standard style reads '-1 2:03:04' as minus (1 day 2:03:04):
-     * PostgreSQL applies a leading '-' to every field when no later field
-     * carries a sign of its own (postgres-style output always signs the
-     * fields after a negative one, so that output still reads back).
-     */
-    if (tdb_typeio()->interval_style == INTSTYLE_SQL_STANDARD &&
-        field[0][0] == '-') {
-        bool more_signs = false;
-
-        for (int i = 1; i < nf; i++)
-            if (field[i][0] == '-' || field[i][0] == '+')
-                more_signs = true;
-        if (!more_signs) {
-            if (itm_in->tm_usec > 0)
-                itm_in->tm_usec = -itm_in->tm_usec;
-            if (itm_in->tm_mday > 0)
-                itm_in->tm_mday = -itm_in->tm_mday;
-            if (itm_in->tm_mon > 0)
-                itm_in->tm_mon = -itm_in->tm_mon;
-            if (itm_in->tm_year > 0)
-                itm_in->tm_year = -itm_in->tm_year;
-        }
-    }
-
-    if (is_before) {
-        if (itm_in->tm_usec == INT64_MIN || itm_in->tm_mday == INT_MIN ||
-            itm_in->tm_mon == INT_MIN || itm_in->tm_year == INT_MIN)
-            return DTERR_FIELD_OVERFLOW;
-        itm_in->tm_usec = -itm_in->tm_usec;
-        itm_in->tm_mday = -itm_in->tm_mday;
-        itm_in->tm_mon = -itm_in->tm_mon;
-        itm_in->tm_year = -itm_in->tm_year;
-    }
-    return 0;
-}
-
-/*
- * One number of an ISO 8601 interval (strtod syntax, |value| <= 1e15),
- * split into its integer part and fraction.
- */
-static int
-parse_iso8601_number(char *str, char **endptr, int64 *ipart, double *fpart)
-{
-    double val;
-
-    if (!(dt_isdigit(*str) || *str == '-' || *str == '.'))
-        return DTERR_BAD_FORMAT;
-    errno = 0;
-    val = strtod(str, endptr);
-    if (*endptr == str || errno != 0)
-        return DTERR_BAD_FORMAT;
-    if (isnan(val) || val < -1.0e15 || val > 1.0e15)
-        return DTERR_FIELD_OVERFLOW;
-    if (val >= 0)
-        *ipart = (int64)floor(val);
-    else
-        *ipart = (int64)-floor(-val);
-    *fpart = val - (double)*ipart;
-    return 0;
-}
-
-/* Digits before any fraction, after an optional '-'. */
-static int
-iso8601_integer_width(const char *fieldstart)
-{
-    if (*fieldstart == '-')
-        fieldstart++;
-    return (int)strspn(fieldstart, "0123456789");
-}
-
-/*
- * An ISO 8601 interval: "P1Y2M3DT4H5M6S" (designators; a week may mix
- * with the others, and any field may have a fraction), or the
- * alternative "P0001-02-03T04:05:06" / "P00010203T040506".  Returns
- * DTERR_BAD_FORMAT for anything that does not look like one.
- */
-int
-tdb_dt_decode_iso8601_interval(char *str, int *dtype, IntervalInput *itm_in)
-{
-    bool datepart = true;
-    bool havefield = false;
-
-    *dtype = DTK_DELTA;
-    clear_itm_in(itm_in);
-    if (strlen(str) < 2 || str[0] != 'P')
-        return DTERR_BAD_FORMAT;
-    str++;
-    while (*str) {
-        char *fieldstart;
-        int64 val;
-        double fval;
-        char unit;
-        int dterr;
-
-        if (*str == 'T') {
-            datepart = false;
-            havefield = false;
-            str++;
-            continue;
-        }
-        fieldstart = str;
-        dterr = parse_iso8601_number(str, &str, &val, &fval);
-        if (dterr)
-            return dterr;
-        /* may be the terminating NUL: every path below stops on it */
-        unit = *str++;
-
-        if (datepart) {
-            switch (unit) {
-            case 'Y':
-                if (!adjust_years(val, 1, itm_in) ||
-                    !adjust_fract_years(fval, 1, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                break;
-            case 'M':
-                if (!adjust_months(val, itm_in) ||
-                    !adjust_fract_days(fval, DAYS_PER_MONTH, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                break;
-            case 'W':
-                if (!adjust_days(val, 7, itm_in) ||
-                    !adjust_fract_days(fval, 7, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                break;
-            case 'D':
-                if (!adjust_days(val, 1, itm_in) ||
-                    !adjust_fract_microseconds(fval, USECS_PER_DAY, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                break;
-            case 'T':
-            case '\0':
-                /* basic alternative format: YYYYMMDD */
-                if (iso8601_integer_width(fieldstart) == 8 && !havefield) {
-                    if (!adjust_years(val / 10000, 1, itm_in) ||
-                        !adjust_months((val / 100) % 100, itm_in) ||
-                        !adjust_days(val % 100, 1, itm_in) ||
-                        !adjust_fract_microseconds(fval, USECS_PER_DAY,
-                                                   itm_in))
-                        return DTERR_FIELD_OVERFLOW;
-                    if (unit == '\0')
-                        return 0;
-                    datepart = false;
-                    havefield = false;
-                    continue;
-                }
-                TDB_FALLTHROUGH;
-            case '-':
-                /* extended alternative format: YYYY-MM-DD */
-                if (havefield)
-                    return DTERR_BAD_FORMAT;
-                if (!adjust_years(val, 1, itm_in) ||
-                    !adjust_fract_years(fval, 1, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                if (unit == '\0')
-                    return 0;
-                if (unit == 'T') {
-                    datepart = false;
-                    havefield = false;
-                    continue;
-                }
-                dterr = parse_iso8601_number(str, &str, &val, &fval);
-                if (dterr)
-                    return dterr;
-                if (!adjust_months(val, itm_in) ||
-                    !adjust_fract_days(fval, DAYS_PER_MONTH, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                if (*str == '\0')
-                    return 0;
-                if (*str == 'T') {
-                    datepart = false;
-                    havefield = false;
-                    continue;
-                }
-                if (*str != '-')
-                    return DTERR_BAD_FORMAT;
-                str++;
-                dterr = parse_iso8601_number(str, &str, &val, &fval);
-                if (dterr)
-                    return dterr;
-                if (!adjust_days(val, 1, itm_in) ||
-                    !adjust_fract_microseconds(fval, USECS_PER_DAY, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                if (*str == '\0')
-                    return 0;
-                if (*str == 'T') {
-                    datepart = false;
-                    havefield = false;
-                    continue;
-                }
-                return DTERR_BAD_FORMAT;
-            default:
-                return DTERR_BAD_FORMAT;
-            }
-        } else {
-            switch (unit) {
-            case 'H':
-                if (!adjust_microseconds(val, fval, USECS_PER_HOUR, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                break;
-            case 'M':
-                if (!adjust_microseconds(val, fval, USECS_PER_MINUTE, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                break;
-            case 'S':
-                if (!adjust_microseconds(val, fval, USECS_PER_SEC, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                break;
-            case '\0':
-                /* basic alternative format: HHMMSS */
-                if (iso8601_integer_width(fieldstart) == 6 && !havefield) {
-                    if (!adjust_microseconds(val / 10000, 0, USECS_PER_HOUR,
-                                             itm_in) ||
-                        !adjust_microseconds((val / 100) % 100, 0,
-                                             USECS_PER_MINUTE, itm_in) ||
-                        !adjust_microseconds(val % 100, 0, USECS_PER_SEC,
-                                             itm_in) ||
-                        !adjust_fract_microseconds(fval, 1, itm_in))
-                        return DTERR_FIELD_OVERFLOW;
-                    return 0;
-                }
-                TDB_FALLTHROUGH;
-            case ':':
-                /* extended alternative format: HH:MM:SS */
-                if (havefield)
-                    return DTERR_BAD_FORMAT;
-                if (!adjust_microseconds(val, fval, USECS_PER_HOUR, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                if (unit == '\0')
-                    return 0;
-                dterr = parse_iso8601_number(str, &str, &val, &fval);
-                if (dterr)
-                    return dterr;
-                if (!adjust_microseconds(val, fval, USECS_PER_MINUTE, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                if (*str == '\0')
-                    return 0;
-                if (*str != ':')
-                    return DTERR_BAD_FORMAT;
-                str++;
-                dterr = parse_iso8601_number(str, &str, &val, &fval);
-                if (dterr)
-                    return dterr;
-                if (!adjust_microseconds(val, fval, USECS_PER_SEC, itm_in))
-                    return DTERR_FIELD_OVERFLOW;
-                if (*str == '\0')
-                    return 0;
-                return DTERR_BAD_FORMAT;
-            default:
-                return DTERR_BAD_FORMAT;
-            }
-        }
-        havefield = true;
     }
     return 0;
 }
