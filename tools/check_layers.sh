@@ -4,7 +4,8 @@
 #   1. a file in src/<layer>/ includes a header of a layer that <layer> may
 #      not use (the table below: dependencies point down, never up);
 #   2. any file outside src/<layer>/ (or its unit tests, tests/unit/<layer>/)
-#      includes one of <layer>'s private headers, *_int.h.
+#      includes one of <layer>'s private headers, *_int.h (and
+#      storage/buf_internals.h, PostgreSQL's name for the buffer pool's).
 # ROOT defaults to the repository this script lives in.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -73,7 +74,7 @@ BEGIN {
   owner = ""
   if (p[1] == "src") owner = p[2]
   else if (p[1] == "tests" && p[2] == "unit") owner = p[3]
-  if (header ~ /_int\.h$/ && owner != target) {
+  if (header ~ /_(int|internals)\.h$/ && owner != target) {
     printf "check-layers: %s:%s includes %s, private to src/%s/\n", file, line, header, target > "/dev/stderr"
     bad = 1
   }

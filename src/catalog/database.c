@@ -15,7 +15,6 @@
 #include "catalog/catalog.h"
 #include "catalog/database.h"
 #include "common/elog.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/datadir.h"
 

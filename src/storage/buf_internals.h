@@ -371,12 +371,6 @@ void tdb_buf_rel_free_all(void);
 
 /* ----- for tests ----- */
 
-/*
- * Free the pool without writing anything -- what a crash does to it --
- * and forget this thread's pins.  Other threads must not hold pins.
- */
-void tdb_bufmgr_discard(void);
-
 /* The usage count of block blkno of rel, -1 if it is not in the pool. */
 int tdb_buf_usage_count(RelFileNumber rel, BlockNumber blkno);
 

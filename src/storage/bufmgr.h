@@ -134,6 +134,13 @@ void tdb_bufmgr_init(const char *datadir, int nbuffers, bool checksums);
  */
 void tdb_bufmgr_shutdown(void);
 
+/*
+ * Free the pool without writing anything -- what a crash does to it --
+ * and forget this thread's pins.  Other threads must not hold pins.  For
+ * giving up on a database (catalog/database.c) and for crash tests.
+ */
+void tdb_bufmgr_discard(void);
+
 /* Whether the pool exists, and its number of buffers (0 if not). */
 bool tdb_bufmgr_is_initialized(void);
 int tdb_bufmgr_nbuffers(void);

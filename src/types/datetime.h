@@ -1,10 +1,12 @@
 /*
  * datetime.h -- internal interface of the date/time type family: date,
  * time, timestamp, timestamptz and interval (datetime.c,
- * datetime_parse.c, interval_parse.c, datetime_encode.c, date.c,
- * timestamp.c, interval.c, datetime_tochar.c).  Only those files include
- * it; other layers reach the types through the registry
- * (types/builtins.h).
+ * datetime_parse.c, interval_parse.c, datetime_encode.c, datetime_tz.c,
+ * date.c, timestamp.c, interval.c, datetime_tochar.c), also read by the
+ * types/ files that handle those values for others (series.c's
+ * generate_series over timestamps, sendrecv.c's binary forms, typeio.c's
+ * settings) and by the family's unit tests.  Other layers reach the types
+ * through the registry (types/builtins.h).
  *
  * Stored forms, as PostgreSQL stores them (tupledb stores PostgreSQL's
  * tuple format):
@@ -386,8 +388,8 @@ TDB_NORETURN void tdb_dt_parse_error(int dterr, const char *str,
                                      const char *datatype);
 
 /*
- * Units of date_trunc/extract/date_part: the text lower-cased (as
- * PostgreSQL's downcase_truncate_identifier does, at most 63 bytes),
+ * datetime.c: units of date_trunc/extract/date_part, the text lower-cased
+ * (as PostgreSQL's downcase_truncate_identifier does, at most 63 bytes),
  * palloc'd.
  */
 char *tdb_dt_lower_units(const varlena *units);

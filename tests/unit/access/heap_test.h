@@ -41,7 +41,6 @@
 #include "access/vacuum.h"
 #include "access/xact.h"
 #include "access_test.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/smgr.h"
 #include "test.h"

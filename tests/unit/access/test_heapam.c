@@ -18,7 +18,6 @@
 #include "access/xact.h"
 #include "common/elog.h"
 #include "heap_test.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
 #include "storage/smgr.h"

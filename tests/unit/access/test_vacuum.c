@@ -43,7 +43,6 @@
 #include "access/xact.h"
 #include "common/elog.h"
 #include "heap_test.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/smgr.h"
 #include "test.h"

@@ -12,7 +12,6 @@
 
 #include "catalog/database.h"
 #include "mmgr/mcxt.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 
 /* Test end (the top context's reset): a pool a failed test left open is

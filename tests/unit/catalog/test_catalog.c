@@ -23,7 +23,6 @@
 #include "catalog/database.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
 #include "storage/storage_test.h"

@@ -21,7 +21,6 @@
 #include "catalog/catalog_test.h"
 #include "catalog/database.h"
 #include "common/elog.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/storage_test.h"
 #include "test.h"

@@ -20,7 +20,6 @@
 #include "catalog/database.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/storage_test.h"
 #include "test.h"

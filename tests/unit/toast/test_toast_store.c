@@ -29,7 +29,6 @@
 #include "access/vacuum.h"
 #include "access/xact.h"
 #include "common/elog.h"
-#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
 #include "storage/smgr.h"
