@@ -19,7 +19,7 @@
 #include "access/relation.h"
 #include "commands/commands.h"
 #include "executor/dest.h"
-#include "executor/primnodes.h"
+#include "nodes/primnodes.h"
 
 /* HEADER: none, a line to skip / write, or a line to check (FROM). */
 typedef enum CopyHeader {

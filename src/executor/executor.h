@@ -22,7 +22,7 @@
 #include "access/xact.h"
 #include "executor/dest.h"
 #include "executor/expr.h"
-#include "executor/plannodes.h"
+#include "nodes/plannodes.h"
 
 /* EXPLAIN ANALYZE's per-node counters. */
 typedef struct Instrumentation {

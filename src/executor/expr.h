@@ -42,7 +42,7 @@
 #define TDB_EXECUTOR_EXPR_H
 
 #include "common/base.h"
-#include "executor/primnodes.h"
+#include "nodes/primnodes.h"
 #include "tuple/slot.h"
 #include "types/fmgr.h"
 

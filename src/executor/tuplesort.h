@@ -37,7 +37,7 @@
 #define TDB_EXECUTOR_TUPLESORT_H
 
 #include "common/base.h"
-#include "executor/plannodes.h"
+#include "nodes/plannodes.h"
 #include "tuple/slot.h"
 
 typedef struct Tuplesort Tuplesort;

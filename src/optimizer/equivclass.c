@@ -31,7 +31,7 @@
 #include "common/base.h"
 
 #include "common/elog.h"
-#include "executor/primnodes.h"
+#include "nodes/primnodes.h"
 #include "optimizer/planner.h"
 #include "types/builtins.h"
 

@@ -27,7 +27,7 @@
  */
 #include "common/base.h"
 
-#include "executor/primnodes.h"
+#include "nodes/primnodes.h"
 #include "optimizer/planner.h"
 #include "parser/query.h"
 #include "types/builtins.h"

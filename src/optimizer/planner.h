@@ -82,7 +82,7 @@
 #define TDB_OPTIMIZER_PLANNER_H
 
 #include "common/base.h"
-#include "executor/plannodes.h"
+#include "nodes/plannodes.h"
 #include "parser/query.h"
 #include "parser/statement.h"
 

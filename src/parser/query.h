@@ -9,8 +9,8 @@
 
 #include "common/base.h"
 #include "access/relation.h"
-#include "executor/plannodes.h"
-#include "executor/primnodes.h"
+#include "nodes/plannodes.h"
+#include "nodes/primnodes.h"
 
 typedef enum RTEKind {
     RTE_RELATION, /* a table */

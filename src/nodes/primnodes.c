@@ -12,8 +12,8 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
-#include "executor/plannodes.h"
-#include "executor/primnodes.h"
+#include "nodes/plannodes.h"
+#include "nodes/primnodes.h"
 #include "tuple/varlena.h"
 
 static void

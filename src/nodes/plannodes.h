@@ -8,12 +8,12 @@
  * INNER_VAR (the right child's).  Cost and row estimates are the
  * planner's, shown by EXPLAIN.
  */
-#ifndef TDB_EXECUTOR_PLANNODES_H
-#define TDB_EXECUTOR_PLANNODES_H
+#ifndef TDB_NODES_PLANNODES_H
+#define TDB_NODES_PLANNODES_H
 
 #include "common/base.h"
 #include "access/relation.h"
-#include "executor/primnodes.h"
+#include "nodes/primnodes.h"
 
 typedef struct Plan {
     NodeTag tag;
@@ -273,4 +273,4 @@ typedef struct PlannedStmt {
     List *relids_to_lock; /* Oids (as ints) read */
 } PlannedStmt;
 
-#endif /* TDB_EXECUTOR_PLANNODES_H */
+#endif /* TDB_NODES_PLANNODES_H */

@@ -12,11 +12,11 @@
  * SCAN_VAR / OUTER_VAR / INNER_VAR (which input slot of the plan node)
  * and varattno the column of that slot.
  */
-#ifndef TDB_EXECUTOR_PRIMNODES_H
-#define TDB_EXECUTOR_PRIMNODES_H
+#ifndef TDB_NODES_PRIMNODES_H
+#define TDB_NODES_PRIMNODES_H
 
 #include "common/base.h"
-#include "executor/nodes.h"
+#include "nodes/nodes.h"
 #include "tuple/datum.h"
 #include "types/builtins.h"
 
@@ -283,4 +283,4 @@ typedef Node *(*ExprMutator)(Node *node, void *context);
 Node *tdb_expr_mutate_children(Node *node, ExprMutator mutator,
                                void *context);
 
-#endif /* TDB_EXECUTOR_PRIMNODES_H */
+#endif /* TDB_NODES_PRIMNODES_H */

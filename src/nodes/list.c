@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "executor/nodes.h"
+#include "nodes/nodes.h"
 
 void *
 tdb_new_node(Size size, NodeTag tag)

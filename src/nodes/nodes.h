@@ -9,8 +9,8 @@
  * O(1); they live in the memory context that was current when they were
  * created.
  */
-#ifndef TDB_EXECUTOR_NODES_H
-#define TDB_EXECUTOR_NODES_H
+#ifndef TDB_NODES_NODES_H
+#define TDB_NODES_NODES_H
 
 #include "common/base.h"
 #include "mmgr/mcxt.h"
@@ -153,4 +153,4 @@ bool tdb_list_member_ptr(const List *list, const void *datum);
 bool tdb_list_member_int(const List *list, int datum);
 List *tdb_list_delete_nth(List *list, int n);
 
-#endif /* TDB_EXECUTOR_NODES_H */
+#endif /* TDB_NODES_NODES_H */
