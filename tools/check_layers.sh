@@ -51,7 +51,11 @@ done
 
 # Then every project #include of src/, tests/ and bench/ (grep prints
 # file:line:text; awk judges each against the table).
-grep -rn --include='*.c' --include='*.h' '^#include "' src tests bench |
+dirs=()
+for dir in src tests bench; do
+  [ -d "$dir" ] && dirs+=("$dir")
+done
+grep -rn --include='*.c' --include='*.h' '^#include "' "${dirs[@]}" |
 awk -v table="$table" -v unknown=$unknown '
 BEGIN {
   n = split(table, rows, "\n")
