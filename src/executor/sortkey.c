@@ -434,6 +434,13 @@ entry_vecswap(SortEntry *a, SortEntry *b, size_t n)
         entry_swap(&a[i], &b[i]);
 }
 
+/*
+ * Insertion sort.  Comparing keys alone cannot fail, so that mode moves
+ * the entry being inserted through a hole (one copy per step); with a
+ * callback, which may raise, the entry is also stored at each step, so
+ * that the array holds every entry at every call (the file header's
+ * promise).
+ */
 static TDB_ALWAYS_INLINE void
 insertion_sort(SortEntry *e, size_t n, SortMode mode, SortEntryCmp cmp,
                void *arg)
@@ -442,20 +449,23 @@ insertion_sort(SortEntry *e, size_t n, SortMode mode, SortEntryCmp cmp,
         SortEntry x = e[i];
         size_t j = i;
 
-        while (j > 0 && entry_cmp(&x, &e[j - 1], mode, cmp, arg) < 0) {
+        for (; j > 0 && entry_cmp(&x, &e[j - 1], mode, cmp, arg) < 0; j--) {
             e[j] = e[j - 1];
-            j--;
+            if (mode != SORT_BY_KEY)
+                e[j - 1] = x;
         }
-        e[j] = x;
+        if (mode == SORT_BY_KEY)
+            e[j] = x;
     }
 }
 
+/* Heapsort's sift-down, by swaps: a comparison that raises leaves every
+ * entry in the array (heapsort is the rare fallback; speed is no
+ * concern). */
 static TDB_ALWAYS_INLINE void
 sift_down(SortEntry *e, size_t root, size_t n, SortMode mode, SortEntryCmp cmp,
           void *arg)
 {
-    SortEntry x = e[root];
-
     for (;;) {
         size_t child = 2 * root + 1;
 
@@ -464,12 +474,11 @@ sift_down(SortEntry *e, size_t root, size_t n, SortMode mode, SortEntryCmp cmp,
         if (child + 1 < n &&
             entry_cmp(&e[child], &e[child + 1], mode, cmp, arg) < 0)
             child++;
-        if (entry_cmp(&x, &e[child], mode, cmp, arg) >= 0)
+        if (entry_cmp(&e[root], &e[child], mode, cmp, arg) >= 0)
             break;
-        e[root] = e[child];
+        entry_swap(&e[root], &e[child]);
         root = child;
     }
-    e[root] = x;
 }
 
 static TDB_ALWAYS_INLINE void

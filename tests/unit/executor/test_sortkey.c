@@ -1014,6 +1014,72 @@ TEST_BEGIN(test_sort_tie_raises)
 }
 TEST_END
 
+/*
+ * The same at every comparison of a small sort, where the insertion
+ * sort runs: 12 entries in reverse order of their tie values (all keys
+ * equal, or two keys, so that both the tie-only and the key-then-tie
+ * comparisons are used), the tie function raising at its 1st, 2nd, ...
+ * call until a sort completes.  Each failed sort must leave all 12.
+ */
+/* Sort e (n entries) with tie_cmp; true if the tie function raised. */
+static bool
+sort_raised(SortEntry *e, size_t n, bool by_key)
+{
+    volatile bool raised = false;
+
+    TDB_TRY();
+    {
+        if (by_key)
+            tdb_sort_entries_by_key(e, n, tie_cmp, NULL);
+        else
+            tdb_sort_entries_by_cmp(e, n, tie_cmp, NULL);
+    }
+    TDB_CATCH();
+    {
+        tdb_error_flush();
+        raised = true;
+    }
+    TDB_END_TRY();
+    return raised;
+}
+
+static void
+check_small_tie_raises(int nkeys, bool by_key)
+{
+    const size_t n = 12;
+    bool completed = false;
+
+    for (uint64 k = 1; !completed && k < 1000; k++) {
+        SortEntry *e = tdb_palloc(sizeof(SortEntry) * n);
+
+        tie_values = tdb_palloc(sizeof(uint32) * n);
+        for (size_t i = 0; i < n; i++) {
+            e[i].key = (uint64)(i % (size_t)nkeys);
+            e[i].ref = (uintptr_t)i << 3;
+            tie_values[i] = (uint32)(n - i);
+        }
+        ncalls = 0;
+        raise_after = k;
+        completed = !sort_raised(e, n, by_key);
+        raise_after = 0;
+        if (!is_permutation(e, n))
+            tdb_test_fail(__FILE__, __LINE__,
+                          "%s sort of %zu entries (%d keys) lost an entry "
+                          "when the tie function raised at call %llu",
+                          by_key ? "key" : "cmp", n, nkeys,
+                          (unsigned long long)k);
+    }
+    expect_true(completed);
+}
+
+TEST_BEGIN(test_small_sort_tie_raises)
+{
+    check_small_tie_raises(1, true);
+    check_small_tie_raises(2, true);
+    check_small_tie_raises(1, false);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
@@ -1025,5 +1091,6 @@ main(int argc, char **argv)
         TEST_CASE(test_norm_numeric), TEST_CASE(test_norm_none),
         TEST_CASE(test_sort_sizes_and_distributions),
         TEST_CASE(test_sort_cmp_patterns), TEST_CASE(test_sort_cmp_adversary),
-        TEST_CASE(test_sort_tie_raises));
+        TEST_CASE(test_sort_tie_raises),
+        TEST_CASE(test_small_sort_tie_raises));
 }
