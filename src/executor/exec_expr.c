@@ -177,8 +177,9 @@ new_fcinfo(int nargs, const FuncDesc *desc, PGFunction fn, Oid rettype)
     return fcinfo;
 }
 
-/* A call of fn with args: arguments into the call's slots, then the call. */
-static void
+/* A call of fn with args: arguments into the call's slots, then the
+ * call.  Returns the call's fcinfo (in the ExprState's memory). */
+static FunctionCallInfo
 compile_call(ExprState *state, List *args, const FuncDesc *desc,
              PGFunction fn, bool strict, Oid rettype, Datum *resv,
              bool *resnull, EState *estate)
@@ -206,6 +207,7 @@ compile_call(ExprState *state, List *args, const FuncDesc *desc,
     step.d.func.fn = fn;
     step.d.func.nargs = nargs;
     push_step(state, &step);
+    return fcinfo;
 }
 
 static void
@@ -495,14 +497,18 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
     case T_FuncExpr: {
         FuncExpr *f = (FuncExpr *)node;
 
-        compile_call(state, f->args, f->func, f->func->fn, f->func->strict,
-                     exprType(node), resv, resnull, estate);
+        FunctionCallInfo fcinfo =
+            compile_call(state, f->args, f->func, f->func->fn,
+                         f->func->strict, exprType(node), resv, resnull,
+                         estate);
+
+        fcinfo->flinfo->fn_expr_variadic = f->funcvariadic;
         return;
     }
     case T_OpExpr: {
         OpExpr *o = (OpExpr *)node;
 
-        compile_call(state, o->args, NULL, o->op->fn, o->op->strict,
+        (void)compile_call(state, o->args, NULL, o->op->fn, o->op->strict,
                      exprType(node), resv, resnull, estate);
         return;
     }

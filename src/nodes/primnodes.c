@@ -411,6 +411,8 @@ tdb_expr_equal(const Node *a, const Node *b)
     case T_FuncExpr:
         return ((const FuncExpr *)a)->func->fn ==
                    ((const FuncExpr *)b)->func->fn &&
+               ((const FuncExpr *)a)->funcvariadic ==
+                   ((const FuncExpr *)b)->funcvariadic &&
                list_equal(((const FuncExpr *)a)->args,
                           ((const FuncExpr *)b)->args);
     case T_OpExpr:

@@ -1236,8 +1236,8 @@ transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
     {
         const char **argnames = NULL;
         List *args = transform_call_args(ps, fc, &argnames);
-        Expr *call = tdb_make_func_call_named(ps, name, args, argnames,
-                                              fc->location);
+        Expr *call = tdb_make_func_call_named(
+            ps, name, args, argnames, fc->func_variadic, fc->location);
 
         if (IsA(call, FuncExpr) && ((FuncExpr *)call)->func->retset) {
             if (ps->expr_kind != EXPR_KIND_SELECT_TARGET &&
