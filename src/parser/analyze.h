@@ -56,7 +56,6 @@ typedef struct ParseState {
     bool has_aggs;
     bool has_sublinks;
     bool has_srfs;       /* a set-returning function in the select list */
-    int nested_agg;      /* > 0 while analyzing an aggregate's arguments */
     List *ctes;          /* CommonTableExprs visible here (WITH) */
     List *with_names;    /* every name of the WITH being analyzed, for
                           * the forward-reference error */
