@@ -25,6 +25,8 @@
 #   make bench-hashagg-pgbench  only the latter: c, wide, except as pgbench tps
 #   make bench-sort      ORDER BY over 5M rows at work_mem 64MB / 1GB, top-N, the
 #                        power-of-two tuple case (runs, tuples per run) vs PostgreSQL
+#   make bench-subqueries  EXISTS / NOT EXISTS nested in each other over a
+#                        10,000-row table's self-joins vs PostgreSQL (issue 21)
 #   make bench-toast     a 640 kB toasted value once per row of 1,000 (nested
 #                        loop inner / outer, InitPlan, sort by it), each also on
 #                        an untoasted copy, vs PostgreSQL (issue 10)
@@ -102,7 +104,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols check-layers tests deps \
 	deps-server-test check-server check-difftest \
-	bench bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-server clean format check-regress \
+	bench bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-subqueries bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -399,6 +401,14 @@ bench-sort: deps
 bench-toast: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/sql/run.sh build/release/tupledb toast
+
+# The same harness with the "subqueries" workload set
+# (bench/sql/sets/subqueries.sh): EXISTS / NOT EXISTS nested in each other
+# in the shape of PostgreSQL's regression tests over a 10,000-row table,
+# each plan checked to be joins at every level (issue 21).
+bench-subqueries: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb subqueries
 
 # pgbench against `tupledb serve` and a throwaway PostgreSQL 15 configured
 # alike: SELECT 1 and a small query, tps ratios, per-connection memory
