@@ -175,30 +175,6 @@ query_reads_outside(Query *q)
     return query_reads(q, &w);
 }
 
-static bool
-expr_reads_outside(Node *node)
-{
-    OutsideWalk w = outside_walk();
-
-    return expr_reads(node, &w);
-}
-
-static bool
-jointree_reads_outside(Node *node)
-{
-    OutsideWalk w = outside_walk();
-
-    return jointree_reads(node, &w);
-}
-
-static bool
-rtable_reads_outside(List *rtable)
-{
-    OutsideWalk w = outside_walk();
-
-    return rtable_reads(rtable, &w);
-}
-
 /* A table of the query just outside the subquery other than its
  * range-table entries lo..hi, or one of its aggregates (levels further
  * out do not count). */
@@ -624,19 +600,19 @@ static bool
 pull_up_exists(Query *q, SubLink *sl, bool negated, Node **from)
 {
     Query *s = (Query *)sl->subselect;
+    OutsideWalk w = outside_walk();
     JoinExpr *j;
     Expr *where;
     int offset;
 
     if (!is_plain_subquery(s) || s->jointree->quals == NULL ||
-        !expr_reads_outside((Node *)s->jointree->quals) ||
+        !expr_reads((Node *)s->jointree->quals, &w) ||
         tdb_contains_volatile((Node *)s->jointree->quals))
         return false;
     /* outer references only in WHERE: the target list is dropped, the
      * FROM clause must stand on its own */
-    if (jointree_reads_outside(
-            (Node *)fromlist_as_node(s->jointree->fromlist)) ||
-        rtable_reads_outside(s->rtable))
+    if (jointree_reads((Node *)fromlist_as_node(s->jointree->fromlist), &w) ||
+        rtable_reads(s->rtable, &w))
         return false;
     j = makeNode(JoinExpr);
     j->jointype = negated ? JOIN_ANTI : JOIN_SEMI;
