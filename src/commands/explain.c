@@ -433,7 +433,13 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
             return;
         }
         buf_printf(b, "%s(", f->func->name);
-        deparse_list(b, f->args, ", ", ctx);
+        for (int i = 0; i < list_length(f->args); i++) {
+            bool is_last = i == list_length(f->args) - 1;
+
+            buf_printf(b, "%s%s", i > 0 ? ", " : "",
+                       is_last && f->funcvariadic ? "VARIADIC " : "");
+            deparse(b, list_nth(f->args, i), ctx);
+        }
         buf_printf(b, ")");
         return;
     }

@@ -39,6 +39,13 @@ static int
 push_step(ExprState *state, const ExprEvalStep *step)
 {
     if (state->nsteps == state->steps_size) {
+        /* an expression this large comes from the statement (a huge IN
+         * list of computed items): the user's error, not an internal one */
+        if ((Size)state->steps_size * 2 > MaxAllocSize / sizeof(ExprEvalStep))
+            ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                    errmsg("expression is too complex"),
+                    errdetail("It needs more than %zu evaluation steps.",
+                              MaxAllocSize / sizeof(ExprEvalStep)));
         state->steps_size *= 2;
         state->steps = tdb_repalloc(
             state->steps, sizeof(ExprEvalStep) * (Size)state->steps_size);
@@ -177,8 +184,9 @@ new_fcinfo(int nargs, const FuncDesc *desc, PGFunction fn, Oid rettype)
     return fcinfo;
 }
 
-/* A call of fn with args: arguments into the call's slots, then the call. */
-static void
+/* A call of fn with args: arguments into the call's slots, then the
+ * call.  Returns the call's fcinfo (in the ExprState's memory). */
+static FunctionCallInfo
 compile_call(ExprState *state, List *args, const FuncDesc *desc,
              PGFunction fn, bool strict, Oid rettype, Datum *resv,
              bool *resnull, EState *estate)
@@ -206,6 +214,7 @@ compile_call(ExprState *state, List *args, const FuncDesc *desc,
     step.d.func.fn = fn;
     step.d.func.nargs = nargs;
     push_step(state, &step);
+    return fcinfo;
 }
 
 static void
@@ -316,6 +325,93 @@ compile_pair(ExprState *state, List *args, const OperDesc *op,
     return fcinfo;
 }
 
+/*
+ * IN lists of at least this many constants are hashed when their "="
+ * hashes (PostgreSQL's MIN_ARRAY_SIZE_FOR_HASHED_SAOP): below it, a
+ * comparison per item is as cheap as a hash probe.
+ */
+#define INLIST_HASH_MIN_ITEMS 9
+
+/* The hash support function of in's comparison, or NULL if the list
+ * cannot be hashed (an item that is not a constant, a "=" of two types
+ * or one without a hash). */
+static PGFunction
+inlist_hash_function(const InListExpr *in)
+{
+    const TypeSupport *support;
+
+    if (list_length(in->items) < INLIST_HASH_MIN_ITEMS ||
+        !in->op->is_equality || !in->op->strict ||
+        in->op->left != in->op->right)
+        return NULL;
+    for (int i = 0; i < list_length(in->items); i++)
+        if (!IsA(list_nth(in->items, i), Const))
+            return NULL;
+    support = tdb_type_support(in->op->left);
+    return support != NULL ? support->hash : NULL;
+}
+
+static uint32
+inlist_hash_value(PGFunction hash_fn, Datum v)
+{
+    return DatumGetUInt32(tdb_direct_call1(hash_fn, v));
+}
+
+/* The hash table of in's constants, in the current memory context. */
+static InListHash *
+build_inlist_hash(const InListExpr *in, PGFunction hash_fn)
+{
+    InListHash *h = tdb_palloc0(sizeof(InListHash));
+    Size n = (Size)list_length(in->items);
+    Size size = 16;
+
+    while (size < n + n / 2) /* load at most 2/3 */
+        size *= 2;
+    if (size > UINT32_MAX)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("IN list has too many items"));
+    h->entries = tdb_palloc_extended(size * sizeof(InListHashEntry),
+                                     MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+    h->mask = (uint32)(size - 1);
+    h->hash_fn = hash_fn;
+    h->eq_fn = in->op->fn;
+    h->is_not = in->is_not;
+    for (int i = 0; i < list_length(in->items); i++) {
+        const Const *c = list_nth(in->items, i);
+        uint32 hash;
+        uint32 slot;
+
+        if (c->constisnull) {
+            h->has_null = true;
+            continue;
+        }
+        if (tdb_inlist_hash_contains(h, c->constvalue))
+            continue; /* a repeated item */
+        hash = inlist_hash_value(hash_fn, c->constvalue);
+        for (slot = hash & h->mask; h->entries[slot].used;
+             slot = (slot + 1) & h->mask)
+            ;
+        h->entries[slot] = (InListHashEntry){c->constvalue, hash, true};
+    }
+    return h;
+}
+
+bool
+tdb_inlist_hash_contains(const InListHash *h, Datum v)
+{
+    uint32 hash = inlist_hash_value(h->hash_fn, v);
+
+    for (uint32 slot = hash & h->mask; h->entries[slot].used;
+         slot = (slot + 1) & h->mask) {
+        const InListHashEntry *e = &h->entries[slot];
+
+        if (e->hash == hash &&
+            DatumGetBool(tdb_direct_call2(h->eq_fn, v, e->value)))
+            return true;
+    }
+    return false;
+}
+
 static void
 compile_inlist(ExprState *state, InListExpr *in, Datum *resv, bool *resnull,
                EState *estate)
@@ -325,8 +421,18 @@ compile_inlist(ExprState *state, InListExpr *in, Datum *resv, bool *resnull,
     int nitems = list_length(in->items);
     bool *anynull = tdb_palloc0(sizeof(bool));
     List *jumps = NIL;
+    PGFunction hash_fn = inlist_hash_function(in);
 
     compile_expr(state, in->arg, argv, argn, estate);
+    if (hash_fn != NULL) {
+        ExprEvalStep step = make_step(EEOP_INLIST_HASHED, resv, resnull);
+
+        step.d.inlist_hashed.value = argv;
+        step.d.inlist_hashed.isnull = argn;
+        step.d.inlist_hashed.hash = build_inlist_hash(in, hash_fn);
+        push_step(state, &step);
+        return;
+    }
     for (int i = 0; i < nitems; i++) {
         FunctionCallInfo fcinfo = new_fcinfo(2, NULL, in->op->fn, BOOLOID);
         ExprEvalStep step = make_step(EEOP_INLIST_ARG,
@@ -495,14 +601,18 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
     case T_FuncExpr: {
         FuncExpr *f = (FuncExpr *)node;
 
-        compile_call(state, f->args, f->func, f->func->fn, f->func->strict,
-                     exprType(node), resv, resnull, estate);
+        FunctionCallInfo fcinfo =
+            compile_call(state, f->args, f->func, f->func->fn,
+                         f->func->strict, exprType(node), resv, resnull,
+                         estate);
+
+        fcinfo->flinfo->fn_expr_variadic = f->funcvariadic;
         return;
     }
     case T_OpExpr: {
         OpExpr *o = (OpExpr *)node;
 
-        compile_call(state, o->args, NULL, o->op->fn, o->op->strict,
+        (void)compile_call(state, o->args, NULL, o->op->fn, o->op->strict,
                      exprType(node), resv, resnull, estate);
         return;
     }

@@ -208,6 +208,7 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
         &&CASE_EEOP_NULLIF,
         &&CASE_EEOP_MINMAX,
         &&CASE_EEOP_INLIST_ARG,
+        &&CASE_EEOP_INLIST_HASHED,
         &&CASE_EEOP_SUBPLAN,
         &&CASE_EEOP_AGG_COUNT_STAR,
         &&CASE_EEOP_AGG_COUNT,
@@ -571,6 +572,23 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
     {
         *op->resvalue = *op->d.inlist.value;
         *op->resnull = *op->d.inlist.isnull;
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_INLIST_HASHED)
+    {
+        /* NULL IN (...) is NULL; a value not found is NULL when the list
+         * holds a NULL (x = NULL is unknown), else false */
+        const InListHash *h = op->d.inlist_hashed.hash;
+
+        if (*op->d.inlist_hashed.isnull) {
+            *op->resnull = true;
+        } else if (tdb_inlist_hash_contains(h, *op->d.inlist_hashed.value)) {
+            *op->resvalue = BoolGetDatum(!h->is_not);
+            *op->resnull = false;
+        } else {
+            *op->resvalue = BoolGetDatum(h->is_not);
+            *op->resnull = h->has_null;
+        }
         EEO_NEXT();
     }
     EEO_CASE(EEOP_SUBPLAN)

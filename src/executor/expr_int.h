@@ -58,6 +58,7 @@ typedef enum ExprEvalOp {
     EEOP_NULLIF,
     EEOP_MINMAX,
     EEOP_INLIST_ARG,
+    EEOP_INLIST_HASHED,
     EEOP_SUBPLAN,
     /* an Agg node's transitions (tdb_exec_init_agg_trans) */
     EEOP_AGG_COUNT_STAR,
@@ -71,6 +72,29 @@ typedef enum ExprEvalOp {
     EEOP_DETOAST,
     EEOP_LAST
 } ExprEvalOp;
+
+/*
+ * An IN list of constants, hashed (PostgreSQL 14+'s hashed
+ * ScalarArrayOpExpr): the list's non-NULL values in an open-addressing
+ * table, probed once per row instead of compared one by one.
+ */
+typedef struct InListHashEntry {
+    Datum value;
+    uint32 hash;
+    bool used;
+} InListHashEntry;
+
+typedef struct InListHash {
+    InListHashEntry *entries;
+    uint32 mask;           /* entries - 1, a power of two minus one */
+    PGFunction hash_fn;    /* the type's hash support function */
+    PGFunction eq_fn;      /* the list's "=" */
+    bool has_null;         /* a NULL in the list: "not found" is NULL */
+    bool is_not;           /* NOT IN */
+} InListHash;
+
+/* Is v in the hashed list (hash computed here)? */
+bool tdb_inlist_hash_contains(const InListHash *h, Datum v);
 
 struct ExprEvalStep {
     intptr_t opcode; /* label address once the state is ready, or an
@@ -149,6 +173,11 @@ struct ExprEvalStep {
             Datum *value; /* IN list: the tested value, evaluated once */
             bool *isnull;
         } inlist;
+        struct {
+            Datum *value; /* the tested value */
+            bool *isnull;
+            struct InListHash *hash; /* the list's constants (exec_expr.c) */
+        } inlist_hashed;
         struct {
             struct SubPlanState *sstate;
         } subplan;

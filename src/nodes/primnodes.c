@@ -411,6 +411,8 @@ tdb_expr_equal(const Node *a, const Node *b)
     case T_FuncExpr:
         return ((const FuncExpr *)a)->func->fn ==
                    ((const FuncExpr *)b)->func->fn &&
+               ((const FuncExpr *)a)->funcvariadic ==
+                   ((const FuncExpr *)b)->funcvariadic &&
                list_equal(((const FuncExpr *)a)->args,
                           ((const FuncExpr *)b)->args);
     case T_OpExpr:
@@ -450,7 +452,8 @@ tdb_expr_equal(const Node *a, const Node *b)
                 kx->nulls_first != ky->nulls_first)
                 return false;
         }
-        return x->agg == y->agg && x->distinct == y->distinct &&
+        return x->agg == y->agg && x->agglevelsup == y->agglevelsup &&
+               x->distinct == y->distinct &&
                x->is_star == y->is_star && list_equal(x->args, y->args) &&
                tdb_expr_equal((Node *)x->filter, (Node *)y->filter) &&
                list_equal(x->order_exprs, y->order_exprs);

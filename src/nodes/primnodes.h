@@ -74,6 +74,8 @@ typedef struct FuncExpr {
     const FuncDesc *func; /* the resolved function */
     List *args;           /* argument expressions */
     bool is_cast;         /* shown as a cast by EXPLAIN */
+    bool funcvariadic;    /* VARIADIC: the last argument is the array of
+                           * the variadic ones (FuncDesc.variadic_any) */
 } FuncExpr;
 
 typedef struct OpExpr {

@@ -27,10 +27,12 @@ typedef struct PlannerGlobal {
                      * planned, or -1 */
 } PlannerGlobal;
 
-/* An outer-query column a subquery reads, and the Param carrying it. */
+/* An outer-query value a subquery reads -- a column, or an aggregate of
+ * that query (Aggref.agglevelsup) -- and the Param carrying it. */
 typedef struct PlanParam {
     int paramid;
-    Var *var; /* the column, as the outer level sees it (levelsup 0) */
+    Expr *item; /* the Var or Aggref, as the level above sees it (one
+                 * level less up) */
 } PlanParam;
 
 /* One query level being planned: the statement's, a sublink's, a

@@ -45,93 +45,153 @@
  * What a subquery reads from outside itself
  * ---------------------------------------------------------------------- */
 
-static bool query_reads_outside(Query *q, int depth);
+/*
+ * The walks below visit every expression of a subquery and of the
+ * queries nested in it, depth counting the levels below the subquery
+ * (a sublink's query is one level down; a FROM subquery counts levels as
+ * its query does, since tupledb analyzes it with that query's parent as
+ * its own: no LATERAL), and ask of each column and aggregate read from
+ * outside the subquery whether it is one the caller cannot accept.
+ */
+typedef struct OutsideWalk OutsideWalk;
+struct OutsideWalk {
+    int depth;
+    /* a Var (varno > 0) or Aggref (varno 0) levelsup levels up from
+     * where it is written: does it count? */
+    bool (*counts)(const OutsideWalk *w, int levelsup, int varno);
+    int lo, hi; /* for reads_rels_outside: the range-table indexes of the
+                 * outer query that may be read */
+};
 
-/* Walker: does an expression at nesting depth *arg read a level outside
- * the subquery (varlevelsup > depth)? */
+static bool query_reads(Query *q, OutsideWalk *w);
+
 static bool
-reads_outside(Node *node, void *arg)
+reads_walker(Node *node, void *arg)
 {
-    int depth = *(int *)arg;
+    OutsideWalk *w = arg;
 
     if (node == NULL)
         return false;
     if (IsA(node, Var))
-        return ((Var *)node)->varlevelsup > depth;
-    if (IsA(node, Aggref) && ((Aggref *)node)->agglevelsup > depth)
+        return w->counts(w, ((Var *)node)->varlevelsup, ((Var *)node)->varno);
+    if (IsA(node, Aggref) && w->counts(w, ((Aggref *)node)->agglevelsup, 0))
         return true;
-    if (IsA(node, SubLink) &&
-        query_reads_outside((Query *)((SubLink *)node)->subselect,
-                            depth + 1))
-        return true;
-    return tdb_expr_walk_children(node, reads_outside, arg);
+    if (IsA(node, SubLink)) {
+        bool found;
+
+        w->depth++;
+        found = query_reads((Query *)((SubLink *)node)->subselect, w);
+        w->depth--;
+        if (found)
+            return true;
+    }
+    return tdb_expr_walk_children(node, reads_walker, arg);
 }
 
 static bool
-expr_reads_outside(Node *node, int depth)
+expr_reads(Node *node, OutsideWalk *w)
 {
-    return reads_outside(node, &depth);
+    return reads_walker(node, w);
 }
 
 static bool
-jointree_reads_outside(Node *node, int depth)
+jointree_reads(Node *node, OutsideWalk *w)
 {
     if (node == NULL)
         return false;
     if (IsA(node, FromExpr)) {
         FromExpr *f = (FromExpr *)node;
 
-        if (expr_reads_outside((Node *)f->quals, depth))
+        if (expr_reads((Node *)f->quals, w))
             return true;
         for (int i = 0; i < list_length(f->fromlist); i++)
-            if (jointree_reads_outside(list_nth(f->fromlist, i), depth))
+            if (jointree_reads(list_nth(f->fromlist, i), w))
                 return true;
         return false;
     }
     if (IsA(node, JoinExpr)) {
         JoinExpr *j = (JoinExpr *)node;
 
-        return expr_reads_outside((Node *)j->quals, depth) ||
-               jointree_reads_outside(j->larg, depth) ||
-               jointree_reads_outside(j->rarg, depth);
+        return expr_reads((Node *)j->quals, w) || jointree_reads(j->larg, w) ||
+               jointree_reads(j->rarg, w);
     }
     return false;
 }
 
 static bool
-rtable_reads_outside(List *rtable, int depth)
+rtable_reads(List *rtable, OutsideWalk *w)
 {
     for (int i = 0; i < list_length(rtable); i++) {
         RangeTblEntry *rte = list_nth(rtable, i);
 
-        if ((rte->rtekind == RTE_SUBQUERY &&
-             query_reads_outside(rte->subquery, depth + 1)) ||
+        if ((rte->rtekind == RTE_SUBQUERY && query_reads(rte->subquery, w)) ||
             (rte->rtekind == RTE_FUNCTION &&
-             expr_reads_outside((Node *)rte->funcexpr, depth)) ||
+             expr_reads((Node *)rte->funcexpr, w)) ||
             (rte->rtekind == RTE_VALUES &&
-             expr_reads_outside((Node *)rte->values_lists, depth)) ||
+             expr_reads((Node *)rte->values_lists, w)) ||
             (rte->rtekind == RTE_JOIN &&
-             expr_reads_outside((Node *)rte->joinaliasvars, depth)))
+             expr_reads((Node *)rte->joinaliasvars, w)))
             return true;
     }
     return false;
 }
 
-/* Does q (depth levels below the subquery being examined) read a query
- * level outside that subquery?  Recursive CTEs count as yes: not worth
+/* Does q (w->depth levels below the subquery being examined) read
+ * something w counts?  Recursive CTEs count as yes: not worth
  * following. */
 static bool
-query_reads_outside(Query *q, int depth)
+query_reads(Query *q, OutsideWalk *w)
 {
     if (q->rec_nonrecursive != NULL)
         return true;
-    return expr_reads_outside((Node *)q->target_list, depth) ||
-           expr_reads_outside((Node *)q->returning, depth) ||
-           expr_reads_outside((Node *)q->having, depth) ||
-           expr_reads_outside((Node *)q->limit_offset, depth) ||
-           expr_reads_outside((Node *)q->limit_count, depth) ||
-           jointree_reads_outside((Node *)q->jointree, depth) ||
-           rtable_reads_outside(q->rtable, depth);
+    return expr_reads((Node *)q->target_list, w) ||
+           expr_reads((Node *)q->returning, w) ||
+           expr_reads((Node *)q->having, w) ||
+           expr_reads((Node *)q->limit_offset, w) ||
+           expr_reads((Node *)q->limit_count, w) ||
+           jointree_reads((Node *)q->jointree, w) ||
+           rtable_reads(q->rtable, w);
+}
+
+/* Anything from a level outside the subquery. */
+static bool
+counts_any_outside(const OutsideWalk *w, int levelsup, int varno)
+{
+    (void)varno;
+    return levelsup > w->depth;
+}
+
+static OutsideWalk
+outside_walk(void)
+{
+    return (OutsideWalk){0, counts_any_outside, 0, 0};
+}
+
+static bool
+query_reads_outside(Query *q)
+{
+    OutsideWalk w = outside_walk();
+
+    return query_reads(q, &w);
+}
+
+/* A table of the query just outside the subquery other than its
+ * range-table entries lo..hi, or one of its aggregates (levels further
+ * out do not count). */
+static bool
+counts_rels_outside(const OutsideWalk *w, int levelsup, int varno)
+{
+    return levelsup == w->depth + 1 &&
+           (varno == 0 || varno < w->lo || varno > w->hi);
+}
+
+/* Does sublink sl of query q read q's tables other than lo..hi? */
+static bool
+reads_rels_outside(SubLink *sl, int lo, int hi)
+{
+    OutsideWalk w = {0, counts_rels_outside, lo, hi};
+
+    return query_reads((Query *)sl->subselect, &w);
 }
 
 /* ----------------------------------------------------------------------
@@ -146,7 +206,7 @@ is_plain_subquery(Query *s)
         s->rec_nonrecursive != NULL || s->has_aggs ||
         s->group_clause != NIL || s->having != NULL ||
         s->distinct_clause != NIL || s->limit_offset != NULL ||
-        s->limit_count != NULL || s->has_target_srfs || s->has_sublinks ||
+        s->limit_count != NULL || s->has_target_srfs ||
         s->jointree->fromlist == NIL)
         return false;
     for (int i = 0; i < list_length(s->rtable); i++) {
@@ -159,33 +219,137 @@ is_plain_subquery(Query *s)
 }
 
 /*
- * Mutator: an expression of the subquery as an expression of the outer
- * query -- its own Vars move by the range-table offset, references to
- * the outer query (and further out) come one level closer.
+ * Flattening moves the subquery's tables into the outer query: an
+ * expression of the subquery, or of a query nested in it `depth` levels
+ * down (a sublink's), as it reads once moved -- the subquery's own Vars
+ * (varlevelsup == depth) move by the range-table offset, references
+ * further out (and aggregates of those levels) come one level closer.
+ * Everything changed is a copy: the Query being planned may be planned
+ * again (a prepared statement's).
  */
+typedef struct Flatten {
+    int depth;
+    int offset;
+} Flatten;
+
+static Query *flatten_query(Query *sq, int depth, int offset);
+
 static Node *
 flatten_vars(Node *node, void *arg)
 {
-    int offset = *(int *)arg;
+    Flatten *fl = arg;
 
     if (node == NULL)
         return NULL;
     if (IsA(node, Var)) {
         Var *v = (Var *)tdb_copy_node_shallow(node);
 
-        if (v->varlevelsup == 0)
-            v->varno += offset;
-        else
+        if (v->varlevelsup == fl->depth)
+            v->varno += fl->offset;
+        else if (v->varlevelsup > fl->depth)
             v->varlevelsup--;
         return (Node *)v;
     }
-    return tdb_expr_mutate_children(node, flatten_vars, arg);
+    if (IsA(node, SubLink)) {
+        SubLink *sl = (SubLink *)tdb_expr_mutate_children(node, flatten_vars,
+                                                          arg);
+
+        sl->subselect = (Node *)flatten_query((Query *)sl->subselect,
+                                              fl->depth + 1, fl->offset);
+        return (Node *)sl;
+    }
+    node = tdb_expr_mutate_children(node, flatten_vars, arg);
+    if (IsA(node, Aggref) && ((Aggref *)node)->agglevelsup > fl->depth)
+        ((Aggref *)node)->agglevelsup--; /* a copy: the mutator made it */
+    return node;
+}
+
+static Expr *
+flatten_expr_at(Expr *e, int depth, int offset)
+{
+    Flatten fl = {depth, offset};
+
+    return (Expr *)flatten_vars((Node *)e, &fl);
 }
 
 static Expr *
 flatten_expr(Expr *e, int offset)
 {
-    return (Expr *)flatten_vars((Node *)e, &offset);
+    return flatten_expr_at(e, 0, offset);
+}
+
+/* A join tree of a nested query, its conditions flattened. */
+static Node *
+flatten_nested_jointree(Node *node, int depth, int offset)
+{
+    if (node == NULL || IsA(node, RangeTblRef))
+        return node;
+    if (IsA(node, FromExpr)) {
+        FromExpr *f = makeNode(FromExpr);
+        List *items = NIL;
+
+        *f = *(FromExpr *)node;
+        for (int i = 0; i < list_length(f->fromlist); i++)
+            items = tdb_lappend(items, flatten_nested_jointree(
+                                           list_nth(f->fromlist, i), depth,
+                                           offset));
+        f->fromlist = items;
+        f->quals = flatten_expr_at(f->quals, depth, offset);
+        return (Node *)f;
+    }
+    if (IsA(node, JoinExpr)) {
+        JoinExpr *j = makeNode(JoinExpr);
+
+        *j = *(JoinExpr *)node;
+        j->larg = flatten_nested_jointree(j->larg, depth, offset);
+        j->rarg = flatten_nested_jointree(j->rarg, depth, offset);
+        j->quals = flatten_expr_at(j->quals, depth, offset);
+        return (Node *)j;
+    }
+    elog(ERROR, "unexpected join tree node %d", (int)nodeTag(node));
+}
+
+/*
+ * A query nested depth levels down in the subquery being flattened, as
+ * a copy reading the moved tables.  Its FROM subqueries count levels as
+ * it does (tupledb analyzes them with its parent as theirs: no LATERAL),
+ * so they stay at depth.
+ */
+static Query *
+flatten_query(Query *sq, int depth, int offset)
+{
+    Query *q;
+    List *rtable = NIL;
+
+    if (sq == NULL)
+        return NULL;
+    q = tdb_palloc(sizeof(Query));
+    *q = *sq;
+    q->target_list = (List *)flatten_expr_at((Expr *)sq->target_list, depth,
+                                             offset);
+    q->returning =
+        (List *)flatten_expr_at((Expr *)sq->returning, depth, offset);
+    q->having = flatten_expr_at(sq->having, depth, offset);
+    q->limit_offset = flatten_expr_at(sq->limit_offset, depth, offset);
+    q->limit_count = flatten_expr_at(sq->limit_count, depth, offset);
+    q->jointree = (FromExpr *)flatten_nested_jointree((Node *)sq->jointree,
+                                                      depth, offset);
+    for (int i = 0; i < list_length(sq->rtable); i++) {
+        RangeTblEntry *rte = makeNode(RangeTblEntry);
+
+        *rte = *(RangeTblEntry *)list_nth(sq->rtable, i);
+        rte->subquery = flatten_query(rte->subquery, depth, offset);
+        rte->funcexpr = flatten_expr_at(rte->funcexpr, depth, offset);
+        rte->values_lists =
+            (List *)flatten_expr_at((Expr *)rte->values_lists, depth, offset);
+        rte->joinaliasvars = (List *)flatten_expr_at(
+            (Expr *)rte->joinaliasvars, depth, offset);
+        rtable = tdb_lappend(rtable, rte);
+    }
+    q->rtable = rtable;
+    q->rec_nonrecursive = flatten_query(sq->rec_nonrecursive, depth, offset);
+    q->rec_recursive = flatten_query(sq->rec_recursive, depth, offset);
+    return q;
 }
 
 /* The subquery's join tree, renumbered, as one node. */
@@ -267,6 +431,57 @@ merge_subquery(Query *q, Query *s, Expr **where, int *offset)
 }
 
 /* ----------------------------------------------------------------------
+ * Sublinks nested in a pulled-up subquery
+ * ---------------------------------------------------------------------- */
+
+static bool pull_up_term(Query *q, Expr *term, Node **from);
+
+/* The sublink of a WHERE term `sublink` or `NOT sublink`, or NULL. */
+static SubLink *
+term_sublink(Expr *term)
+{
+    if (IsA(term, BoolExpr) && ((BoolExpr *)term)->boolop == NOT_EXPR)
+        term = linitial(((BoolExpr *)term)->args);
+    return IsA(term, SubLink) ? (SubLink *)term : NULL;
+}
+
+/*
+ * j is a semi or anti join just made from a subquery whose tables are
+ * q's range-table entries lo..hi (j's inner side), and its condition is
+ * the subquery's WHERE: the EXISTS / NOT EXISTS / IN sublinks nested
+ * there come with it.  Those that read no table of q but the inner
+ * side's only filter that side, so they become semi / anti joins of it
+ * in turn (and theirs of them): a nesting of EXISTS and NOT EXISTS is
+ * joins at every level, as PostgreSQL plans it, instead of a subplan
+ * run per row that runs a subplan per row.
+ */
+static void
+pull_up_inner_sublinks(Query *q, JoinExpr *j, int lo, int hi)
+{
+    List *terms, *kept = NIL;
+    bool changed = false;
+
+    if (j->quals == NULL)
+        return;
+    if (IsA(j->quals, BoolExpr) && ((BoolExpr *)j->quals)->boolop == AND_EXPR)
+        terms = ((BoolExpr *)j->quals)->args;
+    else
+        terms = tdb_lappend(NIL, j->quals);
+    for (int i = 0; i < list_length(terms); i++) {
+        Expr *term = list_nth(terms, i);
+        SubLink *sl = term_sublink(term);
+
+        if (sl != NULL && !reads_rels_outside(sl, lo, hi) &&
+            pull_up_term(q, term, &j->rarg))
+            changed = true;
+        else
+            kept = tdb_lappend(kept, term);
+    }
+    if (changed)
+        j->quals = tdb_and_of(kept);
+}
+
+/* ----------------------------------------------------------------------
  * IN (subquery)
  * ---------------------------------------------------------------------- */
 
@@ -339,7 +554,7 @@ pull_up_any(Query *q, SubLink *sl, Node **from)
 
     if (!reads_this_level((Node *)sl->testexpr, NULL) ||
         tdb_contains_volatile((Node *)sl->testexpr) ||
-        query_reads_outside(s, 0))
+        query_reads_outside(s))
         return false;
     j = makeNode(JoinExpr);
     j->jointype = JOIN_SEMI;
@@ -365,8 +580,12 @@ pull_up_any(Query *q, SubLink *sl, Node **from)
         j->rarg = (Node *)r;
     }
     j->quals = (Expr *)replace_placeholders((Node *)sl->testexpr, columns);
-    if (where != NULL)
+    if (where != NULL) {
+        int offset = list_length(q->rtable) - list_length(s->rtable);
+
         j->quals = tdb_and_of(tdb_list_make2(j->quals, where));
+        pull_up_inner_sublinks(q, j, offset + 1, offset + list_length(s->rtable));
+    }
     *from = (Node *)j;
     return true;
 }
@@ -381,26 +600,26 @@ static bool
 pull_up_exists(Query *q, SubLink *sl, bool negated, Node **from)
 {
     Query *s = (Query *)sl->subselect;
+    OutsideWalk w = outside_walk();
     JoinExpr *j;
     Expr *where;
     int offset;
 
     if (!is_plain_subquery(s) || s->jointree->quals == NULL ||
-        !expr_reads_outside((Node *)s->jointree->quals, 0) ||
+        !expr_reads((Node *)s->jointree->quals, &w) ||
         tdb_contains_volatile((Node *)s->jointree->quals))
         return false;
     /* outer references only in WHERE: the target list is dropped, the
      * FROM clause must stand on its own */
-    if (jointree_reads_outside((Node *)fromlist_as_node(
-                                   s->jointree->fromlist),
-                               0) ||
-        rtable_reads_outside(s->rtable, 0))
+    if (jointree_reads((Node *)fromlist_as_node(s->jointree->fromlist), &w) ||
+        rtable_reads(s->rtable, &w))
         return false;
     j = makeNode(JoinExpr);
     j->jointype = negated ? JOIN_ANTI : JOIN_SEMI;
     j->larg = *from;
     j->rarg = merge_subquery(q, s, &where, &offset);
     j->quals = where;
+    pull_up_inner_sublinks(q, j, offset + 1, offset + list_length(s->rtable));
     *from = (Node *)j;
     return true;
 }
@@ -413,16 +632,11 @@ pull_up_exists(Query *q, SubLink *sl, bool negated, Node **from)
 static bool
 pull_up_term(Query *q, Expr *term, Node **from)
 {
-    bool negated = false;
-    SubLink *sl;
+    SubLink *sl = term_sublink(term);
+    bool negated = sl != NULL && (Expr *)sl != term;
 
-    if (IsA(term, BoolExpr) && ((BoolExpr *)term)->boolop == NOT_EXPR) {
-        term = linitial(((BoolExpr *)term)->args);
-        negated = true;
-    }
-    if (!IsA(term, SubLink))
+    if (sl == NULL)
         return false;
-    sl = (SubLink *)term;
     if (sl->sublink_type == EXISTS_SUBLINK)
         return pull_up_exists(q, sl, negated, from);
     if (sl->sublink_type == ANY_SUBLINK && !negated)

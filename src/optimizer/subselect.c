@@ -14,7 +14,9 @@
  *     PARAM_EXEC Param, one per column (a PlanParam of the level), which
  *     the enclosing SubPlan sets from its args before each run; a column
  *     of a level further out is an outer reference of the level above in
- *     turn;
+ *     turn.  An aggregate of an outer query (agglevelsup > 0: max(o.x)
+ *     where o is the query outside) is such a value too: the level it
+ *     belongs to computes it in its Agg, and the SubPlan passes it in;
  *   - an ANY / ALL sublink's comparison reads the subquery's columns
  *     through Params of their own (param_ids); an uncorrelated ANY
  *     subplan hashes the subquery's rows when PostgreSQL 15's rules allow
@@ -47,32 +49,60 @@ make_param(int paramid, Oid type, int32 typmod)
     return p;
 }
 
-/* The Param for an outer column read by `root` (one per column). */
-static Param *
-outer_param(PlannerInfo *root, Var *var)
+/* Mutator: every Var and Aggref of an outer value one level less up --
+ * the value as the level above sees it. */
+static Node *
+one_level_up(Node *node, void *arg)
 {
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Var)) {
+        Var *v = (Var *)tdb_copy_node_shallow(node);
+
+        Assert(v->varlevelsup > 0);
+        v->varlevelsup--;
+        return (Node *)v;
+    }
+    if (IsA(node, SubLink)) /* its query's levels would need it too */
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("a subquery in the arguments of an outer-level "
+                       "aggregate is not supported yet"));
+    node = tdb_expr_mutate_children(node, one_level_up, arg);
+    if (IsA(node, Aggref)) /* a fresh copy: the mutator made one */
+        ((Aggref *)node)->agglevelsup--;
+    return node;
+}
+
+/*
+ * The Param for an outer value read by `root` (one per distinct value):
+ * a column of an outer query (Var, varlevelsup > 0) or an aggregate of
+ * one (Aggref, agglevelsup > 0).  The SubPlan one level up passes the
+ * value in; a value from further out reaches that level as an outer
+ * value of its own (one level less up), which the level above turns into
+ * a Param in turn.
+ */
+static Param *
+outer_param(PlannerInfo *root, Expr *value)
+{
+    Expr *above;
     PlanParam *pp;
 
     if (root->parent == NULL)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("this reference to an outer query's column is not "
                        "supported yet"));
-    /* the SubPlan one level up passes the value in; a column further out
-     * reaches that level as an outer reference of its own (levelsup - 1),
-     * which the level above turns into a Param in turn */
+    above = (Expr *)one_level_up((Node *)value, NULL);
     for (int i = 0; i < list_length(root->plan_params); i++) {
         pp = list_nth(root->plan_params, i);
-        if (pp->var->varno == var->varno &&
-            pp->var->varattno == var->varattno &&
-            pp->var->varlevelsup == var->varlevelsup - 1)
-            return make_param(pp->paramid, exprType(var), exprTypmod(var));
+        if (tdb_expr_equal((Node *)pp->item, (Node *)above))
+            return make_param(pp->paramid, exprType(value),
+                              exprTypmod(value));
     }
     pp = tdb_palloc(sizeof(PlanParam));
     pp->paramid = new_param(root->glob);
-    pp->var = tdb_make_var(var->varno, var->varattno, exprType(var),
-                           exprTypmod(var), var->varlevelsup - 1);
+    pp->item = above;
     root->plan_params = tdb_lappend(root->plan_params, pp);
-    return make_param(pp->paramid, exprType(var), exprTypmod(var));
+    return make_param(pp->paramid, exprType(value), exprTypmod(value));
 }
 
 typedef struct SublinkContext {
@@ -248,9 +278,9 @@ plan_sublink(PlannerInfo *root, SubLink *sl)
         PlanParam *pp = list_nth(sub->plan_params, i);
 
         sp->par_param = tdb_lappend_int(sp->par_param, pp->paramid);
-        /* a column of a level further out is a Param here too */
-        sp->args = tdb_lappend(sp->args,
-                               preprocess_expr(root, (Expr *)pp->var));
+        /* a value of a level further out is a Param here too */
+        sp->args =
+            tdb_lappend(sp->args, preprocess_expr(root, pp->item));
     }
     if (sp->par_param == NIL &&
         (sl->sublink_type == EXPR_SUBLINK ||
@@ -281,8 +311,9 @@ preprocess_mutator(Node *node, void *arg)
 
     if (node == NULL)
         return NULL;
-    if (IsA(node, Var) && ((Var *)node)->varlevelsup > 0)
-        return (Node *)outer_param(root, (Var *)node);
+    if ((IsA(node, Var) && ((Var *)node)->varlevelsup > 0) ||
+        (IsA(node, Aggref) && ((Aggref *)node)->agglevelsup > 0))
+        return (Node *)outer_param(root, (Expr *)node);
     if (IsA(node, SubLink))
         return plan_sublink(root, (SubLink *)node);
     return tdb_expr_mutate_children(node, preprocess_mutator, arg);

@@ -56,7 +56,6 @@ typedef struct ParseState {
     bool has_aggs;
     bool has_sublinks;
     bool has_srfs;       /* a set-returning function in the select list */
-    int nested_agg;      /* > 0 while analyzing an aggregate's arguments */
     List *ctes;          /* CommonTableExprs visible here (WITH) */
     List *with_names;    /* every name of the WITH being analyzed, for
                           * the forward-reference error */
@@ -182,9 +181,11 @@ Expr *tdb_make_op(ParseState *ps, const char *name, Expr *left, Expr *right,
 Expr *tdb_make_func_call(ParseState *ps, const char *name, List *args,
                          int location);
 /* ... some of them named (f(a, b => 1)); arguments left out take the
- * function's defaults. */
+ * function's defaults.  variadic: the call was written f(..., VARIADIC
+ * arr) (see parse_oper.c). */
 Expr *tdb_make_func_call_named(ParseState *ps, const char *name, List *args,
-                               const char *const *argnames, int location);
+                               const char *const *argnames, bool variadic,
+                               int location);
 
 /* The equality / ordering operators of a type, for GROUP BY, DISTINCT,
  * ORDER BY; errors 42883 if the type has none. */

@@ -896,33 +896,159 @@ tdb_transform_group_clause(ParseState *ps, PgQuery__Node **items, size_t n,
  * Grouping validity
  * ---------------------------------------------------------------------- */
 
+/*
+ * The grouped query's columns may be read only through its GROUP BY
+ * expressions or inside its aggregates -- also from the queries nested
+ * in it (sublinks, and the subqueries of their FROM clauses), where they
+ * are outer columns and must be grouped columns themselves:
+ * PostgreSQL's "subquery uses ungrouped column".
+ * depth counts how deep the walk is in those queries; the grouped
+ * query's columns and aggregates are the Vars and Aggrefs that many
+ * levels up, and its GROUP BY expressions are compared one level further
+ * up per level (group_exprs[depth]).
+ */
 typedef struct GroupCheck {
     ParseState *ps;
-    List *group_exprs; /* Expr */
+    List *group_exprs; /* per depth: a List of the GROUP BY Exprs */
+    int depth;
 } GroupCheck;
+
+static bool check_ungrouped(Node *node, void *arg);
+
+/* Mutator: every Var and Aggref one level further up. */
+static Node *
+one_level_down(Node *node, void *arg)
+{
+    if (node == NULL)
+        return NULL;
+    node = tdb_expr_mutate_children(node, one_level_down, arg);
+    if (IsA(node, Var))
+        ((Var *)node)->varlevelsup++;
+    else if (IsA(node, Aggref))
+        ((Aggref *)node)->agglevelsup++;
+    return node;
+}
+
+/* The GROUP BY expressions as seen at gc->depth. */
+static List *
+group_exprs_here(GroupCheck *gc)
+{
+    while (list_length(gc->group_exprs) <= gc->depth) {
+        List *above = llast(gc->group_exprs);
+        List *here = NIL;
+
+        for (int i = 0; i < list_length(above); i++)
+            here = tdb_lappend(here, one_level_down(list_nth(above, i), NULL));
+        gc->group_exprs = tdb_lappend(gc->group_exprs, here);
+    }
+    return list_nth(gc->group_exprs, gc->depth);
+}
+
+static void
+check_ungrouped_jointree(Node *node, GroupCheck *gc)
+{
+    if (node == NULL)
+        return;
+    if (IsA(node, FromExpr)) {
+        FromExpr *f = (FromExpr *)node;
+
+        for (int i = 0; i < list_length(f->fromlist); i++)
+            check_ungrouped_jointree(list_nth(f->fromlist, i), gc);
+        check_ungrouped((Node *)f->quals, gc);
+    } else if (IsA(node, JoinExpr)) {
+        JoinExpr *j = (JoinExpr *)node;
+
+        check_ungrouped_jointree(j->larg, gc);
+        check_ungrouped_jointree(j->rarg, gc);
+        check_ungrouped((Node *)j->quals, gc);
+    }
+}
+
+/*
+ * Every expression of q, a query at gc->depth.  The subqueries of its
+ * FROM clause are analyzed with the level above q as their parent
+ * (tupledb has no LATERAL: q's own columns are hidden from them), so
+ * their outer references count levels as q's do: same depth.
+ */
+static void
+check_ungrouped_query_at(Query *q, GroupCheck *gc)
+{
+    if (q == NULL)
+        return;
+    check_ungrouped((Node *)q->target_list, gc);
+    check_ungrouped_jointree((Node *)q->jointree, gc);
+    check_ungrouped((Node *)q->having, gc);
+    check_ungrouped((Node *)q->returning, gc);
+    check_ungrouped((Node *)q->limit_offset, gc);
+    check_ungrouped((Node *)q->limit_count, gc);
+    for (int i = 0; i < list_length(q->rtable); i++) {
+        RangeTblEntry *rte = list_nth(q->rtable, i);
+
+        if (rte->rtekind == RTE_SUBQUERY)
+            check_ungrouped_query_at(rte->subquery, gc);
+        else if (rte->rtekind == RTE_FUNCTION)
+            check_ungrouped((Node *)rte->funcexpr, gc);
+        else if (rte->rtekind == RTE_VALUES)
+            check_ungrouped((Node *)rte->values_lists, gc);
+    }
+    /* a recursive query's terms are queries of the same level as q */
+    check_ungrouped_query_at(q->rec_nonrecursive, gc);
+    check_ungrouped_query_at(q->rec_recursive, gc);
+}
+
+/* A sublink's query, one level below the expression holding it. */
+static void
+check_ungrouped_query(Query *q, GroupCheck *gc)
+{
+    gc->depth++;
+    check_ungrouped_query_at(q, gc);
+    gc->depth--;
+}
 
 static bool
 check_ungrouped(Node *node, void *arg)
 {
     GroupCheck *gc = arg;
+    List *group_exprs;
 
     if (node == NULL)
         return false;
-    if (IsA(node, Aggref))
-        return false; /* anything goes inside an aggregate */
-    for (int i = 0; i < list_length(gc->group_exprs); i++)
-        if (tdb_expr_equal(list_nth(gc->group_exprs, i), node))
-            return false;
-    if (IsA(node, Var) && ((Var *)node)->varlevelsup == 0) {
+    /* anything goes inside an aggregate of the grouped query */
+    if (IsA(node, Aggref) && ((Aggref *)node)->agglevelsup == gc->depth)
+        return false;
+    /* in a nested query only a grouped column itself will do, as in
+     * PostgreSQL (not a grouped expression: GROUP BY x + 1 does not let a
+     * subquery read x + 1) */
+    group_exprs = group_exprs_here(gc);
+    if (gc->depth == 0 || IsA(node, Var))
+        for (int i = 0; i < list_length(group_exprs); i++)
+            if (tdb_expr_equal(list_nth(group_exprs, i), node))
+                return false;
+    if (IsA(node, Var) && ((Var *)node)->varlevelsup == gc->depth) {
         Var *v = (Var *)node;
         RangeTblEntry *rte = list_nth(gc->ps->rtable, v->varno - 1);
+        const char *colname = list_nth(rte->colnames, v->varattno - 1);
 
+        if (gc->depth > 0)
+            ereport(ERROR, errcode(ERRCODE_GROUPING_ERROR),
+                    errmsg("subquery uses ungrouped column \"%s.%s\" from "
+                           "outer query",
+                           rte->refname, colname),
+                    errposition(parse_errpos(gc->ps, v->xpr.location)));
         ereport(ERROR, errcode(ERRCODE_GROUPING_ERROR),
                 errmsg("column \"%s.%s\" must appear in the GROUP BY clause "
                        "or be used in an aggregate function",
-                       rte->refname,
-                       (const char *)list_nth(rte->colnames, v->varattno - 1)),
+                       rte->refname, colname),
                 errposition(parse_errpos(gc->ps, v->xpr.location)));
+    }
+    if (IsA(node, SubLink)) {
+        check_ungrouped_query((Query *)((SubLink *)node)->subselect, gc);
+        return check_ungrouped((Node *)((SubLink *)node)->testexpr, gc);
+    }
+    if (IsA(node, List)) {
+        for (int i = 0; i < list_length((List *)node); i++)
+            check_ungrouped(list_nth((List *)node, i), gc);
+        return false;
     }
     return tdb_expr_walk_children(node, check_ungrouped, arg);
 }
@@ -930,7 +1056,8 @@ check_ungrouped(Node *node, void *arg)
 void
 tdb_check_grouping(ParseState *ps, Query *q)
 {
-    GroupCheck gc = {ps, NIL};
+    GroupCheck gc = {ps, NIL, 0};
+    List *group_exprs = NIL;
 
     for (int i = 0; i < list_length(q->group_clause); i++) {
         SortGroupClause *sgc = list_nth(q->group_clause, i);
@@ -939,9 +1066,10 @@ tdb_check_grouping(ParseState *ps, Query *q)
             TargetEntry *te = list_nth(q->target_list, t);
 
             if (te->ressortgroupref == sgc->tle_ref)
-                gc.group_exprs = tdb_lappend(gc.group_exprs, te->expr);
+                group_exprs = tdb_lappend(group_exprs, te->expr);
         }
     }
+    gc.group_exprs = tdb_lappend(NIL, group_exprs);
     for (int t = 0; t < list_length(q->target_list); t++)
         check_ungrouped((Node *)((TargetEntry *)list_nth(q->target_list, t))
                             ->expr,

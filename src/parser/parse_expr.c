@@ -12,6 +12,7 @@
 #include "common/base.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1066,15 +1067,19 @@ func_name(ParseState *ps, PgQuery__FuncCall *fc)
     return name;
 }
 
-/* Is an aggregate allowed where we are? */
+/*
+ * Is an aggregate allowed where the query level it belongs to (owner) is
+ * being analyzed?  Inside another aggregate's arguments of that level it
+ * is nested (42803), even when written in a subquery there.
+ */
 static void
-check_agg_context(ParseState *ps, int location)
+check_agg_context(ParseState *owner, ParseState *ps, int location)
 {
-    if (ps->nested_agg > 0)
+    if (owner->expr_kind == EXPR_KIND_AGG_ARGS)
         ereport(ERROR, errcode(ERRCODE_GROUPING_ERROR),
                 errmsg("aggregate function calls cannot be nested"),
                 errposition(parse_errpos(ps, location)));
-    switch (ps->expr_kind) {
+    switch (owner->expr_kind) {
     case EXPR_KIND_SELECT_TARGET:
     case EXPR_KIND_HAVING:
     case EXPR_KIND_ORDER_BY:
@@ -1086,9 +1091,50 @@ check_agg_context(ParseState *ps, int location)
     default:
         ereport(ERROR, errcode(ERRCODE_GROUPING_ERROR),
                 errmsg("aggregate functions are not allowed in %s",
-                       expr_kind_name(ps->expr_kind)),
+                       expr_kind_name(owner->expr_kind)),
                 errposition(parse_errpos(ps, location)));
     }
+}
+
+/*
+ * Which query level an aggregate belongs to (PostgreSQL's rule): the
+ * lowest level of the columns its arguments, FILTER and ORDER BY read,
+ * an aggregate among them counting as a column of its own level; this
+ * level if they read none.  So max(o.x) in a subquery, o of the query
+ * outside, is that query's aggregate, computed once per group there and
+ * read by the subquery as an outer value.
+ */
+typedef struct AggLevel {
+    int level; /* INT_MAX: no column or aggregate seen */
+} AggLevel;
+
+static bool
+find_agg_level(Node *node, void *arg)
+{
+    AggLevel *al = arg;
+
+    if (node == NULL)
+        return false;
+    if (IsA(node, Var)) {
+        al->level = Min(al->level, ((Var *)node)->varlevelsup);
+        return false;
+    }
+    if (IsA(node, Aggref)) { /* evaluated at its own level */
+        al->level = Min(al->level, ((Aggref *)node)->agglevelsup);
+        return false;
+    }
+    return tdb_expr_walk_children(node, find_agg_level, arg);
+}
+
+static int
+aggregate_level(const Aggref *agg)
+{
+    AggLevel al = {INT_MAX};
+
+    find_agg_level((Node *)agg->args, &al);
+    find_agg_level((Node *)agg->filter, &al);
+    find_agg_level((Node *)agg->order_exprs, &al);
+    return al.level == INT_MAX ? 0 : al.level;
 }
 
 /* Pick the aggregate overload for the argument types (count(*): the
@@ -1120,10 +1166,9 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 {
     Aggref *agg = makeNode(Aggref);
     ExprKind saved = ps->expr_kind;
+    ParseState *owner = ps;
     List *args;
 
-    check_agg_context(ps, fc->location);
-    ps->nested_agg++;
     ps->expr_kind = EXPR_KIND_AGG_ARGS;
     args = transform_list(ps, fc->args, fc->n_args);
     agg->agg = select_agg(ps, name, args, fc->agg_star, fc->location);
@@ -1146,6 +1191,7 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
         agg->filter =
             tdb_coerce_to_boolean(ps, transform(ps, fc->agg_filter), "FILTER");
     }
+    ps->expr_kind = EXPR_KIND_AGG_ARGS;
     for (size_t k = 0; k < fc->n_agg_order; k++) {
         PgQuery__SortBy *sb = fc->agg_order[k]->sort_by;
         Expr *key = transform(ps, sb->node);
@@ -1164,14 +1210,17 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
         agg->order_exprs = tdb_lappend(agg->order_exprs, key);
         agg->order_keys = tdb_lappend(agg->order_keys, sk);
     }
-    ps->nested_agg--;
     ps->expr_kind = saved;
+    agg->agglevelsup = aggregate_level(agg);
+    for (int k = 0; k < agg->agglevelsup; k++)
+        owner = owner->parent;
+    check_agg_context(owner, ps, fc->location);
     agg->is_star = fc->agg_star;
     agg->distinct = fc->agg_distinct;
     agg->xpr.type_oid = agg->agg->rettype;
     agg->xpr.typmod = -1;
     agg->xpr.location = fc->location;
-    ps->has_aggs = true;
+    owner->has_aggs = true;
     return (Expr *)agg;
 }
 
@@ -1236,8 +1285,8 @@ transform_func_call(ParseState *ps, PgQuery__FuncCall *fc)
     {
         const char **argnames = NULL;
         List *args = transform_call_args(ps, fc, &argnames);
-        Expr *call = tdb_make_func_call_named(ps, name, args, argnames,
-                                              fc->location);
+        Expr *call = tdb_make_func_call_named(
+            ps, name, args, argnames, fc->func_variadic, fc->location);
 
         if (IsA(call, FuncExpr) && ((FuncExpr *)call)->func->retset) {
             if (ps->expr_kind != EXPR_KIND_SELECT_TARGET &&

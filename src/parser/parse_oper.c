@@ -719,12 +719,44 @@ Expr *
 tdb_make_func_call(ParseState *ps, const char *name, List *args,
                    int location)
 {
-    return tdb_make_func_call_named(ps, name, args, NULL, location);
+    return tdb_make_func_call_named(ps, name, args, NULL, false, location);
+}
+
+/* The index of func's first variadic argument (FuncDesc.variadic_any). */
+static int
+first_variadic_arg(const FuncDesc *func)
+{
+    int i = 0;
+
+    while (i < func->nargs && func->argtypes[i] != ANYOID)
+        i++;
+    return i;
+}
+
+/*
+ * A call written f(..., VARIADIC arr) of a function declared VARIADIC
+ * "any" (concat, concat_ws) passes arr as all of its variadic arguments:
+ * arr must be an array (42804).  Any other function takes arr as an
+ * ordinary argument, as PostgreSQL resolves it (lower(VARIADIC text[])
+ * finds no lower(text[])).
+ */
+static void
+check_variadic_array(ParseState *ps, FuncExpr *f, int location)
+{
+    Expr *arr = list_nth(f->args, list_length(f->args) - 1);
+    const TypeInfo *type = tdb_type_lookup(exprType(arr));
+
+    if (type == NULL || type->category != 'A')
+        ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH),
+                errmsg("VARIADIC argument must be an array"),
+                errposition(parse_errpos(ps, location)));
+    f->funcvariadic = true;
 }
 
 Expr *
 tdb_make_func_call_named(ParseState *ps, const char *name, List *args,
-                         const char *const *argnames, int location)
+                         const char *const *argnames, bool variadic,
+                         int location)
 {
     const FuncDesc *funcs[MAX_CANDIDATES];
     const FuncDesc *usable[MAX_CANDIDATES];
@@ -739,8 +771,16 @@ tdb_make_func_call_named(ParseState *ps, const char *name, List *args,
     int chosen;
     FuncExpr *f;
     Oid anyelement;
+    /* where the VARIADIC argument was written (coercion may lose it) */
+    int variadic_location =
+        nargs > 0 ? exprLocation(list_nth(args, nargs - 1)) : location;
 
     for (int i = 0; i < n && nargs <= FUNC_MAX_ARGS; i++) {
+        /* VARIADIC arr is all of a VARIADIC "any" function's variadic
+         * arguments: only the row with one of them matches */
+        if (variadic && funcs[i]->variadic_any &&
+            nargs != first_variadic_arg(funcs[i]) + 1)
+            continue;
         if (!map_call_args(funcs[i], nargs, argnames, param_of[m],
                            types_of[m]))
             continue;
@@ -760,6 +800,8 @@ tdb_make_func_call_named(ParseState *ps, const char *name, List *args,
                           : f->func->rettype;
     f->xpr.typmod = -1;
     f->xpr.location = location;
+    if (variadic && f->func->variadic_any)
+        check_variadic_array(ps, f, variadic_location);
     return (Expr *)f;
 }
 

@@ -319,7 +319,13 @@ expr_out(Deparse *d, Expr *e, bool showimplicit)
         /* quoted when it is a keyword ("left"), as PostgreSQL does */
         ident_out(d, f->func->name);
         out(d, "(");
-        list_out(d, f->args, ", ", NULL);
+        for (int i = 0; i < list_length(f->args); i++) {
+            bool is_last = i == list_length(f->args) - 1;
+
+            out(d, "%s%s", i > 0 ? ", " : "",
+                is_last && f->funcvariadic ? "VARIADIC " : "");
+            expr_out(d, list_nth(f->args, i), true);
+        }
         out(d, ")");
         return;
     }

@@ -24,7 +24,15 @@
  * deleting the parent context, never leaves the directory locked.
  *
  * Writing files (write_file_durably): temp file, write, fsync, close,
- * rename over the target, fsync the directory.
+ * rename over the target, fsync the directory.  On a full disk the temp
+ * file cannot be written; the control file is then overwritten in place
+ * (overwrite_control_in_place), as PostgreSQL always writes pg_control:
+ * its 80 bytes lie in one disk sector, whose write is atomic, and its CRC
+ * would catch a torn one.  So the statements that free space (TRUNCATE,
+ * which hands out a new relation file number, and DROP) still work when
+ * the disk is full, and so does opening the directory to run them: a
+ * lock file whose pid cannot be written stays empty (only the flock
+ * counts).
  */
 #include "common/base.h"
 
@@ -45,6 +53,11 @@
 
 #define VERSION_FILE "TDB_VERSION"
 #define LOCK_FILE "tupledb.pid"
+
+/* The control file is small enough to be overwritten atomically (one
+ * sector of the smallest disks). */
+_Static_assert(sizeof(ControlFileData) <= 512,
+               "the control file fits in one sector");
 
 /* Tries before giving up on a lock file that keeps being replaced. */
 #define LOCK_ATTEMPTS 100
@@ -273,18 +286,55 @@ control_crc(const ControlFileData *control)
 }
 
 /*
+ * Overwrite the existing control file at path with control, in place:
+ * write, fsync.  Needs no free space.  Returns 0, or -1 with errno.
+ */
+static int
+overwrite_control_in_place(const char *path, const ControlFileData *control)
+{
+    int fd = tdb_fd_open(path, O_WRONLY, 0);
+    int rc = 0;
+    int save_errno;
+
+    if (fd < 0)
+        return -1;
+    if (tdb_fd_pwrite_full(fd, control, sizeof(*control), 0) != 0 ||
+        tdb_fd_fsync(fd) != 0)
+        rc = -1;
+    save_errno = errno;
+    if (tdb_fd_close(fd) != 0 && rc == 0)
+        return -1;
+    errno = save_errno;
+    return rc;
+}
+
+/*
  * Make *control dd's control file (crash-safely), stamping time and CRC.
  * dd->control is updated only once the new file is in place, so after an
  * error the handle still describes what is on disk.  Caller holds
- * control_lock (or is creating/opening/closing).
+ * control_lock (or is creating/opening/closing).  On a full disk the
+ * file is overwritten in place (see the file header).
  */
 static void
 control_write(DataDir *dd, ControlFileData *control)
 {
     control->time = (int64)time(NULL);
     control->crc = control_crc(control);
-    write_file_durably(dd->global_dir, dd->control_path, dd->control_tmp,
-                       control, sizeof(*control));
+    TDB_TRY();
+    {
+        write_file_durably(dd->global_dir, dd->control_path, dd->control_tmp,
+                           control, sizeof(*control));
+    }
+    TDB_CATCH();
+    {
+        const ErrorData *e = tdb_error_current();
+
+        if (e->sqlerrcode != ERRCODE_DISK_FULL ||
+            overwrite_control_in_place(dd->control_path, control) != 0)
+            TDB_RE_THROW();
+        tdb_error_flush();
+    }
+    TDB_END_TRY();
     dd->control = *control;
 }
 
@@ -509,8 +559,15 @@ lock_acquire(DataDir *dd)
         tdb_fd_pwrite_full(dd->lock_fd, text, (Size)len, 0) != 0) {
         int save_errno = errno;
 
-        ereport(ERROR, errcode(tdb_fd_errcode(save_errno)),
-                errmsg("could not write lock file \"%s\": %m", dd->lock_path));
+        /* on a full disk the lock holds without the pid (see the file
+         * header): a loser then reports the directory locked without
+         * naming the holder */
+        if (save_errno == ENOSPC)
+            (void)tdb_fd_truncate(dd->lock_fd, 0);
+        else
+            ereport(ERROR, errcode(tdb_fd_errcode(save_errno)),
+                    errmsg("could not write lock file \"%s\": %m",
+                           dd->lock_path));
     }
 }
 

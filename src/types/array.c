@@ -202,6 +202,16 @@ deconstruct(Datum d)
     return e;
 }
 
+int
+tdb_array_elements(Datum array, Oid *elemtype, Datum **values)
+{
+    ArrayElems e = deconstruct(array);
+
+    *elemtype = e.elemtype;
+    *values = e.values;
+    return e.n;
+}
+
 /* ----------------------------------------------------------------------
  * Input and output
  * ---------------------------------------------------------------------- */

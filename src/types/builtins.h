@@ -58,6 +58,11 @@ typedef struct FuncDesc {
      * the function detoasts them itself -- or only a slice of them, or
      * only measures them (toast/detoast.h) */
     bool toast_aware;
+    /* Declared VARIADIC "any" (concat, concat_ws): its arguments from the
+     * first of type "any" on are the variadic ones, one row per count of
+     * them; a VARIADIC call passes them as one array instead
+     * (FmgrInfo.fn_expr_variadic) */
+    bool variadic_any;
 } FuncDesc;
 
 /*
@@ -259,6 +264,14 @@ char *tdb_format_type(Oid typid, int32 typmod);
  */
 Datum tdb_array_construct(Oid elemtype, const Datum *values, int n,
                           int lbound);
+
+/*
+ * The elements of array (array.c): *elemtype its element type, the
+ * return value their count, *values them (palloc'd in the current
+ * memory context; by-reference ones point into the array).  tupledb's
+ * arrays have one dimension and no NULL elements.
+ */
+int tdb_array_elements(Datum array, Oid *elemtype, Datum **values);
 
 /* Shorthands over tdb_type_support (raise if the type has none). */
 Datum tdb_type_input(Oid typid, const char *str, int32 typmod);

@@ -8,8 +8,11 @@
  * print each value with its type's output function (concat(true) is
  * "t"); the || operators convert through the cast to text instead, as
  * PostgreSQL's SQL definitions of them do (true || 'x' is "truex").
- * tupledb has no VARIADIC: concat is registered once per argument count
- * up to FUNC_MAX_ARGS.
+ * concat and concat_ws are PostgreSQL's VARIADIC "any" functions: each
+ * is registered once per argument count up to FUNC_MAX_ARGS, and a call
+ * written concat(VARIADIC arr) passes the array as the one variadic
+ * argument (FmgrInfo.fn_expr_variadic): its elements are the values, and
+ * a NULL array makes the result NULL, as in PostgreSQL.
  */
 #include "common/base.h"
 
@@ -40,8 +43,33 @@ append_output(TextBuf *tb, FunctionCallInfo fcinfo, int n, const char *fname)
 }
 
 /*
+ * concat(VARIADIC arr) and concat_ws(sep, VARIADIC arr): the elements of
+ * the array argument first (not NULL), printed, separated by sep (may be
+ * NULL: nothing between them).
+ */
+static Datum
+concat_array(FunctionCallInfo fcinfo, int first, const varlena *sep)
+{
+    TextBuf tb;
+    Oid elemtype;
+    Datum *values;
+    int n = tdb_array_elements(PG_GETARG_DATUM(first), &elemtype, &values);
+
+    tdb_textbuf_init(&tb, tdb_current_mcxt, 32);
+    for (int i = 0; i < n; i++) {
+        char *s = tdb_type_output(elemtype, values[i]);
+
+        if (i > 0 && sep != NULL)
+            tdb_textbuf_append_text(&tb, sep);
+        tdb_textbuf_append(&tb, s, strlen(s));
+    }
+    PG_RETURN_POINTER(tdb_textbuf_finish(&tb));
+}
+
+/*
  * The non-NULL arguments from first on, printed, separated by sep (may
- * be NULL: nothing between them).
+ * be NULL: nothing between them); for a VARIADIC call, the elements of
+ * the array that is argument first, and NULL for a NULL array.
  */
 static Datum
 concat_args(FunctionCallInfo fcinfo, int first, const varlena *sep,
@@ -50,6 +78,11 @@ concat_args(FunctionCallInfo fcinfo, int first, const varlena *sep,
     TextBuf tb;
     bool any = false;
 
+    if (fcinfo->flinfo != NULL && fcinfo->flinfo->fn_expr_variadic) {
+        if (PG_ARGISNULL(first))
+            PG_RETURN_NULL();
+        return concat_array(fcinfo, first, sep);
+    }
     tdb_textbuf_init(&tb, tdb_current_mcxt, 32);
     for (int i = first; i < PG_NARGS(); i++) {
         if (PG_ARGISNULL(i))

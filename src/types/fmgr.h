@@ -57,6 +57,12 @@ typedef struct FmgrInfo {
      * sets up the call; InvalidOid where unknown.
      */
     Oid fn_expr_argtypes[FUNC_MAX_ARGS];
+    /*
+     * The call passed its variadic arguments as one array (concat(VARIADIC
+     * arr)): a function declared VARIADIC "any" finds them in the array
+     * that is its last argument (PostgreSQL's get_fn_expr_variadic).
+     */
+    bool fn_expr_variadic;
 } FmgrInfo;
 
 /* The actual type of argument argno of the call, or InvalidOid. */

@@ -198,6 +198,27 @@ unit_for_range(int range)
 }
 
 /*
+ * SQL-standard style reads '-1 2:03:04' as minus (1 day 2:03:04) and
+ * '-23 hours 45 min' as minus (23 hours 45 min): with IntervalStyle
+ * sql_standard, PostgreSQL applies a leading '-' to every field when no
+ * later field carries a sign of its own (postgres-style output always
+ * signs the fields after a negative one, so that output still reads
+ * back).  Each field is negated as it is read, before it is added, so
+ * that mixed units come out right.
+ */
+static bool
+leading_sign_applies_to_all(char **field, int nf)
+{
+    if (tdb_typeio()->interval_style != INTSTYLE_SQL_STANDARD || nf == 0 ||
+        field[0][0] != '-')
+        return false;
+    for (int i = 1; i < nf; i++)
+        if (field[i][0] == '-' || field[i][0] == '+')
+            return false;
+    return true;
+}
+
+/*
  * Decode the fields of an interval (postgres and SQL-standard forms:
  * "1 year 2 mons", "1-2", "3 04:05:06", "@ 1 minute ago").  The fields
  * are read right to left so that each number meets its unit first; a
@@ -210,6 +231,7 @@ tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
                        int *dtype, IntervalInput *itm_in)
 {
     bool is_before = false;
+    bool force_negative;
     char *cp;
     int fmask = 0;
     int tmask;
@@ -221,6 +243,7 @@ tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
 
     *dtype = DTK_DELTA;
     clear_itm_in(itm_in);
+    force_negative = leading_sign_applies_to_all(field, nf);
 
     for (int i = nf - 1; i >= 0; i--) {
         switch (ftype[i]) {
@@ -228,6 +251,8 @@ tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
             dterr = decode_time_for_interval(field[i], range, &tmask, itm_in);
             if (dterr)
                 return dterr;
+            if (force_negative && itm_in->tm_usec > 0)
+                itm_in->tm_usec = -itm_in->tm_usec;
             type = DTK_DAY;
             break;
 
@@ -283,6 +308,12 @@ tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
                 fval = 0;
             else
                 return DTERR_BAD_FORMAT;
+            if (force_negative) {
+                if (val > 0)
+                    val = -val;
+                if (fval > 0)
+                    fval = -fval;
+            }
 
             tmask = 0;
             switch (type) {
@@ -391,31 +422,6 @@ tdb_dt_decode_interval(char **field, int *ftype, int nf, int range,
     /* at least one field */
     if (fmask == 0)
         return DTERR_BAD_FORMAT;
-
-    /*
-     * SQL-standard style reads '-1 2:03:04' as minus (1 day 2:03:04):
-     * PostgreSQL applies a leading '-' to every field when no later field
-     * carries a sign of its own (postgres-style output always signs the
-     * fields after a negative one, so that output still reads back).
-     */
-    if (tdb_typeio()->interval_style == INTSTYLE_SQL_STANDARD &&
-        field[0][0] == '-') {
-        bool more_signs = false;
-
-        for (int i = 1; i < nf; i++)
-            if (field[i][0] == '-' || field[i][0] == '+')
-                more_signs = true;
-        if (!more_signs) {
-            if (itm_in->tm_usec > 0)
-                itm_in->tm_usec = -itm_in->tm_usec;
-            if (itm_in->tm_mday > 0)
-                itm_in->tm_mday = -itm_in->tm_mday;
-            if (itm_in->tm_mon > 0)
-                itm_in->tm_mon = -itm_in->tm_mon;
-            if (itm_in->tm_year > 0)
-                itm_in->tm_year = -itm_in->tm_year;
-        }
-    }
 
     if (is_before) {
         if (itm_in->tm_usec == INT64_MIN || itm_in->tm_mday == INT_MIN ||

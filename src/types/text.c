@@ -112,7 +112,8 @@ text_smaller(PG_FUNCTION_ARGS)
     {                                                                       \
         .oid = (oid_), .name = (name_), .rettype = T, .nargs = (nargs_),    \
         .argtypes = {__VA_ARGS__}, .strict = false, .retset = false,        \
-        .volatility = PROVOLATILE_STABLE, .fn = (fn_)                       \
+        .volatility = PROVOLATILE_STABLE, .fn = (fn_),                      \
+        .variadic_any = true                                                \
     }
 #define A ANYOID
 

@@ -50,6 +50,14 @@ SELECT interval '-1 day 2 hours 3 minutes', interval '-2:03',
        interval '-1 -2:03', interval '-1-2 3 4:05:06';
 SELECT interval '-1 2:00:00 ago', interval '-1 day ago', interval '-1.5 days',
        interval '-1 2' DAY TO HOUR, interval '-1 years 2 months';
+-- each field takes the leading sign as it is read, before it is added,
+-- so fields of different units add up as PostgreSQL adds them
+SELECT interval '-23 hours 45 min 12.34 sec', interval '-0.5 days 3 hours',
+       interval '-1.5 years 2 days', interval '-3 days 5';
+SELECT interval '-2.25 years 10-5', interval '-5 min 59.999 hour',
+       interval '-2 sec 59 microsecond', interval '-3.34 months 5 microsecond';
+SELECT interval '-5.25 mon 59.5 hour', interval '-1 year 2 months 3 days 4 hours',
+       interval '-23 hours 45 min 12.34 sec ago', interval '-1 week 2 days';
 SET IntervalStyle = postgres;
 SELECT interval '-1 2:03:04', interval '-1 +2:03:04', interval '-1-2 3',
        interval '-1 day 2 hours', interval '-1 2' DAY TO HOUR,

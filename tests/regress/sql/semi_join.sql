@@ -42,3 +42,30 @@ DELETE FROM t1 WHERE a IN (SELECT a FROM t2 WHERE b < 4);
 SELECT count(*) FROM t1;
 ROLLBACK;
 DROP TABLE t1, t2, t3;
+-- nested: a sublink inside a pulled-up subquery that reads only that
+-- subquery's tables becomes a join of them in turn, at every level; one
+-- that also reads the outer query stays in the join filter
+CREATE TABLE na (x int, y int);
+CREATE TABLE nb (x int, y int);
+CREATE TABLE nc (x int, y int);
+INSERT INTO na SELECT g, g % 5 FROM generate_series(1, 30) g;
+INSERT INTO na VALUES (NULL, 1), (31, NULL);
+INSERT INTO nb SELECT g, g % 7 FROM generate_series(1, 40, 2) g;
+INSERT INTO nb VALUES (NULL, NULL), (3, NULL);
+INSERT INTO nc SELECT g, g % 3 FROM generate_series(1, 20, 3) g;
+INSERT INTO nc VALUES (NULL, 2);
+SELECT count(*), sum(x) FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc WHERE nc.y = nb.y));
+SELECT count(*), sum(x) FROM na WHERE NOT EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND EXISTS (SELECT 1 FROM nc WHERE nc.x = nb.y));
+SELECT count(*), sum(x) FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc WHERE nc.y = nb.y AND nc.x > na.y));
+SELECT count(*), sum(x) FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.y = na.y AND EXISTS (SELECT 1 FROM nc WHERE nc.y = nb.y AND NOT EXISTS (SELECT 1 FROM na a2 WHERE a2.x = nc.x)));
+SELECT count(*), sum(x) FROM na WHERE na.x IN (SELECT nb.x FROM nb WHERE NOT EXISTS (SELECT 1 FROM nc WHERE nc.x = nb.x));
+SELECT count(*), sum(x) FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND nb.y IN (SELECT nc.y FROM nc));
+SELECT count(*), sum(x) FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND nb.y NOT IN (SELECT nc.y FROM nc WHERE nc.y IS NOT NULL));
+SELECT count(*), sum(x) FROM na WHERE EXISTS (SELECT 1 FROM nb JOIN nc ON nc.y = nb.y WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc c2 WHERE c2.x = nc.x + 1));
+SELECT na.x FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND (NOT EXISTS (SELECT 1 FROM nc WHERE nc.y = nb.y) OR nb.y = 1)) ORDER BY 1;
+SELECT na.x FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc WHERE nc.y = nb.y AND nc.x = (SELECT max(x) FROM nc))) ORDER BY 1;
+SELECT (SELECT count(*) FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc WHERE nc.y = nb.y AND nc.x < o.x))) FROM (VALUES (5), (10)) o(x);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM na WHERE EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc WHERE nc.y = nb.y AND nc.x > na.y));
+SELECT count(*), sum(x) FROM na WHERE NOT EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc WHERE nc.x = nb.y AND NOT EXISTS (SELECT 1 FROM na a2 WHERE a2.y = nc.y)));
+EXPLAIN (COSTS OFF) SELECT count(*) FROM na WHERE NOT EXISTS (SELECT 1 FROM nb WHERE nb.x = na.x AND NOT EXISTS (SELECT 1 FROM nc WHERE nc.x = nb.y AND NOT EXISTS (SELECT 1 FROM na a2 WHERE a2.y = nc.y)));
+DROP TABLE na, nb, nc;

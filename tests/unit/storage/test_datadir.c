@@ -712,7 +712,7 @@ expect_updates_fail(DataDir *dd, const Fault *f)
 TEST_BEGIN(test_update_faults)
 {
     static const Fault faults[] = {
-        {FD_OP_WRITE, ENOSPC},
+        {FD_OP_WRITE, EIO},
         {FD_OP_FSYNC, EIO},
         {FD_OP_RENAME, EIO},
         {FD_OP_OPEN, EMFILE},
@@ -747,6 +747,47 @@ TEST_BEGIN(test_update_faults)
 }
 TEST_END
 
+/*
+ * A full disk: the control file's temporary copy cannot be written
+ * (ENOSPC), so the update overwrites the control file in place -- the
+ * statements that free space (TRUNCATE takes a new relation file number)
+ * must work when nothing else can be written.  The update is durable
+ * and leaves no temporary file; a lock file whose pid cannot be written
+ * still locks.
+ */
+TEST_BEGIN(test_update_disk_full)
+{
+    const char *db = new_db_path();
+    DataDir *dd;
+    RelFileNumber next;
+
+    if (!config_debug)
+        test_skip("fault injection needs a TDB_DEBUG build");
+    dd = tdb_datadir_create(NULL, db);
+    next = tdb_datadir_next_relfilenumber(dd);
+    expect_true(tdb_fd_inject(FD_OP_WRITE, 1, ENOSPC));
+    expect_u64_eq(tdb_datadir_alloc_relfilenumber(dd), next);
+    expect_int_eq(tdb_fd_inject_pending(), 0); /* the fault was hit */
+    expect_true(tdb_fd_inject(FD_OP_WRITE, 1, ENOSPC));
+    tdb_datadir_set_next_xid(dd, 5000);
+    tdb_fd_inject_clear();
+    expect_false(file_exists(test_path(db, "global/tdb_control.tmp")));
+    tdb_datadir_close(dd);
+
+    /* both reached the disk; an open whose pid write finds the disk full
+     * still holds the lock */
+    expect_true(tdb_fd_inject(FD_OP_WRITE, 1, ENOSPC));
+    dd = tdb_datadir_open(NULL, db);
+    tdb_fd_inject_clear();
+    expect_u64_eq(tdb_datadir_next_relfilenumber(dd), next + 1);
+    expect_u64_eq(tdb_datadir_next_xid(dd), 5000);
+    expect_int_eq(lock_file_pid(db), 0);
+    expect_error(tdb_datadir_open(NULL, db), ERRCODE_LOCK_NOT_AVAILABLE,
+                 "is in use by another process");
+    tdb_datadir_close(dd);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
@@ -760,5 +801,5 @@ main(int argc, char **argv)
         TEST_CASE(test_not_a_database), TEST_CASE(test_newer_version),
         TEST_CASE(test_control_flipped_bytes), TEST_CASE(test_control_damaged),
         TEST_CASE(test_create_fault_loop), TEST_CASE(test_open_fault_loop),
-        TEST_CASE(test_update_faults));
+        TEST_CASE(test_update_faults), TEST_CASE(test_update_disk_full));
 }
