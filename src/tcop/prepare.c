@@ -60,6 +60,7 @@
 #include "catalog/pg_type.h"
 #include "commands/commands.h"
 #include "common/elog.h"
+#include "common/utf8.h"
 #include "executor/executor.h"
 #include "optimizer/planner.h"
 #include "parser/analyze.h"
@@ -473,6 +474,8 @@ tdb_session_prepare(Session *s, const char *sql, const Oid *paramtypes,
     call_begin(s, &cs, dest);
     TDB_TRY();
     {
+        /* the text is checked as it arrives, before anything else */
+        tdb_utf8_check(sql, strlen(sql));
         /* PostgreSQL arms statement_timeout at the first Parse, Bind or
          * Execute of a batch; it runs until an Execute completes, an
          * error, or Sync */
