@@ -578,14 +578,14 @@ convert_params(Portal *p, const Oid *types, const BindValue *values, int n)
             d->value =
                 tdb_type_receive(types[i], values[i].data, values[i].len);
         } else {
-            char *str = tdb_palloc((Size)values[i].len + 1);
+            char *str;
 
+            /* every type's text is checked before its input function
+             * sees it, as PostgreSQL does */
+            tdb_utf8_check(values[i].data, (Size)values[i].len);
+            str = tdb_palloc((Size)values[i].len + 1);
             memcpy(str, values[i].data, (Size)values[i].len);
             str[values[i].len] = '\0';
-            if (strlen(str) != (size_t)values[i].len)
-                ereport(ERROR, errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-                        errmsg("invalid byte sequence for encoding \"UTF8\": "
-                               "0x00"));
             d->value = tdb_type_input(types[i], str, -1);
         }
         tdb_mcxt_switch_to(old);
