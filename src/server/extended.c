@@ -7,9 +7,9 @@
  *                 statement under its name ("" = the unnamed statement,
  *                 which the next unnamed Parse or any simple Query
  *                 replaces)
- *   Bind 'B'      check the counts and format codes (08P01), convert the
- *                 values (text: the type's input function; binary: its
- *                 recv, 0A000 if it has none), make a portal ("" =
+ *   Bind 'B'      check the counts (08P01), convert the values (text: the
+ *                 type's input function; binary: its recv, 0A000 if it
+ *                 has none; another format code 22023), make a portal ("" =
  *                 unnamed); binary result columns need the type's send
  *                 (0A000)
  *   Describe 'D'  S: ParameterDescription, then RowDescription (text
@@ -388,14 +388,8 @@ handle_bind(Backend *be, PqMsg *m)
                   nvalues, s->name, desc->nparams);
         return;
     }
-    for (int i = 0; i < nvalues; i++) {
+    for (int i = 0; i < nvalues; i++)
         values[i].format = result_format(formats, nformats, i);
-        if (values[i].format != 0 && values[i].format != 1) {
-            ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
-                      "unsupported format code: %d", values[i].format);
-            return;
-        }
-    }
     for (int i = 0; i < nresults; i++)
         if (results[i] != 0 && results[i] != 1) {
             ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
@@ -409,8 +403,8 @@ handle_bind(Backend *be, PqMsg *m)
     }
     drop_portal(ext, portal_name); /* the unnamed one, if any */
     tdb_remote_receiver_init(&r, be);
-    portal =
-        tdb_session_bind(be->session, s->ps, values, nvalues, &r.base, &error);
+    portal = tdb_session_bind(be->session, s->ps, portal_name, values, nvalues,
+                              &r.base, &error);
     tdb_remote_receiver_done(&r);
     if (portal == NULL) {
         exec_failed(be, &error, s->query);

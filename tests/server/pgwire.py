@@ -1345,8 +1345,28 @@ def group_params():
           e and e["C"] == "08P01", e)
     m = batch(c, m_bindx("", "two", params=[b"1", b"2"], pformats=[2]), SYNC)
     e = error_of(m)
-    check("params: format code 2 -> 08P01", e and e["C"] == "08P01" and
-          e["M"] == "unsupported format code: 2", e)
+    check("params: format code 2 -> 22023 with the parameter as CONTEXT",
+          e and e["C"] == "22023" and
+          e["M"] == "unsupported format code: 2" and
+          e.get("W") == "unnamed portal parameter $1", e)
+    # PostgreSQL's CONTEXT for a value that does not convert: the
+    # parameter, and '...' for its text (log_parameter_max_length_on_error
+    # is 0) once the type's input function has it
+    m = batch(c, m_bind("", "two", params=["1", "x"]), SYNC)
+    e = error_of(m)
+    check("params: a bad text value -> CONTEXT unnamed portal parameter "
+          "$2 = '...'", e and e["C"] == "22P02" and
+          e.get("W") == "unnamed portal parameter $2 = '...'", e)
+    m = batch(c, m_bind("p", "two", params=["x", "1"]), SYNC)
+    e = error_of(m)
+    check("params: ... of a named portal -> portal \"p\" parameter $1",
+          e and e.get("W") == "portal \"p\" parameter $1 = '...'", e)
+    m = batch(c, m_bindx("", "two", params=[b"\0\0\0\1\0", b"1"],
+                         pformats=[1, 0]), SYNC)
+    e = error_of(m)
+    check("params: a bad binary value -> CONTEXT without the value",
+          e and e["C"] == "22P03" and
+          e.get("W") == "unnamed portal parameter $1", e)
     m = batch(c, m_bind("", "two", params=["1", "2"]), m_execute(), SYNC)
     check("params: the statement still works", rows(m) == [["3"]], types(m))
     batch(c, m_close("S", "two"), SYNC)
@@ -2042,6 +2062,13 @@ def group_utf8():
         m = bind_one("SELECT $1::text", oid, b"\xc3\xa9\xe2\x82\xac", 1)
         check("utf8: binary %s parameter with valid characters" % typ,
               raw_rows(m) == [[b"\xc3\xa9\xe2\x82\xac"]], utf8_error(m))
+    m = batch(c, m_parse("", "SELECT $1::int4, $2::text", [23, 25]),
+              m_bindx(params=[b"1", b"\xff"], pformats=[0]), SYNC)
+    check("utf8: CONTEXT names the parameter (no value: it never reached "
+          "an input function)",
+          utf8_error(m) == bad("0xff") and
+          error_of(m).get("W") == "unnamed portal parameter $2",
+          error_of(m))
     # a text[] in binary: each element through the text type's recv
     elem = b"\xed\xbf\xbf"
     arr = (struct.pack("!iiI", 1, 0, 25) + struct.pack("!ii", 1, 1) +
