@@ -129,7 +129,7 @@ class Conn:
             msgs.append((t, body))
             if t == "S":
                 k, v, _ = body.split(b"\0")
-                self.params[k.decode()] = v.decode()
+                self.params[k.decode()] = v.decode(errors="backslashreplace")
             elif t == "K":
                 self.pid, self.key = struct.unpack("!ii", body)
             elif t == "Z":
@@ -2100,6 +2100,21 @@ def group_utf8():
     check("utf8: the connection goes on", rows(c.query("SELECT 1")) ==
           [["1"]] and c.status == "I")
     c.query("DROP TABLE u8")
+    c.close()
+
+    # a startup packet's values are not checked, but application_name
+    # keeps printable ASCII only: every other byte becomes '?'
+    body = (struct.pack("!I", 196608) + b"user\0tester\0database\0db\0"
+            b"application_name\0a\xff\xc3\xa9\tb\0\0")
+    c = Conn(startup=False)
+    c.sock.sendall(struct.pack("!I", len(body) + 4) + body)
+    c.startup_msgs = c.until_ready()
+    check("utf8: application_name from the startup packet -> 'a????b' "
+          "(ParameterStatus)", c.params.get("application_name") == "a????b",
+          c.params.get("application_name"))
+    m = c.query("SHOW application_name")
+    check("utf8: ... and SHOW application_name", raw_rows(m) == [[b"a????b"]],
+          raw_rows(m))
     c.close()
 
 # ----------------------------------------------------------------------

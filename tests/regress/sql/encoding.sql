@@ -66,4 +66,8 @@ SELECT 'é€'::varchar(1) AS v, 'é€'::char(1) AS c,
        left('é€', 1) AS l, substr('é€', 2) AS s;
 SELECT btrim('éa', 'ã') AS b, rtrim('aé', 'ã') AS r,
        reverse('aé€😀') AS rev;
+-- application_name keeps printable ASCII only (each other byte is '?')
+SET application_name = E'café\tbar';
+SHOW application_name;
+RESET application_name;
 DROP TABLE enc;
