@@ -66,6 +66,18 @@ SELECT 'é€'::varchar(1) AS v, 'é€'::char(1) AS c,
        left('é€', 1) AS l, substr('é€', 2) AS s;
 SELECT btrim('éa', 'ã') AS b, rtrim('aé', 'ã') AS r,
        reverse('aé€😀') AS rev;
+-- chr makes text from a code point: never NUL, a surrogate or past U+10FFFF
+SELECT chr(65), chr(233), chr(8364), chr(128512),
+       chr(1114111) = U&'\+10FFFF' AS max_code_point;
+SELECT chr(55295) = U&'\D7FF' AS below, chr(57344) = U&'\E000' AS above,
+       octet_length(chr(2047)) AS two, octet_length(chr(2048)) AS three,
+       octet_length(chr(65536)) AS four;
+SELECT chr(0);
+SELECT chr(-1);
+SELECT chr(55296);
+SELECT chr(57343);
+SELECT chr(1114112);
+SELECT chr(2147483647);
 -- application_name keeps printable ASCII only (each other byte is '?')
 SET application_name = E'café\tbar';
 SHOW application_name;
