@@ -2038,27 +2038,27 @@ def group_utf8():
                      m_bindx(params=[value], pformats=[fmt]), m_execute(),
                      SYNC)
 
-    for typ, oid in [("text", 25), ("varchar", 1043), ("bpchar", 1042),
-                     ("name", 19), ("int4", 23), ("numeric", 1700),
-                     ("bool", 16), ("date", 1082), ("bytea", 17),
-                     ("text[]", 1009)]:
-        for value, hexbytes in [(b"\xff\xfe", "0xff"),
-                                (b"\xed\xa0\x80", "0xed 0xa0 0x80"),
-                                (b"1\xe2\x82", "0xe2 0x82"),
-                                (b"1\x00", "0x00")]:
-            m = bind_one("SELECT $1::text", oid, value, 0)
-            check("utf8: text-format %s parameter %r -> 22021" % (typ, value),
-                  utf8_error(m) == bad(hexbytes), utf8_error(m))
-    for typ, oid in [("text", 25), ("varchar", 1043), ("bpchar", 1042),
-                     ("name", 19)]:
-        for value, hexbytes in [(b"\xff\xfe", "0xff"),
-                                (b"\xc0\x80", "0xc0 0x80"),
-                                (b"\xed\xa0\x80", "0xed 0xa0 0x80"),
-                                (b"ab\xf0\x9f\x98", "0xf0 0x9f 0x98"),
-                                (b"a\x00b", "0x00")]:
-            m = bind_one("INSERT INTO u8 (t) VALUES ($1)", oid, value, 1)
-            check("utf8: binary %s parameter %r -> 22021" % (typ, value),
-                  utf8_error(m) == bad(hexbytes), utf8_error(m))
+    def bad_params(fmt, sql, typs, values):
+        for typ, oid in typs:
+            for value, hexbytes in values:
+                m = bind_one(sql, oid, value, fmt)
+                check("utf8: %s %s parameter %r -> 22021" %
+                      ("binary" if fmt else "text-format", typ, value),
+                      utf8_error(m) == bad(hexbytes), utf8_error(m))
+
+    string_types = [("text", 25), ("varchar", 1043), ("bpchar", 1042),
+                    ("name", 19)]
+    bad_params(0, "SELECT $1::text",
+               string_types + [("int4", 23), ("numeric", 1700), ("bool", 16),
+                               ("date", 1082), ("bytea", 17),
+                               ("text[]", 1009)],
+               [(b"\xff\xfe", "0xff"), (b"\xed\xa0\x80", "0xed 0xa0 0x80"),
+                (b"1\xe2\x82", "0xe2 0x82"), (b"1\x00", "0x00")])
+    bad_params(1, "INSERT INTO u8 (t) VALUES ($1)", string_types,
+               [(b"\xff\xfe", "0xff"), (b"\xc0\x80", "0xc0 0x80"),
+                (b"\xed\xa0\x80", "0xed 0xa0 0x80"),
+                (b"ab\xf0\x9f\x98", "0xf0 0x9f 0x98"), (b"a\x00b", "0x00")])
+    for typ, oid in string_types:
         m = bind_one("SELECT $1::text", oid, b"\xc3\xa9\xe2\x82\xac", 1)
         check("utf8: binary %s parameter with valid characters" % typ,
               raw_rows(m) == [[b"\xc3\xa9\xe2\x82\xac"]], utf8_error(m))
