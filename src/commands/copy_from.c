@@ -56,6 +56,7 @@
 #include "catalog/catalog.h"
 #include "commands/copy_int.h"
 #include "common/elog.h"
+#include "common/utf8.h"
 #include "executor/executor.h"
 #include "optimizer/planner.h"
 #include "parser/analyze.h"
@@ -176,97 +177,23 @@ copy_from_context(void *arg)
  * UTF-8
  * ---------------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 character at s (n bytes left), or 0. */
-static int
-utf8_char_ok(const unsigned char *s, int n)
-{
-    unsigned char c = s[0];
-    int len;
-
-    if (c < 0x80)
-        return c != 0 ? 1 : 0;
-    if (c >= 0xc2 && c <= 0xdf)
-        len = 2;
-    else if (c >= 0xe0 && c <= 0xef)
-        len = 3;
-    else if (c >= 0xf0 && c <= 0xf4)
-        len = 4;
-    else
-        return 0;
-    if (n < len)
-        return 0;
-    /* the second byte's range depends on the first (no overlong forms,
-     * no surrogates, nothing past U+10FFFF) */
-    switch (c) {
-    case 0xe0:
-        if (s[1] < 0xa0 || s[1] > 0xbf)
-            return 0;
-        break;
-    case 0xed:
-        if (s[1] < 0x80 || s[1] > 0x9f)
-            return 0;
-        break;
-    case 0xf0:
-        if (s[1] < 0x90 || s[1] > 0xbf)
-            return 0;
-        break;
-    case 0xf4:
-        if (s[1] < 0x80 || s[1] > 0x8f)
-            return 0;
-        break;
-    default:
-        if (s[1] < 0x80 || s[1] > 0xbf)
-            return 0;
-    }
-    for (int i = 2; i < len; i++)
-        if (s[i] < 0x80 || s[i] > 0xbf)
-            return 0;
-    return len;
-}
-
 void
 tdb_copy_verify_utf8(const char *s, int len, const char *after,
                      int after_len)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    int i = 0;
+    Size ok = tdb_utf8_verify(s, (Size)len);
+    char shown[4];
+    Size n = 0;
 
-    while (i < len) {
-        int l;
-
-        if (p[i] >= 0x20 && p[i] < 0x80) { /* the common case */
-            i++;
-            continue;
-        }
-        l = utf8_char_ok(p + i, len - i);
-        if (l == 0) {
-            /* PostgreSQL shows as many bytes as the first one announces */
-            unsigned char c = p[i];
-            int want = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2
-                                  : (c & 0xf0) == 0xe0   ? 3
-                                  : (c & 0xf8) == 0xf0   ? 4
-                                                         : 1;
-            char hex[32];
-            size_t n = 0;
-
-            for (int k = 0; k < want; k++) {
-                unsigned char b;
-
-                if (i + k < len)
-                    b = p[i + k];
-                else if (i + k - len < after_len)
-                    b = (unsigned char)after[i + k - len];
-                else
-                    break;
-                n += (size_t)snprintf(hex + n, sizeof(hex) - n, "%s0x%02x",
-                                      k > 0 ? " " : "", b);
-            }
-            ereport(ERROR, errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-                    errmsg("invalid byte sequence for encoding \"UTF8\": %s",
-                           hex));
-        }
-        i += l;
-    }
+    if (likely(ok == (Size)len))
+        return;
+    /* PostgreSQL checks the line with its line end, so a character cut
+     * short by the end of the line is shown with the line end's bytes */
+    for (Size i = ok; i < (Size)len && n < sizeof(shown); i++)
+        shown[n++] = s[i];
+    for (int i = 0; i < after_len && n < sizeof(shown); i++)
+        shown[n++] = after[i];
+    tdb_utf8_report_invalid(shown, n);
 }
 
 /* ----------------------------------------------------------------------

@@ -155,7 +155,8 @@ void tdb_copy_split_csv(const CopyOptions *opts, const char *line, int len,
 
 /*
  * Raise 22021 "invalid byte sequence for encoding "UTF8": 0x.." unless
- * s[0..len) is valid UTF-8 without NUL bytes.  after/after_len are the
+ * s[0..len) is valid UTF-8 without NUL bytes (common/utf8.h's check,
+ * which every way into text shares).  after/after_len are the
  * bytes that follow s in the input (the line end), shown in the message
  * when the bad sequence is cut short; may be NULL/0.
  */

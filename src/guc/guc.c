@@ -87,6 +87,8 @@ static void assign_interval_style(const GucDef *def, Settings *s,
                                   const char *name, const char *value);
 static void assign_bytea_output(const GucDef *def, Settings *s,
                                 const char *name, const char *value);
+static void assign_application_name(const GucDef *def, Settings *s,
+                                    const char *name, const char *value);
 
 static const char *const encodings[] = {"UTF8", "UNICODE", "UTF-8", NULL};
 static const char *const message_levels[] = {
@@ -102,7 +104,8 @@ static const char *const on_only[] = {"on", NULL};
 static const char *const toast_compressions[] = {"pglz", "lz4", NULL};
 
 static const GucDef settings[] = {
-    STRING_SETTING("application_name", application_name, "", NULL),
+    HOOK_SETTING("application_name", application_name, "", NULL,
+                 assign_application_name),
     HOOK_SETTING("bytea_output", bytea_output, "hex", bytea_outputs,
                  assign_bytea_output),
     STRING_SETTING("client_encoding", client_encoding, "UTF8", encodings),
@@ -314,6 +317,28 @@ set_string(const GucDef *def, Settings *s, const char *name,
     if (strlen(value) >= def->size)
         invalid_value(def->name, value, NULL);
     store_string(def, s, value);
+}
+
+/*
+ * application_name keeps printable ASCII only: PostgreSQL 15 turns every
+ * other byte into '?' (its check_application_name), whether the name
+ * came from SET or from a startup packet -- whose bytes nothing else
+ * checks, so this is also what keeps them from becoming text that is
+ * not UTF-8.
+ */
+static void
+assign_application_name(const GucDef *def, Settings *s, const char *name,
+                        const char *value)
+{
+    char *clean = tdb_pstrdup(value);
+
+    (void)name;
+    for (char *c = clean; *c != '\0'; c++)
+        if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
+            *c = '?';
+    if (strlen(clean) >= def->size)
+        invalid_value(def->name, clean, NULL);
+    store_string(def, s, clean);
 }
 
 /* ----------------------------------------------------------------------

@@ -82,6 +82,22 @@ grammar_hint(const char *message)
     return NULL;
 }
 
+/*
+ * libpg_query reports no SQLSTATE.  Its errors are the grammar's and the
+ * scanner's (42601), except the scanner's check of what an escape string
+ * (E'\xff', E'\000') decoded to, which is PostgreSQL's encoding error
+ * (22021, and no position, as the scanner gives none).
+ */
+static int
+grammar_errcode(const char *message)
+{
+    static const char encoding_error[] = "invalid byte sequence for encoding";
+
+    if (strncmp(message, encoding_error, sizeof(encoding_error) - 1) == 0)
+        return ERRCODE_CHARACTER_NOT_IN_REPERTOIRE;
+    return ERRCODE_SYNTAX_ERROR;
+}
+
 ParsedScript *
 tdb_sql_parse(const char *text)
 {
@@ -98,7 +114,7 @@ tdb_sql_parse(const char *text)
         /* copy what we report: the result is freed before raising */
         snprintf(message, sizeof(message), "%s", parsed.error->message);
         pg_query_free_protobuf_parse_result(parsed);
-        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", message),
+        ereport(ERROR, errcode(grammar_errcode(message)), errmsg("%s", message),
                 hint != NULL ? errhint("%s", hint) : 0, errposition(cursor));
     }
     allocator = tdb_sql_pb_allocator(tdb_current_mcxt);

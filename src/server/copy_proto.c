@@ -34,6 +34,7 @@
 
 #include <string.h>
 
+#include "common/utf8.h"
 #include "server/server_int.h"
 
 struct RemoteCopy {
@@ -156,6 +157,8 @@ next_message(RemoteCopy *rc)
             const char *why = tdb_pq_get_string(&rc->msg);
 
             rc->in_done = true;
+            /* PostgreSQL checks the client's reason as it reads it */
+            tdb_utf8_check(why, strlen(why));
             ereport(ERROR, errcode(ERRCODE_QUERY_CANCELED),
                     errmsg("COPY from stdin failed: %s",
                            why != NULL ? why : ""));

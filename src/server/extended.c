@@ -7,9 +7,9 @@
  *                 statement under its name ("" = the unnamed statement,
  *                 which the next unnamed Parse or any simple Query
  *                 replaces)
- *   Bind 'B'      check the counts and format codes (08P01), convert the
- *                 values (text: the type's input function; binary: its
- *                 recv, 0A000 if it has none), make a portal ("" =
+ *   Bind 'B'      check the counts (08P01), convert the values (text: the
+ *                 type's input function; binary: its recv, 0A000 if it
+ *                 has none; another format code 22023), make a portal ("" =
  *                 unnamed); binary result columns need the type's send
  *                 (0A000)
  *   Describe 'D'  S: ParameterDescription, then RowDescription (text
@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/utf8.h"
 #include "server/server_int.h"
 #include "types/builtins.h"
 
@@ -230,12 +231,28 @@ invalid_format(Backend *be)
  * Messages
  * ---------------------------------------------------------------------- */
 
+/*
+ * A statement or portal name.  PostgreSQL checks each string of a message
+ * as it reads it: one that is not UTF-8 raises 22021, which
+ * tdb_extended_message reports as this layer's errors (a query text is
+ * checked by the session).
+ */
+static const char *
+get_name(PqMsg *m)
+{
+    const char *name = tdb_pq_get_string(m);
+
+    if (name[0] != '\0') /* most are: the unnamed statement and portal */
+        tdb_utf8_check(name, strlen(name));
+    return name;
+}
+
 /* 'P' Parse: name, query, Int16 n, n x Int32 type OIDs. */
 static void
 handle_parse(Backend *be, PqMsg *m)
 {
     ExtendedState *ext = be->ext;
-    const char *name = tdb_pq_get_string(m);
+    const char *name = get_name(m);
     const char *query = tdb_pq_get_string(m);
     int ntypes = tdb_pq_get_int16(m);
     Oid *types;
@@ -315,8 +332,8 @@ static void
 handle_bind(Backend *be, PqMsg *m)
 {
     ExtendedState *ext = be->ext;
-    const char *portal_name = tdb_pq_get_string(m);
-    const char *stmt_name = tdb_pq_get_string(m);
+    const char *portal_name = get_name(m);
+    const char *stmt_name = get_name(m);
     int nformats, nvalues, nresults;
     int16 *formats, *results;
     BindValue *values;
@@ -371,14 +388,8 @@ handle_bind(Backend *be, PqMsg *m)
                   nvalues, s->name, desc->nparams);
         return;
     }
-    for (int i = 0; i < nvalues; i++) {
+    for (int i = 0; i < nvalues; i++)
         values[i].format = result_format(formats, nformats, i);
-        if (values[i].format != 0 && values[i].format != 1) {
-            ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
-                      "unsupported format code: %d", values[i].format);
-            return;
-        }
-    }
     for (int i = 0; i < nresults; i++)
         if (results[i] != 0 && results[i] != 1) {
             ext_error(be, SRV_ERRCODE_PROTOCOL_VIOLATION,
@@ -392,8 +403,8 @@ handle_bind(Backend *be, PqMsg *m)
     }
     drop_portal(ext, portal_name); /* the unnamed one, if any */
     tdb_remote_receiver_init(&r, be);
-    portal =
-        tdb_session_bind(be->session, s->ps, values, nvalues, &r.base, &error);
+    portal = tdb_session_bind(be->session, s->ps, portal_name, values, nvalues,
+                              &r.base, &error);
     tdb_remote_receiver_done(&r);
     if (portal == NULL) {
         exec_failed(be, &error, s->query);
@@ -463,7 +474,7 @@ static void
 handle_describe(Backend *be, PqMsg *m)
 {
     int kind = tdb_pq_get_byte(m);
-    const char *name = tdb_pq_get_string(m);
+    const char *name = get_name(m);
 
     if (!tdb_pq_get_end(m)) {
         invalid_format(be);
@@ -510,7 +521,7 @@ handle_describe(Backend *be, PqMsg *m)
 static void
 handle_execute(Backend *be, PqMsg *m)
 {
-    const char *name = tdb_pq_get_string(m);
+    const char *name = get_name(m);
     int32 limit = tdb_pq_get_int32(m);
     ExtPortal *p;
     RemoteReceiver r;
@@ -561,7 +572,7 @@ static void
 handle_close(Backend *be, PqMsg *m)
 {
     int kind = tdb_pq_get_byte(m);
-    const char *name = tdb_pq_get_string(m);
+    const char *name = get_name(m);
 
     if (!tdb_pq_get_end(m)) {
         invalid_format(be);
@@ -632,7 +643,7 @@ tdb_extended_message(Backend *be, PqMsg *m)
     }
     TDB_CATCH();
     {
-        /* out of memory in this layer */
+        /* out of memory in this layer, or a name that is not UTF-8 */
         ErrorData e = *tdb_error_current();
 
         tdb_error_flush();

@@ -60,6 +60,7 @@
 #include "catalog/pg_type.h"
 #include "commands/commands.h"
 #include "common/elog.h"
+#include "common/utf8.h"
 #include "executor/executor.h"
 #include "optimizer/planner.h"
 #include "parser/analyze.h"
@@ -473,6 +474,8 @@ tdb_session_prepare(Session *s, const char *sql, const Oid *paramtypes,
     call_begin(s, &cs, dest);
     TDB_TRY();
     {
+        /* the text is checked as it arrives, before anything else */
+        tdb_utf8_check(sql, strlen(sql));
         /* PostgreSQL arms statement_timeout at the first Parse, Bind or
          * Execute of a batch; it runs until an Execute completes, an
          * error, or Sync */
@@ -545,18 +548,54 @@ arm_epoch(Session *s)
     }
 }
 
+/*
+ * PostgreSQL's CONTEXT line for an error while a Bind value is converted:
+ * which parameter of which portal; once the text has reached the type's
+ * input function it adds the value, cut to log_parameter_max_length_on_
+ * error characters -- 0 by default (tupledb has no such setting), which
+ * shows it as '...'.
+ */
+typedef struct BindParamContext {
+    const char *portal_name; /* "" for the unnamed portal */
+    int paramno;             /* 1-based */
+    bool in_input;           /* the text is in the input function */
+} BindParamContext;
+
+static void
+bind_param_context(void *arg)
+{
+    const BindParamContext *c = arg;
+    const char *value = c->in_input ? " = '...'" : "";
+
+    if (c->portal_name[0] != '\0')
+        errcontext_msg("portal \"%s\" parameter $%d%s", c->portal_name,
+                       c->paramno, value);
+    else
+        errcontext_msg("unnamed portal parameter $%d%s", c->paramno, value);
+}
+
 /* Convert Bind's values with the types' input / recv functions. */
 static void
-convert_params(Portal *p, const Oid *types, const BindValue *values, int n)
+convert_params(Portal *p, const char *portal_name, const Oid *types,
+               const BindValue *values, int n)
 {
+    BindParamContext context = {.portal_name = portal_name};
+    ErrorContextCallback cb = {NULL, bind_param_context, &context};
+
     p->params =
         tdb_mcxt_alloc_zero(p->cxt, sizeof(ParamExternData) * (Size)Max(1, n));
     p->nparams = n;
+    tdb_error_context_push(&cb);
     for (int i = 0; i < n; i++) {
         ParamExternData *d = &p->params[i];
         MemoryContext old;
 
+        context.paramno = i + 1;
+        context.in_input = false;
         d->ptype = types[i];
+        if (values[i].format != 0 && values[i].format != 1)
+            ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("unsupported format code: %d", values[i].format));
         if (values[i].len < 0) {
             d->isnull = true;
             continue;
@@ -575,23 +614,26 @@ convert_params(Portal *p, const Oid *types, const BindValue *values, int n)
             d->value =
                 tdb_type_receive(types[i], values[i].data, values[i].len);
         } else {
-            char *str = tdb_palloc((Size)values[i].len + 1);
+            char *str;
 
+            /* every type's text is checked before its input function
+             * sees it, as PostgreSQL does */
+            tdb_utf8_check(values[i].data, (Size)values[i].len);
+            str = tdb_palloc((Size)values[i].len + 1);
             memcpy(str, values[i].data, (Size)values[i].len);
             str[values[i].len] = '\0';
-            if (strlen(str) != (size_t)values[i].len)
-                ereport(ERROR, errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-                        errmsg("invalid byte sequence for encoding \"UTF8\": "
-                               "0x00"));
+            context.in_input = true;
             d->value = tdb_type_input(types[i], str, -1);
         }
         tdb_mcxt_switch_to(old);
     }
+    tdb_error_context_pop(&cb);
 }
 
 Portal *
-tdb_session_bind(Session *s, PreparedStatement *ps, const BindValue *values,
-                 int nvalues, DestReceiver *dest, ErrorData *error)
+tdb_session_bind(Session *s, PreparedStatement *ps, const char *portal_name,
+                 const BindValue *values, int nvalues, DestReceiver *dest,
+                 ErrorData *error)
 {
     CallState cs;
     MemoryContext cxt =
@@ -615,7 +657,7 @@ tdb_session_bind(Session *s, PreparedStatement *ps, const BindValue *values,
             tdb_tcop_ensure_transaction(s);
             revalidate(s, ps, dest);
         }
-        convert_params(p, ps->paramtypes, values, nvalues);
+        convert_params(p, portal_name, ps->paramtypes, values, nvalues);
         arm_epoch(s);
         p->xact_epoch = s->xact_epoch;
         p->plan = ps->plan;

@@ -28,6 +28,7 @@
 
 #include "commands/commands.h"
 #include "common/elog.h"
+#include "common/utf8.h"
 #include "storage/bufmgr.h"
 #include "tcop/tcop_int.h"
 
@@ -288,6 +289,9 @@ tdb_session_exec(Session *s, const char *sql, DestReceiver *dest,
     {
         ParsedScript *script;
 
+        /* PostgreSQL checks a query string's encoding as it arrives:
+         * 22021 before parsing, with no position */
+        tdb_utf8_check(sql, strlen(sql));
         /*
          * statement_timeout as PostgreSQL 13+ applies it to a simple
          * query string: from the start (parsing included) to the end of

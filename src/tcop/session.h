@@ -102,7 +102,8 @@ bool tdb_prepared_is_empty(PreparedStatement *ps);
 void tdb_prepared_drop(PreparedStatement *ps);
 
 /* One Bind value: len bytes at data (len -1: NULL), format 0 text, 1
- * binary (the type's recv function; 0A000 if it has none). */
+ * binary (the type's recv function; 0A000 if it has none), anything
+ * else 22023. */
 typedef struct BindValue {
     const char *data;
     int32 len;
@@ -110,10 +111,11 @@ typedef struct BindValue {
 } BindValue;
 
 /* A portal over ps with values[0..nparams-1] (nparams must equal the
- * statement's count). */
+ * statement's count).  portal_name ("" for the unnamed portal) is only
+ * for the CONTEXT line of an error converting a value. */
 Portal *tdb_session_bind(Session *s, PreparedStatement *ps,
-                         const BindValue *values, int nvalues,
-                         DestReceiver *dest, ErrorData *error);
+                         const char *portal_name, const BindValue *values,
+                         int nvalues, DestReceiver *dest, ErrorData *error);
 const StatementDescription *tdb_portal_describe(Portal *p);
 bool tdb_portal_is_empty(Portal *p);
 /* Drop a portal (ending its executor, if it is suspended). */

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "common/elog.h"
+#include "common/utf8.h"
 #include "tuple/varlena.h"
 #include "types/datetime.h"
 #include "types/numeric.h"
@@ -293,13 +294,13 @@ string_send(Oid typid, Datum value, int *len)
 static Datum
 string_recv(Oid typid, const char *buf, int len)
 {
-    char *s = tdb_palloc((Size)len + 1);
+    char *s;
 
+    /* the bytes become text: checked as PostgreSQL's textrecv does */
+    tdb_utf8_check(buf, (Size)len);
+    s = tdb_palloc((Size)len + 1);
     memcpy(s, buf, (Size)len);
     s[len] = '\0';
-    if (strlen(s) != (size_t)len)
-        ereport(ERROR, errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-                errmsg("invalid byte sequence for encoding \"UTF8\": 0x00"));
     return tdb_type_input(typid, s, -1);
 }
 

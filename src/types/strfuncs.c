@@ -1,8 +1,8 @@
 /*
  * strfuncs.c -- the SQL string functions over text: length,
  * octet_length, lower, upper, initcap, substr/substring, position/strpos,
- * replace, repeat, reverse, left, right, lpad, rpad, btrim/ltrim/rtrim,
- * split_part, starts_with, md5.
+ * replace, repeat, chr, reverse, left, right, lpad, rpad,
+ * btrim/ltrim/rtrim, split_part, starts_with, md5.
  *
  * Positions and lengths count UTF-8 characters, as in a PostgreSQL
  * database with encoding UTF8; case mapping is the C locale's (ASCII
@@ -10,13 +10,15 @@
  * new texts in the current memory context (or an argument returned
  * unchanged where PostgreSQL does that too).  Errors and their messages
  * are PostgreSQL's: 22011 for a negative substring length, 22023 for
- * split_part's field 0, 54000 "requested length too large".
+ * split_part's field 0, 54000 "requested length too large" (and chr's
+ * for what is not a character).
  */
 #include "common/base.h"
 
 #include <string.h>
 
 #include "common/elog.h"
+#include "common/utf8.h"
 #include "types/md5.h"
 #include "types/strutil.h"
 #include "types/textfuncs.h"
@@ -314,6 +316,56 @@ tdb_repeat(PG_FUNCTION_ARGS)
     for (int64 i = 0; i < count; i++)
         memcpy(VARDATA(result) + i * (int64)len, s, len);
     PG_RETURN_POINTER(result);
+}
+
+/*
+ * chr(n): the character whose code point is n, in UTF-8.  What would not
+ * be valid UTF-8 text is refused with PostgreSQL's errors: 22023 for a
+ * negative n, 54000 for 0 (NUL), a surrogate (U+D800..U+DFFF) or a code
+ * point past U+10FFFF.
+ */
+Datum
+tdb_chr(PG_FUNCTION_ARGS)
+{
+    int32 arg = PG_GETARG_INT32(0);
+    uint32 cp;
+    unsigned char buf[UTF8_MAX_CHAR_LEN];
+    int n;
+
+    if (arg < 0)
+        ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                errmsg("character number must be positive"));
+    if (arg == 0)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("null character not permitted"));
+    cp = (uint32)arg;
+    if (cp > 0x10ffff)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("requested character too large for encoding: %u", cp));
+    if (cp < 0x80) {
+        buf[0] = (unsigned char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        buf[0] = (unsigned char)(0xc0 | (cp >> 6));
+        buf[1] = (unsigned char)(0x80 | (cp & 0x3f));
+        n = 2;
+    } else if (cp < 0x10000) {
+        buf[0] = (unsigned char)(0xe0 | (cp >> 12));
+        buf[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+        buf[2] = (unsigned char)(0x80 | (cp & 0x3f));
+        n = 3;
+    } else {
+        buf[0] = (unsigned char)(0xf0 | (cp >> 18));
+        buf[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+        buf[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+        buf[3] = (unsigned char)(0x80 | (cp & 0x3f));
+        n = 4;
+    }
+    /* the surrogates encode to the 0xED 0xA0..0xBF sequences it refuses */
+    if (tdb_utf8_verify_char(buf, (Size)n) != n)
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("requested character not valid for encoding: %u", cp));
+    PG_RETURN_POINTER(tdb_text_from_bytes((const char *)buf, (Size)n));
 }
 
 /* reverse(s): the characters in reverse order. */

@@ -138,6 +138,7 @@ static const FuncDesc text_funcs[] = {
     FUNC(868, "strpos", tdb_textpos, I4, 2, T, T),
     FUNC(2087, "replace", tdb_replace_text, T, 3, T, T, T),
     FUNC(1622, "repeat", tdb_repeat, T, 2, T, I4),
+    FUNC(1621, "chr", tdb_chr, T, 1, I4),
     FUNC(3062, "reverse", tdb_text_reverse, T, 1, T),
     FUNC_TOAST(3060, "left", tdb_text_left, T, 2, T, I4),
     FUNC(3061, "right", tdb_text_right, T, 2, T, I4),

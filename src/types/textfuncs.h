@@ -147,6 +147,7 @@ Datum tdb_text_starts_with(PG_FUNCTION_ARGS);
 Datum tdb_replace_text(PG_FUNCTION_ARGS);
 Datum tdb_split_part(PG_FUNCTION_ARGS);
 Datum tdb_repeat(PG_FUNCTION_ARGS);
+Datum tdb_chr(PG_FUNCTION_ARGS);
 Datum tdb_text_reverse(PG_FUNCTION_ARGS);
 Datum tdb_lpad(PG_FUNCTION_ARGS);
 Datum tdb_rpad(PG_FUNCTION_ARGS);

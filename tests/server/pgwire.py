@@ -17,6 +17,8 @@ and the script ends with "RESULT pgwire: N passed, N failed".
 Groups: startup, query, errors, malformed, cancel, concurrent, limit
 (needs a server started with --max-connections 3), extended, params
 (parameters, binary formats, cached plans, incremental portals),
+utf8 (22021 for bytes that are not UTF-8: query text, names, Bind
+parameters, COPY data, CopyFail),
 auth / auth_trust (SCRAM-SHA-256 and
 trust against the roles run.sh's auth group makes), copy (the
 COPY sub-protocol: CopyFail, bad data, a client leaving mid-COPY, other
@@ -84,7 +86,7 @@ def parse_fields(body):
     while i < len(body) and body[i] != 0:
         code = chr(body[i])
         end = body.index(b"\0", i + 1)
-        fields[code] = body[i + 1:end].decode()
+        fields[code] = body[i + 1:end].decode(errors="backslashreplace")
         i = end + 1
     return fields
 
@@ -127,7 +129,7 @@ class Conn:
             msgs.append((t, body))
             if t == "S":
                 k, v, _ = body.split(b"\0")
-                self.params[k.decode()] = v.decode()
+                self.params[k.decode()] = v.decode(errors="backslashreplace")
             elif t == "K":
                 self.pid, self.key = struct.unpack("!ii", body)
             elif t == "Z":
@@ -1343,8 +1345,28 @@ def group_params():
           e and e["C"] == "08P01", e)
     m = batch(c, m_bindx("", "two", params=[b"1", b"2"], pformats=[2]), SYNC)
     e = error_of(m)
-    check("params: format code 2 -> 08P01", e and e["C"] == "08P01" and
-          e["M"] == "unsupported format code: 2", e)
+    check("params: format code 2 -> 22023 with the parameter as CONTEXT",
+          e and e["C"] == "22023" and
+          e["M"] == "unsupported format code: 2" and
+          e.get("W") == "unnamed portal parameter $1", e)
+    # PostgreSQL's CONTEXT for a value that does not convert: the
+    # parameter, and '...' for its text (log_parameter_max_length_on_error
+    # is 0) once the type's input function has it
+    m = batch(c, m_bind("", "two", params=["1", "x"]), SYNC)
+    e = error_of(m)
+    check("params: a bad text value -> CONTEXT unnamed portal parameter "
+          "$2 = '...'", e and e["C"] == "22P02" and
+          e.get("W") == "unnamed portal parameter $2 = '...'", e)
+    m = batch(c, m_bind("p", "two", params=["x", "1"]), SYNC)
+    e = error_of(m)
+    check("params: ... of a named portal -> portal \"p\" parameter $1",
+          e and e.get("W") == "portal \"p\" parameter $1 = '...'", e)
+    m = batch(c, m_bindx("", "two", params=[b"\0\0\0\1\0", b"1"],
+                         pformats=[1, 0]), SYNC)
+    e = error_of(m)
+    check("params: a bad binary value -> CONTEXT without the value",
+          e and e["C"] == "22P03" and
+          e.get("W") == "unnamed portal parameter $1", e)
     m = batch(c, m_bind("", "two", params=["1", "2"]), m_execute(), SYNC)
     check("params: the statement still works", rows(m) == [["3"]], types(m))
     batch(c, m_close("S", "two"), SYNC)
@@ -1896,6 +1918,203 @@ def group_copy():
     check("copy: ... and the connection goes on",
           rows(c.query("SELECT 1")) == [["1"]])
     c.query("DROP TABLE cp")
+    c.close()
+
+# ----------------------------------------------------------------------
+# UTF-8: every way bytes become text is checked (22021), as in PostgreSQL
+# ----------------------------------------------------------------------
+
+# Invalid strings and PostgreSQL 15's byte list for each (in a quoted
+# literal, so a character cut short is shown with the quote after it).
+BAD_UTF8 = [
+    (b"\xff\xfe", "0xff"),
+    (b"\xc0\x80", "0xc0 0x80"),                    # overlong NUL
+    (b"\xe0\x80\xaf", "0xe0 0x80 0xaf"),           # overlong '/'
+    (b"\xed\xa0\x80", "0xed 0xa0 0x80"),           # surrogate U+D800
+    (b"\xf4\x90\x80\x80", "0xf4 0x90 0x80 0x80"),  # past U+10FFFF
+    (b"\xf8\x88\x80\x80\x80", "0xf8"),             # 5-byte form
+    (b"\x80", "0x80"),                             # lone continuation
+    (b"a\xe2\x82", "0xe2 0x82 0x27"),              # cut short
+]
+
+
+def utf8_error(msgs):
+    """(SQLSTATE, message) of the first error in msgs, or None."""
+    e = error_of(msgs)
+    return e and (e["C"], e["M"])
+
+
+def bad(hexbytes):
+    return ("22021", 'invalid byte sequence for encoding "UTF8": ' +
+            hexbytes)
+
+
+def group_utf8():
+    c = Conn()
+    c.query("DROP TABLE IF EXISTS u8")
+    c.query("CREATE TABLE u8 (t text, v varchar(10), b char(4), n name)")
+
+    def raw_query(sql):
+        c.send("Q", sql + b"\0")
+        return c.until_ready()
+
+    # the query text itself, before anything else looks at it
+    for s, hexbytes in BAD_UTF8:
+        m = raw_query(b"INSERT INTO u8 (t) VALUES ('" + s + b"')")
+        check("utf8: query text %r -> 22021 %s" % (s, hexbytes),
+              utf8_error(m) == bad(hexbytes) and types(m) == "EZ" and
+              c.status == "I", (utf8_error(m), types(m)))
+    m = raw_query(b"SELECT 1 -- \xff in a comment")
+    check("utf8: a bad byte in a comment -> 22021 too",
+          utf8_error(m) == bad("0xff"), utf8_error(m))
+    m = raw_query(b"SELECT no syntax here \xc3(")
+    check("utf8: checked before parsing (22021, not a syntax error; no "
+          "position)", utf8_error(m) == bad("0xc3 0x28") and
+          "P" not in error_of(m), error_of(m))
+    check("utf8: nothing was stored",
+          rows(c.query("SELECT count(*) FROM u8")) == [["0"]])
+    m = raw_query(b"INSERT INTO u8 (t) VALUES ('caf\xc3\xa9 \xe2\x82\xac "
+                  b"\xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf')")
+    check("utf8: valid 2-, 3- and 4-byte characters are stored",
+          tags(m) == ["INSERT 0 1"] and
+          raw_rows(c.query("SELECT t, length(t) FROM u8")) ==
+          [[b"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf",
+            b"10"]], (types(m), error_of(m)))
+    c.query("TRUNCATE u8")
+
+    # escape strings decode to bytes the scanner checks
+    for lit, hexbytes in [(b"E'\\xff'", "0xff"), (b"E'\\xc0\\x80'", "0xc0 0x80"),
+                          (b"E'\\355\\240\\200'", "0xed 0xa0 0x80"),
+                          (b"E'x\\000'", "0x00"),
+                          (b"E'a\\xe2\\x82b'", "0xe2 0x82 0x62")]:
+        m = raw_query(b"SELECT " + lit)
+        check("utf8: %s -> 22021 %s" % (lit.decode(), hexbytes),
+              utf8_error(m) == bad(hexbytes), utf8_error(m))
+    m = raw_query(b"SELECT E'\\303\\251' = '\xc3\xa9'")
+    check("utf8: E'\\303\\251' is a valid character",
+          rows(m) == [["t"]], (rows(m), utf8_error(m)))
+
+    # in a transaction block the error fails the block, as any error
+    raw_query(b"BEGIN")
+    raw_query(b"INSERT INTO u8 (t) VALUES ('ok')")
+    m = raw_query(b"INSERT INTO u8 (t) VALUES ('\xff')")
+    check("utf8: in a block -> 22021, status E",
+          utf8_error(m) == bad("0xff") and c.status == "E",
+          (utf8_error(m), c.status))
+    m = raw_query(b"SELECT 1")
+    check("utf8: ... then 25P02 until the end of the block",
+          utf8_error(m) and utf8_error(m)[0] == "25P02", utf8_error(m))
+    raw_query(b"ROLLBACK")
+    check("utf8: the block's rows are gone",
+          rows(c.query("SELECT count(*) FROM u8")) == [["0"]])
+
+    # extended protocol: the query text and every name
+    m = batch(c, ("P", b"\0INSERT INTO u8 (t) VALUES ('\xed\xa0\x80')\0\0\0"),
+              SYNC)
+    check("utf8: Parse with a bad query -> 22021",
+          utf8_error(m) == bad("0xed 0xa0 0x80") and c.status == "I",
+          utf8_error(m))
+    m = batch(c, ("P", b"s\xff\0SELECT 1\0\0\0"), SYNC)
+    check("utf8: Parse with a bad statement name -> 22021",
+          utf8_error(m) == bad("0xff"), utf8_error(m))
+    m = batch(c, m_parse("", "SELECT 1"), ("B", b"p\xc0\0\0\0\0\0\0\0\0"),
+              SYNC)
+    check("utf8: Bind with a bad portal name -> 22021",
+          utf8_error(m) == bad("0xc0"), utf8_error(m))
+    m = batch(c, ("B", b"\0s\xe2\x82\0\0\0\0\0\0\0"), SYNC)
+    check("utf8: Bind with a bad statement name -> 22021",
+          utf8_error(m) == bad("0xe2 0x82"), utf8_error(m))
+    for msg, name in [(("D", b"Sq\xff\0"), "Describe"),
+                      (("E", b"q\xff\0\0\0\0\0"), "Execute"),
+                      (("C", b"Pq\xff\0"), "Close")]:
+        m = batch(c, msg, SYNC)
+        check("utf8: %s with a bad name -> 22021" % name,
+              utf8_error(m) == bad("0xff"), utf8_error(m))
+
+    # Bind parameters: text format for every type (checked before the
+    # type's input function), binary format for the string types
+    def bind_one(sql, oid, value, fmt):
+        return batch(c, m_parse("", sql, [oid]),
+                     m_bindx(params=[value], pformats=[fmt]), m_execute(),
+                     SYNC)
+
+    def bad_params(fmt, sql, typs, values):
+        for typ, oid in typs:
+            for value, hexbytes in values:
+                m = bind_one(sql, oid, value, fmt)
+                check("utf8: %s %s parameter %r -> 22021" %
+                      ("binary" if fmt else "text-format", typ, value),
+                      utf8_error(m) == bad(hexbytes), utf8_error(m))
+
+    string_types = [("text", 25), ("varchar", 1043), ("bpchar", 1042),
+                    ("name", 19)]
+    bad_params(0, "SELECT $1::text",
+               string_types + [("int4", 23), ("numeric", 1700), ("bool", 16),
+                               ("date", 1082), ("bytea", 17),
+                               ("text[]", 1009)],
+               [(b"\xff\xfe", "0xff"), (b"\xed\xa0\x80", "0xed 0xa0 0x80"),
+                (b"1\xe2\x82", "0xe2 0x82"), (b"1\x00", "0x00")])
+    bad_params(1, "INSERT INTO u8 (t) VALUES ($1)", string_types,
+               [(b"\xff\xfe", "0xff"), (b"\xc0\x80", "0xc0 0x80"),
+                (b"\xed\xa0\x80", "0xed 0xa0 0x80"),
+                (b"ab\xf0\x9f\x98", "0xf0 0x9f 0x98"), (b"a\x00b", "0x00")])
+    for typ, oid in string_types:
+        m = bind_one("SELECT $1::text", oid, b"\xc3\xa9\xe2\x82\xac", 1)
+        check("utf8: binary %s parameter with valid characters" % typ,
+              raw_rows(m) == [[b"\xc3\xa9\xe2\x82\xac"]], utf8_error(m))
+    m = batch(c, m_parse("", "SELECT $1::int4, $2::text", [23, 25]),
+              m_bindx(params=[b"1", b"\xff"], pformats=[0]), SYNC)
+    check("utf8: CONTEXT names the parameter (no value: it never reached "
+          "an input function)",
+          utf8_error(m) == bad("0xff") and
+          error_of(m).get("W") == "unnamed portal parameter $2",
+          error_of(m))
+    # a text[] in binary: each element through the text type's recv
+    elem = b"\xed\xbf\xbf"
+    arr = (struct.pack("!iiI", 1, 0, 25) + struct.pack("!ii", 1, 1) +
+           struct.pack("!i", len(elem)) + elem)
+    m = bind_one("SELECT $1::text[]", 1009, arr, 1)
+    check("utf8: binary text[] parameter with a bad element -> 22021",
+          utf8_error(m) == bad("0xed 0xbf 0xbf"), utf8_error(m))
+    m = bind_one("SELECT $1::bytea", 17, b"\xff\x00\xed\xa0\x80", 1)
+    check("utf8: binary bytea parameter: any bytes (not text)",
+          rows(m) == [["\\xff00eda080"]], utf8_error(m))
+    check("utf8: no parameter stored anything",
+          rows(c.query("SELECT count(*) FROM u8")) == [["0"]])
+
+    # COPY: each line, and the fields escapes made
+    for data, hexbytes in [(b"a\xff\n", "0xff"),
+                           (b"ok\nb\xed\xa0\x80\n", "0xed 0xa0 0x80"),
+                           (b"c\xe2\x82\n", "0xe2 0x82 0x0a"),
+                           (b"d\\xc0\\x80\n", "0xc0 0x80"),
+                           (b"e\\000\n", "0x00")]:
+        m = copy_in(c, "COPY u8 (t) FROM STDIN", data)
+        check("utf8: COPY data %r -> 22021" % data,
+              utf8_error(m) == bad(hexbytes), utf8_error(m))
+    m = copy_in(c, "COPY u8 (t) FROM STDIN", b"x\n", end="f",
+                end_body=b"reason \xff\0")
+    check("utf8: CopyFail with a bad reason -> 22021 (PostgreSQL checks it "
+          "as it reads it)", utf8_error(m) == bad("0xff"), utf8_error(m))
+    check("utf8: no COPY stored anything",
+          rows(c.query("SELECT count(*) FROM u8")) == [["0"]])
+    check("utf8: the connection goes on", rows(c.query("SELECT 1")) ==
+          [["1"]] and c.status == "I")
+    c.query("DROP TABLE u8")
+    c.close()
+
+    # a startup packet's values are not checked, but application_name
+    # keeps printable ASCII only: every other byte becomes '?'
+    body = (struct.pack("!I", 196608) + b"user\0tester\0database\0db\0"
+            b"application_name\0a\xff\xc3\xa9\tb\0\0")
+    c = Conn(startup=False)
+    c.sock.sendall(struct.pack("!I", len(body) + 4) + body)
+    c.startup_msgs = c.until_ready()
+    check("utf8: application_name from the startup packet -> 'a????b' "
+          "(ParameterStatus)", c.params.get("application_name") == "a????b",
+          c.params.get("application_name"))
+    m = c.query("SHOW application_name")
+    check("utf8: ... and SHOW application_name", raw_rows(m) == [[b"a????b"]],
+          raw_rows(m))
     c.close()
 
 # ----------------------------------------------------------------------

@@ -11,7 +11,9 @@
 #   protocol   pgwire.py: startup, simple query, errors, malformed
 #              packets, CancelRequest, concurrent sessions, settings, the extended
 #              protocol, the COPY sub-protocol, statement_timeout and
-#              lock_timeout (simple and extended protocol, lock waits; the
+#              lock_timeout (simple and extended protocol, lock waits),
+#              22021 for bytes that are not UTF-8 (query text, names, Bind
+#              parameters, COPY data; the
 #              group passes against PostgreSQL 15 too) (Unix socket;
 #              startup and query again over TCP)
 #   limit      --max-connections 3: the 4th client gets 53300
@@ -120,7 +122,8 @@ group_protocol() {
   SRV_PORT=$(free_port)
   server_start "$work/proto" || { fail "protocol: server start"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" startup query errors \
-                 malformed cancel concurrent extended params settings copy timeout)"
+                 malformed cancel concurrent extended params settings copy timeout \
+                 utf8)"
   count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
                  | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
   server_stop protocol

@@ -2,7 +2,8 @@
  * test_session.c -- the statement loop through the public C API
  * (api/tupledb.h): transaction blocks and their failure state, implicit
  * transactions of multi-statement strings, warnings and command tags,
- * syntax errors with positions, SET/RESET errors, DDL through SQL,
+ * syntax errors with positions, strings that are not UTF-8 (22021),
+ * SET/RESET errors, DDL through SQL,
  * settings that are each session's own.
  */
 #include "common/base.h"
@@ -133,6 +134,33 @@ TEST_BEGIN(test_implicit_transaction)
     expect_str_eq(run(db, "DROP TABLE a"), "DROP TABLE;");
     expect_str_eq(run(db, ""), "");
     expect_str_eq(run(db, "-- only a comment"), "");
+    tupledb_close(db);
+}
+TEST_END
+
+/* A string that is not UTF-8 runs nothing: 22021 before parsing. */
+#define BAD_UTF8 "ERROR 22021@0 invalid byte sequence for encoding \"UTF8\": "
+
+TEST_BEGIN(test_invalid_utf8)
+{
+    tupledb *db = open_test_db();
+
+    expect_str_eq(run(db, "CREATE TABLE e (t text)"), "CREATE TABLE;");
+    expect_str_eq(run(db, "INSERT INTO e VALUES ('ok'); "
+                          "INSERT INTO e VALUES ('\xed\xa0\x80')"),
+                  BAD_UTF8 "0xed 0xa0 0x80;");
+    expect_str_eq(run(db, "SELECT 1 -- \xc0\x80"), BAD_UTF8 "0xc0 0x80;");
+    /* an escape string's bytes are checked too, with the same SQLSTATE */
+    expect_str_eq(run(db, "INSERT INTO e VALUES (E'\\xff')"), BAD_UTF8 "0xff;");
+    /* in a block the error fails it, as any error does */
+    expect_str_eq(run(db, "BEGIN"), "BEGIN;");
+    expect_str_eq(run(db, "SELECT '\xff'"), BAD_UTF8 "0xff;");
+    expect_int_eq(tupledb_transaction_status(db), 'E');
+    expect_str_eq(run(db, "ROLLBACK"), "ROLLBACK;");
+    /* nothing was inserted: the DELETE finds no row */
+    expect_str_eq(run(db, "DELETE FROM e"), "DELETE 0;");
+    expect_str_eq(run(db, "INSERT INTO e VALUES ('caf\xc3\xa9')"),
+                  "INSERT 0 1;");
     tupledb_close(db);
 }
 TEST_END
@@ -558,7 +586,7 @@ main(int argc, char **argv)
 {
     return test_main(
         argc, argv, "tcop_session", TEST_CASE(test_transaction_blocks),
-        TEST_CASE(test_implicit_transaction),
+        TEST_CASE(test_implicit_transaction), TEST_CASE(test_invalid_utf8),
         TEST_CASE(test_utility_statements), TEST_CASE(test_cancel),
         TEST_CASE(test_statement_timeout), TEST_CASE(test_settings_per_session),
         TEST_CASE(test_explain_hashagg_memory),
