@@ -1269,15 +1269,24 @@ set_relpages_in_place(Relation pg_class, const ItemPointerData *tid,
     tdb_buf_unlock_release(buf);
 }
 
-/* The heap's commit-length hook (heapam.h): record a grown length. */
+/*
+ * The heap's commit-length hook (heapam.h): record a grown length.  A
+ * file found shorter than its recorded length lost blocks while this
+ * transaction wrote it (truncated behind the database's back): the
+ * commit fails, and the recorded length stays, so the damage is found
+ * again by every later access (tdb_heap_relation_nblocks).
+ */
 void
 tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
                           BlockNumber nblocks)
 {
     ClassRow row;
 
-    if (!find_class_by(xact, CLASS_BY_RELFILENODE, rel, NULL, &row) ||
-        row.relpages >= nblocks)
+    if (!find_class_by(xact, CLASS_BY_RELFILENODE, rel, NULL, &row))
+        return;
+    if (nblocks < row.relpages)
+        tdb_heap_raise_missing_blocks(row.relname, rel, nblocks, row.relpages);
+    if (row.relpages == nblocks)
         return;
     set_relpages_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
                           nblocks);
