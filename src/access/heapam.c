@@ -107,13 +107,17 @@ void
 tdb_heap_raise_missing_blocks(const char *relname, RelFileNumber file,
                               BlockNumber nblocks, BlockNumber committed)
 {
+    /* a catalog (a bootstrap file number) cannot be dropped */
     ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
             errmsg("relation \"%s\" is missing blocks: its file base/%u "
                    "has %u blocks, but %u were committed",
                    relname, file, nblocks, committed),
-            errhint("The file was truncated outside the database. Restore "
-                    "it from a backup, or drop or truncate the table to "
-                    "give up its rows."));
+            file < FirstNormalRelFileNumber
+                ? errhint("The file was truncated outside the database. "
+                          "Restore it from a backup.")
+                : errhint("The file was truncated outside the database. "
+                          "Restore it from a backup, or drop or truncate "
+                          "the table to give up its rows."));
 }
 
 BlockNumber

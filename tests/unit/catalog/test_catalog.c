@@ -931,6 +931,63 @@ TEST_BEGIN(test_truncated_during_transaction)
 }
 TEST_END
 
+/* Open the database at path: it must fail with XX001 "relation "name"
+ * is missing blocks". */
+static void
+expect_open_refused(const char *path, const char *name)
+{
+    Database *volatile db = NULL;
+    char msg[128];
+
+    snprintf(msg, sizeof(msg), "relation \"%s\" is missing blocks", name);
+    expect_error(db = open_db(path), ERRCODE_DATA_CORRUPTED, msg);
+    expect_str_eq(tdb_test_last_error.hint,
+                  "The file was truncated outside the database. Restore it "
+                  "from a backup.");
+    expect_true(db == NULL);
+}
+
+TEST_BEGIN(test_truncated_catalog_refused)
+{
+    const char *path = new_db_path();
+    Database *db;
+    Transaction *s = open_session(path, &db);
+    const char *attribute = rel_path(path, AttributeRelationId);
+    const char *class = rel_path(path, RelationRelationId);
+    long long size;
+    char *saved;
+
+    /* enough tables for pg_class and pg_attribute to span pages */
+    tdb_xact_begin(s);
+    for (int i = 0; i < 80; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "t%d", i);
+        create_accounts(s, name);
+    }
+    expect_true(tdb_xact_commit(s));
+    close_session(db, s);
+    expect_true(file_size(class) >= 2 * BLCKSZ);
+    expect_true(file_size(attribute) >= 3 * BLCKSZ);
+
+    /* pg_attribute loses its tail: columns would vanish; the database
+     * is refused instead, and the file left as it is */
+    size = file_size(attribute);
+    saved = tdb_palloc((Size)size);
+    expect_int_eq(read_raw_file(attribute, saved, (Size)size), size);
+    expect_int_eq(truncate(attribute, BLCKSZ), 0);
+    expect_open_refused(path, "pg_attribute");
+    expect_int_eq(file_size(attribute), BLCKSZ);
+    write_raw_file(attribute, saved, (Size)size);
+    expect_rows_after_reopen(path, "t79", 0);
+
+    /* pg_class too: tables would vanish */
+    expect_int_eq(truncate(class, BLCKSZ), 0);
+    expect_open_refused(path, "pg_class");
+    expect_int_eq(file_size(class), BLCKSZ);
+}
+TEST_END
+
 TEST_BEGIN(test_disk_full)
 {
     const char *path = new_db_path();
@@ -1108,6 +1165,7 @@ main(int argc, char **argv)
         TEST_CASE(test_drop_waits_for_reader),
         TEST_CASE(test_flipped_byte_detected),
         TEST_CASE(test_truncated_file_stays_damaged),
-        TEST_CASE(test_truncated_during_transaction), TEST_CASE(test_disk_full),
+        TEST_CASE(test_truncated_during_transaction),
+        TEST_CASE(test_truncated_catalog_refused), TEST_CASE(test_disk_full),
         TEST_CASE(test_second_open_refused), TEST_CASE(test_relation_cache));
 }
