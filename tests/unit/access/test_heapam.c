@@ -666,16 +666,29 @@ TEST_END
  * ---------------------------------------------------------------------- */
 
 /* Close the session, manager, pool (writing it out) and directory of f,
- * and open them again. */
+ * as a clean shutdown does. */
 static void
-reopen(HeapFixture *f)
+close_all(HeapFixture *f)
 {
     tdb_xact_destroy(f->xact);
     tdb_xact_manager_close(f->tm);
     tdb_bufmgr_shutdown();
     tdb_datadir_close(f->dd);
+}
+
+/* Open them again (after close_all). */
+static void
+open_all(HeapFixture *f)
+{
     f->dd = tdb_datadir_open(NULL, f->path);
     heap_fixture_open(f, 64);
+}
+
+static void
+reopen(HeapFixture *f)
+{
+    close_all(f);
+    open_all(f);
 }
 
 static const char *
@@ -752,16 +765,12 @@ TEST_BEGIN(test_damaged_relation)
     expect_int_eq(count_from_other_session(f), 1000);
 
     /* the database closed, the file loses its tail */
-    tdb_xact_destroy(f->xact);
-    tdb_xact_manager_close(f->tm);
-    tdb_bufmgr_shutdown();
-    tdb_datadir_close(f->dd);
+    close_all(f);
     size = (long)file_size(rel_file(f));
     saved = tdb_palloc((Size)size);
     expect_int_eq(read_raw_file(rel_file(f), saved, (Size)size), size);
     expect_int_eq(truncate(rel_file(f), (off_t)kept * BLCKSZ), 0);
-    f->dd = tdb_datadir_open(NULL, f->path);
-    heap_fixture_open(f, 64);
+    open_all(f);
 
     expect_every_access_fails(f);
     expect_damaged(f, count_visible(f, snap_now(f)));
@@ -776,11 +785,9 @@ TEST_BEGIN(test_damaged_relation)
     expect_int_eq(file_size(rel_file(f)), (long)kept * BLCKSZ);
 
     /* the file restored from a backup: everything is back */
-    tdb_xact_destroy(f->xact);
-    tdb_xact_manager_close(f->tm);
-    tdb_bufmgr_shutdown();
+    close_all(f);
     write_raw_file(rel_file(f), saved, (Size)size);
-    heap_fixture_open(f, 64);
+    open_all(f);
     expect_int_eq(count_from_other_session(f), 1000);
     tdb_xact_begin(f->xact);
     insert_row(f, 1001, 1001, "after");

@@ -459,28 +459,6 @@ arm_fault(const Fault *f, uint32 n)
         expect_true(tdb_fd_inject(f->op, n, f->err));
 }
 
-/*
- * Run stmt, catching an ERROR into *error; returns whether one came.  In
- * functions of their own, so that the callers' loop variables do not live
- * across a setjmp.
- */
-#define RETURN_CAUGHT(stmt, error)                                             \
-    do {                                                                       \
-        volatile bool raised_ = false;                                         \
-        TDB_TRY();                                                             \
-        {                                                                      \
-            stmt;                                                              \
-        }                                                                      \
-        TDB_CATCH();                                                           \
-        {                                                                      \
-            *(error) = *tdb_error_current();                                   \
-            tdb_error_flush();                                                 \
-            raised_ = true;                                                    \
-        }                                                                      \
-        TDB_END_TRY();                                                         \
-        return raised_;                                                        \
-    } while (0)
-
 static bool
 try_extend(SMgrRelation rel, BlockNumber from, BlockNumber to, ErrorData *error)
 {
