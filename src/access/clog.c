@@ -33,9 +33,16 @@
  *   6. Nothing here raises while holding a lock: the workers return -1
  *      and fill a ClogIoError, and the entry points release both locks
  *      before reporting it.
+ *   7. Every page whose first id precedes reserved_end is on disk:
+ *      tdb_clog_reserve writes such pages (zeroed) and fsyncs them before
+ *      reserved_end moves past their first id, and the transaction
+ *      manager reserves before its control file lets the ids out.  So a
+ *      page of an id that may have been handed out is missing or short
+ *      only if the file was damaged, and reading it is an error; a page
+ *      at or after reserved_end was never written and reads as zeros.
  *
- * Entry points: tdb_clog_open/close/flush/extend, tdb_clog_get_status,
- * tdb_clog_set_status[_durable|_noerror].
+ * Entry points: tdb_clog_open/close/flush/reserve/extend,
+ * tdb_clog_get_status, tdb_clog_set_status[_durable|_noerror].
  */
 #include "common/base.h"
 
@@ -84,9 +91,10 @@ struct Clog {
     char *dir;         /* "<datadir>/pg_xact" */
     pthread_mutex_t io_lock;
     pthread_mutex_t cache_lock;
-    /* the newest id that may have been handed out, or Invalid if none
-     * (cache_lock) */
-    TransactionId latest_xid;
+    /* ids before it may have been handed out, and the page of each is on
+     * disk (invariant 7); pages from it on may not exist yet (changed
+     * under both locks, read under either) */
+    TransactionId reserved_end;
     uint64 use_clock;                 /* cache_lock */
     ClogSlot slots[CLOG_NUM_BUFFERS]; /* cache_lock (+ io_lock, inv. 1) */
     uint8 *write_buf;    /* io_lock: the page image a durable write sends */
@@ -164,15 +172,21 @@ tdb_clog_segment_path(const Clog *clog, TransactionId xid, char *buf,
 }
 
 /*
- * May a missing or short page read as zeros?  Yes if it holds an id that
- * may have been handed out (see clog.h).  Caller holds cache_lock.
+ * May a missing or short page read as zeros?  Only if it was never
+ * written: no id on it was reserved yet (invariant 7; see clog.h).
+ * Caller holds io_lock or cache_lock.
  */
 static bool
 page_may_be_unwritten(const Clog *clog, ClogPageNo pageno)
 {
-    return TransactionIdIsValid(clog->latest_xid) &&
-           TransactionIdPrecedesOrEquals(page_first_xid(pageno),
-                                         clog->latest_xid);
+    return !TransactionIdPrecedes(page_first_xid(pageno), clog->reserved_end);
+}
+
+/* The page after pageno, page 0 after the last one (wraparound). */
+static inline ClogPageNo
+next_page(ClogPageNo pageno)
+{
+    return pageno == MaxTransactionId / CLOG_XACTS_PER_PAGE ? 0 : pageno + 1;
 }
 
 /* ----------------------------------------------------------------------
@@ -296,8 +310,8 @@ report_io_error(int elevel, TransactionId xid, const ClogIoError *err)
                     errdetail("Could not read from file \"%s\" at offset "
                               "%u: %m.",
                               err->path, err->offset));
-        else
-            ereport(elevel, errcode(ERRCODE_DATA_CORRUPTED),
+        else /* PostgreSQL 15 gives no code: XX000 */
+            ereport(elevel, errcode(ERRCODE_INTERNAL_ERROR),
                     errmsg("could not access status of transaction %u", xid),
                     errdetail("Could not read from file \"%s\" at offset "
                               "%u: read too few bytes.",
@@ -443,7 +457,10 @@ tdb_clog_open(DataDir *dd, MemoryContext parent)
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                 errmsg("data directory path \"%s\" is too long", datadir));
     snprintf(dir, sizeof(dir), "%s/%s", datadir, CLOG_DIR);
-    ensure_directory(datadir, dir);
+    /* once ids were handed out, a missing pg_xact is damage to report
+     * (below), not a directory to make */
+    if (next_xid == FirstNormalTransactionId)
+        ensure_directory(datadir, dir);
 
     cxt = tdb_aset_create(parent != NULL ? parent : tdb_current_mcxt, "Clog",
                           ALLOCSET_SMALL_SIZES);
@@ -455,18 +472,37 @@ tdb_clog_open(DataDir *dd, MemoryContext parent)
         clog->slots[i].page = pages + (Size)i * BLCKSZ;
     clog->write_buf = tdb_mcxt_alloc_zero(cxt, BLCKSZ);
 
-    /* ids below the control file's next xid may have been handed out */
-    clog->latest_xid = InvalidTransactionId;
-    if (next_xid != FirstNormalTransactionId) {
-        clog->latest_xid = next_xid;
-        TransactionIdRetreat(&clog->latest_xid);
-    }
+    /* ids below the control file's next xid may have been handed out:
+     * their pages were written before it said so (invariant 7) */
+    clog->reserved_end = next_xid;
 
     pthread_mutex_init(&clog->io_lock, NULL);
     pthread_mutex_init(&clog->cache_lock, NULL);
     clog->release_callback.func = clog_release;
     clog->release_callback.arg = clog;
     tdb_mcxt_register_reset_callback(cxt, &clog->release_callback);
+
+    /*
+     * Read the page of the newest id that may have been handed out, as
+     * PostgreSQL reads the current page at startup: a deleted or cut
+     * pg_xact makes the open fail, instead of every transaction reading
+     * as aborted -- committed rows, and the catalog's, vanishing.
+     */
+    if (next_xid != FirstNormalTransactionId) {
+        TransactionId newest = next_xid;
+
+        TransactionIdRetreat(&newest);
+        TDB_TRY();
+        {
+            (void)tdb_clog_get_status(clog, newest);
+        }
+        TDB_CATCH();
+        {
+            tdb_mcxt_delete(cxt);
+            TDB_RE_THROW();
+        }
+        TDB_END_TRY();
+    }
     return clog;
 }
 
@@ -537,11 +573,76 @@ check_status_args(TransactionId xid, XidStatus status)
         elog(ERROR, "invalid transaction status %d", status);
 }
 
+/* The cached copy of pageno, if any, now holds zeros as the file does
+ * (caller holds both locks). */
+static void
+slot_zero_clean(Clog *clog, ClogPageNo pageno)
+{
+    int slotno = slot_find(clog, pageno);
+
+    if (slotno >= 0) {
+        ClogSlot *slot = &clog->slots[slotno];
+
+        memset(slot->page, 0, BLCKSZ);
+        slot->dirty = false;
+        slot->nchanges++;
+    }
+}
+
+void
+tdb_clog_reserve(Clog *clog, TransactionId end)
+{
+    ClogIoError err;
+    ClogPageNo pageno;
+    TransactionId first = InvalidTransactionId;
+    int rc = 0;
+
+    if (!TransactionIdIsNormal(end))
+        elog(ERROR, "cannot reserve the commit log up to special ID %u", end);
+    pthread_mutex_lock(&clog->io_lock);
+    if (!TransactionIdFollows(end, clog->reserved_end)) {
+        pthread_mutex_unlock(&clog->io_lock);
+        return;
+    }
+    /* reserved_end's own page exists already unless it starts there */
+    pageno = xid_to_page(clog->reserved_end);
+    if (page_first_xid(pageno) != clog->reserved_end)
+        pageno = next_page(pageno);
+    memset(clog->write_buf, 0, BLCKSZ);
+    for (;;) {
+        ClogPageNo next = next_page(pageno);
+        bool last;
+
+        first = page_first_xid(pageno);
+        if (!TransactionIdPrecedes(first, end))
+            break;
+        /* one fsync per segment file, after its last page */
+        last = next % CLOG_PAGES_PER_SEGMENT == 0 ||
+               !TransactionIdPrecedes(page_first_xid(next), end);
+        rc = page_write(clog, pageno, clog->write_buf, last, &err);
+        if (rc != 0)
+            break;
+        pthread_mutex_lock(&clog->cache_lock);
+        slot_zero_clean(clog, pageno);
+        pthread_mutex_unlock(&clog->cache_lock);
+        pageno = next;
+    }
+    if (rc == 0) {
+        pthread_mutex_lock(&clog->cache_lock);
+        clog->reserved_end = end;
+        pthread_mutex_unlock(&clog->cache_lock);
+    }
+    pthread_mutex_unlock(&clog->io_lock);
+    if (rc != 0)
+        report_io_error(ERROR, first, &err);
+}
+
 void
 tdb_clog_extend(Clog *clog, TransactionId xid)
 {
     ClogPageNo pageno = xid_to_page(xid);
     bool first_on_page = xid == page_first_xid(pageno);
+    TransactionId end = xid;
     ClogIoError err;
     int slotno;
     int rc;
@@ -551,11 +652,12 @@ tdb_clog_extend(Clog *clog, TransactionId xid)
              "cannot extend the commit log to special transaction "
              "ID %u",
              xid);
+    /* the transaction manager reserved xid already; other callers
+     * (tests) get its page made here */
+    TransactionIdAdvance(&end);
+    tdb_clog_reserve(clog, end);
     pthread_mutex_lock(&clog->io_lock);
     pthread_mutex_lock(&clog->cache_lock);
-    if (!TransactionIdIsValid(clog->latest_xid) ||
-        TransactionIdFollows(xid, clog->latest_xid))
-        clog->latest_xid = xid;
     rc = slot_load(clog, pageno, first_on_page, &slotno, &err);
     pthread_mutex_unlock(&clog->cache_lock);
     pthread_mutex_unlock(&clog->io_lock);

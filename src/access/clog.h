@@ -26,15 +26,22 @@
  * close; losing one in a crash is harmless, because an id the log still
  * calls IN_PROGRESS after a restart is treated as aborted.
  *
- * Pages of assigned ids that were never written: a crash can leave ids
- * whose page never reached disk (nothing on it committed).  The log knows
- * the newest id that may have been handed out -- at open, the control
- * file's next xid minus one; later, the newest id passed to
- * tdb_clog_extend -- and a missing or short page holding ids up to that
- * one reads as zeros.  Asking about a later id whose page is missing is
- * an error ("could not access status of transaction %u"), as in
- * PostgreSQL.  (A deleted segment file of old ids therefore also reads as
- * "all aborted"; WAL recovery will close that gap.)
+ * Missing pages: a page is written -- zeroed, and fsynced -- before any
+ * of its ids may be handed out (tdb_clog_reserve, which the transaction
+ * manager calls before its control file lets a range of ids out; at open
+ * the control file's next xid is where the reserved ids end).  So every
+ * id that may have been handed out has its page on disk, committed or
+ * not, crash or no crash, and a missing or short page for such an id
+ * means the log was damaged: asking about it is an error, as in
+ * PostgreSQL -- a deleted pg_xact never makes committed rows (or the
+ * catalog) read as aborted.  Only pages whose first id was never
+ * reserved (none of their ids ever handed out) read as zeros when
+ * missing.  Opening reads the page of the newest id that may have been
+ * handed out, as PostgreSQL does at startup, so a deleted or truncated
+ * current segment makes the open fail.  (A directory last closed by a
+ * crash under an older build, which wrote a page only when something on
+ * it committed or it was flushed, may lack the page of ids handed out
+ * just before that crash; asking about them is then an error too.)
  *
  * Errors are PostgreSQL's slru.c messages:
  *     could not access status of transaction N
@@ -44,9 +51,10 @@
  *             Could not write to file "P" at offset O: %m.
  *             Could not fsync file "P": %m.
  *             Could not close file "P": %m.
- * with the errno's SQLSTATE (tdb_fd_errcode), or ERRCODE_DATA_CORRUPTED
- * for a short read.  All file access goes through storage/fd.h, so the
- * tests' fault injection applies.
+ * with the errno's SQLSTATE (tdb_fd_errcode: a missing file is 58P01),
+ * and for a short read XX000, as PostgreSQL 15 gives (no code).  All file
+ * access goes through storage/fd.h, so the tests' fault injection
+ * applies.
  *
  * Threads: a Clog is shared by every session of its data directory.  A
  * small page cache (CLOG_NUM_BUFFERS pages, least recently used evicted)
@@ -85,10 +93,13 @@ typedef int XidStatus;
 
 /*
  * Open the commit log of dd: create <datadir>/pg_xact if it is missing
- * (and fsync the data directory), allocate the page cache in a new child
- * context of parent (NULL: the current context).  No page is read yet.
- * The ids below the control file's next xid are taken as possibly handed
- * out (see the top of this file).  Raises on I/O errors.
+ * and no id was handed out yet (and fsync the data directory), allocate
+ * the page cache in a new child context of parent (NULL: the current
+ * context).  The ids below the control file's next xid are taken as
+ * possibly handed out, their pages as written (see the top of this
+ * file); the page of the newest of them is read, so a missing or short
+ * one raises "could not access status of transaction N".  Raises on I/O
+ * errors.
  */
 Clog *tdb_clog_open(DataDir *dd, MemoryContext parent);
 
@@ -108,10 +119,20 @@ void tdb_clog_close(Clog *clog);
 void tdb_clog_flush(Clog *clog);
 
 /*
- * Prepare the log for handing out xid (normal): record it as the newest
- * id that may be in use, and bring its page into the cache -- a zeroed
- * page when xid is the first id of its page (a page is never reused
- * without being zeroed, also after wraparound), else the page from disk.
+ * Let ids up to end (exclusive, normal) be handed out: write every page
+ * whose first id lies between the ids reserved so far and end, zeroed
+ * (also a page reused after wraparound), fsync it and, for a new segment
+ * file, pg_xact; cached copies of those pages become zeros too.  Nothing
+ * to do if end is reserved already.  The transaction manager calls this
+ * before its control file says ids up to end may have been handed out.
+ * Raises on I/O errors (reserving nothing new then).
+ */
+void tdb_clog_reserve(Clog *clog, TransactionId end);
+
+/*
+ * Prepare the log for handing out xid (normal): reserve it
+ * (tdb_clog_reserve) if that was not done, and bring its page into the
+ * cache -- zeroed when xid is the first id of its page, else from disk.
  * The transaction manager calls this before handing out each id.  Raises
  * on I/O errors.
  */

@@ -103,6 +103,34 @@ tdb_heap_set_commit_length_hook(HeapCommitLengthHook hook)
     commit_length_hook = hook;
 }
 
+void
+tdb_heap_raise_missing_blocks(const char *relname, RelFileNumber file,
+                              BlockNumber nblocks, BlockNumber committed)
+{
+    /* a catalog (a bootstrap file number) cannot be dropped */
+    ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+            errmsg("relation \"%s\" is missing blocks: its file base/%u "
+                   "has %u blocks, but %u were committed",
+                   relname, file, nblocks, committed),
+            file < FirstNormalRelFileNumber
+                ? errhint("The file was truncated outside the database. "
+                          "Restore it from a backup.")
+                : errhint("The file was truncated outside the database. "
+                          "Restore it from a backup, or drop or truncate "
+                          "the table to give up its rows."));
+}
+
+BlockNumber
+tdb_heap_relation_nblocks(Relation rel)
+{
+    BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+
+    if (unlikely(nblocks < rel->rd_committed_blocks))
+        tdb_heap_raise_missing_blocks(rel->rd_name, rel->rd_relfilenumber,
+                                      nblocks, rel->rd_committed_blocks);
+    return nblocks;
+}
+
 /* A relation the transaction wrote, for its commit callback. */
 typedef struct WrittenRelation {
     Transaction *xact;
@@ -128,7 +156,11 @@ flush_relation_at_commit(XactEvent event, void *arg)
 /*
  * The transaction's xid and command id for a write to rel, taking the
  * writer lock if this is its first write, and arranging for rel's pages
- * to be flushed at commit.
+ * to be flushed at commit.  The transaction's first write to rel checks
+ * that rel is not damaged (tdb_heap_relation_nblocks): a write that does
+ * not extend the file would not notice otherwise, and its commit would
+ * fail only then.  (The commit checks the length again: the catalog's
+ * commit-length hook.)
  */
 static TransactionId
 begin_write(Relation rel, Transaction *xact, CommandId *cid)
@@ -137,7 +169,11 @@ begin_write(Relation rel, Transaction *xact, CommandId *cid)
 
     *cid = tdb_xact_current_command_id(xact, true);
     if (tdb_xact_note_relation_written(xact, rel->rd_relfilenumber)) {
-        WrittenRelation *written =
+        WrittenRelation *written;
+
+        if (rel->rd_committed_blocks > 0)
+            (void)tdb_heap_relation_nblocks(rel);
+        written =
             tdb_mcxt_alloc(tdb_xact_context(xact), sizeof(WrittenRelation));
 
         written->xact = xact;
@@ -241,7 +277,7 @@ get_page_for_row(Relation rel, Size len, BulkInsertState bistate)
         if (blkno == InvalidBlockNumber)
             break;
         if (nblocks == InvalidBlockNumber) {
-            nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+            nblocks = tdb_heap_relation_nblocks(rel);
             if (blkno >= nblocks)
                 continue;
         }
@@ -250,7 +286,7 @@ get_page_for_row(Relation rel, Size len, BulkInsertState bistate)
     }
     if (buf == InvalidBuffer && rel->rd_target_block == InvalidBlockNumber) {
         if (nblocks == InvalidBlockNumber)
-            nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+            nblocks = tdb_heap_relation_nblocks(rel);
         if (nblocks > 0) {
             target = nblocks - 1;
             buf = try_block(rel, target, len, bistate);
@@ -397,7 +433,7 @@ tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
         prepare_new_version(tuples[i], rel, xid, cid, false);
 
     if (!new_page) {
-        BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+        BlockNumber nblocks = tdb_heap_relation_nblocks(rel);
 
         if (nblocks > 0) {
             buf = tdb_buf_read(rel->rd_relfilenumber, nblocks - 1, strategy);
@@ -448,7 +484,7 @@ tdb_heap_insert_on_page(Relation rel, HeapTuple tup, BlockNumber blkno,
         elog(ERROR, "invalid rows per page: %d", max_per_page);
     xid = begin_write(rel, xact, &cid);
     prepare_new_version(tup, rel, xid, cid, false);
-    if (blkno >= tdb_buf_relation_nblocks(rel->rd_relfilenumber)) {
+    if (blkno >= tdb_heap_relation_nblocks(rel)) {
         tdb_fsm_record(rel->rd_relfilenumber, blkno, 0);
         return false;
     }
@@ -490,7 +526,7 @@ tdb_heap_insert_on_empty_pages(Relation rel, HeapTuple *tuples, int ntuples,
     xid = begin_write(rel, xact, &cid);
     for (int i = 0; i < ntuples; i++)
         prepare_new_version(tuples[i], rel, xid, cid, false);
-    nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+    nblocks = tdb_heap_relation_nblocks(rel);
 
     while (done < ntuples) {
         BlockNumber blkno = first_block + (BlockNumber)(done / rows_per_page);
@@ -581,15 +617,7 @@ tdb_heap_rescan(HeapScanDesc scan)
         tdb_buf_release(scan->cbuf);
         scan->cbuf = InvalidBuffer;
     }
-    scan->nblocks = tdb_buf_relation_nblocks(scan->rel->rd_relfilenumber);
-    if (scan->nblocks < scan->rel->rd_committed_blocks)
-        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
-                errmsg("relation \"%s\" is missing blocks: its file "
-                       "base/%u has %u blocks, but %u were committed",
-                       scan->rel->rd_name, scan->rel->rd_relfilenumber,
-                       scan->nblocks, scan->rel->rd_committed_blocks),
-                errhint("The file was truncated outside the database; "
-                        "restore it from a backup."));
+    scan->nblocks = tdb_heap_relation_nblocks(scan->rel);
     /* PostgreSQL's rule: a ring for tables over a quarter of the pool */
     if (scan->strategy == NULL &&
         scan->nblocks > (BlockNumber)tdb_bufmgr_nbuffers() / 4)
@@ -877,8 +905,7 @@ tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
     bool hint = false;
 
     tdb_slot_clear(slot);
-    if (!ItemPointerIsValid(tid) ||
-        blkno >= tdb_buf_relation_nblocks(rel->rd_relfilenumber))
+    if (!ItemPointerIsValid(tid) || blkno >= tdb_heap_relation_nblocks(rel))
         return false;
     buf = tdb_buf_read(rel->rd_relfilenumber, blkno, NULL);
     page = tdb_buf_page(buf);

@@ -68,6 +68,33 @@ typedef void (*HeapCommitLengthHook)(Transaction *xact, RelFileNumber rel,
                                      BlockNumber nblocks);
 void tdb_heap_set_commit_length_hook(HeapCommitLengthHook hook);
 
+/*
+ * A damaged relation: its file is shorter than the length recorded at the
+ * last commit that grew it (rel->rd_committed_blocks, pg_class.relpages),
+ * so blocks were lost behind the database's back.  PostgreSQL fails a
+ * read of a missing block (XX001 "could not read block N ... read only 0
+ * of 8192 bytes"); tupledb knows the committed length, so every access
+ * fails up front instead -- scans, fetches, inserts, updates, deletes,
+ * VACUUM, TOAST reads and writes -- and no write ever extends the file
+ * over the hole, which would turn the detected loss into a silent one.
+ * Nothing records the damage but the file itself, so it is found again
+ * after every restart, until the file is restored from a backup (the
+ * table works again) or the table is dropped or truncated (both give up
+ * its rows and never read the file).
+ *
+ * tdb_heap_relation_nblocks returns the file's length in blocks after
+ * that check, raising XX001:
+ *   relation "R" is missing blocks: its file base/F has N blocks, but C
+ *   were committed
+ * tdb_heap_raise_missing_blocks raises that error (for the catalog's
+ * check of the length at commit).
+ */
+BlockNumber tdb_heap_relation_nblocks(Relation rel);
+TDB_NORETURN void tdb_heap_raise_missing_blocks(const char *relname,
+                                                RelFileNumber file,
+                                                BlockNumber nblocks,
+                                                BlockNumber committed);
+
 /* ----------------------------------------------------------------------
  * Inserting
  * ---------------------------------------------------------------------- */

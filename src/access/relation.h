@@ -33,8 +33,9 @@ typedef struct RelationData {
     /*
      * The length the relation's file had at the last commit that grew it
      * (pg_class.relpages): a file found shorter was truncated behind the
-     * database's back, and scans refuse it rather than silently return
-     * fewer rows.  0 when unknown.
+     * database's back, and every access refuses it rather than silently
+     * return fewer rows or write over the hole
+     * (tdb_heap_relation_nblocks).  0 when unknown.
      */
     BlockNumber rd_committed_blocks;
     /* Column i's DEFAULT expression as SQL text, or NULL; the array is

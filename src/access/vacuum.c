@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "access/freespace.h"
+#include "access/heapam.h"
 #include "access/heapam_visibility.h"
 #include "access/htup_xact.h"
 #include "access/transam.h"
@@ -147,7 +148,7 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
      * whole pass, only less and less eager.
      */
     stats.oldest_xmin = tdb_xact_manager_oldest_xmin(tm);
-    stats.rel_pages = tdb_buf_relation_nblocks(relfile);
+    stats.rel_pages = tdb_heap_relation_nblocks(rel); /* XX001 if damaged */
     strategy = tdb_buf_strategy_create(BUF_STRATEGY_VACUUM);
     free_pages = tdb_palloc(Max(stats.rel_pages, 1) * sizeof(FsmPage));
 

@@ -407,6 +407,9 @@ prepare_next_xid(TransactionManager *tm)
             limit += FirstNormalTransactionId;
         if (TransactionIdFollows(limit, tm->stop_xid))
             limit = tm->stop_xid;
+        /* the range's commit log pages exist before the control file
+         * says its ids may be in use (clog.h) */
+        tdb_clog_reserve(tm->clog, limit);
         tdb_datadir_set_next_xid(tm->dd, limit);
         tm->reserved_xid = limit;
     }

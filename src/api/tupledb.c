@@ -188,6 +188,25 @@ api_copy_out_end(CopyChannel *ch)
     (void)ch;
 }
 
+/*
+ * A failed open's report for the caller: the message, then DETAIL and
+ * HINT lines as psql prints a refused connection's.  malloc'd (the
+ * caller frees it); NULL if even that fails.
+ */
+static char *
+open_error_text(const ErrorData *e)
+{
+    size_t len = strlen(e->message) + strlen(e->detail) + strlen(e->hint) +
+                 sizeof("\nDETAIL:  \nHINT:  ");
+    char *report = malloc(len);
+
+    if (report != NULL)
+        snprintf(report, len, "%s%s%s%s%s", e->message,
+                 e->detail[0] != '\0' ? "\nDETAIL:  " : "", e->detail,
+                 e->hint[0] != '\0' ? "\nHINT:  " : "", e->hint);
+    return report;
+}
+
 int
 tupledb_open(const char *path, tupledb **db_out, char **errmsg)
 {
@@ -210,7 +229,7 @@ tupledb_open(const char *path, tupledb **db_out, char **errmsg)
     TDB_CATCH();
     {
         if (errmsg != NULL)
-            *errmsg = strdup(tdb_error_current()->message);
+            *errmsg = open_error_text(tdb_error_current());
         tdb_error_flush();
         if (cxt != NULL)
             tdb_mcxt_delete(cxt);

@@ -96,7 +96,9 @@ typedef struct tupledb_callbacks {
 /*
  * Open (creating if needed) the database at path.  On failure returns
  * -1 and, if errmsg is not NULL, stores a malloc'd message the caller
- * frees; *db is then NULL.
+ * frees -- followed by "\nDETAIL:  ..." and "\nHINT:  ..." lines when
+ * the error has them, as psql shows a refused connection; *db is then
+ * NULL.
  */
 int tupledb_open(const char *path, tupledb **db, char **errmsg);
 

@@ -212,6 +212,17 @@ catalog_def(Oid relid)
     elog(ERROR, "unknown catalog %u", relid);
 }
 
+/*
+ * Each catalog's committed length (its pg_class.relpages), by position
+ * in catalogs[], for the catalogs' Relations (rd_committed_blocks): set
+ * by tdb_catalog_load_lengths when the database opens, raised by
+ * tdb_catalog_record_length when a commit grows a catalog, zero (no
+ * check) before the load and after tdb_catalog_forget_lengths.  One
+ * database per process (the buffer pool is the process's); atomic
+ * because sessions read it while a commit raises it.
+ */
+static _Atomic uint32 catalog_lengths[LENGTHOF(catalogs)];
+
 /* ----------------------------------------------------------------------
  * Descriptors and datums
  * ---------------------------------------------------------------------- */
@@ -262,6 +273,8 @@ tdb_catalog_relation(Oid relid)
     tdb_tupdesc_finalize(rel->rd_att);
     tdb_catalog_copy_name(rel->rd_name, def->name);
     rel->rd_target_block = InvalidBlockNumber;
+    rel->rd_committed_blocks = atomic_load_explicit(
+        &catalog_lengths[def - catalogs], memory_order_relaxed);
     return rel;
 }
 
@@ -1269,21 +1282,62 @@ set_relpages_in_place(Relation pg_class, const ItemPointerData *tid,
     tdb_buf_unlock_release(buf);
 }
 
-/* The heap's commit-length hook (heapam.h): record a grown length. */
+/*
+ * The heap's commit-length hook (heapam.h): record a grown length.  A
+ * file found shorter than its recorded length lost blocks while this
+ * transaction wrote it (truncated behind the database's back): the
+ * commit fails, and the recorded length stays, so the damage is found
+ * again by every later access (tdb_heap_relation_nblocks).
+ */
 void
 tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
                           BlockNumber nblocks)
 {
     ClassRow row;
 
-    if (!find_class_by(xact, CLASS_BY_RELFILENODE, rel, NULL, &row) ||
-        row.relpages >= nblocks)
+    if (!find_class_by(xact, CLASS_BY_RELFILENODE, rel, NULL, &row))
+        return;
+    if (nblocks < row.relpages)
+        tdb_heap_raise_missing_blocks(row.relname, rel, nblocks, row.relpages);
+    if (row.relpages == nblocks)
         return;
     set_relpages_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
                           nblocks);
+    for (int i = 0; i < LENGTHOF(catalogs); i++)
+        if (catalogs[i].relid == rel) /* a catalog's file number: its OID */
+            atomic_store(&catalog_lengths[i], nblocks);
     /* after the rewrite: relation caches read before it drop their copy */
     atomic_fetch_add(&relpages_version, 1);
     tdb_buf_flush_relation(RelationRelationId);
+}
+
+void
+tdb_catalog_load_lengths(Transaction *xact)
+{
+    CatalogScan cs;
+
+    tdb_catalog_forget_lengths();
+    tdb_catscan_begin(&cs, xact, RelationRelationId);
+    while (tdb_catscan_next(&cs)) {
+        Oid relid = DatumGetObjectId(cs.values[Anum_pg_class_oid - 1]);
+
+        for (int i = 0; i < LENGTHOF(catalogs); i++)
+            if (catalogs[i].relid == relid)
+                atomic_store(&catalog_lengths[i],
+                             (uint32)DatumGetInt32(
+                                 cs.values[Anum_pg_class_relpages - 1]));
+    }
+    tdb_catscan_end(&cs);
+    for (int i = 0; i < LENGTHOF(catalogs); i++)
+        (void)tdb_heap_relation_nblocks(
+            tdb_catalog_relation(catalogs[i].relid));
+}
+
+void
+tdb_catalog_forget_lengths(void)
+{
+    for (int i = 0; i < LENGTHOF(catalogs); i++)
+        atomic_store(&catalog_lengths[i], 0);
 }
 
 /* ----------------------------------------------------------------------

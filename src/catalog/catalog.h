@@ -221,10 +221,25 @@ void tdb_relation_close(Relation rel);
 
 /*
  * The heap's commit-length hook (heapam.h): store a grown relation
- * length in pg_class.relpages, in place.  tdb_database_open installs it.
+ * length in pg_class.relpages, in place (and, for a catalog, in the
+ * lengths tdb_catalog_load_lengths keeps); raise XX001 if the file is
+ * shorter than recorded.  tdb_database_open installs it.
  */
 void tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
                                BlockNumber nblocks);
+
+/*
+ * Read the catalogs' committed lengths from their pg_class rows, which
+ * the catalogs' Relations then carry (rd_committed_blocks), so a catalog
+ * file cut short is refused like a table's instead of losing tables or
+ * columns in silence; and check each file now (XX001 "relation
+ * "pg_class" is missing blocks ...": the database cannot be opened).
+ * tdb_database_open calls it before anything else reads the catalog but
+ * pg_class's own row; tdb_catalog_forget_lengths (at close) forgets them.
+ * One set per process, like the buffer pool.
+ */
+void tdb_catalog_load_lengths(Transaction *xact);
+void tdb_catalog_forget_lengths(void);
 
 /*
  * Add CHECK constraint `name` (expression as SQL text) to table relid,

@@ -54,12 +54,18 @@ ensure_catalog(Database *db, const DatabaseOptions *options)
             tdb_catalog_bootstrap(xact, bootstrap_superuser(options));
             tdb_xact_commit(xact);
             tdb_buf_flush_all();
-        } else if (tdb_catalog_add_missing(xact,
-                                           bootstrap_superuser(options))) {
+            tdb_xact_begin(xact);
+            tdb_catalog_load_lengths(xact);
             tdb_xact_commit(xact);
-            tdb_buf_flush_all();
-        } else
-            tdb_xact_commit(xact);
+        } else {
+            /* first, so a catalog file cut short is refused */
+            tdb_catalog_load_lengths(xact);
+            if (tdb_catalog_add_missing(xact, bootstrap_superuser(options))) {
+                tdb_xact_commit(xact);
+                tdb_buf_flush_all();
+            } else
+                tdb_xact_commit(xact);
+        }
     }
     TDB_CATCH();
     {
@@ -95,6 +101,7 @@ tdb_database_open(const char *path, const DatabaseOptions *options)
     {
         /* as a crash would: nothing half-written is made durable */
         tdb_heap_set_commit_length_hook(NULL);
+        tdb_catalog_forget_lengths();
         if (pool_started)
             tdb_bufmgr_discard();
         if (db->dd != NULL)
@@ -113,6 +120,7 @@ tdb_database_close(Database *db)
     tdb_xact_manager_close(db->tm);
     tdb_bufmgr_shutdown();
     tdb_heap_set_commit_length_hook(NULL);
+    tdb_catalog_forget_lengths();
     tdb_datadir_close(db->dd);
     tdb_mcxt_delete(db->cxt);
 }
@@ -122,6 +130,7 @@ tdb_database_abandon(Database *db)
 {
     tdb_bufmgr_discard();
     tdb_heap_set_commit_length_hook(NULL);
+    tdb_catalog_forget_lengths();
     tdb_mcxt_delete(db->cxt); /* the directory's reset callback unlocks */
 }
 

@@ -583,8 +583,14 @@ open_database(const ServerOptions *o)
     }
     TDB_CATCH();
     {
+        const ErrorData *e = tdb_error_current();
+
         tdb_server_log(0, "FATAL", "could not open database \"%s\": %s",
-                       o->datadir, tdb_error_current()->message);
+                       o->datadir, e->message);
+        if (e->detail[0] != '\0')
+            tdb_server_log(0, "DETAIL", "%s", e->detail);
+        if (e->hint[0] != '\0')
+            tdb_server_log(0, "HINT", "%s", e->hint);
         tdb_error_flush();
         db = NULL;
     }

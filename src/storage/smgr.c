@@ -20,6 +20,10 @@
  *   3. seg_fds[s] is -1 or an open descriptor of segment s; descriptors
  *      are closed when a segment is removed and by the context reset
  *      callback (close_segments), which tdb_smgr_close() triggers.
+ *   4. Only extend() makes a file longer.  write() overwrites a block
+ *      that exists and refuses one past its segment's end, so a file
+ *      truncated behind the database's back stays short -- the evidence
+ *      the layers above detect it by (the committed length).
  *
  * Entry points: tdb_smgr_open/close, exists, create, nblocks, read, write,
  * extend, truncate, unlink, immedsync.
@@ -225,21 +229,42 @@ segment_remove(SMgrRelation rel, uint32 segno)
 }
 
 /*
- * Debug builds check the callers' block bookkeeping: a write must hit an
- * existing block, an extend must append exactly at the end.
+ * Debug builds check the callers' block bookkeeping: an extend must
+ * append exactly at the end.  (A write's block is checked in every
+ * build: check_block_exists.)
  */
 static void
-check_block_position(SMgrRelation rel, BlockNumber blkno, bool appending)
+check_append_position(SMgrRelation rel, BlockNumber blkno)
 {
     BlockNumber nblocks;
 
     if (!config_debug)
         return;
     nblocks = tdb_smgr_nblocks(rel);
-    if (appending ? blkno != nblocks : blkno >= nblocks)
-        elog(ERROR, "%s block %u of file \"%s\", which has %u blocks",
-             appending ? "extending with" : "writing", blkno, rel->path,
-             nblocks);
+    if (blkno != nblocks)
+        elog(ERROR, "extending with block %u of file \"%s\" of %u blocks",
+             blkno, rel->path, nblocks);
+}
+
+/*
+ * Raise unless block blkno lies wholly inside its open segment fd.  A
+ * write past the end would extend the file, leaving all-zero blocks --
+ * valid empty pages -- in the gap: a file truncated behind the
+ * database's back would then read without error, its lost rows silently
+ * gone (invariant 4).  One fstat per write; the write itself costs more.
+ */
+static void
+check_block_exists(SMgrRelation rel, BlockNumber blkno, int fd)
+{
+    uint32 segno = block_segno(blkno);
+    BlockNumber seg_blocks = segment_nblocks(rel, segno, fd);
+
+    if (blkno % RELSEG_SIZE >= seg_blocks)
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("could not write block %u in file \"%s\": it's only "
+                       "%u blocks now",
+                       blkno, segment_path(rel, segno),
+                       segno * RELSEG_SIZE + seg_blocks));
 }
 
 /* ----------------------------------------------------------------------
@@ -389,8 +414,8 @@ tdb_smgr_write(SMgrRelation rel, BlockNumber blkno, const void *buffer)
     uint32 segno = block_segno(blkno);
     int fd;
 
-    check_block_position(rel, blkno, false);
     fd = segment_get(rel, segno, false, false, blkno);
+    check_block_exists(rel, blkno, fd);
     if (tdb_fd_pwrite_full(fd, buffer, BLCKSZ, block_offset(blkno)) != 0) {
         int save_errno = errno;
 
@@ -412,7 +437,7 @@ tdb_smgr_extend(SMgrRelation rel, BlockNumber blkno, const void *buffer)
         ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                 errmsg("cannot extend file \"%s\" beyond %u blocks", rel->path,
                        InvalidBlockNumber));
-    check_block_position(rel, blkno, true);
+    check_append_position(rel, blkno);
     /* the first block of a later segment creates its file */
     fd = segment_get(rel, segno, segno > 0 && offset == 0, false, blkno);
     if (tdb_fd_pwrite_full(fd, buffer, BLCKSZ, offset) != 0) {

@@ -109,7 +109,12 @@ int tdb_smgr_readv(SMgrRelation rel, BlockNumber blkno, void *const *buffers,
  * Overwrite existing block blkno (< nblocks) with buffer.  On failure
  * (ERRCODE_DISK_FULL, ERRCODE_IO_ERROR, ...) the block's bytes on disk
  * are undefined -- old, new or mixed -- and the caller must keep its copy
- * (the buffer stays dirty) and retry or rely on WAL.
+ * (the buffer stays dirty) and retry or rely on WAL.  A block past the
+ * end of its segment (the file was truncated behind the database's back)
+ * is never written, so no gap of zeros appears in the file:
+ * ERRCODE_DATA_CORRUPTED
+ *   could not write block B in file "P": it's only N blocks now
+ * (N counts the blocks up to the end of that segment).
  */
 void tdb_smgr_write(SMgrRelation rel, BlockNumber blkno,
                     const void *buffer);

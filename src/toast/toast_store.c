@@ -73,10 +73,10 @@
  *   - A page VACUUM skipped (pinned) or never saw is simply not offered.
  *     All-zero pages (an extension a crash cut short) are not recorded;
  *     tdb_heap_insert_on_page initializes one if offered anyway.
- *   - Empty pages at the end are not truncated: scans compare the file's
- *     length with the committed one (pg_class.relpages, checked against
- *     rd_committed_blocks), which VACUUM does not maintain; they are
- *     reused instead.
+ *   - Empty pages at the end are not truncated: every access compares
+ *     the file's length with the committed one (pg_class.relpages, in
+ *     rd_committed_blocks: tdb_heap_relation_nblocks), which VACUUM does
+ *     not maintain; they are reused instead.
  *
  * Why this is sound:
  *   - The pointer format stays PostgreSQL's; only the meaning of the id
@@ -359,7 +359,7 @@ tdb_toast_store_value(Relation toastrel, Transaction *xact, const char *data,
      * relation or adds rows to it */
     (void)tdb_xact_assign_xid(xact);
     nchunks = chunk_count(len);
-    nblocks = tdb_buf_relation_nblocks(toastrel->rd_relfilenumber);
+    nblocks = tdb_heap_relation_nblocks(toastrel);
     if ((BlockNumber)nchunks / TOAST_CHUNKS_PER_PAGE >
         (BlockNumber)tdb_bufmgr_nbuffers() / 4)
         strategy = tdb_buf_strategy_create(BUF_STRATEGY_BULKWRITE);
@@ -708,7 +708,7 @@ read_chunks(Relation rel, const varatt_external *ptr, Size sliceoffset,
     startchunk = (int32)(sliceoffset / TOAST_MAX_CHUNK_SIZE);
     endchunk = (int32)((sliceend - 1) / TOAST_MAX_CHUNK_SIZE);
 
-    nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
+    nblocks = tdb_heap_relation_nblocks(rel);
     {
         BlockNumber b;
         OffsetNumber o;
@@ -852,7 +852,7 @@ tdb_toast_delete_value(Relation toastrel, const varatt_external *ptr,
     /* the writer lock first: nothing changes the chunks between the
      * check of a page and the delete of its rows */
     (void)tdb_xact_assign_xid(xact);
-    nblocks = tdb_buf_relation_nblocks(toastrel->rd_relfilenumber);
+    nblocks = tdb_heap_relation_nblocks(toastrel);
     while (seq < nchunks) {
         ItemPointerData tids[TOAST_CHUNKS_PER_PAGE];
         int ntids = 0;

@@ -56,6 +56,12 @@
 #              -X -a -q against the server, diffed against
 #              tests/regress/expected -- the issue's acceptance test;
 #              files in tests/regress/known_failures.txt count as skipped
+#   damage     files damaged while the server was down: a table file cut
+#              short fails every statement that reaches the table with
+#              XX001 (restart included) and is never written over; DROP
+#              works; a deleted pg_xact segment makes the server and the
+#              shell refuse the database with PostgreSQL's "could not
+#              access status of transaction" and its DETAIL
 #
 # Prints one line per check and ends with
 #   RESULT server: N passed, N failed, N skipped
@@ -86,7 +92,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PSQL=$PGBIN/psql
 
 if [ $# -gt 0 ]; then groups=("$@")
-else groups=(protocol limit shutdown auth psql libpq node cli regress)
+else groups=(protocol limit shutdown auth psql libpq node cli regress damage)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
@@ -540,6 +546,95 @@ group_regress() {
       diff -u "$expected" "$got" | sed 's/^/    /' | head -40
     fi
   done
+}
+
+# damage_sql NAME EXPECTED SQL [STDIN]: SQL through psql (verbose
+# errors), with STDIN as its input, prints a line EXPECTED.
+damage_sql() {
+  local name=$1 expected=$2 sql=$3 input=${4:-} out
+  out=$(psql_env; "$PSQL" -X -q -A -t -v VERBOSITY=verbose -c "$sql" \
+        <<<"$input" 2>&1)
+  if grep -qxF -- "$expected" <<<"$out"; then ok "damage: $name"
+  else fail "damage: $name" "$out"; fi
+}
+
+group_damage() {
+  local dir=$work/damage dir2=$work/damage-xact file size sql out rc missing
+  $have_psql || { skip "damage" "no $PSQL"; return; }
+  SRV_PORT=$(free_port)
+  server_start "$dir" || { fail "damage: server start"; return; }
+  out=$(psql_env; "$PSQL" -X -q -A -t -v ON_ERROR_STOP=1 -c "
+    CREATE TABLE t (a int, b text);
+    INSERT INTO t SELECT g, repeat('x', 100) FROM generate_series(1, 1000) g;
+    CREATE TABLE u (a int);
+    INSERT INTO u VALUES (1);" \
+    -c "SELECT relfilenode FROM pg_class WHERE relname = 't'" 2>&1)
+  file=$dir/base/$out
+  [ -f "$file" ] || { fail "damage: setup" "$out"; server_stop; return; }
+  server_stop
+  # the table's file loses 13 of its 18 blocks while the server is down
+  truncate -s $((5 * 8192)) "$file"
+  size=$(stat -c %s "$file")
+  missing="ERROR:  XX001: relation \"t\" is missing blocks: its file base/$out has 5 blocks, but 18 were committed"
+  server_start "$dir" || { fail "damage: restart"; return; }
+  for sql in "SELECT count(*) FROM t" "INSERT INTO t VALUES (0, 'y')" \
+             "INSERT INTO t SELECT g, 'z' FROM generate_series(1, 5000) g" \
+             "UPDATE t SET a = 0 WHERE a = 1" "DELETE FROM t" \
+             "COPY t TO STDOUT" "VACUUM t"; do
+    damage_sql "$sql fails with XX001" "$missing" "$sql"
+  done
+  damage_sql "COPY t FROM STDIN fails with XX001" "$missing" \
+    "COPY t FROM STDIN" "$(printf '7\tz\n8\tz')"
+  if [ "$(stat -c %s "$file")" = "$size" ]; then
+    ok "damage: no statement wrote over the missing blocks"
+  else fail "damage: no statement wrote over the missing blocks" "$(stat -c %s "$file") bytes"
+  fi
+  damage_sql "other tables keep working" "2" \
+    "INSERT INTO u VALUES (2); SELECT count(*) FROM u"
+  server_stop
+  server_start "$dir" || { fail "damage: second restart"; return; }
+  damage_sql "still damaged after a restart" "$missing" \
+    "INSERT INTO t VALUES (0, 'y')"
+  damage_sql "still damaged after a restart (scan)" "$missing" \
+    "SELECT count(*) FROM t"
+  damage_sql "DROP TABLE works on the damaged table" "u" \
+    "DROP TABLE t; SELECT relname FROM pg_class WHERE relname IN ('t', 'u')"
+  if [ ! -e "$file" ]; then ok "damage: DROP TABLE removed the file"
+  else fail "damage: DROP TABLE removed the file"; fi
+  server_stop "damage"
+
+  # a deleted commit log: the database is refused, never read as empty
+  SRV_PORT=$(free_port)
+  server_start "$dir2" || { fail "damage: server start (pg_xact)"; return; }
+  out=$(psql_env; "$PSQL" -X -q -v ON_ERROR_STOP=1 -c "
+    CREATE TABLE c (a int); INSERT INTO c VALUES (1);" 2>&1)
+  [ -z "$out" ] || fail "damage: setup (pg_xact)" "$out"
+  server_stop
+  rm "$dir2/pg_xact/0000"
+  "$TDB" serve "$dir2" --port "$SRV_PORT" --socket-dir "$SRV_SOCKDIR" \
+    --listen 127.0.0.1 > "$SRV_LOG.damage" 2>&1 &
+  SRV_PID=$!
+  # it must exit by itself; one that starts serving is stopped
+  for _ in $(seq 1 300); do
+    kill -0 "$SRV_PID" 2>/dev/null || break
+    [ -S "$SRV_SOCKDIR/.s.PGSQL.$SRV_PORT" ] && kill -TERM "$SRV_PID"
+    sleep 0.05
+  done
+  wait "$SRV_PID"; rc=$?; SRV_PID=
+  if [ "$rc" -ne 0 ] &&
+     grep -qE "FATAL:  could not open database \".*\": could not access status of transaction [0-9]+$" "$SRV_LOG.damage" &&
+     grep -qF "DETAIL:  Could not open file \"$dir2/pg_xact/0000\": No such file or directory." "$SRV_LOG.damage"
+  then ok "damage: a deleted pg_xact segment: the server refuses to start"
+  else fail "damage: a deleted pg_xact segment: the server refuses to start" "exit $rc; $(cat "$SRV_LOG.damage")"
+  fi
+  out=$("$TDB" "$dir2" -c "SELECT * FROM c" 2>&1); rc=$?
+  if [ "$rc" -eq 2 ] &&
+     grep -qE "could not access status of transaction [0-9]+$" <<<"$out" &&
+     grep -qxF "DETAIL:  Could not open file \"$dir2/pg_xact/0000\": No such file or directory." <<<"$out"
+  then ok "damage: a deleted pg_xact segment: the shell refuses the database"
+  else fail "damage: a deleted pg_xact segment: the shell refuses the database" "exit $rc; $out"
+  fi
+  [ ! -e "$dir2/pg_xact/0000" ] || fail "damage: nothing recreated pg_xact/0000"
 }
 
 PASSED=0; FAILED=0; SKIPPED=0

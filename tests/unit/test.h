@@ -135,6 +135,29 @@ FILE *tdb_test_open_fixture(const char *relpath, const char *env_var,
                           expect_h_ ? expect_h_ : "(null)");                \
     } while (0)
 
+/*
+ * RETURN_CAUGHT(stmt, error) -- the body of a function that runs stmt,
+ * catches an ERROR into *error (an ErrorData) and returns whether one
+ * came.  Such functions keep the callers' loop variables from living
+ * across a setjmp.
+ */
+#define RETURN_CAUGHT(stmt, error)                                             \
+    do {                                                                       \
+        volatile bool raised_ = false;                                         \
+        TDB_TRY();                                                             \
+        {                                                                      \
+            stmt;                                                              \
+        }                                                                      \
+        TDB_CATCH();                                                           \
+        {                                                                      \
+            *(error) = *tdb_error_current();                                   \
+            tdb_error_flush();                                                 \
+            raised_ = true;                                                    \
+        }                                                                      \
+        TDB_END_TRY();                                                         \
+        return raised_;                                                        \
+    } while (0)
+
 /* Copy of the last error caught by expect_error (valid until the next). */
 extern ErrorData tdb_test_last_error;
 

@@ -9,6 +9,9 @@
  *   file_byte()        one byte of a file, read raw
  *   begin_new()        a new session transaction, begun
  *   join_within()      join a thread, ending the process if it hangs
+ *   make_clog_page()   write a zeroed commit log page if it is missing
+ *   jump_next_xid()    move the control file's next xid as if the ids
+ *                      before it had been handed out
  */
 #ifndef TDB_TESTS_ACCESS_TEST_H
 #define TDB_TESTS_ACCESS_TEST_H
@@ -21,6 +24,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/clog.h"
 #include "access/xact.h"
 #include "storage/datadir.h"
 #include "storage/storage_test.h"
@@ -93,6 +101,53 @@ join_within(pthread_t thread)
     printf("    a thread did not finish within 120 s\n");
     fflush(stdout);
     abort();
+}
+
+/*
+ * Write the commit log page of xid, zeroed, into dd's pg_xact if the
+ * file lacks it -- as a reservation (clog.h) would have -- without a
+ * commit log handle.
+ */
+static TDB_UNUSED void
+make_clog_page(DataDir *dd, TransactionId xid)
+{
+    uint32 pageno = xid / CLOG_XACTS_PER_PAGE;
+    char *dir = test_path(tdb_datadir_path(dd), CLOG_DIR);
+    char name[16];
+    off_t offset = (off_t)(pageno % CLOG_PAGES_PER_SEGMENT) * BLCKSZ;
+    struct stat st;
+    int fd;
+
+    snprintf(name, sizeof(name), "%04X", pageno / CLOG_PAGES_PER_SEGMENT);
+    (void)mkdir(dir, 0700);
+    fd = open(test_path(dir, name), O_RDWR | O_CREAT, 0600);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        perror("make_clog_page");
+        abort();
+    }
+    if (st.st_size < offset + BLCKSZ) {
+        static const char zeros[BLCKSZ];
+
+        if (pwrite(fd, zeros, BLCKSZ, offset) != BLCKSZ) {
+            perror("make_clog_page");
+            abort();
+        }
+    }
+    close(fd);
+}
+
+/*
+ * Set dd's next xid to next, as if the ids before it had been handed
+ * out: the commit log page of next - 1 -- the one an open reads -- is
+ * made first.  The pages of ids between the old and the new next xid are
+ * not (a jump to 2^31 would take gigabytes): asking about those ids
+ * fails, as for a damaged log.
+ */
+static TDB_UNUSED void
+jump_next_xid(DataDir *dd, TransactionId next)
+{
+    make_clog_page(dd, next - 1);
+    tdb_datadir_set_next_xid(dd, next);
 }
 
 #endif /* TDB_TESTS_ACCESS_TEST_H */

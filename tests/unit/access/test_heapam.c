@@ -661,21 +661,192 @@ TEST_BEGIN(test_disk_full_insert)
 }
 TEST_END
 
+/* ----------------------------------------------------------------------
+ * A damaged relation: its file shorter than its committed length
+ * ---------------------------------------------------------------------- */
+
+/* Close the session, manager, pool (writing it out) and directory of f,
+ * as a clean shutdown does. */
+static void
+close_all(HeapFixture *f)
+{
+    tdb_xact_destroy(f->xact);
+    tdb_xact_manager_close(f->tm);
+    tdb_bufmgr_shutdown();
+    tdb_datadir_close(f->dd);
+}
+
+/* Open them again (after close_all). */
+static void
+open_all(HeapFixture *f)
+{
+    f->dd = tdb_datadir_open(NULL, f->path);
+    heap_fixture_open(f, 64);
+}
+
+static void
+reopen(HeapFixture *f)
+{
+    close_all(f);
+    open_all(f);
+}
+
+static const char *
+rel_file(HeapFixture *f)
+{
+    return test_sprintf("%s/base/%u", f->path, f->rel.rd_relfilenumber);
+}
+
+#define MISSING_BLOCKS "relation \"t\" is missing blocks"
+
+/* Run access in a transaction of its own: it must fail with XX001
+ * "missing blocks"; the transaction is then aborted. */
+#define expect_damaged(f, access)                                              \
+    do {                                                                       \
+        tdb_xact_begin((f)->xact);                                             \
+        expect_error(access, ERRCODE_DATA_CORRUPTED, MISSING_BLOCKS);          \
+        tdb_buf_release_all_pins_of_thread();                                  \
+        tdb_xact_abort((f)->xact);                                             \
+    } while (0)
+
+/* Every way the heap reaches a relation's rows or adds some must refuse
+ * f->rel, whose file is shorter than its committed length. */
+static void
+expect_every_access_fails(HeapFixture *f)
+{
+    TupleTableSlot *slot = tdb_slot_create(f->rel.rd_att, &tdb_tts_ops_heap);
+    HeapTuple rows[3] = {form_row(f, -1, 0, "new"), form_row(f, -2, 0, "new"),
+                         form_row(f, -3, 0, "new")};
+    ItemPointerData tid;
+    TM_FailureData tmfd;
+    VacuumStats stats;
+
+    ItemPointerSet(&tid, 0, 1); /* a row that survived */
+    expect_damaged(f, count_visible(f, snap_now(f)));
+    expect_damaged(f, tdb_heap_fetch(&f->rel, snap_now(f), &tid, slot));
+    /* no target page: where it would look for one */
+    f->rel.rd_target_block = InvalidBlockNumber;
+    expect_damaged(f, insert_row(f, -1, 0, "new"));
+    /* a target page that survived: the first write checks anyway */
+    f->rel.rd_target_block = 0;
+    expect_damaged(f, insert_row(f, -1, 0, "new"));
+    expect_damaged(f, {
+        BulkInsertState bistate = tdb_heap_bulk_insert_begin();
+
+        tdb_heap_multi_insert(&f->rel, rows, 3, f->xact, bistate);
+        tdb_heap_bulk_insert_end(bistate);
+    });
+    expect_damaged(f, tdb_heap_insert_at_end(&f->rel, rows, 3, 10, true,
+                                             f->xact, NULL, NULL, NULL));
+    expect_damaged(f, tdb_heap_insert_on_page(&f->rel, rows[0], 0, 10, f->xact,
+                                              NULL, NULL));
+    expect_damaged(f, tdb_heap_delete(&f->rel, &tid, f->xact, &tmfd));
+    expect_damaged(f, tdb_heap_update(&f->rel, &tid, rows[1], f->xact, &tmfd));
+    expect_damaged(f, tdb_heap_vacuum(&f->rel, f->xact, &stats));
+    tdb_slot_drop(slot);
+}
+
+TEST_BEGIN(test_damaged_relation)
+{
+    HeapFixture *f = start(64);
+    BlockNumber committed, kept = 2;
+    char *saved;
+    long size;
+
+    tdb_xact_begin(f->xact);
+    for (int i = 1; i <= 1000; i++)
+        insert_row(f, i, i, "filler filler filler filler filler filler");
+    expect_true(tdb_xact_commit(f->xact));
+    committed = rel_nblocks(f);
+    expect_u64_ge(committed, 5);
+    /* what the catalog reads from pg_class.relpages */
+    f->rel.rd_committed_blocks = committed;
+    reopen(f);
+    expect_int_eq(count_from_other_session(f), 1000);
+
+    /* the database closed, the file loses its tail */
+    close_all(f);
+    size = (long)file_size(rel_file(f));
+    saved = tdb_palloc((Size)size);
+    expect_int_eq(read_raw_file(rel_file(f), saved, (Size)size), size);
+    expect_int_eq(truncate(rel_file(f), (off_t)kept * BLCKSZ), 0);
+    open_all(f);
+
+    expect_every_access_fails(f);
+    expect_damaged(f, count_visible(f, snap_now(f)));
+    expect_str_contains(
+        tdb_test_last_error.message,
+        test_sprintf("has %u blocks, but %u were committed", kept, committed));
+    /* nothing wrote over the hole: the evidence is kept */
+    expect_int_eq(file_size(rel_file(f)), (long)kept * BLCKSZ);
+    /* ... and across a restart */
+    reopen(f);
+    expect_every_access_fails(f);
+    expect_int_eq(file_size(rel_file(f)), (long)kept * BLCKSZ);
+
+    /* the file restored from a backup: everything is back */
+    close_all(f);
+    write_raw_file(rel_file(f), saved, (Size)size);
+    open_all(f);
+    expect_int_eq(count_from_other_session(f), 1000);
+    tdb_xact_begin(f->xact);
+    insert_row(f, 1001, 1001, "after");
+    expect_true(tdb_xact_commit(f->xact));
+    expect_int_eq(count_from_other_session(f), 1001);
+    heap_fixture_finish(f);
+}
+TEST_END
+
+TEST_BEGIN(test_truncated_while_open)
+{
+    HeapFixture *f = start(64);
+    BlockNumber committed;
+    ItemPointerData tid;
+    TM_FailureData tmfd;
+
+    tdb_xact_begin(f->xact);
+    for (int i = 1; i <= 1000; i++)
+        insert_row(f, i, i, "filler filler filler filler filler filler");
+    expect_true(tdb_xact_commit(f->xact));
+    committed = rel_nblocks(f);
+    f->rel.rd_committed_blocks = committed;
+
+    /* a transaction dirties the last page; meanwhile the file is cut
+     * behind the pool's back */
+    tdb_xact_begin(f->xact);
+    ItemPointerSet(&tid, committed - 1, 1);
+    expect_int_eq(tdb_heap_delete(&f->rel, &tid, f->xact, &tmfd), TM_OK);
+    expect_int_eq(truncate(rel_file(f), 2L * BLCKSZ), 0);
+    /* writing the page back would leave zeros -- valid empty pages -- in
+     * the gap and make the file whole again: refused, the commit fails */
+    expect_error(
+        tdb_xact_commit(f->xact), ERRCODE_DATA_CORRUPTED,
+        test_sprintf("could not write block %u in file", committed - 1));
+    expect_str_contains(tdb_test_last_error.message, "it's only 2 blocks now");
+    expect_int_eq(file_size(rel_file(f)), 2L * BLCKSZ);
+    expect_damaged(f, count_visible(f, snap_now(f)));
+    /* the page stays dirty, and unwritable: only dropping the relation
+     * (DROP TABLE, TRUNCATE) discards it */
+    expect_error(tdb_buf_flush_relation(f->rel.rd_relfilenumber),
+                 ERRCODE_DATA_CORRUPTED, "could not write block");
+    expect_int_eq(file_size(rel_file(f)), 2L * BLCKSZ);
+    tdb_buf_drop_relation(f->rel.rd_relfilenumber);
+    heap_fixture_finish(f);
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "access_heapam",
-                     TEST_CASE(test_insert_commit_scan),
-                     TEST_CASE(test_page_bytes),
-                     TEST_CASE(test_abort_large_insert),
-                     TEST_CASE(test_multi_insert_fills_pages),
-                     TEST_CASE(test_insert_at_end),
-                     TEST_CASE(test_scan_slot_and_pins),
-                     TEST_CASE(test_big_scan_uses_ring),
-                     TEST_CASE(test_fetch), TEST_CASE(test_delete),
-                     TEST_CASE(test_update_same_and_other_page),
-                     TEST_CASE(test_insert_and_delete_same_transaction),
-                     TEST_CASE(test_row_too_big),
-                     TEST_CASE(test_corrupt_line_pointer),
-                     TEST_CASE(test_disk_full_insert));
+    return test_main(
+        argc, argv, "access_heapam", TEST_CASE(test_insert_commit_scan),
+        TEST_CASE(test_page_bytes), TEST_CASE(test_abort_large_insert),
+        TEST_CASE(test_multi_insert_fills_pages), TEST_CASE(test_insert_at_end),
+        TEST_CASE(test_scan_slot_and_pins), TEST_CASE(test_big_scan_uses_ring),
+        TEST_CASE(test_fetch), TEST_CASE(test_delete),
+        TEST_CASE(test_update_same_and_other_page),
+        TEST_CASE(test_insert_and_delete_same_transaction),
+        TEST_CASE(test_row_too_big), TEST_CASE(test_corrupt_line_pointer),
+        TEST_CASE(test_disk_full_insert), TEST_CASE(test_damaged_relation),
+        TEST_CASE(test_truncated_while_open));
 }

@@ -87,7 +87,7 @@ fixture_setup(Fixture *f)
     Clog *clog;
 
     f->dd = new_datadir();
-    tdb_datadir_set_next_xid(f->dd, X_OWN);
+    jump_next_xid(f->dd, X_OWN);
     f->tm = tdb_xact_manager_open(f->dd, NULL);
     clog = tdb_xact_manager_clog(f->tm);
     f->own = tdb_xact_create(f->tm, NULL);
@@ -574,6 +574,8 @@ TEST_BEGIN(test_mvcc_wraparound)
 
     fixture_setup(&f);
     clog = tdb_xact_manager_clog(f.tm);
+    /* the previous epoch's last page, as it would be on disk */
+    make_clog_page(f.dd, 0xFFFFFE00);
     for (Size i = 0; i < lengthof(cases); i++) {
         tdb_clog_extend(clog, cases[i].xid);
         tdb_clog_set_status(clog, cases[i].xid, cases[i].status);

@@ -819,8 +819,18 @@ TEST_BEGIN(test_reservation_failure)
     b = begin_new(tm);
     tdb_xact_set_lock_timeout(b, 10);
 
-    /* the control-file update fails: no id, no lock */
+    /* writing the range's commit log page fails: no id, no lock */
     expect_true(tdb_fd_inject(FD_OP_FSYNC, 1, EIO));
+    expect_error(tdb_xact_assign_xid(a), ERRCODE_IO_ERROR,
+                 "could not access status of transaction 3");
+    expect_str_contains(tdb_test_last_error.detail, "Could not fsync file");
+    tdb_fd_inject_clear();
+    expect_u64_eq(tdb_xact_current_xid(a), InvalidTransactionId);
+    expect_u64_eq(tdb_datadir_next_xid(dd), 3);
+
+    /* the control-file update fails (after the page's fsync and
+     * pg_xact's): no id, no lock */
+    expect_true(tdb_fd_inject(FD_OP_FSYNC, 3, EIO));
     expect_error(tdb_xact_assign_xid(a), ERRCODE_IO_ERROR, "could not fsync");
     tdb_fd_inject_clear();
     expect_u64_eq(tdb_xact_current_xid(a), InvalidTransactionId);
@@ -849,7 +859,7 @@ TEST_BEGIN(test_stop_limit)
     expect_u64_eq(stop, 3u + 0x7FFFFFFFu - XACT_STOP_LIMIT_MARGIN);
     tdb_xact_manager_close(tm);
 
-    tdb_datadir_set_next_xid(dd, stop - 2);
+    jump_next_xid(dd, stop - 2);
     tm = tdb_xact_manager_open(dd, NULL);
     a = begin_new(tm);
     b = begin_new(tm);

@@ -17,6 +17,7 @@
 #include "access/heapam.h"
 #include "access/lmgr.h"
 #include "access/snapshot.h"
+#include "access/vacuum.h"
 #include "access/xact.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_test.h"
@@ -777,14 +778,65 @@ TEST_BEGIN(test_flipped_byte_detected)
 }
 TEST_END
 
-TEST_BEGIN(test_truncated_file_detected)
+/* Run access on table "t" in a transaction of s: it must fail with
+ * XX001 "missing blocks"; the transaction is then aborted. */
+#define expect_damaged(s, access)                                              \
+    do {                                                                       \
+        tdb_xact_begin(s);                                                     \
+        expect_error(access, ERRCODE_DATA_CORRUPTED,                           \
+                     "relation \"t\" is missing blocks");                      \
+        tdb_buf_release_all_pins_of_thread();                                  \
+        tdb_xact_abort(s);                                                     \
+    } while (0)
+
+/* Delete the row at (blkno, off) of table name in s's transaction. */
+static void
+delete_row_at(Transaction *s, const char *name, BlockNumber blkno,
+              OffsetNumber off)
+{
+    Relation rel = tdb_relation_open(s, name, REL_LOCK_SHARE);
+    ItemPointerData tid;
+    TM_FailureData tmfd;
+
+    ItemPointerSet(&tid, blkno, off);
+    expect_int_eq(tdb_heap_delete(rel, &tid, s, &tmfd), TM_OK);
+    tdb_relation_close(rel);
+}
+
+/* VACUUM table name in s's transaction. */
+static void
+vacuum_table(Transaction *s, const char *name)
+{
+    Relation rel = tdb_relation_open(s, name, REL_LOCK_SHARE);
+    VacuumStats stats;
+
+    tdb_heap_vacuum(rel, s, &stats);
+    tdb_relation_close(rel);
+}
+
+/* Reads, inserts, deletes and VACUUM of table "t" all fail. */
+static void
+expect_t_damaged(Transaction *s)
+{
+    expect_damaged(s, count_rows(s, "t", NULL));
+    expect_damaged(s, {
+        Relation rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+
+        insert_account(s, rel, 5000, 1);
+    });
+    expect_damaged(s, delete_row_at(s, "t", 0, 1));
+    expect_damaged(s, vacuum_table(s, "t"));
+}
+
+TEST_BEGIN(test_truncated_file_stays_damaged)
 {
     const char *path = new_db_path();
     Database *db;
     Transaction *s = open_session(path, &db);
-    RelFileNumber file;
+    RelFileNumber file, file_u;
     Relation rel;
     BlockNumber committed;
+    long long size;
 
     tdb_xact_begin(s);
     create_accounts(s, "t");
@@ -793,6 +845,7 @@ TEST_BEGIN(test_truncated_file_detected)
     fill_accounts(s, "t", 1000);
     fill_accounts(s, "u", 1000);
     file = relfilenumber_of(s, "t");
+    file_u = relfilenumber_of(s, "u");
     tdb_xact_begin(s);
     rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
     committed = rel->rd_committed_blocks;
@@ -803,16 +856,135 @@ TEST_BEGIN(test_truncated_file_detected)
     close_session(db, s);
 
     /* lose the last block and a half */
-    expect_int_eq(truncate(rel_path(path, file),
-                           (off_t)(committed - 1) * BLCKSZ - BLCKSZ / 2),
-                  0);
+    size = (long long)(committed - 1) * BLCKSZ - BLCKSZ / 2;
+    expect_int_eq(truncate(rel_path(path, file), (off_t)size), 0);
+    s = open_session(path, &db);
+    expect_t_damaged(s);
+    expect_str_contains(tdb_test_last_error.message, "its file base/16384 has");
+    /* no write went over the hole, which would have hidden it */
+    expect_int_eq(file_size(rel_path(path, file)), size);
+    /* other tables are unaffected */
+    expect_int_eq(count_committed(s, "u"), 1000);
+    fill_accounts(s, "u", 10);
+    close_session(db, s);
+
+    /* the damage is found again after a restart: the file is the
+     * evidence, and pg_class still has the committed length */
+    s = open_session(path, &db);
+    expect_t_damaged(s);
+    expect_int_eq(file_size(rel_path(path, file)), size);
+    expect_int_eq(count_committed(s, "u"), 1010);
+
+    /* TRUNCATE gives the rows up: a new, empty file */
+    tdb_xact_begin(s);
+    tdb_catalog_truncate_table(s, tdb_catalog_lookup_table(s, "t"));
+    expect_true(tdb_xact_commit(s));
+    expect_false(file_exists(rel_path(path, file)));
+    expect_int_eq(count_committed(s, "t"), 0);
+    fill_accounts(s, "t", 10);
+    close_session(db, s);
+    expect_rows_after_reopen(path, "t", 10);
+
+    /* DROP TABLE works on a damaged table */
+    expect_int_eq(truncate(rel_path(path, file_u), 0), 0);
     s = open_session(path, &db);
     tdb_xact_begin(s);
-    expect_error(count_rows(s, "t", NULL), ERRCODE_DATA_CORRUPTED,
-                 "relation \"t\" is missing blocks");
+    expect_error(count_rows(s, "u", NULL), ERRCODE_DATA_CORRUPTED,
+                 "relation \"u\" is missing blocks");
     tdb_xact_abort(s);
-    expect_int_eq(count_committed(s, "u"), 1000);
+    tdb_xact_begin(s);
+    expect_true(tdb_catalog_drop_table(s, "u", false));
+    expect_true(tdb_xact_commit(s));
+    expect_false(file_exists(rel_path(path, file_u)));
+    expect_false(table_exists(s, "u"));
+    expect_int_eq(count_committed(s, "t"), 10);
     close_session(db, s);
+}
+TEST_END
+
+TEST_BEGIN(test_truncated_during_transaction)
+{
+    const char *path = new_db_path();
+    Database *db;
+    Transaction *s = open_session(path, &db);
+    RelFileNumber file;
+
+    create_filled(s, "t", 1000);
+    file = relfilenumber_of(s, "t");
+    expect_int_eq(count_committed(s, "t"), 1000); /* hint bits set */
+    close_session(db, s);
+
+    /* a transaction changes block 0; meanwhile the file loses its tail */
+    s = open_session(path, &db);
+    tdb_xact_begin(s);
+    delete_row_at(s, "t", 0, 1);
+    expect_int_eq(truncate(rel_path(path, file), 2L * BLCKSZ), 0);
+    /* its commit finds the file shorter than recorded: it fails, and the
+     * recorded length stays */
+    expect_error(tdb_xact_commit(s), ERRCODE_DATA_CORRUPTED,
+                 "relation \"t\" is missing blocks");
+    expect_int_eq(file_size(rel_path(path, file)), 2L * BLCKSZ);
+    close_session(db, s);
+    s = open_session(path, &db);
+    expect_t_damaged(s);
+    close_session(db, s);
+}
+TEST_END
+
+/* Open the database at path: it must fail with XX001 "relation "name"
+ * is missing blocks". */
+static void
+expect_open_refused(const char *path, const char *name)
+{
+    Database *volatile db = NULL;
+    char msg[128];
+
+    snprintf(msg, sizeof(msg), "relation \"%s\" is missing blocks", name);
+    expect_error(db = open_db(path), ERRCODE_DATA_CORRUPTED, msg);
+    expect_str_eq(tdb_test_last_error.hint,
+                  "The file was truncated outside the database. Restore it "
+                  "from a backup.");
+    expect_true(db == NULL);
+}
+
+TEST_BEGIN(test_truncated_catalog_refused)
+{
+    const char *path = new_db_path();
+    Database *db;
+    Transaction *s = open_session(path, &db);
+    const char *attribute = rel_path(path, AttributeRelationId);
+    const char *class = rel_path(path, RelationRelationId);
+    long long size;
+    char *saved;
+
+    /* enough tables for pg_class and pg_attribute to span pages */
+    tdb_xact_begin(s);
+    for (int i = 0; i < 80; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "t%d", i);
+        create_accounts(s, name);
+    }
+    expect_true(tdb_xact_commit(s));
+    close_session(db, s);
+    expect_true(file_size(class) >= 2 * BLCKSZ);
+    expect_true(file_size(attribute) >= 3 * BLCKSZ);
+
+    /* pg_attribute loses its tail: columns would vanish; the database
+     * is refused instead, and the file left as it is */
+    size = file_size(attribute);
+    saved = tdb_palloc((Size)size);
+    expect_int_eq(read_raw_file(attribute, saved, (Size)size), size);
+    expect_int_eq(truncate(attribute, BLCKSZ), 0);
+    expect_open_refused(path, "pg_attribute");
+    expect_int_eq(file_size(attribute), BLCKSZ);
+    write_raw_file(attribute, saved, (Size)size);
+    expect_rows_after_reopen(path, "t79", 0);
+
+    /* pg_class too: tables would vanish */
+    expect_int_eq(truncate(class, BLCKSZ), 0);
+    expect_open_refused(path, "pg_class");
+    expect_int_eq(file_size(class), BLCKSZ);
 }
 TEST_END
 
@@ -983,19 +1155,17 @@ TEST_END
 int
 main(int argc, char **argv)
 {
-    return test_main(argc, argv, "catalog_catalog",
-                     TEST_CASE(test_bootstrap),
-                     TEST_CASE(test_create_table_definition),
-                     TEST_CASE(test_create_errors),
-                     TEST_CASE(test_create_abort_removes_file),
-                     TEST_CASE(test_drop_table), TEST_CASE(test_truncate),
-                     TEST_CASE(test_reopen_committed_state),
-                     TEST_CASE(test_crash_keeps_committed),
-                     TEST_CASE(test_readers_and_writer),
-                     TEST_CASE(test_drop_waits_for_reader),
-                     TEST_CASE(test_flipped_byte_detected),
-                     TEST_CASE(test_truncated_file_detected),
-                     TEST_CASE(test_disk_full),
-                     TEST_CASE(test_second_open_refused),
-                     TEST_CASE(test_relation_cache));
+    return test_main(
+        argc, argv, "catalog_catalog", TEST_CASE(test_bootstrap),
+        TEST_CASE(test_create_table_definition), TEST_CASE(test_create_errors),
+        TEST_CASE(test_create_abort_removes_file), TEST_CASE(test_drop_table),
+        TEST_CASE(test_truncate), TEST_CASE(test_reopen_committed_state),
+        TEST_CASE(test_crash_keeps_committed),
+        TEST_CASE(test_readers_and_writer),
+        TEST_CASE(test_drop_waits_for_reader),
+        TEST_CASE(test_flipped_byte_detected),
+        TEST_CASE(test_truncated_file_stays_damaged),
+        TEST_CASE(test_truncated_during_transaction),
+        TEST_CASE(test_truncated_catalog_refused), TEST_CASE(test_disk_full),
+        TEST_CASE(test_second_open_refused), TEST_CASE(test_relation_cache));
 }
