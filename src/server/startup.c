@@ -34,8 +34,9 @@
  * cut to NAMEDATALEN - 1 bytes first.
  *
  * Settings: any StartupMessage key other than user, database, options
- * and replication names a setting, applied with tdb_guc_set as SET
- * would (an unknown name is FATAL 42704, as in PostgreSQL); options
+ * and replication names a setting, checked as SET would check it (an
+ * unknown name is FATAL 42704, as in PostgreSQL) and made the session's
+ * default, the value RESET returns to (tdb_session_set_default); options
  * holds "-c name=value" / "--name=value" words.  client_encoding
  * SQL_ASCII (what psql sends under LANG=C) is accepted and echoed back:
  * tupledb passes bytes through unchanged, which is what SQL_ASCII means.
@@ -248,7 +249,7 @@ apply_setting(Backend *be, const char *name, const char *value)
     }
     TDB_TRY();
     {
-        tdb_guc_set(tdb_session_settings(be->session), name, value);
+        tdb_session_set_default(be->session, name, value);
     }
     TDB_CATCH();
     {

@@ -803,6 +803,20 @@ def group_timeout():
     check("timeout: lock_timeout ends a lock wait with 55P03",
           e and e["C"] == "55P03" and
           e["M"] == "canceling statement due to lock timeout", e)
+    # RESET ALL inside the transaction: its lock waits use the session's
+    # default from then on (here the startup packet's 200ms; the
+    # statement_timeout only keeps a failure from hanging)
+    w2 = Conn({"options": "-c lock_timeout=200ms -c statement_timeout=5s"})
+    w2.query("SET lock_timeout = 0")
+    w2.query("BEGIN")
+    w2.query("RESET ALL")
+    e = error_of(w2.query("UPDATE tl SET i = 5"))
+    check("timeout: RESET ALL in a transaction applies the session's "
+          "lock_timeout to its waits",
+          e and e["C"] == "55P03" and
+          e["M"] == "canceling statement due to lock timeout", e)
+    w2.query("ROLLBACK")
+    w2.close()
     c.query("COMMIT")
     check("timeout: the cancelled updates left nothing",
           rows(w.query("SELECT i FROM tl")) == [["2"]])

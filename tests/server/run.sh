@@ -37,7 +37,10 @@
 #              psql over TCP; psql's Ctrl-C cancel; pgbench in its three
 #              query modes (a script without variables, and one with
 #              \set random() variables, which become Bind parameters);
-#              \gdesc; two psql at once
+#              \gdesc; two psql at once; sql/*.sql through psql
+#              against PostgreSQL 15's expected/*.out (made by
+#              regen_expected.sh), with the client environment of
+#              sql/NAME.env
 #   libpq      tests/server/libpq/libpq_test.c, compiled here against
 #              Debian's libpq (libpq-dev): prepared statements with text,
 #              binary and NULL parameters, binary results, COPY in and
@@ -351,7 +354,7 @@ group_node() {
 }
 
 group_psql() {
-  local name out_psql out_shell pid
+  local name out_psql out_shell pid sql owner client_env
   $have_psql || { skip "psql" "no $PSQL"; return; }
   CLI_CASES=$HERE/cases
   for f in "$HERE"/cases/*.sh; do
@@ -482,24 +485,30 @@ PGB
   )
   server_stop "psql"
 
-  # psql's \dt+ and friends against PostgreSQL 15's output
-  # (sql/describe_pg15.sql; expected/describe_pg15.out was made by
-  # running that file through psql -X -a -q against a throwaway
-  # PostgreSQL 15, as tests/regress/regen_expected.sh does), the Owner
-  # field of unaligned rows replaced on both sides
-  SRV_PORT=$(free_port)
-  server_start "$work/describe" || { fail "psql: describe server start"; return; }
-  (psql_env; LC_ALL=C "$PSQL" -X -a -q < "$HERE/sql/describe_pg15.sql" \
-     > "$work/describe_pg15.out" 2>&1)
-  server_stop
+  # the files of sql/ through psql against PostgreSQL 15's output
+  # (expected/NAME.out, made by regen_expected.sh: describe_pg15 is
+  # psql's \dt+ and friends, reset_pg15 RESET with the client's
+  # startup settings), each on a fresh server, with the client
+  # environment of sql/NAME.env if there is one, the Owner field of
+  # unaligned rows replaced on both sides
   owner='s/^\([^|]*|[^|]*|table|\)[^|]*/\1OWNER/'
-  if diff -u <(sed "$owner" "$HERE/expected/describe_pg15.out") \
-       <(sed "$owner" "$work/describe_pg15.out") > "$work/describe.diff"; then
-    ok "psql: \\d, \\dt, \\dt+ print what PostgreSQL 15 prints"
-  else
-    fail "psql: \\d, \\dt, \\dt+ print what PostgreSQL 15 prints"
-    sed 's/^/    /' "$work/describe.diff" | head -40
-  fi
+  for sql in "$HERE"/sql/*.sql; do
+    name=$(basename "$sql" .sql)
+    client_env=()
+    [ -f "$HERE/sql/$name.env" ] && mapfile -t client_env < "$HERE/sql/$name.env"
+    SRV_PORT=$(free_port)
+    server_start "$work/sql-$name" || { fail "psql: $name server start"; continue; }
+    (psql_env; env LC_ALL=C "${client_env[@]}" "$PSQL" -X -a -q < "$sql" \
+       > "$work/$name.out" 2>&1)
+    server_stop
+    if diff -u <(sed "$owner" "$HERE/expected/$name.out") \
+         <(sed "$owner" "$work/$name.out") > "$work/$name.diff"; then
+      ok "psql: sql/$name.sql prints what PostgreSQL 15 prints"
+    else
+      fail "psql: sql/$name.sql prints what PostgreSQL 15 prints"
+      sed 's/^/    /' "$work/$name.diff" | head -40
+    fi
+  done
 }
 
 group_cli() {
