@@ -18,7 +18,8 @@ Groups: startup, query, errors, malformed, cancel, concurrent, limit
 (needs a server started with --max-connections 3), extended, params
 (parameters, binary formats, cached plans, incremental portals),
 auth / auth_trust (SCRAM-SHA-256 and
-trust against the roles run.sh's auth group makes), dbname /
+trust against the roles run.sh's auth group makes), authid (pg_authid
+through the extended protocol), dbname /
 dbname_auth (the database names a client may ask for, on the auth
 group's server, whose database is tdb), copy (the
 COPY sub-protocol: CopyFail, bad data, a client leaving mid-COPY, other
@@ -2160,6 +2161,41 @@ def startup_until_close(params):
     msgs = c.until_ready()
     c.close()
     return types(msgs), error_of(msgs)
+
+
+def group_authid():
+    """pg_authid through the extended protocol (Unix socket, trust; run.sh's
+    auth group's roles: alice, and sue, a superuser): as in PostgreSQL 15
+    (this group passes against it with those roles), Parse of a SELECT
+    that reads pg_authid succeeds and Bind fails with 42501; a statement
+    prepared and run while the role was a superuser fails at its next
+    Bind once the role is not one."""
+    c = Conn({"user": "alice", "database": "tdb"})
+    msgs = batch(c, m_parse("s", "SELECT rolpassword FROM pg_authid"), SYNC)
+    check("authid: Parse of a SELECT reading pg_authid succeeds",
+          types(msgs) == "1Z", types(msgs))
+    msgs = batch(c, m_bind("", "s"), m_execute(), SYNC)
+    e = error_of(msgs)
+    check("authid: ... its Bind is 42501 permission denied",
+          types(msgs) == "EZ" and e is not None and e["C"] == "42501" and
+          e["M"] == "permission denied for table pg_authid", (types(msgs), e))
+    c.close()
+
+    su = Conn({"user": "tester", "database": "tdb"})
+    c = Conn({"user": "sue", "database": "tdb"})
+    batch(c, m_parse("s", "SELECT count(*) > 0 FROM pg_authid"), SYNC)
+    r1 = rows(batch(c, m_bind("", "s"), m_execute(), SYNC))
+    su.query("ALTER ROLE sue NOSUPERUSER")
+    msgs = batch(c, m_bind("", "s"), m_execute(), SYNC)
+    e = error_of(msgs)
+    su.query("ALTER ROLE sue SUPERUSER")
+    r3 = rows(batch(c, m_bind("", "s"), m_execute(), SYNC))
+    check("authid: a prepared statement stops reading pg_authid when its "
+          "role stops being a superuser, and reads it again after",
+          r1 == [["t"]] and e is not None and e["C"] == "42501" and
+          r3 == [["t"]], (r1, e, r3))
+    c.close()
+    su.close()
 
 
 def group_dbname():

@@ -25,7 +25,8 @@
 #              mid-exchange), real psql with PGPASSWORD right and wrong,
 #              libpq's password= with sslmode disable/prefer, a verifier
 #              made by PostgreSQL 15, the password method, pg_hba.conf
-#              reject / no entry / scram-only for host lines, database
+#              reject / no entry / scram-only for host lines, pg_authid
+#              through the extended protocol (pgwire.py authid), database
 #              names (the data directory "tdb", postgres, FATAL 3D000
 #              for the rest, after the password), pgbench and
 #              node-postgres with a password, SIGHUP reloading the
@@ -177,6 +178,7 @@ CREATE ROLE nol NOLOGIN PASSWORD 'secret';
 CREATE ROLE carol LOGIN PASSWORD 'clear';
 CREATE ROLE rej LOGIN PASSWORD 'secret';
 CREATE ROLE tdb LOGIN;
+CREATE ROLE sue SUPERUSER LOGIN;
 CREATE ROLE kat LOGIN PASSWORD 'SCRAM-SHA-256\$4096:33/7peTZnzNTxKRi3siOPQ==\$6pPJ30UGLDkxLXqcwKO4Pp3JrU0LGJzg5vBQlhvBHRg=:/7Cr3OghXtJRjQF3Mt+J9/mD3abRLo4kp/IOumGxL8M=';"
 
 # auth_psql NAME EXPECTED USER PASSWORD [DATABASE]: psql over TCP prints
@@ -240,7 +242,7 @@ group_auth() {
   else fail "auth: the log says why (DETAIL), the client is not told"; fi
 
   $have_python && count_from "$(pgwire 127.0.0.1 "$SRV_PORT" auth)"
-  $have_python && count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" auth_trust dbname)"
+  $have_python && count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" auth_trust authid dbname)"
   $have_python && count_from "$(pgwire 127.0.0.1 "$SRV_PORT" dbname_auth)"
   out=$(psql_env; "$PSQL" -X -d nosuch -c "SELECT 1" 2>&1)
   if [ "$out" = "psql: error: connection to server on socket \"$SRV_SOCKDIR/.s.PGSQL.$SRV_PORT\" failed: FATAL:  database \"nosuch\" does not exist" ]; then
