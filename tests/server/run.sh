@@ -491,8 +491,8 @@ PGB
   # (expected/NAME.out, made by regen_expected.sh: describe_pg15 is
   # psql's \dt+ and friends, reset_pg15 RESET with the client's
   # startup settings), each on a fresh server, with the client
-  # environment of sql/NAME.env if there is one, the Owner field of
-  # unaligned rows replaced on both sides
+  # environment regen_expected.sh gives them (sql/NAME.env's lines
+  # last), the Owner field of unaligned rows replaced on both sides
   owner='s/^\([^|]*|[^|]*|table|\)[^|]*/\1OWNER/'
   for sql in "$HERE"/sql/*.sql; do
     name=$(basename "$sql" .sql)
@@ -500,8 +500,8 @@ PGB
     [ -f "$HERE/sql/$name.env" ] && mapfile -t client_env < "$HERE/sql/$name.env"
     SRV_PORT=$(free_port)
     server_start "$work/sql-$name" || { fail "psql: $name server start"; continue; }
-    (psql_env; env LC_ALL=C "${client_env[@]}" "$PSQL" -X -a -q < "$sql" \
-       > "$work/$name.out" 2>&1)
+    (psql_env; env LC_ALL=C PGCLIENTENCODING=UTF8 PGTZ=UTC "${client_env[@]}" \
+       "$PSQL" -X -a -q < "$sql" > "$work/$name.out" 2>&1)
     server_stop
     if diff -u <(sed "$owner" "$HERE/expected/$name.out") \
          <(sed "$owner" "$work/$name.out") > "$work/$name.diff"; then
