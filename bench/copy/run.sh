@@ -88,8 +88,10 @@ psql_serve() {
   case $1 in
     prepare)
       [ -n "$srv_pid" ] && { kill -TERM "$srv_pid"; wait "$srv_pid" || true; srv_pid=; }
-      rm -rf "$work/sdb"; mkdir -p "$work/sock"
-      "$TDB" serve "$work/sdb" --port 54378 --socket-dir "$work/sock" > "$work/serve.log" 2>&1 &
+      # the data directory names the database, "bench"; the role too
+      rm -rf "$work/bench"; mkdir -p "$work/sock"
+      "$TDB" serve "$work/bench" --port 54378 --socket-dir "$work/sock" \
+        --superuser bench > "$work/serve.log" 2>&1 &
       srv_pid=$!
       for _ in $(seq 1 100); do [ -S "$work/sock/.s.PGSQL.54378" ] && break; sleep 0.05; done
       "$PGBIN/psql" -X -q -h "$work/sock" -p 54378 -U bench -d bench -c "$TABLE" ;;

@@ -18,7 +18,8 @@
 #   suite     (make bench) issue 11: point queries, deform, hash
 #             aggregation and TOAST, simple and prepared
 #
-# 1. Starts `tupledb serve` on a fresh data directory (superuser bench)
+# 1. Starts `tupledb serve` on a fresh data directory "bench" (the
+#    database the clients ask for; superuser bench)
 #    and a throwaway PostgreSQL 15 (tests/fixtures/pg/throwaway_pg.sh:
 #    unprivileged user, temporary directory, fsync on, shared_buffers
 #    128MB and work_mem 4MB as tupledb's defaults, jit off, no parallel
@@ -428,7 +429,7 @@ TDB_SOCK=$work/sock
 TDB_PORT=55471
 mkdir "$TDB_SOCK"
 chmod 777 "$TDB_SOCK"
-"$TDB" serve "$work/data" --port "$TDB_PORT" --socket-dir "$TDB_SOCK" \
+"$TDB" serve "$work/bench" --port "$TDB_PORT" --socket-dir "$TDB_SOCK" \
   --listen "" --superuser bench --max-connections $((CONNS + 20)) >"$work/server.log" 2>&1 &
 TDB_PID=$!
 cleanup() {

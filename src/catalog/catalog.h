@@ -148,6 +148,13 @@ bool tdb_catalog_role_lookup(Transaction *xact, const char *name,
                              RoleInfo *out);
 bool tdb_catalog_role_lookup_oid(Transaction *xact, Oid oid, RoleInfo *out);
 
+/*
+ * If relid is a catalog only superusers may read, its name; else NULL.
+ * That is pg_authid, whose rolpassword holds every role's verifier
+ * (PostgreSQL revokes it from PUBLIC; everyone else reads pg_roles).
+ */
+const char *tdb_catalog_superuser_only(Oid relid);
+
 /* CREATE ROLE: 42710 role "x" already exists.  Returns the new OID. */
 Oid tdb_catalog_create_role(Transaction *xact, const char *name,
                             const RoleOptions *opts);

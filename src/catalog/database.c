@@ -5,10 +5,17 @@
  * transaction manager, then a bootstrap session that creates the catalog
  * if this is a new directory.  Close order is the reverse, with a full
  * flush first.  An error part-way through open undoes what was opened.
+ *
+ * The database's name is the base name of the directory's real path,
+ * found at open (database.h, tdb_database_name).
  */
 #include "common/base.h"
 
+#include <limits.h>
 #include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "access/heapam.h"
@@ -22,7 +29,39 @@ struct Database {
     MemoryContext cxt;
     DataDir *dd;
     TransactionManager *tm;
+    char name[NAMEDATALEN]; /* tdb_database_name */
 };
+
+/*
+ * Name the database after its directory: the last component of the
+ * directory's real path (so "." and "db/" name it too), clipped to
+ * NAMEDATALEN - 1 bytes on a UTF-8 character boundary, as a name is.
+ * A directory whose real path cannot be had (it was just opened, so
+ * only a race) is named by the path as given.  "/" gives "".
+ */
+static void
+name_database(Database *db, const char *path)
+{
+    char real[PATH_MAX];
+    const char *dir = realpath(path, real) != NULL ? real : path;
+    const char *base;
+    Size len;
+
+    len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--; /* "db/" as given */
+    base = dir + len;
+    while (base > dir && base[-1] != '/')
+        base--;
+    len -= (Size)(base - dir);
+    if (len > NAMEDATALEN - 1) {
+        len = NAMEDATALEN - 1;
+        while (len > 0 && ((unsigned char)base[len] & 0xC0) == 0x80)
+            len--; /* base[len] continues a character: cut before it */
+    }
+    memcpy(db->name, base, len);
+    db->name[len] = '\0';
+}
 
 /*
  * The bootstrap superuser's name: the option, else the name of the OS
@@ -91,6 +130,7 @@ tdb_database_open(const char *path, const DatabaseOptions *options)
     TDB_TRY();
     {
         db->dd = tdb_datadir_open_or_create(cxt, path);
+        name_database(db, path);
         tdb_bufmgr_init(tdb_datadir_path(db->dd), nbuffers, true);
         pool_started = true;
         db->tm = tdb_xact_manager_open(db->dd, cxt);
@@ -150,6 +190,12 @@ const char *
 tdb_database_path(Database *db)
 {
     return tdb_datadir_path(db->dd);
+}
+
+const char *
+tdb_database_name(Database *db)
+{
+    return db->name;
 }
 
 const char *

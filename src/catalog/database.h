@@ -65,6 +65,16 @@ Transaction *tdb_database_session(Database *db, MemoryContext parent);
 
 TransactionManager *tdb_database_xact_manager(Database *db);
 const char *tdb_database_path(Database *db);
+/*
+ * The database's name (borrowed, lives as long as db): the base name of
+ * the data directory's real path, found at open -- `tupledb serve .` in
+ * /srv/shop is "shop", and renaming the directory renames the database.
+ * At most NAMEDATALEN - 1 bytes (a longer base name is clipped at a
+ * character boundary, as PostgreSQL clips a name); "" for "/".  A data
+ * directory holds one database (the server also accepts "postgres" for
+ * it: src/server/README.md).
+ */
+const char *tdb_database_name(Database *db);
 /* Where statements on this database put their temporary files:
  * "<path>/base/pgsql_tmp" (borrowed, lives as long as db; tempfile.h). */
 const char *tdb_database_temp_dir(Database *db);

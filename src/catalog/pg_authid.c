@@ -267,3 +267,9 @@ tdb_catalog_drop_role(Transaction *xact, const char *name, bool missing_ok)
     tdb_xact_command_counter_increment(xact);
     return true;
 }
+
+const char *
+tdb_catalog_superuser_only(Oid relid)
+{
+    return relid == AuthIdRelationId ? "pg_authid" : NULL;
+}

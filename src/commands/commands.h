@@ -28,6 +28,15 @@ PlannedStmt *tdb_sql_plan_statement(Statement *st, PgQuery__Node *node);
  * database's directory for temporary files, and the session's cancel
  * flag as the interrupt check.  Free with tdb_exec_free_estate. */
 EState *tdb_sql_create_estate(Statement *st, PlannedStmt *stmt);
+/*
+ * The privileges stmt needs, checked as PostgreSQL checks its range
+ * table when a statement starts: 42501 "permission denied for table X"
+ * when stmt names a catalog only superusers may read (pg_authid) and the
+ * session's role is not one.  Run by tdb_sql_create_estate, plain
+ * EXPLAIN and the extended protocol's Bind, each time, so a role that
+ * lost SUPERUSER cannot run a plan made before.
+ */
+void tdb_sql_check_privileges(Statement *st, const PlannedStmt *stmt);
 /* The command tag of a query that processed n rows ("SELECT n",
  * "INSERT 0 n", "UPDATE n", "DELETE n"), into buf. */
 void tdb_sql_command_tag(char *buf, Size size, CmdType command,

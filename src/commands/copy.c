@@ -56,6 +56,7 @@
 #include "commands/copy_int.h"
 #include "common/elog.h"
 #include "parser/analyze.h"
+#include "parser/system_views.h"
 #include "storage/fd.h"
 
 /* ----------------------------------------------------------------------
@@ -680,6 +681,42 @@ refuse_unsupported(const Statement *st, const PgQuery__CopyStmt *cs)
                 errposition(stmt_errpos(st, st->parsed->location)));
 }
 
+/*
+ * COPY FROM into the system's relations, refused as PostgreSQL refuses
+ * it (a table there: 42501 whoever asks, as tupledb writes its catalogs
+ * itself only; a view there, pg_roles: 42501 for a role that is not a
+ * superuser, else "cannot copy to view"), and COPY pg_roles TO, which
+ * PostgreSQL sends to the COPY (SELECT ...) form.
+ */
+static void
+refuse_system_relation(Statement *st, const PgQuery__CopyStmt *cs)
+{
+    const char *name = cs->relation->relname;
+
+    switch (tdb_system_relation_kind(st, cs->relation->schemaname, name)) {
+    case SYSREL_NONE:
+        return;
+    case SYSREL_TABLE:
+        if (cs->is_from)
+            ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("permission denied for table %s", name));
+        return; /* a stored catalog is read below; a view's name is not
+                 * a table here (42P01) */
+    case SYSREL_VIEW:
+        if (!cs->is_from)
+            ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                    errmsg("cannot copy from view \"%s\"", name),
+                    errhint("Try the COPY (SELECT ...) TO variant."));
+        if (!tdb_stmt_user_is_superuser(st))
+            ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("permission denied for view %s", name));
+        ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                errmsg("cannot copy to view \"%s\"", name),
+                errhint("To enable copying to a view, provide an INSTEAD OF "
+                        "INSERT trigger."));
+    }
+}
+
 void
 tdb_sql_copy(Statement *st, const PgQuery__CopyStmt *cs)
 {
@@ -694,12 +731,20 @@ tdb_sql_copy(Statement *st, const PgQuery__CopyStmt *cs)
     refuse_unsupported(st, cs);
     memset(&target, 0, sizeof(target));
     if (cs->relation != NULL) {
+        refuse_system_relation(st, cs);
         target.rel = tdb_relation_open(
             st->xact, tdb_sql_table_name(st, cs->relation), REL_LOCK_SHARE);
         if (cs->is_from && target.rel->rd_id < FirstNormalObjectId)
             ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                     errmsg("permission denied for table %s",
                            target.rel->rd_name));
+        /* COPY pg_authid TO: the read privilege a query would need */
+        if (!cs->is_from &&
+            tdb_catalog_superuser_only(target.rel->rd_id) != NULL &&
+            !tdb_stmt_user_is_superuser(st))
+            ereport(
+                ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                errmsg("permission denied for table %s", target.rel->rd_name));
         /* WHERE and the column list are checked before the options, as
          * PostgreSQL does (it needs the columns for its permission
          * check); the grammar allows WHERE only with FROM */

@@ -24,13 +24,30 @@ check_interrupts(void *arg)
     tdb_xact_check_cancel(arg);
 }
 
+void
+tdb_sql_check_privileges(Statement *st, const PlannedStmt *stmt)
+{
+    for (int i = 0; i < list_length(stmt->checked_relids); i++) {
+        const char *name = tdb_catalog_superuser_only(
+            (Oid)list_nth_int(stmt->checked_relids, i));
+
+        if (name != NULL && !tdb_stmt_user_is_superuser(st))
+            ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("permission denied for table %s", name));
+    }
+}
+
 EState *
 tdb_sql_create_estate(Statement *st, PlannedStmt *stmt)
 {
-    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(st->xact), st->xact,
-                                      tdb_current_mcxt);
-    EState *estate = tdb_exec_create_estate(st->xact, snap, stmt);
+    Snapshot snap;
+    EState *estate;
     const Settings *settings = st->settings;
+
+    tdb_sql_check_privileges(st, stmt);
+    snap = tdb_snapshot_take(tdb_xact_manager_of(st->xact), st->xact,
+                             tdb_current_mcxt);
+    estate = tdb_exec_create_estate(st->xact, snap, stmt);
 
     estate->work_mem = settings->work_mem;
     estate->trace_sort = settings->trace_sort;

@@ -1284,6 +1284,9 @@ tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex)
     name_scans(&es.names, stmt->plan);
     for (int i = 0; i < list_length(stmt->subplans); i++)
         name_scans(&es.names, list_nth(stmt->subplans, i));
+    if (!es.analyze)
+        tdb_sql_check_privileges(st, stmt); /* PostgreSQL's ExecutorStart
+                                             * checks them for EXPLAIN */
     if (es.analyze) {
         EState *estate = tdb_sql_create_estate(st, stmt);
 

@@ -36,15 +36,6 @@
 #include "common/elog.h"
 #include "common/scram.h"
 
-/* Is the session's role a superuser now?  (A dropped role is not.) */
-static bool
-session_is_superuser(const Statement *st)
-{
-    RoleInfo role;
-
-    return tdb_stmt_user_role(st, &role) && role.superuser;
-}
-
 /* ----------------------------------------------------------------------
  * Options
  * ---------------------------------------------------------------------- */
@@ -216,7 +207,7 @@ run_create_role(Statement *st, const PgQuery__CreateRoleStmt *cs)
     if (list.opts.canlogin < 0)
         list.opts.canlogin =
             cs->stmt_type == PG_QUERY__ROLE_STMT_TYPE__ROLESTMT_USER;
-    if (!session_is_superuser(st))
+    if (!tdb_stmt_user_is_superuser(st))
         permission_denied(list.opts.superuser == 1
                               ? "must be superuser to create superusers"
                               : "permission denied to create role");
@@ -236,7 +227,7 @@ run_alter_role(Statement *st, const PgQuery__AlterRoleStmt *as)
     if (!tdb_catalog_role_lookup(st->xact, name, &role))
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
                 errmsg("role \"%s\" does not exist", name));
-    if (!session_is_superuser(st)) {
+    if (!tdb_stmt_user_is_superuser(st)) {
         if (role.superuser || list.opts.superuser >= 0)
             permission_denied("must be superuser to alter superuser roles "
                               "or change superuser attribute");
@@ -260,7 +251,7 @@ run_rename_role(Statement *st, const PgQuery__RenameStmt *rs)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("session user cannot be renamed"));
     check_not_reserved(rs->newname);
-    if (!session_is_superuser(st))
+    if (!tdb_stmt_user_is_superuser(st))
         permission_denied(role.superuser ? "must be superuser to rename "
                                            "superusers"
                                          : "permission denied to rename "
@@ -272,7 +263,7 @@ static void
 run_drop_role(Statement *st, const PgQuery__DropRoleStmt *ds)
 {
 
-    if (!session_is_superuser(st))
+    if (!tdb_stmt_user_is_superuser(st))
         permission_denied("permission denied to drop role");
     for (size_t i = 0; i < ds->n_roles; i++) {
         const char *name = role_spec_name(st, ds->roles[i]->role_spec);

@@ -528,9 +528,23 @@ tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
 
     for (size_t i = 0; i < ts->n_relations; i++) {
         const PgQuery__RangeVar *rv = ts->relations[i]->range_var;
-        Relation rel = tdb_relation_open(xact, tdb_sql_table_name(st, rv),
-                                         REL_LOCK_SHARE);
-        Oid relid = rel->rd_id;
+        SystemRelKind kind;
+        Relation rel;
+        Oid relid;
+
+        /* the system's relations, with PostgreSQL's messages (whoever
+         * asks: tupledb's catalogs are never truncated) */
+        kind = tdb_system_relation_kind(st, rv->schemaname, rv->relname);
+        if (kind == SYSREL_VIEW)
+            ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                    errmsg("\"%s\" is not a table", rv->relname));
+        if (kind == SYSREL_TABLE)
+            ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("permission denied: \"%s\" is a system catalog",
+                           rv->relname));
+        rel =
+            tdb_relation_open(xact, tdb_sql_table_name(st, rv), REL_LOCK_SHARE);
+        relid = rel->rd_id;
 
         tdb_relation_close(rel);
         tdb_catalog_truncate_table(xact, relid);

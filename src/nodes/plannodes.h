@@ -270,7 +270,10 @@ typedef struct PlannedStmt {
     int nparams;       /* PARAM_EXEC slots */
     List *result_names; /* column labels (const char *) */
     bool has_returning;
-    List *relids_to_lock; /* Oids (as ints) read */
+    /* Oids (as ints) of the relations the statement reads or writes by
+     * the names its user wrote (parser's tdb_query_checked_relids): the
+     * privileges checked when it starts (commands' tdb_sql_check_privileges) */
+    List *checked_relids;
 } PlannedStmt;
 
 #endif /* TDB_NODES_PLANNODES_H */

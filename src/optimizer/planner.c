@@ -46,6 +46,7 @@
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "optimizer/planner_int.h"
+#include "parser/analyze.h"
 
 /* ----------------------------------------------------------------------
  * Small helpers
@@ -838,6 +839,9 @@ tdb_plan_query(Statement *st, Query *q)
     glob->wt_param = -1;
     root->glob = glob;
     root->q = q;
+    /* before planning rewrites q (sublinks pulled up, subqueries
+     * flattened): its range tables as analysis left them */
+    stmt->checked_relids = tdb_query_checked_relids(q);
     stmt->plan = tdb_plan_query_level(root);
     stmt->command = q->command;
     stmt->subplans = glob->subplans;

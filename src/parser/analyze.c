@@ -18,6 +18,7 @@
 #include "parser/analyze.h"
 #include "parser/parse_int.h"
 #include "parser/parser.h"
+#include "parser/system_views.h"
 
 static Query *analyze_select(ParseState *ps, PgQuery__SelectStmt *sel);
 
@@ -667,6 +668,47 @@ analyze_set_operation(ParseState *ps, PgQuery__SelectStmt *sel)
  * INSERT, UPDATE, DELETE
  * ---------------------------------------------------------------------- */
 
+/*
+ * A system view as the target of q: refused as PostgreSQL refuses a
+ * role that is not a superuser writing its catalog -- 42501 for what is
+ * a table there (pg_class, pg_description, ...) -- or, for what is a
+ * view there too (pg_roles), as its rewriter refuses a view that is not
+ * automatically updatable (55000, whoever asks).  tupledb takes writes
+ * to the system's relations from nobody (the stored catalogs are
+ * refused in open_target): they are the catalog's business.
+ */
+static void
+refuse_system_view_target(ParseState *ps, const PgQuery__RangeVar *rv,
+                          CmdType command)
+{
+    const SystemView *view =
+        tdb_system_view_lookup(ps->st, rv->schemaname, rv->relname);
+    const char *verb, *gerund, *event;
+
+    if (view == NULL)
+        return;
+    if (!tdb_system_view_is_view(view))
+        ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                errmsg("permission denied for table %s",
+                       tdb_system_view_name(view)));
+    verb = command == CMD_INSERT   ? "insert into"
+           : command == CMD_UPDATE ? "update"
+                                   : "delete from";
+    gerund = command == CMD_INSERT   ? "inserting into"
+             : command == CMD_UPDATE ? "updating"
+                                     : "deleting from";
+    event = command == CMD_INSERT   ? "INSERT"
+            : command == CMD_UPDATE ? "UPDATE"
+                                    : "DELETE";
+    ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+            errmsg("cannot %s view \"%s\"", verb, tdb_system_view_name(view)),
+            errdetail("Views that do not select from a single table or view "
+                      "are not automatically updatable."),
+            errhint("To enable %s the view, provide an INSTEAD OF %s trigger "
+                    "or an unconditional ON %s DO INSTEAD rule.",
+                    gerund, event, event));
+}
+
 /* The target table, opened, as an RTE (not in the namespace yet). */
 static Relation
 open_target(ParseState *ps, PgQuery__RangeVar *rv, Query *q)
@@ -674,6 +716,7 @@ open_target(ParseState *ps, PgQuery__RangeVar *rv, Query *q)
     Relation rel;
     RangeTblEntry *rte;
 
+    refuse_system_view_target(ps, rv, q->command);
     TDB_TRY();
     {
         rel = tdb_relation_open(ps->st->xact, rv->relname, REL_LOCK_SHARE);

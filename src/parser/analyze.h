@@ -80,6 +80,16 @@ Query *tdb_analyze_statement(Statement *st, PgQuery__Node *stmt);
 Query *tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt);
 
 /*
+ * The OIDs (as ints, each once) of the relations q reads or writes by
+ * the names its user wrote -- in q, its subqueries, sublinks, the CTEs
+ * it references and views -- but not those a system view reads for the
+ * system (checked_relids.c).  Whose privileges the statement needs:
+ * the planner keeps them in PlannedStmt.checked_relids.  Allocated in
+ * the current memory context.
+ */
+List *tdb_query_checked_relids(const Query *q);
+
+/*
  * Analyze a CHECK constraint's SQL text against rel's columns (as range
  * table entry 1).  *nvars receives the number of distinct columns it
  * reads and *attno the first (for naming it).

@@ -75,9 +75,9 @@ tdb_make_relation_rte(ParseState *ps, Relation rel, const char *refname)
 {
     RangeTblEntry *rte = makeNode(RangeTblEntry);
 
-    (void)ps;
     rte->rtekind = RTE_RELATION;
     rte->relid = rel->rd_id;
+    rte->in_system_view = ps->st->system_view_depth > 0;
     rte->relname = tdb_mcxt_strdup(tdb_current_mcxt, rel->rd_name);
     rte->refname = refname != NULL ? refname : rte->relname;
     for (int i = 0; i < rel->rd_att->natts; i++) {

@@ -32,6 +32,9 @@ typedef struct RangeTblEntry {
     /* RTE_RELATION */
     Oid relid;
     const char *relname;
+    bool in_system_view; /* named in a system view's definition
+                          * (system_views.c): read for the system, so
+                          * not checked against the user's privileges */
     /* RTE_SUBQUERY */
     struct Query *subquery;
     /* RTE_JOIN */

@@ -28,6 +28,14 @@ tdb_stmt_user_role(const Statement *st, RoleInfo *out)
     return tdb_catalog_role_lookup_oid(st->xact, user_oid(st), out);
 }
 
+bool
+tdb_stmt_user_is_superuser(const Statement *st)
+{
+    RoleInfo role;
+
+    return tdb_stmt_user_role(st, &role) && role.superuser;
+}
+
 const char *
 tdb_stmt_user_name(const Statement *st)
 {

@@ -107,6 +107,9 @@ tdb_stmt_complete(const Statement *st, const char *tag)
  */
 bool tdb_stmt_user_role(const Statement *st, RoleInfo *out);
 
+/* Is the session's role a superuser now?  (A dropped role is not.) */
+bool tdb_stmt_user_is_superuser(const Statement *st);
+
 /* The session's user name (current_user, session_user); borrowed from
  * the session, valid for its life. */
 const char *tdb_stmt_user_name(const Statement *st);

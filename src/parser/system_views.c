@@ -38,6 +38,14 @@
  * have beyond the empty ones psql reads.  pg_roles shows pg_authid's
  * roles (catalog/pg_authid.c).
  *
+ * A view reads the stored catalogs for the system, whoever asks, as
+ * PostgreSQL checks a view's relations as its owner: the relations a
+ * definition names are marked (RangeTblEntry.in_system_view) and left
+ * out of the statement's privilege check (checked_relids.c), so a role
+ * that may not read pg_authid still reads pg_roles.  Writes to a system
+ * view are refused with the message PostgreSQL gives for the relation
+ * it stands for (tdb_system_view_is_view, tdb_system_relation_kind).
+ *
  * Entry points: tdb_system_view_lookup / tdb_system_view_query
  * (parse_clause.c), tdb_system_function_expand (parse_expr.c).
  */
@@ -59,6 +67,8 @@
 typedef struct SystemView {
     const char *name;
     const char *sql; /* the definition */
+    bool is_view;    /* a view in PostgreSQL too (the others are tables
+                      * there), for the messages refusing writes */
 } SystemView;
 
 static const SystemView system_views[] = {
@@ -90,17 +100,20 @@ static const SystemView system_views[] = {
      "         AS relreplident,\n"
      "       false AS relispartition, 0::oid AS relrewrite,\n"
      "       NULL::text[] AS reloptions, NULL::text AS relpartbound\n"
-     "FROM pg_catalog.pg_class sv_c"},
+     "FROM pg_catalog.pg_class sv_c",
+     false},
     /* pg_catalog is owned by the bootstrap superuser, public by
      * pg_database_owner (6171), as initdb leaves them */
     {"pg_namespace",
      "SELECT sv_n.oid, sv_n.nspname,\n"
      "       (CASE WHEN sv_n.oid = 2200 THEN 6171 ELSE 10 END)::oid\n"
      "         AS nspowner\n"
-     "FROM pg_catalog.pg_namespace sv_n"},
+     "FROM pg_catalog.pg_namespace sv_n",
+     false},
     /* the only access method is the heap: tupledb has no indexes */
     {"pg_am",
-     "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype"},
+     "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype",
+     false},
     /* the roles of pg_authid (passwords hidden, as PostgreSQL hides
      * them), and pg_database_owner, the predefined role that owns schema
      * public */
@@ -118,7 +131,15 @@ static const SystemView system_views[] = {
      "        FROM pg_catalog.pg_authid sv_a\n"
      "      UNION ALL\n"
      "      SELECT 'pg_database_owner'::name, false, true, false, false,\n"
-     "             false, false, -1, false, 6171::oid) AS sv_r"},
+     "             false, false, -1, false, 6171::oid) AS sv_r",
+     true},
+    /* no role membership (GRANT role TO role) yet: no members; psql's
+     * \du reads it */
+    {"pg_auth_members",
+     "SELECT 0::oid AS roleid, 0::oid AS member, 0::oid AS grantor,\n"
+     "       false AS admin_option\n"
+     "WHERE false",
+     false},
     /* tupledb stores attrelid, attname, atttypid, attlen, attnum,
      * atttypmod, attbyval, attalign, attstorage, attnotnull, atthasdef,
      * attisdropped, attcompression (NULL in rows made before it
@@ -137,7 +158,8 @@ static const SystemView system_views[] = {
      "       (CASE WHEN sv_a.atttypid IN (25, 1042, 1043) THEN 100\n"
      "             WHEN sv_a.atttypid = 19 THEN 950 ELSE 0 END)::oid\n"
      "         AS attcollation\n"
-     "FROM pg_catalog.pg_attribute sv_a"},
+     "FROM pg_catalog.pg_attribute sv_a",
+     false},
     /* built-in base types only: no domains, composites or arrays yet */
     {"pg_type",
      "SELECT sv_t.oid, sv_t.typname, sv_t.typnamespace,\n"
@@ -150,7 +172,8 @@ static const SystemView system_views[] = {
      "       (CASE WHEN sv_t.oid IN (25, 1042, 1043) THEN 100\n"
      "             WHEN sv_t.oid = 19 THEN 950 ELSE 0 END)::oid\n"
      "         AS typcollation\n"
-     "FROM pg_catalog.pg_type sv_t"},
+     "FROM pg_catalog.pg_type sv_t",
+     false},
     /* the collations that exist: every one compares bytewise ("C") */
     {"pg_collation",
      "SELECT sv_l.oid, sv_l.collname, 11::oid AS collnamespace,\n"
@@ -162,16 +185,19 @@ static const SystemView system_views[] = {
      "             (950, 'C', 'c', -1, 'C', 'C'),\n"
      "             (951, 'POSIX', 'c', -1, 'POSIX', 'POSIX'))\n"
      "     AS sv_l(oid, collname, collprovider, collencoding,\n"
-     "             collcollate, collctype)"},
+     "             collcollate, collctype)",
+     false},
     {"pg_tablespace",
      "SELECT sv_s.oid, sv_s.spcname, 10::oid AS spcowner\n"
      "FROM (VALUES (1663::oid, 'pg_default'::name),\n"
-     "             (1664, 'pg_global')) AS sv_s(oid, spcname)"},
+     "             (1664, 'pg_global')) AS sv_s(oid, spcname)",
+     false},
     /* no inheritance or partitions */
     {"pg_inherits",
      "SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0 AS inhseqno,\n"
      "       false AS inhdetachpending\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
     /* no indexes */
     {"pg_index",
      "SELECT 0::oid AS indexrelid, 0::oid AS indrelid,\n"
@@ -182,7 +208,8 @@ static const SystemView system_views[] = {
      "       false AS indisvalid, false AS indcheckxmin,\n"
      "       false AS indisready, false AS indislive,\n"
      "       false AS indisreplident\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
     /* no row security policies, extended statistics or publications;
      * pg_node_tree columns are text here (tupledb stores expressions as
      * SQL text) */
@@ -191,31 +218,37 @@ static const SystemView system_views[] = {
      "       ''::\"char\" AS polcmd, false AS polpermissive,\n"
      "       NULL::oid[] AS polroles, NULL::text AS polqual,\n"
      "       NULL::text AS polwithcheck\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
     {"pg_statistic_ext",
      "SELECT 0::oid AS oid, 0::oid AS stxrelid, ''::name AS stxname,\n"
      "       0::oid AS stxnamespace, 0::oid AS stxowner,\n"
      "       0 AS stxstattarget, NULL::int2vector AS stxkeys,\n"
      "       NULL::\"char\"[] AS stxkind, NULL::text AS stxexprs\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
     {"pg_publication",
      "SELECT 0::oid AS oid, ''::name AS pubname, 0::oid AS pubowner,\n"
      "       false AS puballtables, false AS pubinsert,\n"
      "       false AS pubupdate, false AS pubdelete,\n"
      "       false AS pubtruncate, false AS pubviaroot\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
     {"pg_publication_namespace",
      "SELECT 0::oid AS oid, 0::oid AS pnpubid, 0::oid AS pnnspid\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
     {"pg_publication_rel",
      "SELECT 0::oid AS oid, 0::oid AS prpubid, 0::oid AS prrelid,\n"
      "       NULL::text AS prqual, NULL::int2vector AS prattrs\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
     /* no COMMENT ON yet: no descriptions */
     {"pg_description",
      "SELECT 0::oid AS objoid, 0::oid AS classoid, 0 AS objsubid,\n"
      "       ''::text AS description\n"
-     "WHERE false"},
+     "WHERE false",
+     false},
 };
 
 const SystemView *
@@ -227,10 +260,44 @@ tdb_system_view_lookup(const Statement *st, const char *schema,
     if (schema != NULL && schema[0] != '\0' &&
         strcmp(schema, "pg_catalog") != 0)
         return NULL;
+    /* every view's name starts so: a user table's name, the common
+     * case, costs one comparison instead of one per view (INSERT's
+     * target is looked up too: 1,000 instructions a statement) */
+    if (strncmp(name, "pg_", 3) != 0)
+        return NULL;
     for (size_t i = 0; i < lengthof(system_views); i++)
         if (strcmp(system_views[i].name, name) == 0)
             return &system_views[i];
     return NULL;
+}
+
+const char *
+tdb_system_view_name(const SystemView *view)
+{
+    return view->name;
+}
+
+bool
+tdb_system_view_is_view(const SystemView *view)
+{
+    return view->is_view;
+}
+
+SystemRelKind
+tdb_system_relation_kind(const Statement *st, const char *schema,
+                         const char *name)
+{
+    const SystemView *view = tdb_system_view_lookup(st, schema, name);
+    Oid relid;
+
+    if (view != NULL)
+        return view->is_view ? SYSREL_VIEW : SYSREL_TABLE;
+    if (schema != NULL && schema[0] != '\0' &&
+        strcmp(schema, "pg_catalog") != 0)
+        return SYSREL_NONE;
+    relid = tdb_catalog_lookup_table(st->xact, name);
+    return relid != InvalidOid && relid < FirstNormalObjectId ? SYSREL_TABLE
+                                                              : SYSREL_NONE;
 }
 
 /* ----------------------------------------------------------------------
@@ -409,6 +476,10 @@ static const SystemFunction system_functions[] = {
      "                             WHERE sv_k.sv_nsp = 11\n"
      "                               AND sv_k.sv_name = ($2)::name))",
      {"oid", "name"}},
+    /* no comments on shared objects (roles) yet: psql's \du+ */
+    {"shobj_description", 2,
+     "(CASE WHEN ($1)::oid IS NULL OR ($2)::name IS NULL THEN NULL::text\n"
+     "      END)", {"oid", "name"}},
     {"col_description", 2,
      "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
      "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = ($2)::int4\n"

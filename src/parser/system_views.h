@@ -21,6 +21,33 @@ const SystemView *tdb_system_view_lookup(const Statement *st,
                                          const char *schema,
                                          const char *name);
 
+/* The view's name (pg_class, pg_roles, ...). */
+const char *tdb_system_view_name(const SystemView *view);
+
+/*
+ * Is the relation a view in PostgreSQL too (pg_roles)?  The others are
+ * tables there (pg_class, pg_description, ...), which PostgreSQL's
+ * messages refusing writes name so: "permission denied for table X".
+ */
+bool tdb_system_view_is_view(const SystemView *view);
+
+/* Which of the system's relations a name is (tdb_system_relation_kind). */
+typedef enum SystemRelKind {
+    SYSREL_NONE,  /* a user table, or nothing */
+    SYSREL_TABLE, /* a stored catalog (pg_authid), or a system view that
+                   * is a table in PostgreSQL (pg_description) */
+    SYSREL_VIEW,  /* a system view that is a view there too (pg_roles) */
+} SystemRelKind;
+
+/*
+ * Which of the system's relations the target of a TRUNCATE or COPY
+ * (schema NULL or empty, "pg_catalog", or another) names, for refusing
+ * writes with PostgreSQL's messages.  Looks a name that is no system
+ * view up in the catalog.
+ */
+SystemRelKind tdb_system_relation_kind(const Statement *st, const char *schema,
+                                       const char *name);
+
 /*
  * The view's definition analyzed as a subquery for ps's statement
  * (allocated in the current memory context).

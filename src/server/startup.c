@@ -12,7 +12,8 @@
  *     session + registry slot (53300 when max_connections are in use)
  *          v
  *     authentication (auth.c: pg_hba.conf, trust / SCRAM-SHA-256 /
- *     password, the role) ending in AuthenticationOk, the settings,
+ *     password, the role) ending in AuthenticationOk, the database
+ *     (3D000 if there is none of that name), the settings,
  *     ParameterStatus x 13,
  *     BackendKeyData; the message loop then sends ReadyForQuery.
  *
@@ -20,9 +21,22 @@
  * and a log line; the caller closes the connection.  The whole phase
  * runs under the authentication timeout (Port.timeout_ms).
  *
+ * The database: a data directory holds one, named after the directory
+ * (tdb_database_name).  A client may ask for it by that name or as
+ * "postgres", PostgreSQL's default database, where tools such as
+ * psql -l, createdb and pgAdmin connect first; any other name,
+ * template0 and template1 included (tupledb has no templates to copy),
+ * is FATAL 3D000 "database "x" does not exist".  PostgreSQL checks it
+ * after authentication and the role's checks and before the startup
+ * settings are applied, so the same client meets the same failure first
+ * here: a wrong password is still 28P01, an unknown setting under a
+ * wrong database is 3D000.  As there, the user and database names are
+ * cut to NAMEDATALEN - 1 bytes first.
+ *
  * Settings: any StartupMessage key other than user, database, options
- * and replication names a setting, applied with tdb_guc_set as SET
- * would (an unknown name is FATAL 42704, as in PostgreSQL); options
+ * and replication names a setting, checked as SET would check it (an
+ * unknown name is FATAL 42704, as in PostgreSQL) and made the session's
+ * default, the value RESET returns to (tdb_session_set_default); options
  * holds "-c name=value" / "--name=value" words.  client_encoding
  * SQL_ASCII (what psql sends under LANG=C) is accepted and echoed back:
  * tupledb passes bytes through unchanged, which is what SQL_ASCII means.
@@ -235,7 +249,7 @@ apply_setting(Backend *be, const char *name, const char *value)
     }
     TDB_TRY();
     {
-        tdb_guc_set(tdb_session_settings(be->session), name, value);
+        tdb_session_set_default(be->session, name, value);
     }
     TDB_CATCH();
     {
@@ -279,6 +293,30 @@ apply_options(Backend *be, const char *options)
             return false;
     }
     return true;
+}
+
+/*
+ * Does the database the client named exist?  FATAL 3D000 if not (see the
+ * file header for the names that do).
+ */
+static bool
+check_database(Backend *be)
+{
+    if (strcmp(be->database, tdb_database_name(be->srv->db)) == 0 ||
+        strcmp(be->database, "postgres") == 0)
+        return true;
+    startup_fatal(be, SRV_ERRCODE_UNDEFINED_DATABASE,
+                  "database \"%s\" does not exist", be->database);
+    return false;
+}
+
+/* Cut a startup packet's name to NAMEDATALEN - 1 bytes, as PostgreSQL
+ * does before looking it up (bytes, not characters, as there). */
+static void
+clip_name(char *name)
+{
+    if (strlen(name) >= NAMEDATALEN)
+        name[NAMEDATALEN - 1] = '\0';
 }
 
 /* Create the session and take a registry slot; false after a FATAL. */
@@ -391,11 +429,15 @@ process_startup_message(Backend *be, PqMsg *m, uint32 proto)
     }
     if (be->database == NULL || be->database[0] == '\0')
         be->database = be->user;
+    clip_name(be->user);
+    clip_name(be->database);
 
     if (!start_session(be))
         return false;
 
     if (!tdb_backend_authenticate(be)) /* auth.c; R/0 on success */
+        return false;
+    if (!check_database(be))
         return false;
 
     if (options != NULL && !apply_options(be, options))

@@ -657,6 +657,16 @@ tdb_session_bind(Session *s, PreparedStatement *ps, const char *portal_name,
             tdb_tcop_ensure_transaction(s);
             revalidate(s, ps, dest);
         }
+        if (ps->plan->kind == PLAN_QUERY &&
+            ps->plan->plan->command == CMD_SELECT) {
+            /* a SELECT's privileges at Bind, where PostgreSQL's
+             * PortalStart starts its executor; Execute checks every
+             * statement's as it starts the executor */
+            Statement st = tdb_tcop_statement(s, ps->plan->script->text,
+                                              ps->plan->parsed, dest);
+
+            tdb_sql_check_privileges(&st, ps->plan->plan);
+        }
         convert_params(p, portal_name, ps->paramtypes, values, nvalues);
         arm_epoch(s);
         p->xact_epoch = s->xact_epoch;

@@ -47,6 +47,7 @@ tdb_session_create(Database *db, MemoryContext parent)
         tdb_aset_create(cxt, "PortalContext", ALLOCSET_DEFAULT_SIZES);
     s->xact = tdb_database_session(db, cxt);
     tdb_guc_init(&s->settings, tdb_tzcache_create(cxt));
+    s->reset_settings = s->settings;
     s->typeio = tdb_typeio_defaults;
     tdb_tcop_sync_typeio(s);
     tdb_tcop_init_catalog_lookup(s);
@@ -93,6 +94,16 @@ void
 tdb_tcop_timeout_stop(Session *s)
 {
     tdb_stmt_timer_disarm(&s->stmt_timer);
+}
+
+void
+tdb_session_set_default(Session *s, const char *name, const char *value)
+{
+    Assert(!s->settings_saved);
+    tdb_guc_set(&s->settings, name, value);
+    /* the value as computed (DateStyle's parts not named are kept) */
+    tdb_guc_copy(&s->reset_settings, &s->settings, name);
+    tdb_tcop_sync_typeio(s);
 }
 
 Settings *

@@ -167,6 +167,18 @@ void tdb_session_set_user(Session *s, Oid roleid, const char *name);
 bool tdb_session_lookup_role(Session *s, const char *name, RoleInfo *out,
                              ErrorData *error);
 
+/*
+ * Give setting name the value value for the whole session, as the
+ * settings of a client's startup packet do (PGDATESTYLE, PGTZ,
+ * options=-c name=value): the value becomes the session's default, the
+ * one RESET, RESET ALL and SET ... TO DEFAULT return to (PostgreSQL's
+ * reset value, from source "client").  Only before the session's first
+ * transaction.  Raises as SET does (42704, 22023), leaving the setting
+ * as it was.
+ */
+void tdb_session_set_default(Session *s, const char *name, const char *value);
+
+/* The current values (read only: SET goes through the session). */
 Settings *tdb_session_settings(Session *s);
 Transaction *tdb_session_xact(Session *s);
 Database *tdb_session_database(Session *s);

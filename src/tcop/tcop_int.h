@@ -55,6 +55,10 @@ struct Session {
     MemoryContext exec_cxt;  /* one tdb_session_exec call: the parse tree */
     MemoryContext stmt_cxt;  /* one statement */
     Settings settings;
+    /* the values RESET and SET ... TO DEFAULT return to (PostgreSQL's
+     * reset values): the built-in defaults, with what the client set
+     * when it connected (tdb_session_set_default) */
+    Settings reset_settings;
     /* SET is transactional (guc.h): the values at the transaction's
      * start (restored at abort) and the values without this
      * transaction's SET LOCALs (kept at commit), valid while

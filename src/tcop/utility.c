@@ -203,12 +203,16 @@ save_settings(Session *s)
     tdb_xact_register_callback(s->xact, settings_at_xact_end, s);
 }
 
-/* Apply one SET/RESET to the current values and, unless it is LOCAL, to
- * the values that survive the transaction. */
+/* Apply one SET (value NULL: RESET, SET ... TO DEFAULT: the session's
+ * default) to the current values and, unless it is LOCAL, to the values
+ * that survive the transaction. */
 static void
 apply_set(Session *s, const char *name, const char *value, bool is_local)
 {
-    tdb_guc_set(&s->settings, name, value);
+    if (value != NULL)
+        tdb_guc_set(&s->settings, name, value);
+    else
+        tdb_guc_copy(&s->settings, &s->reset_settings, name);
     /* the value as computed now (DateStyle keeps parts it does not set) */
     if (!is_local)
         tdb_guc_copy(&s->session_settings, &s->settings, name);
@@ -243,16 +247,18 @@ run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
         apply_set(s, vs->name, NULL, vs->is_local);
         break;
     case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL:
-        tdb_guc_init(settings, settings->zones);
-        tdb_guc_init(&s->session_settings, settings->zones);
+        /* every setting tupledb has is one RESET ALL resets (none of
+         * PostgreSQL's GUC_NO_RESET_ALL ones) */
+        *settings = s->reset_settings;
+        s->session_settings = s->reset_settings;
         break;
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("this form of SET is not supported yet"),
                 errposition(stmt_errpos(st, st->parsed->location)));
     }
-    if (strcasecmp(vs->name != NULL ? vs->name : "", "lock_timeout") == 0)
-        tdb_xact_set_lock_timeout(st->session->xact, settings->lock_timeout);
+    /* the transaction's lock waits use it from now on (RESET ALL too) */
+    tdb_xact_set_lock_timeout(st->session->xact, settings->lock_timeout);
     tdb_tcop_sync_typeio(s);
     tdb_stmt_complete(st, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ||
                                   vs->kind ==

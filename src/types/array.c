@@ -152,13 +152,26 @@ static ArrayElems
 deconstruct(Datum d)
 {
     const char *arr = DatumGetPointer(d);
-    const ArrayHeader *h = (const ArrayHeader *)arr;
-    const TypeInfo *t = elem_info(h->elemtype);
+    const ArrayHeader *h;
+    const TypeInfo *t;
     ArrayElems e;
     Size off;
 
-    if (VARATT_IS_SHORT(arr) || h->ndim > 1 || h->dataoffset != 0)
+    if (VARATT_IS_SHORT(arr)) {
+        /* a small array out of a formed tuple (a sorted or stored row)
+         * has a 1-byte header: the 4-byte, aligned form the layout
+         * below reads (PostgreSQL's detoasting makes the same copy) */
+        Size len = VARSIZE_ANY_EXHDR(arr);
+        char *copy = tdb_palloc(len + VARHDRSZ);
+
+        SET_VARSIZE(copy, len + VARHDRSZ);
+        memcpy(copy + VARHDRSZ, VARDATA_ANY(arr), len);
+        arr = copy;
+    }
+    h = (const ArrayHeader *)arr;
+    if (h->ndim > 1 || h->dataoffset != 0)
         elog(ERROR, "unexpected array layout");
+    t = elem_info(h->elemtype);
     e.elemtype = h->elemtype;
     e.n = h->ndim == 1 ? ARR_DIMS(arr)[0] : 0;
     e.lbound = h->ndim == 1 ? ARR_LBOUND(arr)[0] : 1;

@@ -16,11 +16,16 @@
 # never edited by hand.
 #
 # Environment: PGBIN (default /usr/lib/postgresql/15/bin), PG_OS_USER (the
-# OS user to run the server as when invoked as root).
+# OS user to run the server as when invoked as root), REGEN_DIR (the
+# directory holding sql/ and expected/; default this one:
+# tests/server/regen_expected.sh points it at tests/server).  A file
+# sql/NAME.env, if there is one, holds more client environment for NAME,
+# a VAR=value per line (PGDATESTYLE, PGTZ, PGOPTIONS: libpq sends them in
+# its startup packet).
 set -euo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HERE=${REGEN_DIR:-$ROOT/tests/regress}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PORT=54332            # only names the socket file inside our private directory
 SCRIPT=regen_expected.sh
@@ -40,11 +45,16 @@ pg_throwaway_start tdb-regress "" ""
 
 for name in "${names[@]}"; do
   db="regress_$name"
+  client_env=()
+  if [ -f "$HERE/sql/$name.env" ]; then
+    mapfile -t client_env < "$HERE/sql/$name.env"
+  fi
   psql_run -c "CREATE DATABASE \"$db\" TEMPLATE template0" >/dev/null
   # stdin and stdout are opened by this shell, so the unprivileged
   # server user needs no access to the work tree.  env -i: no stray PG*
   # variables from the caller; English messages, UTF8 client encoding.
-  as_pg env -i PATH="$PATH" LC_ALL=C PGCLIENTENCODING=UTF8 PGTZ=UTC "$PSQL" -X -a -q \
+  as_pg env -i PATH="$PATH" LC_ALL=C PGCLIENTENCODING=UTF8 PGTZ=UTC \
+    "${client_env[@]}" "$PSQL" -X -a -q \
     -h "$TMP/sock" -p "$PORT" -U tdb -d "$db" \
     < "$HERE/sql/$name.sql" > "$HERE/expected/$name.out" 2>&1 || true
   psql_run -c "DROP DATABASE \"$db\"" >/dev/null

@@ -20,7 +20,10 @@ Groups: startup, query, errors, malformed, cancel, concurrent, limit
 utf8 (22021 for bytes that are not UTF-8: query text, names, Bind
 parameters, COPY data, CopyFail),
 auth / auth_trust (SCRAM-SHA-256 and
-trust against the roles run.sh's auth group makes), copy (the
+trust against the roles run.sh's auth group makes), authid (pg_authid
+through the extended protocol), dbname /
+dbname_auth (the database names a client may ask for, on the auth
+group's server, whose database is tdb), copy (the
 COPY sub-protocol: CopyFail, bad data, a client leaving mid-COPY, other
 messages during COPY), shutdown_setup /
 shutdown_check (around a SIGTERM and restart, see run.sh).
@@ -101,7 +104,7 @@ class Conn:
         self.pid = self.key = None
         self.status = None
         if startup:
-            p = {"user": "tester", "database": "db"}
+            p = {"user": "tester", "database": "postgres"}
             p.update(params or {})
             self.sock.sendall(startup_packet(p))
             self.startup_msgs = self.until_ready()
@@ -289,7 +292,8 @@ def group_startup():
 
     # protocol 3.1 and _pq_ options: NegotiateProtocolVersion, then on
     s = raw_socket()
-    s.sendall(startup_packet({"user": "tester", "_pq_.fancy": "1"},
+    s.sendall(startup_packet({"user": "tester", "database": "postgres",
+                              "_pq_.fancy": "1"},
                              version=0x30001))
     c = Conn(sock=s, startup=False)
     msgs = c.until_ready()
@@ -802,6 +806,20 @@ def group_timeout():
     check("timeout: lock_timeout ends a lock wait with 55P03",
           e and e["C"] == "55P03" and
           e["M"] == "canceling statement due to lock timeout", e)
+    # RESET ALL inside the transaction: its lock waits use the session's
+    # default from then on (here the startup packet's 200ms; the
+    # statement_timeout only keeps a failure from hanging)
+    w2 = Conn({"options": "-c lock_timeout=200ms -c statement_timeout=5s"})
+    w2.query("SET lock_timeout = 0")
+    w2.query("BEGIN")
+    w2.query("RESET ALL")
+    e = error_of(w2.query("UPDATE tl SET i = 5"))
+    check("timeout: RESET ALL in a transaction applies the session's "
+          "lock_timeout to its waits",
+          e and e["C"] == "55P03" and
+          e["M"] == "canceling statement due to lock timeout", e)
+    w2.query("ROLLBACK")
+    w2.close()
     c.query("COMMIT")
     check("timeout: the cancelled updates left nothing",
           rows(w.query("SELECT i FROM tl")) == [["2"]])
@@ -2351,6 +2369,162 @@ def group_auth_trust():
     check("auth: trust: a missing role is FATAL 28000 after R/0",
           data[:1] == b"R" and e is not None and e.get("C") == "28000" and
           e.get("M") == 'role "nosuch" does not exist', e)
+
+
+def startup_until_close(params):
+    """Send a StartupMessage; everything the server sends until it closes
+    (or until ReadyForQuery): (message types, fields of the first
+    ErrorResponse or None)."""
+    c = Conn(startup=False)
+    c.sock.sendall(startup_packet(params))
+    msgs = c.until_ready()
+    c.close()
+    return types(msgs), error_of(msgs)
+
+
+def group_authid():
+    """pg_authid through the extended protocol (Unix socket, trust; run.sh's
+    auth group's roles: alice, and sue, a superuser): as in PostgreSQL 15
+    (this group passes against it with those roles), Parse of a SELECT
+    that reads pg_authid succeeds and Bind fails with 42501; a statement
+    prepared and run while the role was a superuser fails at its next
+    Bind once the role is not one."""
+    c = Conn({"user": "alice", "database": "tdb"})
+    msgs = batch(c, m_parse("s", "SELECT rolpassword FROM pg_authid"), SYNC)
+    check("authid: Parse of a SELECT reading pg_authid succeeds",
+          types(msgs) == "1Z", types(msgs))
+    msgs = batch(c, m_bind("", "s"), m_execute(), SYNC)
+    e = error_of(msgs)
+    check("authid: ... its Bind is 42501 permission denied",
+          types(msgs) == "EZ" and e is not None and e["C"] == "42501" and
+          e["M"] == "permission denied for table pg_authid", (types(msgs), e))
+    c.close()
+
+    su = Conn({"user": "tester", "database": "tdb"})
+    c = Conn({"user": "sue", "database": "tdb"})
+    batch(c, m_parse("s", "SELECT count(*) > 0 FROM pg_authid"), SYNC)
+    r1 = rows(batch(c, m_bind("", "s"), m_execute(), SYNC))
+    su.query("ALTER ROLE sue NOSUPERUSER")
+    msgs = batch(c, m_bind("", "s"), m_execute(), SYNC)
+    e = error_of(msgs)
+    su.query("ALTER ROLE sue SUPERUSER")
+    r3 = rows(batch(c, m_bind("", "s"), m_execute(), SYNC))
+    check("authid: a prepared statement stops reading pg_authid when its "
+          "role stops being a superuser, and reads it again after",
+          r1 == [["t"]] and e is not None and e["C"] == "42501" and
+          r3 == [["t"]], (r1, e, r3))
+    c.close()
+    su.close()
+
+
+def group_dbname():
+    """Over the Unix socket (trust), on the server of run.sh's auth group,
+    whose data directory, and so database, is named "tdb": which database
+    names a client may ask for.  Passes against PostgreSQL 15 with a
+    database tdb, the same roles and trust for local connections, except
+    for tupledb's own choices (src/server/README.md): template0 and
+    template1 do not exist, and postgres is the same database as tdb."""
+    for db in ("tdb", "postgres"):
+        c = Conn({"database": db})
+        ok = c.status == "I" and rows(c.query("SELECT 1")) == [["1"]]
+        check("dbname: database %s is accepted" % db, ok, types(c.startup_msgs))
+        c.close()
+
+    # a name that does not exist: R/0, then FATAL 3D000, and nothing else
+    for db in ("nosuch", "template0", "template1", "Postgres", "tdb ",
+               "x" * 70):
+        shown = db[:63]
+        t, e = startup_until_close({"user": "tester", "database": db})
+        check("dbname: database %r is FATAL 3D000 after R/0" % db[:12],
+              t == "RE" and e is not None and e.get("S") == "FATAL" and
+              e.get("V") == "FATAL" and e.get("C") == "3D000" and
+              e.get("M") == 'database "%s" does not exist' % shown,
+              (t, e))
+
+    # a 70-byte name is cut to 63 bytes first, as PostgreSQL cuts it
+    t, e = startup_until_close({"user": "tester",
+                                "database": "postgres" + "x" * 55 + "yyy"})
+    check("dbname: a name is cut to 63 bytes before the check",
+          t == "RE" and e is not None and
+          e.get("M") == 'database "%s" does not exist' % ("postgres" +
+                                                          "x" * 55), (t, e))
+
+    # no database: the user's name, which must then be a database
+    t, e = startup_until_close({"user": "tdb"})
+    check("dbname: no database, user tdb: database tdb", "Z" in t and
+          e is None, (t, e))
+    t, e = startup_until_close({"user": "alice"})
+    check("dbname: no database, user alice: FATAL 3D000",
+          e is not None and e.get("C") == "3D000" and
+          e.get("M") == 'database "alice" does not exist', (t, e))
+
+    # PostgreSQL's order: the role's checks come first, the startup
+    # settings after the database
+    t, e = startup_until_close({"user": "nosuch", "database": "nosuch"})
+    check("dbname: a missing role is reported before the database",
+          e is not None and e.get("C") == "28000" and
+          e.get("M") == 'role "nosuch" does not exist', (t, e))
+    t, e = startup_until_close({"user": "nol", "database": "nosuch"})
+    check("dbname: a NOLOGIN role is reported before the database",
+          e is not None and e.get("C") == "28000", (t, e))
+    for name, params in (("an unknown setting", {"nosuch_setting": "1"}),
+                         ("a bad value", {"work_mem": "lots"}),
+                         ("a bad options word", {"options": "-x"})):
+        params.update({"user": "tester", "database": "nosuch"})
+        t, e = startup_until_close(params)
+        check("dbname: the database is checked before %s" % name,
+              e is not None and e.get("C") == "3D000", (t, e))
+
+    # a refused connection leaves the others alone: a session in the
+    # middle of a transaction goes on and commits
+    a = Conn({"database": "tdb"})
+    a.query("CREATE TABLE dbname_t (i int)")
+    a.query("BEGIN")
+    a.query("INSERT INTO dbname_t VALUES (1)")
+    for _ in range(5):
+        startup_until_close({"user": "tester", "database": "nosuch"})
+    r = rows(a.query("SELECT count(*) FROM dbname_t"))
+    a.query("COMMIT")
+    b = Conn({"database": "tdb"})
+    r2 = rows(b.query("SELECT count(*) FROM dbname_t"))
+    check("dbname: refused connections do not disturb a running session",
+          r == [["1"]] and a.status == "I" and r2 == [["1"]], (r, r2))
+    b.close()
+
+    # tupledb: "postgres" is the one database under another name
+    b = Conn({"database": "postgres"})
+    r = rows(b.query("SELECT count(*) FROM dbname_t"))
+    check("dbname: database postgres is database tdb", r == [["1"]], r)
+    b.close()
+    a.query("DROP TABLE dbname_t")
+    a.close()
+
+
+def group_dbname_auth():
+    """Over TCP with scram-sha-256 for the databases tdb, postgres and
+    nosuch (run.sh's auth group): the password comes first, as in
+    PostgreSQL 15 -- a wrong one is 28P01 whatever the database, the
+    right one for a database that does not exist gets through the whole
+    exchange and AuthenticationOk, then FATAL 3D000."""
+    c, bare, sfirst = scram_start(database="nosuch")
+    if bare is None:
+        check("dbname: SCRAM exchange for database nosuch", False, sfirst)
+        return
+    final, _ = scram_final(bare, sfirst, "wrong")
+    e = fatal_after(c, "p", final.encode())
+    check("dbname: a wrong password for database nosuch is 28P01",
+          e is not None and e.get("C") == "28P01", e)
+    c, bare, sfirst = scram_start(database="nosuch")
+    final, _ = scram_final(bare, sfirst, "secret")
+    c.send("p", final.encode())
+    data, _ = read_all_until_close(c.sock)
+    e = fatal_in(data)
+    check("dbname: the right password for database nosuch: R/12, R/0, "
+          "FATAL 3D000",
+          [t for t, _ in auth_msgs(None, data)] == ["R", "R", "E"] and
+          e is not None and e.get("S") == "FATAL" and
+          e.get("C") == "3D000" and
+          e.get("M") == 'database "nosuch" does not exist', (data[:60], e))
 
 
 def main():

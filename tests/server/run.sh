@@ -27,7 +27,10 @@
 #              mid-exchange), real psql with PGPASSWORD right and wrong,
 #              libpq's password= with sslmode disable/prefer, a verifier
 #              made by PostgreSQL 15, the password method, pg_hba.conf
-#              reject / no entry / scram-only for host lines, pgbench and
+#              reject / no entry / scram-only for host lines, pg_authid
+#              through the extended protocol (pgwire.py authid), database
+#              names (the data directory "tdb", postgres, FATAL 3D000
+#              for the rest, after the password), pgbench and
 #              node-postgres with a password, SIGHUP reloading the
 #              file (a bad one keeps the old rules), an hba syntax error
 #              refusing the start
@@ -37,7 +40,10 @@
 #              psql over TCP; psql's Ctrl-C cancel; pgbench in its three
 #              query modes (a script without variables, and one with
 #              \set random() variables, which become Bind parameters);
-#              \gdesc; two psql at once
+#              \gdesc; two psql at once; sql/*.sql through psql
+#              against PostgreSQL 15's expected/*.out (made by
+#              regen_expected.sh), with the client environment of
+#              sql/NAME.env
 #   libpq      tests/server/libpq/libpq_test.c, compiled here against
 #              Debian's libpq (libpq-dev): prepared statements with text,
 #              binary and NULL parameters, binary results, COPY in and
@@ -111,9 +117,11 @@ ln -s "$TDB" "$work/bin-shell/tupledb"
 have_python=true; command -v python3 >/dev/null || have_python=false
 have_psql=true; [ -x "$PSQL" ] || have_psql=false
 
-# psql's connection settings for the server under test.
+# psql's connection settings for the server under test: the database
+# "postgres", which a tupledb server accepts for its one database
+# whatever the data directory is called (src/server/README.md).
 psql_env() {
-  export PGHOST=$SRV_SOCKDIR PGPORT=$SRV_PORT PGUSER=tester PGDATABASE=tdb \
+  export PGHOST=$SRV_SOCKDIR PGPORT=$SRV_PORT PGUSER=tester PGDATABASE=postgres \
          PSQLRC=/dev/null PGCONNECT_TIMEOUT=20
 }
 
@@ -178,6 +186,8 @@ CREATE ROLE bob LOGIN;
 CREATE ROLE nol NOLOGIN PASSWORD 'secret';
 CREATE ROLE carol LOGIN PASSWORD 'clear';
 CREATE ROLE rej LOGIN PASSWORD 'secret';
+CREATE ROLE tdb LOGIN;
+CREATE ROLE sue SUPERUSER LOGIN;
 CREATE ROLE kat LOGIN PASSWORD 'SCRAM-SHA-256\$4096:33/7peTZnzNTxKRi3siOPQ==\$6pPJ30UGLDkxLXqcwKO4Pp3JrU0LGJzg5vBQlhvBHRg=:/7Cr3OghXtJRjQF3Mt+J9/mD3abRLo4kp/IOumGxL8M=';"
 
 # auth_psql NAME EXPECTED USER PASSWORD [DATABASE]: psql over TCP prints
@@ -195,8 +205,9 @@ group_auth() {
   local hba=$work/auth-hba.conf out fatal
   $have_psql || { skip "auth" "no $PSQL"; return; }
   SRV_PORT=$(free_port)
-  server_start "$work/auth" || { fail "auth: server start"; return; }
-  if grep -q '^host    all       all   127.0.0.1/32   trust$' "$work/auth/pg_hba.conf"
+  # the data directory "tdb" is the database tdb the clients ask for
+  server_start "$work/tdb" || { fail "auth: server start"; return; }
+  if grep -q '^host    all       all   127.0.0.1/32   trust$' "$work/tdb/pg_hba.conf"
   then ok "auth: a new data directory gets pg_hba.conf with trust defaults"
   else fail "auth: a new data directory gets pg_hba.conf with trust defaults"
   fi
@@ -209,8 +220,9 @@ group_auth() {
     echo "host    all       rej     127.0.0.1/32    reject"
     echo "host    all       carol   127.0.0.1/32    password"
     echo "host    tdb,postgres  all  127.0.0.1 255.255.255.255  scram-sha-256"
+    echo "host    nosuch    alice   127.0.0.1/32    scram-sha-256"
   } > "$hba"
-  server_start "$work/auth" --hba "$hba" || { fail "auth: restart with --hba"; return; }
+  server_start "$work/tdb" --hba "$hba" || { fail "auth: restart with --hba"; return; }
 
   fatal='psql: error: connection to server at "127.0.0.1", port '$SRV_PORT' failed: FATAL: '
   auth_psql "psql with the right PGPASSWORD" alice alice secret
@@ -224,6 +236,10 @@ group_auth() {
   auth_psql "the password method, wrong" "$fatal"' password authentication failed for user "carol"' carol wrong
   auth_psql "hba reject" "$fatal"' pg_hba.conf rejects connection for host "127.0.0.1", user "rej", database "tdb", no encryption' rej secret
   auth_psql "no hba entry" "$fatal"' no pg_hba.conf entry for host "127.0.0.1", user "alice", database "other", no encryption' alice secret other
+  # a database that does not exist: the password first, as in PostgreSQL
+  auth_psql "a database that does not exist" "$fatal"' database "nosuch" does not exist' alice secret nosuch
+  auth_psql "a database that does not exist, wrong password" "$fatal"' password authentication failed for user "alice"' alice nope nosuch
+  auth_psql "the database postgres" alice alice secret postgres
   for mode in disable prefer; do
     out=$(PSQLRC=/dev/null "$PSQL" -X -A -t -c "SELECT current_user" \
       "host=127.0.0.1 port=$SRV_PORT user=alice dbname=tdb password=secret sslmode=$mode" 2>&1)
@@ -235,7 +251,15 @@ group_auth() {
   else fail "auth: the log says why (DETAIL), the client is not told"; fi
 
   $have_python && count_from "$(pgwire 127.0.0.1 "$SRV_PORT" auth)"
-  $have_python && count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" auth_trust)"
+  $have_python && count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" auth_trust authid dbname)"
+  $have_python && count_from "$(pgwire 127.0.0.1 "$SRV_PORT" dbname_auth)"
+  out=$(psql_env; "$PSQL" -X -d nosuch -c "SELECT 1" 2>&1)
+  if [ "$out" = "psql: error: connection to server on socket \"$SRV_SOCKDIR/.s.PGSQL.$SRV_PORT\" failed: FATAL:  database \"nosuch\" does not exist" ]; then
+    ok "auth: psql -d nosuch: FATAL 3D000"
+  else fail "auth: psql -d nosuch: FATAL 3D000" "$out"; fi
+  if grep -q 'FATAL:  database "nosuch" does not exist' "$SRV_LOG"; then
+    ok "auth: a database that does not exist is logged"
+  else fail "auth: a database that does not exist is logged"; fi
 
   if [ -x "$PGBIN/pgbench" ]; then
     printf 'SELECT 1;\n' > "$work/auth-bench.sql"
@@ -272,7 +296,7 @@ group_auth() {
 
   # a syntax error in the file: the server refuses to start, with the line
   printf 'local all all trust\nhost all all 127.0.0.1/32 magic\n' > "$hba"
-  if "$TDB" serve "$work/auth" --port "$SRV_PORT" --socket-dir "$SRV_SOCKDIR" \
+  if "$TDB" serve "$work/tdb" --port "$SRV_PORT" --socket-dir "$SRV_SOCKDIR" \
        --listen 127.0.0.1 --hba "$hba" > "$work/auth-bad.log" 2>&1; then
     fail "auth: an hba syntax error stops the start" "exit 0"
   elif grep -q 'LOG:  invalid authentication method "magic"' "$work/auth-bad.log" &&
@@ -301,7 +325,7 @@ group_libpq() {
   SRV_PORT=$(free_port)
   server_start "$work/libpq" || { fail "libpq: server start"; return; }
   count_from "$(timeout 120 "$bin" \
-    "host=$SRV_SOCKDIR port=$SRV_PORT user=tester dbname=tdb connect_timeout=20" \
+    "host=$SRV_SOCKDIR port=$SRV_PORT user=tester dbname=postgres connect_timeout=20" \
     tupledb 2>&1)"
   server_stop libpq
   # The same program against PostgreSQL 15: its expectations must be
@@ -333,6 +357,7 @@ group_node() {
       || { skip "node" "npm install pg failed: $(tail -n 1 "$work/npm.out")"; return; }
   fi
   SRV_PORT=$(free_port)
+  # the data directory "node" is the database pg_test.js asks for
   server_start "$work/node" || { fail "node: server start"; return; }
   timeout 120 node "$dir/pg_test.js" "$SRV_SOCKDIR" "$SRV_PORT" 2>&1 \
     | grep -v '^RESULT'
@@ -340,7 +365,7 @@ group_node() {
 }
 
 group_psql() {
-  local name out_psql out_shell pid
+  local name out_psql out_shell pid sql owner client_env
   $have_psql || { skip "psql" "no $PSQL"; return; }
   CLI_CASES=$HERE/cases
   for f in "$HERE"/cases/*.sh; do
@@ -471,24 +496,30 @@ PGB
   )
   server_stop "psql"
 
-  # psql's \dt+ and friends against PostgreSQL 15's output
-  # (sql/describe_pg15.sql; expected/describe_pg15.out was made by
-  # running that file through psql -X -a -q against a throwaway
-  # PostgreSQL 15, as tests/regress/regen_expected.sh does), the Owner
-  # field of unaligned rows replaced on both sides
-  SRV_PORT=$(free_port)
-  server_start "$work/describe" || { fail "psql: describe server start"; return; }
-  (psql_env; LC_ALL=C "$PSQL" -X -a -q < "$HERE/sql/describe_pg15.sql" \
-     > "$work/describe_pg15.out" 2>&1)
-  server_stop
+  # the files of sql/ through psql against PostgreSQL 15's output
+  # (expected/NAME.out, made by regen_expected.sh: describe_pg15 is
+  # psql's \dt+ and friends, reset_pg15 RESET with the client's
+  # startup settings), each on a fresh server, with the client
+  # environment regen_expected.sh gives them (sql/NAME.env's lines
+  # last), the Owner field of unaligned rows replaced on both sides
   owner='s/^\([^|]*|[^|]*|table|\)[^|]*/\1OWNER/'
-  if diff -u <(sed "$owner" "$HERE/expected/describe_pg15.out") \
-       <(sed "$owner" "$work/describe_pg15.out") > "$work/describe.diff"; then
-    ok "psql: \\d, \\dt, \\dt+ print what PostgreSQL 15 prints"
-  else
-    fail "psql: \\d, \\dt, \\dt+ print what PostgreSQL 15 prints"
-    sed 's/^/    /' "$work/describe.diff" | head -40
-  fi
+  for sql in "$HERE"/sql/*.sql; do
+    name=$(basename "$sql" .sql)
+    client_env=()
+    [ -f "$HERE/sql/$name.env" ] && mapfile -t client_env < "$HERE/sql/$name.env"
+    SRV_PORT=$(free_port)
+    server_start "$work/sql-$name" || { fail "psql: $name server start"; continue; }
+    (psql_env; env LC_ALL=C PGCLIENTENCODING=UTF8 PGTZ=UTC "${client_env[@]}" \
+       "$PSQL" -X -a -q < "$sql" > "$work/$name.out" 2>&1)
+    server_stop
+    if diff -u <(sed "$owner" "$HERE/expected/$name.out") \
+         <(sed "$owner" "$work/$name.out") > "$work/$name.diff"; then
+      ok "psql: sql/$name.sql prints what PostgreSQL 15 prints"
+    else
+      fail "psql: sql/$name.sql prints what PostgreSQL 15 prints"
+      sed 's/^/    /' "$work/$name.diff" | head -40
+    fi
+  done
 }
 
 group_cli() {
@@ -502,7 +533,7 @@ group_cli() {
     [ -f "$expected" ] || { skip "cli: $name" "no expected file"; continue; }
     SRV_PORT=$(free_port)
     server_start "$work/cli-$name" || { fail "cli: $name (server start)"; continue; }
-    (psql_env; PGDATABASE=clicase run_case "$name" "$work/bin-psql" "$got")
+    (psql_env; run_case "$name" "$work/bin-psql" "$got")
     server_stop
     if cmp -s "$expected" "$got"; then
       ok "cli: tests/cli/cases/$name.sh through psql and the server"
@@ -533,9 +564,11 @@ group_regress() {
     expected=$ROOT/tests/regress/expected/$name.out
     got=$work/regress-$name.out
     SRV_PORT=$(free_port)
-    server_start "$work/regress-$name" || { fail "regress: $name (server start)"; continue; }
-    (psql_env; PGDATABASE=regression; cd "$work" && LC_ALL=C \
-       timeout 300 "$PSQL" -X -a -q -d regression < "$sql" > "$got" 2>&1)
+    # the database regress_NAME, as regen_expected.sh names it, is the
+    # data directory of that name
+    server_start "$work/regress_$name" || { fail "regress: $name (server start)"; continue; }
+    (psql_env; cd "$work" && LC_ALL=C \
+       timeout 300 "$PSQL" -X -a -q -d "regress_$name" < "$sql" > "$got" 2>&1)
     server_stop
     if cmp -s "$expected" "$got"; then
       ok "regress: $name through psql and the server"

@@ -245,7 +245,7 @@ timeout_cleans_up "sort run files exist while sorting and are gone after stateme
 # 6. a CancelRequest through the server (psql sends one on SIGINT)
 cancel_cleans_up() {  # NAME QUERY ANSWER: files seen, gone after the
   # cancel, and the server still answers SELECT ANSWER
-  (PGOPTIONS='-c work_mem=64kB' "$PSQL" -X -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "$2" >"$work/cancel.out" 2>&1) &
+  (PGOPTIONS='-c work_mem=64kB' "$PSQL" -X -h "$sock" -p 54377 -U "$(id -un)" -d postgres -c "$2" >"$work/cancel.out" 2>&1) &
   local psql_pid=$! seen=0 gone=0 alive
   for _ in $(seq 1 100); do
     [ "$(temp_files)" -gt 0 ] && { seen=1; break; }
@@ -254,7 +254,7 @@ cancel_cleans_up() {  # NAME QUERY ANSWER: files seen, gone after the
   kill -INT "$psql_pid" 2>/dev/null
   wait "$psql_pid"
   for _ in $(seq 1 50); do [ "$(temp_files)" -eq 0 ] && { gone=1; break; }; sleep 0.1; done
-  alive=$("$PSQL" -X -At -h "$sock" -p 54377 -U "$(id -un)" -d tupledb -c "SELECT $3" 2>&1)
+  alive=$("$PSQL" -X -At -h "$sock" -p 54377 -U "$(id -un)" -d postgres -c "SELECT $3" 2>&1)
   if [ "$seen" -eq 1 ] && [ "$gone" -eq 1 ] &&
      grep -q 'canceling statement due to user request' "$work/cancel.out" && [ "$alive" = "$3" ]; then
     ok "$1"

@@ -138,9 +138,9 @@ else
   "$bin" serve "$db" --port "$port" --socket-dir "$sock" >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do [ -S "$sock/.s.PGSQL.$port" ] && break; sleep 0.05; done
-  psql_c() { "$PSQL" -X -A -t -h "$sock" -p "$port" -U "$(id -un)" -d tupledb -c "$1" 2>&1; }
+  psql_c() { "$PSQL" -X -A -t -h "$sock" -p "$port" -U "$(id -un)" -d postgres -c "$1" 2>&1; }
   mkfifo "$work/holder.in"
-  "$PSQL" -X -A -t -h "$sock" -p "$port" -U "$(id -un)" -d tupledb \
+  "$PSQL" -X -A -t -h "$sock" -p "$port" -U "$(id -un)" -d postgres \
     <"$work/holder.in" >"$work/holder.out" 2>&1 &
   holder_pid=$!
   exec 7>"$work/holder.in"

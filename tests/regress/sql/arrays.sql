@@ -15,6 +15,8 @@ SELECT count(*) FROM unnest('{}'::oid[]);
 SELECT array_to_string(NULL::text[] || ARRAY(SELECT 'toast.' || x FROM unnest(NULL::text[]) x), ', ') = '' AS no_options;
 SELECT ARRAY(SELECT g FROM generate_series(1, 0) g)::text AS empty_array;
 SELECT ARRAY(SELECT relname FROM pg_class WHERE relname IN ('pg_attrdef', 'pg_attribute') ORDER BY 1);
+-- ARRAY(subquery) values that went through a sort (a formed tuple)
+SELECT g, ARRAY(SELECT 'x' || h FROM generate_series(1, g) h) AS a, ARRAY(SELECT h::name FROM generate_series(1, g - 1) h) AS n FROM generate_series(1, 3) g ORDER BY g DESC;
 SELECT '{1,2}'::int2[]::text, '{a}'::text[]::varchar;
 SELECT '{1'::int2[];
 SELECT 'x'::oid[];

@@ -64,3 +64,19 @@ DROP ROLE IF EXISTS regress_nosuch, regress_e;
 DROP ROLE regress_r1, regress_r2, regress_nosuch;
 DROP ROLE regress_r1, regress_r2, regress_u1, regress_u2, regress_r3b, regress_v;
 SELECT count(*) FROM pg_authid WHERE rolname LIKE 'regress%';
+-- a superuser reads pg_authid; pg_roles hides every password, and the
+-- catalogs refuse what PostgreSQL refuses its superuser too
+CREATE ROLE regress_pw PASSWORD 'x';
+CREATE ROLE regress_nopw;
+SELECT rolname, rolpassword IS NOT NULL AS has_pw FROM pg_authid
+  WHERE rolname LIKE 'regress_%pw' ORDER BY 1;
+SELECT rolname, rolpassword FROM pg_roles WHERE rolname LIKE 'regress_%pw' ORDER BY 1;
+TRUNCATE pg_authid;
+TRUNCATE pg_catalog.pg_class;
+TRUNCATE pg_description;
+TRUNCATE pg_roles;
+INSERT INTO pg_roles (rolname) VALUES ('regress_evil');
+UPDATE pg_catalog.pg_roles SET rolsuper = true WHERE false;
+DELETE FROM pg_roles WHERE false;
+COPY pg_roles TO STDOUT;
+DROP ROLE regress_pw, regress_nopw;

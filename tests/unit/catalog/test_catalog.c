@@ -1152,6 +1152,57 @@ TEST_BEGIN(test_second_open_refused)
 }
 TEST_END
 
+/* The name of the database at path, opened and closed. */
+static const char *
+name_of(const char *path)
+{
+    static char name[NAMEDATALEN];
+    Database *db = open_db(path);
+
+    snprintf(name, sizeof(name), "%s", tdb_database_name(db));
+    tdb_database_close(db);
+    return name;
+}
+
+/*
+ * A database is named after its directory: the last component of the
+ * real path, whatever spelling opened it; at most NAMEDATALEN - 1
+ * bytes, cut at a character boundary.
+ */
+TEST_BEGIN(test_database_name)
+{
+    const char *dir = test_tmpdir();
+    char cwd[4096];
+    /* 61 ASCII bytes, then a 3-byte character that would end at 64 */
+    char long_name[80];
+
+    expect_str_eq(name_of(test_path(dir, "shop")), "shop");
+    expect_str_eq(name_of(test_path(dir, "shop/")), "shop");
+    expect_str_eq(name_of(test_path(dir, "shop//")), "shop");
+    expect_int_eq(symlink("shop", test_path(dir, "alias")), 0);
+    expect_str_eq(name_of(test_path(dir, "alias")), "shop");
+    expect_true(getcwd(cwd, sizeof(cwd)) != NULL);
+    expect_int_eq(chdir(test_path(dir, "shop")), 0);
+    expect_str_eq(name_of("."), "shop");
+    expect_str_eq(name_of("../shop/."), "shop");
+    expect_int_eq(chdir(cwd), 0);
+    /* renaming the directory renames the database */
+    expect_int_eq(rename(test_path(dir, "shop"), test_path(dir, "store")), 0);
+    expect_str_eq(name_of(test_path(dir, "store")), "store");
+
+    memset(long_name, 'x', 61);
+    strcpy(long_name + 61, "\xe2\x82\xacyy"); /* U+20AC, the euro sign */
+    expect_str_eq(
+        name_of(test_path(dir, long_name)),
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    long_name[60] = '\0';
+    strcat(long_name, "\xe2\x82\xacyy");
+    expect_str_eq(name_of(test_path(dir, long_name)),
+                  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                  "xxxx\xe2\x82\xac");
+}
+TEST_END
+
 int
 main(int argc, char **argv)
 {
@@ -1167,5 +1218,6 @@ main(int argc, char **argv)
         TEST_CASE(test_truncated_file_stays_damaged),
         TEST_CASE(test_truncated_during_transaction),
         TEST_CASE(test_truncated_catalog_refused), TEST_CASE(test_disk_full),
-        TEST_CASE(test_second_open_refused), TEST_CASE(test_relation_cache));
+        TEST_CASE(test_second_open_refused), TEST_CASE(test_database_name),
+        TEST_CASE(test_relation_cache));
 }

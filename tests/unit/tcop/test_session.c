@@ -410,6 +410,78 @@ TEST_BEGIN(test_settings_per_session)
 }
 TEST_END
 
+/*
+ * A session's defaults: what a client set when it connected
+ * (tdb_session_set_default: the server's startup settings) is what
+ * RESET, RESET ALL and SET ... TO DEFAULT return to, transactionally;
+ * another session keeps the built-in defaults.
+ */
+TEST_BEGIN(test_session_defaults)
+{
+    Database *db;
+    Session *a;
+    Session *b;
+    volatile bool raised = false;
+
+    if (tdb_top_mcxt == NULL)
+        tdb_mcxt_thread_init();
+    db = tdb_database_open(test_path(test_tmpdir(), "db"), NULL);
+    a = tdb_session_create(db, NULL);
+    b = tdb_session_create(db, NULL);
+    tdb_session_set_default(a, "datestyle", "SQL");
+    tdb_session_set_default(a, "TimeZone", "Asia/Tokyo");
+    tdb_session_set_default(a, "work_mem", "8MB");
+    /* a bad value raises as SET does and changes nothing */
+    TDB_TRY();
+    {
+        tdb_session_set_default(a, "work_mem", "lots");
+    }
+    TDB_CATCH();
+    {
+        tdb_error_flush();
+        raised = true;
+    }
+    TDB_END_TRY();
+    expect_true(raised);
+    expect_str_eq(session_rows(a, "SHOW work_mem"), "8MB;");
+    /* DateStyle's order part was kept from the built-in default */
+    expect_str_eq(session_rows(a, "SHOW DateStyle"), "SQL, MDY;");
+    expect_str_eq(session_rows(a, "SET DateStyle = 'ISO, DMY'; "
+                                  "RESET DateStyle; SHOW DateStyle"),
+                  "SQL, MDY;");
+    expect_str_eq(session_rows(a, "SET work_mem = '1MB'; "
+                                  "SET work_mem TO DEFAULT; SHOW work_mem"),
+                  "8MB;");
+    expect_str_eq(session_rows(a, "SET TimeZone = 'UTC'; SET DateStyle = "
+                                  "'ISO'; SET lock_timeout = 5; RESET ALL; "
+                                  "SHOW TimeZone; SHOW lock_timeout"),
+                  "Asia/Tokyo;0;");
+    /* the types layer reads the reset values too */
+    expect_str_eq(session_rows(a, "SELECT '2024-01-01 00:00+00'::timestamptz"),
+                  "01/01/2024 09:00:00 JST;");
+    /* RESET ALL in a block rolled back is undone; committed, kept */
+    expect_str_eq(session_rows(a, "SET TimeZone = 'UTC'"), "");
+    expect_str_eq(session_rows(a, "BEGIN; RESET ALL; SHOW TimeZone; "
+                                  "ROLLBACK; SHOW TimeZone"),
+                  "Asia/Tokyo;UTC;");
+    expect_str_eq(session_rows(a, "BEGIN; SET LOCAL TimeZone TO DEFAULT; "
+                                  "SHOW TimeZone; COMMIT; SHOW TimeZone"),
+                  "Asia/Tokyo;UTC;");
+    expect_str_eq(session_rows(a, "BEGIN; RESET TimeZone; COMMIT; "
+                                  "SHOW TimeZone"),
+                  "Asia/Tokyo;");
+    expect_str_eq(session_rows(a, "RESET nosuch"),
+                  "ERROR unrecognized configuration parameter \"nosuch\";");
+    /* the other session's defaults are the built-in ones */
+    expect_str_eq(session_rows(b, "SET TimeZone = 'Asia/Tokyo'; RESET ALL; "
+                                  "SHOW TimeZone; SHOW DateStyle"),
+                  "UTC;ISO, MDY;");
+    tdb_session_destroy(a);
+    tdb_session_destroy(b);
+    tdb_database_close(db);
+}
+TEST_END
+
 /* Every row of a one-column result, newline-separated. */
 static void
 collect_row(void *arg, int ncolumns, const char *const *values)
@@ -589,6 +661,7 @@ main(int argc, char **argv)
         TEST_CASE(test_implicit_transaction), TEST_CASE(test_invalid_utf8),
         TEST_CASE(test_utility_statements), TEST_CASE(test_cancel),
         TEST_CASE(test_statement_timeout), TEST_CASE(test_settings_per_session),
+        TEST_CASE(test_session_defaults),
         TEST_CASE(test_explain_hashagg_memory),
         TEST_CASE(test_explain_hashsetop_memory),
         TEST_CASE(test_setop_ungroupable_type),
