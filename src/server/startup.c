@@ -235,6 +235,7 @@ apply_setting(Backend *be, const char *name, const char *value)
     }
     TDB_TRY();
     {
+        tdb_guc_check_privilege(name, be->is_superuser);
         tdb_guc_set(tdb_session_settings(be->session), name, value);
     }
     TDB_CATCH();
