@@ -37,6 +37,7 @@
  */
 #include "common/base.h"
 
+#include "common/stack_depth.h"
 #include "nodes/primnodes.h"
 #include "optimizer/planner.h"
 #include "parser/query.h"
@@ -76,6 +77,8 @@ expr_reads_outside(Node *node, int depth)
 static bool
 jointree_reads_outside(Node *node, int depth)
 {
+    tdb_check_stack_depth();
+
     if (node == NULL)
         return false;
     if (IsA(node, FromExpr)) {
@@ -123,6 +126,8 @@ rtable_reads_outside(List *rtable, int depth)
 static bool
 query_reads_outside(Query *q, int depth)
 {
+    tdb_check_stack_depth();
+
     if (q->rec_nonrecursive != NULL)
         return true;
     return expr_reads_outside((Node *)q->target_list, depth) ||
@@ -192,6 +197,8 @@ flatten_expr(Expr *e, int offset)
 static Node *
 flatten_jointree(Node *node, int offset)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, RangeTblRef)) {
         RangeTblRef *r = makeNode(RangeTblRef);
 
