@@ -500,12 +500,62 @@ tdb_pb_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *data,
  * Copying and measuring
  * ---------------------------------------------------------------------- */
 
-/* one message being copied: the next field (and element) to look at */
-typedef struct CopyFrame {
-    const ProtobufCMessage *src;
-    ProtobufCMessage *dst;
+/* A walk's place in a message: the next field, and element of it. */
+typedef struct ChildCursor {
+    const ProtobufCMessage *msg;
     unsigned field;
     size_t element;
+} ChildCursor;
+
+/*
+ * Move cur to the next child message of cur->msg that is set: true with
+ * the child in *child, its field in *field and, for a repeated field, its
+ * index in *index; false when there is none left.
+ */
+static bool
+next_child(ChildCursor *cur, const ProtobufCMessage **child,
+           const ProtobufCFieldDescriptor **field, size_t *index)
+{
+    const ProtobufCMessageDescriptor *desc = cur->msg->descriptor;
+
+    while (cur->field < desc->n_fields) {
+        const ProtobufCFieldDescriptor *f = &desc->fields[cur->field];
+        const ProtobufCMessage *c;
+
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE ||
+            ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+             *(const uint32_t *)FIELD_PTR(cur->msg, f->quantifier_offset) !=
+                 f->id)) {
+            cur->field++;
+            continue;
+        }
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            if (cur->element >= COUNT(cur->msg, f)) {
+                cur->field++;
+                cur->element = 0;
+                continue;
+            }
+            *index = cur->element;
+            c = (*(ProtobufCMessage *const *const *)FIELD_PTR(
+                cur->msg, f->offset))[cur->element++];
+        } else {
+            *index = 0;
+            c = *(ProtobufCMessage *const *)FIELD_PTR(cur->msg, f->offset);
+            cur->field++;
+        }
+        if (c != NULL && c != f->default_value) {
+            *child = c;
+            *field = f;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* one message being copied, and its copy */
+typedef struct CopyFrame {
+    ChildCursor src;
+    ProtobufCMessage *dst;
 } CopyFrame;
 
 /*
@@ -591,102 +641,53 @@ tdb_pb_copy(const ProtobufCMessage *msg, MemoryContext cxt)
 
     if (root == NULL || (top = walk_push(&ws)) == NULL)
         return NULL;
-    *top = (CopyFrame){msg, root, 0, 0};
+    *top = (CopyFrame){{msg, 0, 0}, root};
     while (ws.depth > 0) {
         const ProtobufCFieldDescriptor *f;
-        const ProtobufCMessage *src_child;
-        ProtobufCMessage **dst_slot;
+        const ProtobufCMessage *child;
+        ProtobufCMessage **slot;
+        size_t index;
 
         top = walk_top(&ws);
-        if (top->field >= top->src->descriptor->n_fields) {
+        if (!next_child(&top->src, &child, &f, &index)) {
             ws.depth--;
             continue;
         }
-        f = &top->src->descriptor->fields[top->field];
-        if (f->type != PROTOBUF_C_TYPE_MESSAGE ||
-            ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-             *(const uint32_t *)FIELD_PTR(top->src, f->quantifier_offset) !=
-                 f->id)) {
-            top->field++;
-            continue;
-        }
-        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-            if (top->element >= COUNT(top->src, f)) {
-                top->field++;
-                top->element = 0;
-                continue;
-            }
-            src_child = (*(ProtobufCMessage *const *const *)FIELD_PTR(
-                top->src, f->offset))[top->element];
-            dst_slot = *(ProtobufCMessage ***)FIELD_PTR(top->dst, f->offset) +
-                       top->element;
-            top->element++;
-        } else {
-            src_child =
-                *(ProtobufCMessage *const *)FIELD_PTR(top->src, f->offset);
-            dst_slot = (ProtobufCMessage **)FIELD_PTR(top->dst, f->offset);
-            top->field++;
-        }
-        if (src_child == NULL || src_child == f->default_value)
-            continue;
-        if ((*dst_slot = copy_message(cxt, src_child)) == NULL ||
+        /* the copy's field points at the original's child so far */
+        slot =
+            f->label == PROTOBUF_C_LABEL_REPEATED
+                ? *(ProtobufCMessage ***)FIELD_PTR(top->dst, f->offset) + index
+                : (ProtobufCMessage **)FIELD_PTR(top->dst, f->offset);
+        if ((*slot = copy_message(cxt, child)) == NULL ||
             (top = walk_push(&ws)) == NULL)
             return NULL;
-        *top = (CopyFrame){src_child, *dst_slot, 0, 0};
+        *top = (CopyFrame){{child, 0, 0}, *slot};
     }
     return root;
 }
 
-/* one message being measured: the next field and element to look at */
-typedef struct DepthFrame {
-    const ProtobufCMessage *msg;
-    unsigned field;
-    size_t element;
-} DepthFrame;
-
 int
 tdb_pb_depth(const ProtobufCMessage *msg, MemoryContext cxt)
 {
-    DepthFrame initial[STACK_INITIAL];
-    WalkStack ws = {cxt, (char *)initial, sizeof(DepthFrame),
+    ChildCursor initial[STACK_INITIAL];
+    WalkStack ws = {cxt, (char *)initial, sizeof(ChildCursor),
                     0,   STACK_INITIAL,   0};
-    DepthFrame *top = walk_push(&ws);
+    ChildCursor *top = walk_push(&ws);
 
-    *top = (DepthFrame){msg, 0, 0};
+    *top = (ChildCursor){msg, 0, 0};
     while (ws.depth > 0) {
         const ProtobufCFieldDescriptor *f;
         const ProtobufCMessage *child;
+        size_t index;
 
         top = walk_top(&ws);
-        if (top->field >= top->msg->descriptor->n_fields) {
+        if (!next_child(top, &child, &f, &index)) {
             ws.depth--;
             continue;
         }
-        f = &top->msg->descriptor->fields[top->field];
-        if (f->type != PROTOBUF_C_TYPE_MESSAGE ||
-            ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-             *(const uint32_t *)FIELD_PTR(top->msg, f->quantifier_offset) !=
-                 f->id)) {
-            top->field++;
-            continue;
-        }
-        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-            if (top->element >= COUNT(top->msg, f)) {
-                top->field++;
-                top->element = 0;
-                continue;
-            }
-            child = (*(ProtobufCMessage *const *const *)FIELD_PTR(
-                top->msg, f->offset))[top->element++];
-        } else {
-            child = *(ProtobufCMessage *const *)FIELD_PTR(top->msg, f->offset);
-            top->field++;
-        }
-        if (child == NULL)
-            continue;
         if ((top = walk_push(&ws)) == NULL)
             return -1;
-        *top = (DepthFrame){child, 0, 0};
+        *top = (ChildCursor){child, 0, 0};
     }
     return ws.max_depth;
 }
