@@ -68,166 +68,100 @@ sql_repeat(Sql *s, const char *piece, int n)
 }
 
 /*
- * A statement of shape `shape` nested n levels: each adds at least one
- * level to the tree, except in the shapes of flat_shapes.
+ * Statements nested n levels: prefix, n times open, middle, n times
+ * close, suffix.  Each level adds at least one level to the tree, except
+ * in the flat shapes: parentheses make no node, and a chain of ORs of
+ * ANDs is one flattened OR.
  */
+typedef struct Shape {
+    const char *name;
+    const char *parts[5]; /* prefix, open, middle, close, suffix */
+    bool flat;
+} Shape;
+
+static const Shape shapes[] = {
+    {"plus", {"SELECT 1", "+1", "", "", ""}, false},
+    {"concat", {"SELECT 'x'", "||'x'", "", "", ""}, false},
+    {"tlist", {"SELECT a", "+a", "", "", " FROM t"}, false},
+    {"union", {"SELECT 1", " UNION ALL SELECT 1", "", "", ""}, false},
+    /* commas, AND and OR inside the steps of a set operation */
+    {"union_columns",
+     {"SELECT 1, 2, 3 FROM t", " UNION SELECT a, b+1, c FROM t WHERE a AND b",
+      "", "", ""},
+     false},
+    {"union_parens", {"", "(", "SELECT 1", " UNION ALL SELECT 1)", ""}, false},
+    {"intersect", {"SELECT 1", " INTERSECT SELECT 1", "", "", ""}, false},
+    /* and in the steps of a join */
+    {"join",
+     {"SELECT 1 FROM t t0", " JOIN t ON f(a, b) AND c OR d", "", "", ""},
+     false},
+    {"cast", {"SELECT 1", "::int", "", "", ""}, false},
+    {"collate", {"SELECT 'a'", " COLLATE \"C\"", "", "", ""}, false},
+    {"isnull", {"SELECT 1", " IS NULL", "", "", ""}, false},
+    /* BETWEEN's AND separates nothing */
+    {"between", {"SELECT 1 BETWEEN 0 AND 2", " IS TRUE", "", "", ""}, false},
+    {"attimezone", {"SELECT now()", " AT TIME ZONE 'UTC'", "", "", ""}, false},
+    {"parens", {"SELECT ", "(", "1", ")", ""}, true},
+    {"neg", {"SELECT ", "- ", "a", "", ""}, false},
+    {"not", {"SELECT ", "NOT ", "true", "", ""}, false},
+    {"subquery", {"SELECT ", "(SELECT ", "1", ")", ""}, false},
+    {"from", {"SELECT * FROM ", "(SELECT * FROM ", "t", ") s", ""}, false},
+    {"case",
+     {"SELECT ", "CASE WHEN a = 1 THEN 1 WHEN b THEN ", "1", " ELSE 2 END", ""},
+     false},
+    {"case_arg",
+     {"SELECT ", "CASE CASE ", "1", " WHEN 1 THEN 2 END WHEN 2 THEN 3 END", ""},
+     false},
+    {"func", {"SELECT ", "abs(", "1", ")", ""}, false},
+    {"row", {"SELECT ", "ROW(1, ", "1", ")", ""}, false},
+    {"array", {"SELECT ", "ARRAY[1, ", "1", "]", ""}, false},
+    {"in_sub",
+     {"SELECT 1 WHERE 1 IN ", "(SELECT 1 WHERE 1 IN ", "(SELECT 1)", ")", ""},
+     false},
+    {"and_parens", {"SELECT ", "(true AND ", "true", ")", ""}, false},
+    {"or_and",
+     {"SELECT 1 WHERE a = 1", " OR b AND NOT c = 2 + 1", "", "", ""},
+     true},
+    {"insert",
+     {"INSERT INTO t VALUES (1", " + 1", ") RETURNING a", " * 2", ""},
+     false},
+    {"default",
+     {"CREATE TABLE t (a int DEFAULT 1", " + 1", ", b int CHECK (b > 0", " - 1",
+      "))"},
+     false},
+    /* tokens hidden in strings, comments and quoted names do not count:
+     * the chain is the || between them */
+    {"strings",
+     {"SELECT 'a,b'",
+      " || E'(\\'' || $q$)), AND$q$ /* ( , */ || \"x, y\" -- , (\n|| "
+      "U&'d' ",
+      "", "", ""},
+     false},
+    {"multi", {"", "SELECT 1 + 1 + 1; ", "SELECT 1", " + 1", ""}, false},
+};
+
 static char *
-deep_statement(const char *shape, int n)
+nested(const Shape *shape, int n)
 {
     Sql s = {0};
 
-    if (strcmp(shape, "plus") == 0) {
-        sql_add(&s, "SELECT 1");
-        sql_repeat(&s, "+1", n);
-    } else if (strcmp(shape, "concat") == 0) {
-        sql_add(&s, "SELECT 'x'");
-        sql_repeat(&s, "||'x'", n);
-    } else if (strcmp(shape, "tlist") == 0) {
-        sql_add(&s, "SELECT a");
-        sql_repeat(&s, "+a", n);
-        sql_add(&s, " FROM t");
-    } else if (strcmp(shape, "union") == 0) {
-        sql_add(&s, "SELECT 1");
-        sql_repeat(&s, " UNION ALL SELECT 1", n);
-    } else if (strcmp(shape, "union_columns") == 0) {
-        sql_add(&s, "SELECT 1, 2, 3 FROM t");
-        sql_repeat(&s, " UNION SELECT a, b+1, c FROM t WHERE a AND b", n);
-    } else if (strcmp(shape, "union_parens") == 0) {
-        sql_repeat(&s, "(", n);
-        sql_add(&s, "SELECT 1");
-        sql_repeat(&s, " UNION ALL SELECT 1)", n);
-    } else if (strcmp(shape, "intersect") == 0) {
-        sql_add(&s, "SELECT 1");
-        sql_repeat(&s, " INTERSECT SELECT 1", n);
-    } else if (strcmp(shape, "join") == 0) {
-        sql_add(&s, "SELECT 1 FROM t t0");
-        for (int i = 0; i < n; i++) {
-            char buf[64];
-
-            snprintf(buf, sizeof(buf), " JOIN t t%d ON f(a, b) AND c OR d", i);
-            sql_add(&s, buf);
-        }
-    } else if (strcmp(shape, "cast") == 0) {
-        sql_add(&s, "SELECT 1");
-        sql_repeat(&s, "::int", n);
-    } else if (strcmp(shape, "collate") == 0) {
-        sql_add(&s, "SELECT 'a'");
-        sql_repeat(&s, " COLLATE \"C\"", n);
-    } else if (strcmp(shape, "isnull") == 0) {
-        sql_add(&s, "SELECT 1");
-        sql_repeat(&s, " IS NULL", n);
-    } else if (strcmp(shape, "between") == 0) {
-        sql_add(&s, "SELECT 1 BETWEEN 0 AND 2");
-        sql_repeat(&s, " IS TRUE", n);
-    } else if (strcmp(shape, "attimezone") == 0) {
-        sql_add(&s, "SELECT now()");
-        sql_repeat(&s, " AT TIME ZONE 'UTC'", n);
-    } else if (strcmp(shape, "parens") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "(", n);
-        sql_add(&s, "1");
-        sql_repeat(&s, ")", n);
-    } else if (strcmp(shape, "neg") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "- ", n);
-        sql_add(&s, "a");
-    } else if (strcmp(shape, "not") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "NOT ", n);
-        sql_add(&s, "true");
-    } else if (strcmp(shape, "subquery") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "(SELECT ", n);
-        sql_add(&s, "1");
-        sql_repeat(&s, ")", n);
-    } else if (strcmp(shape, "from") == 0) {
-        sql_add(&s, "SELECT * FROM ");
-        sql_repeat(&s, "(SELECT * FROM ", n);
-        sql_add(&s, "t");
-        sql_repeat(&s, ") s", n);
-    } else if (strcmp(shape, "case") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "CASE WHEN a = 1 THEN 1 WHEN b THEN ", n);
-        sql_add(&s, "1");
-        sql_repeat(&s, " ELSE 2 END", n);
-    } else if (strcmp(shape, "case_arg") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "CASE CASE ", n);
-        sql_add(&s, "1");
-        sql_repeat(&s, " WHEN 1 THEN 2 END WHEN 2 THEN 3 END", n);
-    } else if (strcmp(shape, "func") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "abs(", n);
-        sql_add(&s, "1");
-        sql_repeat(&s, ")", n);
-    } else if (strcmp(shape, "row") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "ROW(1, ", n);
-        sql_add(&s, "1");
-        sql_repeat(&s, ")", n);
-    } else if (strcmp(shape, "array") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "ARRAY[1, ", n);
-        sql_add(&s, "1");
-        sql_repeat(&s, "]", n);
-    } else if (strcmp(shape, "in_sub") == 0) {
-        sql_add(&s, "SELECT 1 WHERE 1 IN ");
-        sql_repeat(&s, "(SELECT 1 WHERE 1 IN ", n);
-        sql_add(&s, "(SELECT 1)");
-        sql_repeat(&s, ")", n);
-    } else if (strcmp(shape, "and_parens") == 0) {
-        sql_add(&s, "SELECT ");
-        sql_repeat(&s, "(true AND ", n);
-        sql_add(&s, "true");
-        sql_repeat(&s, ")", n);
-    } else if (strcmp(shape, "or_and") == 0) {
-        sql_add(&s, "SELECT 1 WHERE a = 1");
-        sql_repeat(&s, " OR b AND NOT c = 2 + 1", n);
-    } else if (strcmp(shape, "insert") == 0) {
-        sql_add(&s, "INSERT INTO t VALUES (1");
-        sql_repeat(&s, " + 1", n);
-        sql_add(&s, ") RETURNING a");
-        sql_repeat(&s, " * 2", n);
-    } else if (strcmp(shape, "default") == 0) {
-        sql_add(&s, "CREATE TABLE t (a int DEFAULT 1");
-        sql_repeat(&s, " + 1", n);
-        sql_add(&s, ", b int CHECK (b > 0");
-        sql_repeat(&s, " - 1", n);
-        sql_add(&s, "))");
-    } else if (strcmp(shape, "strings") == 0) {
-        /* tokens hidden in strings, comments and quoted names do not
-         * count: the chain is the || between them */
-        sql_add(&s, "SELECT 'a,b'");
-        sql_repeat(&s,
-                   " || E'(\\'' || $q$)), AND$q$ /* ( , */ || \"x, y\" "
-                   "-- , (\n|| U&'d' ",
-                   n);
-    } else if (strcmp(shape, "multi") == 0) {
-        for (int i = 0; i < n; i++)
-            sql_add(&s, "SELECT 1 + 1 + 1; ");
-        sql_add(&s, "SELECT 1");
-        sql_repeat(&s, " + 1", n);
-    } else {
-        Assert(false);
-    }
+    sql_add(&s, shape->parts[0]);
+    sql_repeat(&s, shape->parts[1], n);
+    sql_add(&s, shape->parts[2]);
+    sql_repeat(&s, shape->parts[3], n);
+    sql_add(&s, shape->parts[4]);
     return s.data;
 }
 
-static const char *const deep_shapes[] = {
-    "plus",         "concat",    "tlist",      "union",   "union_columns",
-    "union_parens", "intersect", "join",       "cast",    "collate",
-    "isnull",       "between",   "attimezone", "parens",  "neg",
-    "not",          "subquery",  "from",       "case",    "case_arg",
-    "func",         "row",       "array",      "in_sub",  "and_parens",
-    "or_and",       "insert",    "default",    "strings", "multi",
-};
-
-/* shapes that nest in the text but not in the tree: parentheses make no
- * node, and a chain of ORs of ANDs is one flattened OR */
-static bool
-is_flat_shape(const char *shape)
+/* The statement of the shape named name, nested n levels. */
+static char *
+deep_statement(const char *name, int n)
 {
-    return strcmp(shape, "parens") == 0 || strcmp(shape, "or_and") == 0;
+    for (Size i = 0; i < lengthof(shapes); i++)
+        if (strcmp(shapes[i].name, name) == 0)
+            return nested(&shapes[i], n);
+    Assert(false);
+    return NULL;
 }
 
 /* ----- checking one statement ----- */
@@ -378,21 +312,21 @@ TEST_BEGIN(test_deep_statements)
 {
     static const int sizes[] = {0, 1, 2, 3, 10, 100, 1000};
 
-    for (Size i = 0; i < lengthof(deep_shapes); i++) {
+    for (Size i = 0; i < lengthof(shapes); i++) {
         Checked c = {0};
 
         for (Size j = 0; j < lengthof(sizes); j++)
-            check_statement(deep_statement(deep_shapes[i], sizes[j]), &c);
+            check_statement(nested(&shapes[i], sizes[j]), &c);
         if (c.statements != (int)lengthof(sizes))
             tdb_test_fail(__FILE__, __LINE__, "%s: %d of %d parsed",
-                          deep_shapes[i], c.statements, (int)lengthof(sizes));
+                          shapes[i].name, c.statements, (int)lengthof(sizes));
         /* each level of nesting is at least one level of the tree */
-        if (is_flat_shape(deep_shapes[i]))
+        if (shapes[i].flat)
             expect_int_lt(c.max_depth, 20);
         else
             expect_int_gt(c.max_depth, 1000);
         printf("    %-14s deepest %5d levels, bound at most %.1fx\n",
-               deep_shapes[i], c.max_depth, c.max_ratio);
+               shapes[i].name, c.max_depth, c.max_ratio);
     }
 }
 TEST_END
@@ -446,105 +380,46 @@ TEST_BEGIN(test_grammar_stack_limit)
 }
 TEST_END
 
-/* ----- tdb_sql_parse on a small stack ----- */
+/* ----- parsing and deparsing on a small stack ----- */
 
-typedef struct SmallParse {
+/*
+ * tdb_sql_parse(sql) -- and with deparse, tdb_sql_deparse_raw_expr of
+ * its first target -- on a thread with a 1 MB stack.
+ */
+typedef struct SmallRun {
     const char *sql;
-    int depth;
+    bool deparse;
+    int depth;  /* the script's, or the expression's */
+    char *text; /* the deparse (malloc'd) */
     int sqlerrcode;
-    char message[ERRMSG_MAX];
-} SmallParse;
+} SmallRun;
 
 static void *
-small_parse_main(void *arg)
+small_run_main(void *arg)
 {
-    SmallParse *sp = arg;
-    StackDepthSave save;
-
-    tdb_mcxt_thread_init();
-    tdb_stack_depth_enter(&save, tdb_stack_depth_max_kb());
-    TDB_TRY();
-    {
-        ParsedScript *script = tdb_sql_parse(sp->sql);
-
-        sp->depth = script->depth;
-    }
-    TDB_CATCH();
-    {
-        sp->sqlerrcode = tdb_error_current()->sqlerrcode;
-        snprintf(sp->message, sizeof(sp->message), "%s",
-                 tdb_error_current()->message);
-        tdb_error_flush();
-    }
-    TDB_END_TRY();
-    tdb_stack_depth_leave(&save);
-    tdb_mcxt_thread_done();
-    return NULL;
-}
-
-/* tdb_sql_parse(sql) on a thread with a stack of kb kB. */
-static void
-parse_on_small_stack(SmallParse *sp, const char *sql, int kb)
-{
-    pthread_attr_t attr;
-    pthread_t thread;
-
-    memset(sp, 0, sizeof(*sp));
-    sp->sql = sql;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, (Size)kb * 1024);
-    expect_int_eq(pthread_create(&thread, &attr, small_parse_main, sp), 0);
-    pthread_join(thread, NULL);
-    pthread_attr_destroy(&attr);
-}
-
-TEST_BEGIN(test_parse_on_a_small_stack)
-{
-    SmallParse sp;
-
-    /* 8,000 levels take 1.4 MB of the library's recursion: more than the
-     * thread has, so the parse must run on a stack of its own */
-    parse_on_small_stack(&sp, deep_statement("plus", 4000), 1024);
-    expect_int_eq(sp.sqlerrcode, 0);
-    expect_int_gt(sp.depth, 8000);
-    /* and a short one in place */
-    parse_on_small_stack(&sp, "SELECT 1 + 2", 1024);
-    expect_int_eq(sp.sqlerrcode, 0);
-    expect_int_eq(sp.depth, 11);
-}
-TEST_END
-
-/* ----- deparsing a deep expression ----- */
-
-typedef struct SmallDeparse {
-    const char *sql;
-    int depth;
-    char *text;
-    int sqlerrcode;
-} SmallDeparse;
-
-static void *
-small_deparse_main(void *arg)
-{
-    SmallDeparse *sd = arg;
+    SmallRun *sr = arg;
     StackDepthSave save;
 
     tdb_mcxt_thread_init();
     tdb_stack_depth_enter(&save, STACK_DEPTH_DEFAULT_KB);
     TDB_TRY();
     {
-        ParsedScript *script = tdb_sql_parse(sd->sql);
-        PgQuery__Node *expr = script->statements[0]
-                                  .stmt->select_stmt->target_list[0]
-                                  ->res_target->val;
-        char *deparsed = tdb_sql_deparse_raw_expr(expr);
+        ParsedScript *script = tdb_sql_parse(sr->sql);
 
-        sd->depth = tdb_pb_depth(&expr->base, tdb_current_mcxt);
-        sd->text = strdup(deparsed);
+        sr->depth = script->depth;
+        if (sr->deparse) {
+            PgQuery__Node *expr = script->statements[0]
+                                      .stmt->select_stmt->target_list[0]
+                                      ->res_target->val;
+            char *deparsed = tdb_sql_deparse_raw_expr(expr);
+
+            sr->depth = tdb_pb_depth(&expr->base, tdb_current_mcxt);
+            sr->text = strdup(deparsed);
+        }
     }
     TDB_CATCH();
     {
-        sd->sqlerrcode = tdb_error_current()->sqlerrcode;
+        sr->sqlerrcode = tdb_error_current()->sqlerrcode;
         tdb_error_flush();
     }
     TDB_END_TRY();
@@ -554,42 +429,59 @@ small_deparse_main(void *arg)
 }
 
 static void
-deparse_on_small_stack(SmallDeparse *sd, const char *sql)
+run_on_small_stack(SmallRun *sr, const char *sql, bool deparse)
 {
     pthread_attr_t attr;
     pthread_t thread;
 
-    memset(sd, 0, sizeof(*sd));
-    sd->sql = sql;
+    memset(sr, 0, sizeof(*sr));
+    sr->sql = sql;
+    sr->deparse = deparse;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 1024 * 1024);
-    expect_int_eq(pthread_create(&thread, &attr, small_deparse_main, sd), 0);
+    expect_int_eq(pthread_create(&thread, &attr, small_run_main, sr), 0);
     pthread_join(thread, NULL);
     pthread_attr_destroy(&attr);
 }
 
+TEST_BEGIN(test_parse_on_a_small_stack)
+{
+    SmallRun sr;
+
+    /* 8,000 levels take 1.4 MB of the library's recursion: more than the
+     * thread has, so the parse must run on a stack of its own */
+    run_on_small_stack(&sr, deep_statement("plus", 4000), false);
+    expect_int_eq(sr.sqlerrcode, 0);
+    expect_int_gt(sr.depth, 8000);
+    /* and a short one in place */
+    run_on_small_stack(&sr, "SELECT 1 + 2", false);
+    expect_int_eq(sr.sqlerrcode, 0);
+    expect_int_eq(sr.depth, 11);
+}
+TEST_END
+
 TEST_BEGIN(test_deparse_deep_expression)
 {
-    SmallDeparse sd;
+    SmallRun sr;
 
     /* the library's deparse takes ~1 kB a level: 4,000 levels are more
      * than the thread's 1 MB, so it runs on a stack of its own */
-    deparse_on_small_stack(&sd, deep_statement("plus", 1999));
-    expect_int_eq(sd.sqlerrcode, 0);
-    expect_int_eq(sd.depth, 2 * 1999 + 3);
+    run_on_small_stack(&sr, deep_statement("plus", 1999), true);
+    expect_int_eq(sr.sqlerrcode, 0);
+    expect_int_eq(sr.depth, 2 * 1999 + 3);
     /* PostgreSQL's deparser: ((1 + 1) + 1) ... + 1 */
-    expect_ptr_not_null(sd.text);
-    if (sd.text != NULL) {
-        expect_int_eq(strlen(sd.text), 1998 + 1 + 1999 * 4 + 1998);
-        expect_int_eq(strspn(sd.text, "("), 1998);
-        expect_int_eq(strncmp(sd.text + 1998, "1 + 1) + 1) + 1)", 16), 0);
-        expect_str_eq(sd.text + strlen(sd.text) - 6, "1) + 1");
+    expect_ptr_not_null(sr.text);
+    if (sr.text != NULL) {
+        expect_int_eq(strlen(sr.text), 1998 + 1 + 1999 * 4 + 1998);
+        expect_int_eq(strspn(sr.text, "("), 1998);
+        expect_int_eq(strncmp(sr.text + 1998, "1 + 1) + 1) + 1)", 16), 0);
+        expect_str_eq(sr.text + strlen(sr.text) - 6, "1) + 1");
     }
-    free(sd.text);
+    free(sr.text);
     /* deeper than twice what PostgreSQL runs: 54001 */
-    deparse_on_small_stack(&sd, deep_statement("plus", 20000));
-    expect_int_eq(sd.sqlerrcode, ERRCODE_STATEMENT_TOO_COMPLEX);
-    expect_ptr_null(sd.text);
+    run_on_small_stack(&sr, deep_statement("plus", 20000), true);
+    expect_int_eq(sr.sqlerrcode, ERRCODE_STATEMENT_TOO_COMPLEX);
+    expect_ptr_null(sr.text);
 }
 TEST_END
 
