@@ -24,6 +24,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/executor.h"
 
 static const char *ident(const char *name);
@@ -398,6 +399,8 @@ deparse_list(Buf *b, List *args, const char *sep, DeparseContext *ctx)
 static void
 deparse(Buf *b, Expr *e, DeparseContext *ctx)
 {
+    tdb_check_stack_depth();
+
     switch (nodeTag(e)) {
     case T_Var:
         deparse_var(b, (Var *)e, ctx);
@@ -981,6 +984,8 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
     int prop_indent = 2 + 6 * depth + shift;
     List *subplans;
 
+    tdb_check_stack_depth();
+
     buf_init(&b);
     if (label != NULL) {
         add_line(es, indent, label);
@@ -1107,6 +1112,8 @@ name_level_scans(RefNames *names, Plan *plan, List **subqueries)
 {
     const char *base = NULL;
 
+    tdb_check_stack_depth();
+
     if (plan == NULL)
         return;
     switch (nodeTag(plan)) {
@@ -1148,6 +1155,8 @@ name_scans(RefNames *names, Plan *plan)
 {
     List *subqueries = NIL;
 
+    tdb_check_stack_depth();
+
     name_level_scans(names, plan, &subqueries);
     for (int i = 0; i < list_length(subqueries); i++)
         name_scans(names, list_nth(subqueries, i));
@@ -1162,6 +1171,8 @@ name_scans(RefNames *names, Plan *plan)
 static bool
 plan_has_subquery(Plan *plan)
 {
+    tdb_check_stack_depth();
+
     if (plan == NULL)
         return false;
     if (IsA(plan, Append) || IsA(plan, SetOp) || IsA(plan, RecursiveUnion) ||
@@ -1188,6 +1199,8 @@ static int
 count_scans(Plan *plan)
 {
     int n = 0;
+
+    tdb_check_stack_depth();
 
     if (plan == NULL)
         return 0;

@@ -12,7 +12,6 @@
  */
 #include "common/base.h"
 
-#include <pg_query.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -22,6 +21,7 @@
 #include "commands/commands.h"
 #include "common/elog.h"
 #include "parser/analyze.h"
+#include "parser/parser.h"
 #include "parser/system_views.h"
 #include "parser/typename.h"
 #include "toast/toast.h"
@@ -32,56 +32,6 @@ static char column_compression(Oid typid, const char *name);
 /* ----------------------------------------------------------------------
  * CREATE TABLE
  * ---------------------------------------------------------------------- */
-
-/*
- * The SQL text of an expression parse tree (PostgreSQL's deparser, as
- * libpg_query provides it): what pg_attrdef stores for a DEFAULT.
- */
-static char *
-deparse_expression(PgQuery__Node *expr)
-{
-    PgQuery__ResTarget target = PG_QUERY__RES_TARGET__INIT;
-    PgQuery__Node target_node = PG_QUERY__NODE__INIT;
-    PgQuery__Node *targets[1] = {&target_node};
-    PgQuery__SelectStmt select = PG_QUERY__SELECT_STMT__INIT;
-    PgQuery__Node select_node = PG_QUERY__NODE__INIT;
-    PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT;
-    PgQuery__RawStmt *raws[1] = {&raw};
-    PgQuery__ParseResult result = PG_QUERY__PARSE_RESULT__INIT;
-    PgQueryProtobuf pbuf;
-    PgQueryDeparseResult deparsed;
-    char *sql;
-
-    target.val = expr;
-    target_node.node_case = PG_QUERY__NODE__NODE_RES_TARGET;
-    target_node.res_target = &target;
-    select.n_target_list = 1;
-    select.target_list = targets;
-    select.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
-    select.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
-    select_node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
-    select_node.select_stmt = &select;
-    raw.stmt = &select_node;
-    result.version = PG_VERSION_NUM;
-    result.n_stmts = 1;
-    result.stmts = raws;
-
-    pbuf.len = pg_query__parse_result__get_packed_size(&result);
-    pbuf.data = tdb_palloc(pbuf.len);
-    pg_query__parse_result__pack(&result, (uint8_t *)pbuf.data);
-    deparsed = pg_query_deparse_protobuf(pbuf);
-    if (deparsed.error != NULL) {
-        char message[ERRMSG_MAX];
-
-        snprintf(message, sizeof(message), "%s", deparsed.error->message);
-        pg_query_free_deparse_result(deparsed);
-        elog(ERROR, "could not deparse an expression: %s", message);
-    }
-    sql = tdb_mcxt_strdup(tdb_current_mcxt,
-                          deparsed.query + strlen("SELECT "));
-    pg_query_free_deparse_result(deparsed);
-    return sql;
-}
 
 /* e in the form CREATE TABLE stores (ruleutils' pretty layout under the
  * default type I/O settings), or fallback. */
@@ -98,6 +48,21 @@ stored_expr(Expr *e, TupleDesc desc, char *fallback)
     sql = tdb_deparse_expr(e, desc, true);
     tdb_typeio_install(old);
     return sql != NULL ? sql : fallback;
+}
+
+/*
+ * What pg_attrdef stores for col's DEFAULT raw: the analyzed expression
+ * as ruleutils prints it or, if it cannot, PostgreSQL's deparse of raw
+ * (made only then: analysis has bounded the expression's depth by then).
+ */
+static char *
+default_text(const Statement *st, const ColumnDef *col, PgQuery__Node *raw)
+{
+    Expr *e =
+        tdb_analyze_default((Statement *)st, raw, col->typid, col->typmod);
+    char *sql = stored_expr(e, NULL, NULL);
+
+    return sql != NULL ? sql : tdb_sql_deparse_raw_expr(raw);
 }
 
 /* A CHECK constraint of CREATE TABLE, added after the table exists. */
@@ -119,17 +84,14 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
         col->not_null = false;
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
-        col->default_expr =
-            stored_expr(tdb_analyze_default((Statement *)st, c->raw_expr,
-                                            col->typid, col->typmod),
-                        NULL, deparse_expression(c->raw_expr));
+        col->default_expr = default_text(st, col, c->raw_expr);
         return;
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {
         PendingCheck *pc = tdb_palloc0(sizeof(PendingCheck));
 
         pc->name = c->conname != NULL && c->conname[0] != '\0' ? c->conname
                                                               : NULL;
-        pc->expr = deparse_expression(c->raw_expr);
+        pc->expr = tdb_sql_deparse_raw_expr(c->raw_expr);
         *checks = tdb_lappend(*checks, pc);
         return;
     }
@@ -162,12 +124,8 @@ column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
     col->not_null = def->is_not_null;
     if (def->compression != NULL && def->compression[0] != '\0')
         col->compression = column_compression(col->typid, def->compression);
-    if (def->raw_default != NULL) {
-        col->default_expr =
-            stored_expr(tdb_analyze_default((Statement *)st, def->raw_default,
-                                            col->typid, col->typmod),
-                        NULL, deparse_expression(def->raw_default));
-    }
+    if (def->raw_default != NULL)
+        col->default_expr = default_text(st, col, def->raw_default);
     for (size_t i = 0; i < def->n_constraints; i++)
         if (def->constraints[i]->node_case ==
             PG_QUERY__NODE__NODE_CONSTRAINT)

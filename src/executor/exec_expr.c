@@ -15,6 +15,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/executor.h"
 #include "executor/expr_int.h"
 
@@ -184,6 +185,24 @@ new_fcinfo(int nargs, const FuncDesc *desc, PGFunction fn, Oid rettype)
     return fcinfo;
 }
 
+/* The call step of compile_call (out of line: compile_call's frame is
+ * on the recursion's path, once per level of nesting). */
+static TDB_NOINLINE void
+push_call_step(ExprState *state, FunctionCallInfo fcinfo, PGFunction fn,
+               bool strict, int nargs, Datum *resv, bool *resnull)
+{
+    ExprEvalStep step = make_step(!strict || nargs == 0 ? EEOP_FUNC
+                                  : nargs == 1          ? EEOP_FUNC_STRICT_1
+                                  : nargs == 2          ? EEOP_FUNC_STRICT_2
+                                                        : EEOP_FUNC_STRICT,
+                                  resv, resnull);
+
+    step.d.func.fcinfo = fcinfo;
+    step.d.func.fn = fn;
+    step.d.func.nargs = nargs;
+    push_step(state, &step);
+}
+
 /* A call of fn with args: arguments into the call's slots, then the
  * call.  Returns the call's fcinfo (in the ExprState's memory). */
 static FunctionCallInfo
@@ -193,7 +212,6 @@ compile_call(ExprState *state, List *args, const FuncDesc *desc,
 {
     int nargs = list_length(args);
     FunctionCallInfo fcinfo;
-    ExprEvalStep step;
 
     if (nargs > FUNC_MAX_ARGS)
         elog(ERROR, "too many arguments (%d) in a function call", nargs);
@@ -205,19 +223,12 @@ compile_call(ExprState *state, List *args, const FuncDesc *desc,
         compile_expr(state, list_nth(args, i), &fcinfo->args[i].value,
                      &fcinfo->args[i].isnull, estate);
     }
-    step = make_step(!strict || nargs == 0 ? EEOP_FUNC
-                     : nargs == 1           ? EEOP_FUNC_STRICT_1
-                     : nargs == 2           ? EEOP_FUNC_STRICT_2
-                                            : EEOP_FUNC_STRICT,
-                     resv, resnull);
-    step.d.func.fcinfo = fcinfo;
-    step.d.func.fn = fn;
-    step.d.func.nargs = nargs;
-    push_step(state, &step);
+    push_call_step(state, fcinfo, fn, strict, nargs, resv, resnull);
     return fcinfo;
 }
 
-static void
+/* AND and OR (NOT is compile_expr's own). */
+static TDB_NOINLINE void
 compile_bool(ExprState *state, BoolExpr *b, Datum *resv, bool *resnull,
              EState *estate)
 {
@@ -226,13 +237,6 @@ compile_bool(ExprState *state, BoolExpr *b, Datum *resv, bool *resnull,
     bool *anynull;
     List *jumps = NIL;
 
-    if (b->boolop == NOT_EXPR) {
-        compile_expr(state, linitial(b->args), resv, resnull, estate);
-        push_step(state, &(ExprEvalStep){.opcode = EEOP_BOOL_NOT,
-                                         .resvalue = resv,
-                                         .resnull = resnull});
-        return;
-    }
     anynull = tdb_palloc0(sizeof(bool));
     for (int i = 0; i < nargs; i++) {
         ExprEvalOp op = i == nargs - 1
@@ -252,7 +256,7 @@ compile_bool(ExprState *state, BoolExpr *b, Datum *resv, bool *resnull,
         patch_jump(state, list_nth_int(jumps, i), state->nsteps);
 }
 
-static void
+static TDB_NOINLINE void
 compile_case(ExprState *state, CaseExpr *c, Datum *resv, bool *resnull,
              EState *estate)
 {
@@ -291,9 +295,9 @@ compile_case(ExprState *state, CaseExpr *c, Datum *resv, bool *resnull,
     state->caseval_null = saved_null;
 }
 
-static void
-compile_coalesce(ExprState *state, CoalesceExpr *c, Datum *resv,
-                 bool *resnull, EState *estate)
+static TDB_NOINLINE void
+compile_coalesce(ExprState *state, CoalesceExpr *c, Datum *resv, bool *resnull,
+                 EState *estate)
 {
     List *jumps = NIL;
     int nargs = list_length(c->args);
@@ -412,7 +416,7 @@ tdb_inlist_hash_contains(const InListHash *h, Datum v)
     return false;
 }
 
-static void
+static TDB_NOINLINE void
 compile_inlist(ExprState *state, InListExpr *in, Datum *resv, bool *resnull,
                EState *estate)
 {
@@ -464,7 +468,7 @@ compile_inlist(ExprState *state, InListExpr *in, Datum *resv, bool *resnull,
                                          .resnull = resnull});
 }
 
-static void
+static TDB_NOINLINE void
 compile_minmax(ExprState *state, MinMaxExpr *mm, Datum *resv, bool *resnull,
                EState *estate)
 {
@@ -529,7 +533,7 @@ compile_var(ExprState *state, Var *var, Datum *resv, bool *resnull,
     push_detoast(state, exprType(var), keep_toasted, resv, resnull);
 }
 
-static void
+static TDB_NOINLINE void
 compile_coercion(ExprState *state, Expr *node, Expr *arg, Datum *resv,
                  bool *resnull, EState *estate)
 {
@@ -556,14 +560,21 @@ compile_coercion(ExprState *state, Expr *node, Expr *arg, Datum *resv,
     push_step(state, &step);
 }
 
-static void
-compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
-             EState *estate)
+/*
+ * The nodes without children (and SubPlan, whose plan is compiled
+ * apart): out of line, as are the node types' own compile functions
+ * (TDB_NOINLINE), so that the steps they build take no room in
+ * compile_expr's frame, which recursion repeats once per level of
+ * nesting: `a+a+...+a` with 4,000 terms must compile within
+ * max_stack_depth, as it runs in PostgreSQL (with them inlined, the
+ * frame was 400 bytes and 3,400 terms the most).
+ */
+static TDB_NOINLINE void
+compile_leaf(ExprState *state, Expr *node, Datum *resv, bool *resnull,
+             EState *estate, bool keep_toasted)
 {
     ExprEvalStep step;
-    bool keep_toasted = state->keep_toasted;
 
-    state->keep_toasted = false; /* applies to this node only */
     switch (nodeTag(node)) {
     case T_Var:
         compile_var(state, (Var *)node, resv, resnull, keep_toasted);
@@ -598,6 +609,80 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
         push_detoast(state, exprType(node), keep_toasted, resv,
                      resnull);
         return;
+    case T_CaseTestExpr:
+        step = make_step(EEOP_CASE_TESTVAL, resv, resnull);
+        step.d.casetest.value = state->caseval_value;
+        step.d.casetest.isnull = state->caseval_null;
+        push_step(state, &step);
+        return;
+    case T_Aggref:
+        step = make_step(EEOP_AGGREF, resv, resnull);
+        step.d.aggref.aggno = ((Aggref *)node)->aggno;
+        push_step(state, &step);
+        return;
+    case T_SubPlan:
+        step = make_step(EEOP_SUBPLAN, resv, resnull);
+        step.d.subplan.sstate = tdb_exec_init_subplan((SubPlan *)node, estate);
+        push_step(state, &step);
+        /* a scalar subquery's value is its row's column as stored */
+        push_detoast(state, exprType(node), keep_toasted, resv, resnull);
+        return;
+    default:
+        elog(ERROR, "cannot compile expression node type %d",
+             (int)nodeTag(node));
+    }
+}
+
+/* The step after the argument of a NOT, a NullTest or a BooleanTest
+ * (out of line, as compile_leaf). */
+static TDB_NOINLINE void
+push_test_step(ExprState *state, Expr *node, Datum *resv, bool *resnull)
+{
+    ExprEvalStep step;
+
+    if (IsA(node, BoolExpr))
+        step = make_step(EEOP_BOOL_NOT, resv, resnull);
+    else if (IsA(node, NullTest))
+        step =
+            make_step(((NullTest *)node)->is_not_null ? EEOP_NULLTEST_ISNOTNULL
+                                                      : EEOP_NULLTEST_ISNULL,
+                      resv, resnull);
+    else {
+        step = make_step(EEOP_BOOLTEST, resv, resnull);
+        step.d.booltest.test = ((BooleanTest *)node)->booltesttype;
+    }
+    push_step(state, &step);
+}
+
+/* NULLIF(a, b) and a IS [NOT] DISTINCT FROM b. */
+static TDB_NOINLINE void
+compile_nullif_distinct(ExprState *state, Expr *node, Datum *resv,
+                        bool *resnull, EState *estate)
+{
+    bool is_nullif = IsA(node, NullIfExpr);
+    List *args =
+        is_nullif ? ((NullIfExpr *)node)->args : ((DistinctExpr *)node)->args;
+    const OperDesc *op =
+        is_nullif ? ((NullIfExpr *)node)->op : ((DistinctExpr *)node)->op;
+    ExprEvalStep step =
+        make_step(is_nullif ? EEOP_NULLIF : EEOP_DISTINCT, resv, resnull);
+
+    step.d.distinct.fcinfo = compile_pair(state, args, op, estate);
+    step.d.distinct.fn = op->fn;
+    step.d.distinct.is_not = !is_nullif && ((DistinctExpr *)node)->is_not;
+    push_step(state, &step);
+}
+
+static void
+compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
+             EState *estate)
+{
+    bool keep_toasted = state->keep_toasted;
+
+    tdb_check_stack_depth();
+
+    state->keep_toasted = false; /* applies to this node only */
+    switch (nodeTag(node)) {
     case T_FuncExpr: {
         FuncExpr *f = (FuncExpr *)node;
 
@@ -617,53 +702,34 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
         return;
     }
     case T_BoolExpr:
+        if (((BoolExpr *)node)->boolop == NOT_EXPR) {
+            /* here: NOT NOT ... NOT x nests as deep as it is long */
+            compile_expr(state, linitial(((BoolExpr *)node)->args), resv,
+                         resnull, estate);
+            push_test_step(state, node, resv, resnull);
+            return;
+        }
         compile_bool(state, (BoolExpr *)node, resv, resnull, estate);
         return;
     case T_CaseExpr:
         compile_case(state, (CaseExpr *)node, resv, resnull, estate);
         return;
-    case T_CaseTestExpr:
-        step = make_step(EEOP_CASE_TESTVAL, resv, resnull);
-        step.d.casetest.value = state->caseval_value;
-        step.d.casetest.isnull = state->caseval_null;
-        push_step(state, &step);
-        return;
     case T_NullTest:
         compile_expr(state, ((NullTest *)node)->arg, resv, resnull, estate);
-        push_step(state, &(ExprEvalStep){
-                             .opcode = ((NullTest *)node)->is_not_null
-                                           ? EEOP_NULLTEST_ISNOTNULL
-                                           : EEOP_NULLTEST_ISNULL,
-                             .resvalue = resv,
-                             .resnull = resnull});
+        push_test_step(state, node, resv, resnull);
         return;
     case T_BooleanTest:
         compile_expr(state, ((BooleanTest *)node)->arg, resv, resnull,
                      estate);
-        step = make_step(EEOP_BOOLTEST, resv, resnull);
-        step.d.booltest.test = ((BooleanTest *)node)->booltesttype;
-        push_step(state, &step);
+        push_test_step(state, node, resv, resnull);
         return;
     case T_CoalesceExpr:
         compile_coalesce(state, (CoalesceExpr *)node, resv, resnull, estate);
         return;
     case T_NullIfExpr:
-    case T_DistinctExpr: {
-        bool is_nullif = IsA(node, NullIfExpr);
-        List *args = is_nullif ? ((NullIfExpr *)node)->args
-                               : ((DistinctExpr *)node)->args;
-        const OperDesc *op = is_nullif ? ((NullIfExpr *)node)->op
-                                       : ((DistinctExpr *)node)->op;
-
-        step = make_step(is_nullif ? EEOP_NULLIF : EEOP_DISTINCT, resv,
-                         resnull);
-        step.d.distinct.fcinfo = compile_pair(state, args, op, estate);
-        step.d.distinct.fn = op->fn;
-        step.d.distinct.is_not =
-            !is_nullif && ((DistinctExpr *)node)->is_not;
-        push_step(state, &step);
+    case T_DistinctExpr:
+        compile_nullif_distinct(state, node, resv, resnull, estate);
         return;
-    }
     case T_MinMaxExpr:
         compile_minmax(state, (MinMaxExpr *)node, resv, resnull, estate);
         return;
@@ -682,26 +748,13 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
     case T_InListExpr:
         compile_inlist(state, (InListExpr *)node, resv, resnull, estate);
         return;
-    case T_Aggref:
-        step = make_step(EEOP_AGGREF, resv, resnull);
-        step.d.aggref.aggno = ((Aggref *)node)->aggno;
-        push_step(state, &step);
-        return;
-    case T_SubPlan:
-        step = make_step(EEOP_SUBPLAN, resv, resnull);
-        step.d.subplan.sstate =
-            tdb_exec_init_subplan((SubPlan *)node, estate);
-        push_step(state, &step);
-        /* a scalar subquery's value is its row's column as stored */
-        push_detoast(state, exprType(node), keep_toasted, resv, resnull);
-        return;
     case T_TargetEntry:
         compile_expr(state, ((TargetEntry *)node)->expr, resv, resnull,
                      estate);
         return;
     default:
-        elog(ERROR, "cannot compile expression node type %d",
-             (int)nodeTag(node));
+        compile_leaf(state, node, resv, resnull, estate, keep_toasted);
+        return;
     }
 }
 

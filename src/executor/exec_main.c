@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/exec_int.h"
 #include "toast/detoast.h"
 #include "toast/toaster.h"
@@ -123,6 +124,8 @@ trace_detoast(EState *estate)
 static void
 register_initplans(Plan *plan, EState *estate)
 {
+    tdb_check_stack_depth();
+
     if (plan == NULL)
         return;
     for (int i = 0; i < list_length(plan->initplans); i++) {

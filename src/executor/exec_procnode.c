@@ -1,18 +1,29 @@
 /*
  * exec_procnode.c -- the dispatcher: plan node type -> its init function,
- * and the instrumented wrapper EXPLAIN ANALYZE uses.
+ * a node's first call (the stack depth check) and the instrumented
+ * wrapper EXPLAIN ANALYZE uses.
+ *
+ * Initialization recurses down the plan and checks the stack depth at
+ * each node; so does each node's first call (tdb_exec_proc_node_slow),
+ * because running a plan recurses as deep, with other frames.  Ending
+ * does not check: it runs during error recovery, which must not raise,
+ * and goes no deeper than initialization went; nor does rescanning,
+ * which goes no deeper than the calls that checked.
  */
 #include "common/base.h"
 
 #include <time.h>
 
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/exec_int.h"
 
 PlanState *
 tdb_exec_init_node(Plan *plan, EState *estate)
 {
     PlanState *ps;
+
+    tdb_check_stack_depth();
 
     if (plan == NULL)
         return NULL;
@@ -91,8 +102,8 @@ now_ms(void)
     return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
-TupleTableSlot *
-tdb_exec_instrumented(PlanState *node)
+static TupleTableSlot *
+exec_instrumented(PlanState *node)
 {
     Instrumentation *instr = node->instr;
     double start = now_ms();
@@ -108,6 +119,16 @@ tdb_exec_instrumented(PlanState *node)
     if (slot != NULL)
         instr->ntuples += 1;
     return slot;
+}
+
+TupleTableSlot *
+tdb_exec_proc_node_slow(PlanState *node)
+{
+    tdb_check_stack_depth();
+    node->exec_fast = node->instr == NULL;
+    if (node->instr != NULL)
+        return exec_instrumented(node);
+    return node->exec(node);
 }
 
 void

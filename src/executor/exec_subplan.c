@@ -60,6 +60,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/exec_int.h"
 #include "executor/hashgroup.h"
 #include "executor/tuplehash.h"
@@ -551,9 +552,13 @@ Datum
 tdb_exec_subplan(SubPlanState *ss, ExprContext *econtext, bool *isnull)
 {
     MemoryContext caller = tdb_current_mcxt;
-    MemoryContext old = tdb_mcxt_switch_to(econtext->estate->query_mcxt);
+    MemoryContext old;
     Datum result = (Datum)0;
 
+    /* a subquery's expressions may hold subqueries: this recurses as
+     * deep as they nest (the check costs nothing next to a subquery) */
+    tdb_check_stack_depth();
+    old = tdb_mcxt_switch_to(econtext->estate->query_mcxt);
     if (ss->hash != NULL) {
         result = run_hashed(ss, econtext, isnull);
         tdb_mcxt_switch_to(old);

@@ -98,6 +98,10 @@ typedef struct PlanState {
     TupleTableSlot *result_slot; /* the projection's output */
     TupleDesc result_desc;
     Instrumentation *instr;      /* EXPLAIN ANALYZE, else NULL */
+    /* false (as allocated) until the node's first call has checked the
+     * stack depth; then true unless instr: the one test
+     * tdb_exec_proc_node makes per row */
+    bool exec_fast;
 } PlanState;
 
 /* ----- node interface (exec_procnode.c) ----- */
@@ -105,14 +109,19 @@ typedef struct PlanState {
 /* Create the state of plan and (recursively) its children. */
 PlanState *tdb_exec_init_node(Plan *plan, EState *estate);
 
-/* The node's next row, or NULL at the end. */
-TupleTableSlot *tdb_exec_instrumented(PlanState *node);
+/*
+ * The node's next row, or NULL at the end.  The first call of each node
+ * checks the stack depth (the plan's depth is the statement's, and a
+ * node's call to its child recurses), as PostgreSQL's first call does;
+ * EXPLAIN ANALYZE's nodes take the slow path every time, to be timed.
+ */
+TupleTableSlot *tdb_exec_proc_node_slow(PlanState *node);
 
 static inline TupleTableSlot *
 tdb_exec_proc_node(PlanState *node)
 {
-    if (unlikely(node->instr != NULL))
-        return tdb_exec_instrumented(node);
+    if (unlikely(!node->exec_fast))
+        return tdb_exec_proc_node_slow(node);
     return node->exec(node);
 }
 

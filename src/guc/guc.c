@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "mmgr/mcxt.h"
 #include "guc/guc.h"
 #include "toast/toast.h"
@@ -54,6 +55,12 @@ typedef struct GucDef GucDef;
 typedef void (*GucAssignHook)(const GucDef *def, Settings *s,
                               const char *name, const char *value);
 
+/*
+ * The value to store for value (in range), or 22023 if def may not take
+ * it here; a default (is_default) that may not is lowered instead.
+ */
+typedef int (*GucIntCheckHook)(const GucDef *def, int value, bool is_default);
+
 struct GucDef {
     const char *name; /* PostgreSQL's spelling (SHOW's column label) */
     GucKind kind;
@@ -66,16 +73,30 @@ struct GucDef {
     size_t size;                /* GUC_STRING: the field's size */
     GucAssignHook assign;       /* GUC_STRING: parses and stores the
                                  * value; NULL: stored as given */
+    GucIntCheckHook check;      /* GUC_INT: NULL, or checks beyond the
+                                 * range */
 };
 
+/* The settings only a superuser may set (PostgreSQL's PGC_SUSET). */
+static const char *const superuser_settings[] = {"max_stack_depth", NULL};
+
 #define OFF(field) offsetof(Settings, field)
-#define INT_SETTING(name, field, unit, min, max, def)                       \
-    {name, GUC_INT, unit, OFF(field), min, max, def, NULL, 0, NULL}
-#define BOOL_SETTING(name, field, def)                                      \
-    {name, GUC_BOOL, GUC_UNIT_NONE, OFF(field), 0, 1, def, NULL, 0, NULL}
-#define HOOK_SETTING(name, field, def, allowed, hook)                       \
-    {name,    GUC_STRING, GUC_UNIT_NONE, OFF(field), 0, 0, def, allowed,    \
-     sizeof(((Settings *)0)->field), hook}
+#define CHECKED_INT_SETTING(name, field, unit, min, max, def, check)           \
+    {                                                                          \
+        name, GUC_INT, unit, OFF(field), min, max, def, NULL, 0, NULL, check   \
+    }
+#define INT_SETTING(name, field, unit, min, max, def)                          \
+    CHECKED_INT_SETTING(name, field, unit, min, max, def, NULL)
+#define BOOL_SETTING(name, field, def)                                         \
+    {                                                                          \
+        name, GUC_BOOL, GUC_UNIT_NONE, OFF(field), 0, 1, def, NULL, 0, NULL,   \
+            NULL                                                               \
+    }
+#define HOOK_SETTING(name, field, def, allowed, hook)                          \
+    {                                                                          \
+        name, GUC_STRING, GUC_UNIT_NONE, OFF(field), 0, 0, def, allowed,       \
+            sizeof(((Settings *)0)->field), hook, NULL                         \
+    }
 #define STRING_SETTING(name, field, def, allowed)                           \
     HOOK_SETTING(name, field, def, allowed, NULL)
 
@@ -89,6 +110,7 @@ static void assign_bytea_output(const GucDef *def, Settings *s,
                                 const char *name, const char *value);
 static void assign_application_name(const GucDef *def, Settings *s,
                                     const char *name, const char *value);
+static int check_max_stack_depth(const GucDef *def, int value, bool is_default);
 
 static const char *const encodings[] = {"UTF8", "UNICODE", "UTF-8", NULL};
 static const char *const message_levels[] = {
@@ -122,18 +144,22 @@ static const GucDef settings[] = {
     BOOL_SETTING("enable_nestloop", enable_nestloop, "on"),
     BOOL_SETTING("enable_seqscan", enable_seqscan, "on"),
     BOOL_SETTING("enable_sort", enable_sort, "on"),
-    INT_SETTING("extra_float_digits", extra_float_digits, GUC_UNIT_NONE, -15,
-                3, "1"),
-    {"hash_mem_multiplier", GUC_REAL, GUC_UNIT_NONE,
-     OFF(hash_mem_multiplier), 1.0, 1000.0, "2", NULL, 0, NULL},
+    INT_SETTING("extra_float_digits", extra_float_digits, GUC_UNIT_NONE, -15, 3,
+                "1"),
+    {"hash_mem_multiplier", GUC_REAL, GUC_UNIT_NONE, OFF(hash_mem_multiplier),
+     1.0, 1000.0, "2", NULL, 0, NULL, NULL},
     HOOK_SETTING("IntervalStyle", intervalstyle, "postgres", interval_styles,
                  assign_interval_style),
     INT_SETTING("lock_timeout", lock_timeout, GUC_UNIT_MS, 0, INT_MAX, "0"),
-    INT_SETTING("maintenance_work_mem", maintenance_work_mem, GUC_UNIT_KB,
-                1024, INT_MAX, "65536"),
+    INT_SETTING("maintenance_work_mem", maintenance_work_mem, GUC_UNIT_KB, 1024,
+                INT_MAX, "65536"),
+    /* "2048": STACK_DEPTH_DEFAULT_KB */
+    CHECKED_INT_SETTING("max_stack_depth", max_stack_depth, GUC_UNIT_KB,
+                        STACK_DEPTH_MIN_KB, INT_MAX, "2048",
+                        check_max_stack_depth),
     STRING_SETTING("search_path", search_path, "\"$user\", public", NULL),
-    INT_SETTING("statement_timeout", statement_timeout, GUC_UNIT_MS, 0,
-                INT_MAX, "0"),
+    INT_SETTING("statement_timeout", statement_timeout, GUC_UNIT_MS, 0, INT_MAX,
+                "0"),
     STRING_SETTING("standard_conforming_strings", standard_conforming_strings,
                    "on", on_only),
     HOOK_SETTING("TimeZone", timezone, "UTC", NULL, assign_timezone),
@@ -414,6 +440,29 @@ assign_bytea_output(const GucDef *def, Settings *s, const char *name,
     s->bytea_output_kind = (uint8)i;
 }
 
+/*
+ * max_stack_depth must leave the slop of the thread's stack free
+ * (PostgreSQL's check against the stack rlimit, with its messages); the
+ * default, 2MB, is lowered on a thread with less, as PostgreSQL lowers it
+ * under a small rlimit.
+ */
+static int
+check_max_stack_depth(const GucDef *def, int value, bool is_default)
+{
+    int max_kb = tdb_stack_depth_max_kb();
+
+    if (value > max_kb && is_default)
+        return max_kb;
+    if (value > max_kb)
+        ereport(
+            ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("invalid value for parameter \"%s\": %d", def->name, value),
+            errdetail("\"max_stack_depth\" must not exceed %dkB.", max_kb),
+            errhint("Increase the platform's stack depth limit via "
+                    "\"ulimit -s\" or local equivalent."));
+    return value;
+}
+
 void
 tdb_guc_typeio(const Settings *s, TypeIOSettings *io)
 {
@@ -429,9 +478,10 @@ void
 tdb_guc_set(Settings *s, const char *name, const char *value)
 {
     const GucDef *def = find_setting(name);
+    bool is_default = value == NULL;
     double number;
 
-    if (value == NULL)
+    if (is_default)
         value = def->default_value;
     switch (def->kind) {
     case GUC_BOOL:
@@ -440,6 +490,8 @@ tdb_guc_set(Settings *s, const char *name, const char *value)
     case GUC_INT:
         number = rint(parse_number(def, name, value));
         check_range(def, name, number);
+        if (def->check != NULL)
+            number = def->check(def, (int)number, is_default);
         *(int *)((char *)s + def->offset) = (int)number;
         break;
     case GUC_REAL:
@@ -451,6 +503,24 @@ tdb_guc_set(Settings *s, const char *name, const char *value)
         set_string(def, s, name, value);
         break;
     }
+}
+
+bool
+tdb_guc_is_superuser_only(const char *name)
+{
+    for (int i = 0; superuser_settings[i] != NULL; i++)
+        if (strcasecmp(name, superuser_settings[i]) == 0)
+            return true;
+    return false;
+}
+
+void
+tdb_guc_check_privilege(const char *name, bool is_superuser)
+{
+    if (!is_superuser && tdb_guc_is_superuser_only(name))
+        ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                errmsg("permission denied to set parameter \"%s\"",
+                       find_setting(name)->name));
 }
 
 void

@@ -28,6 +28,7 @@ typedef struct Settings {
     int maintenance_work_mem;  /* kB */
     int lock_timeout;          /* ms, 0 = none */
     int statement_timeout;     /* ms, 0 = none */
+    int max_stack_depth;       /* kB (common/stack_depth.h) */
     int extra_float_digits;
     bool enable_hashjoin;
     bool enable_mergejoin;
@@ -77,6 +78,15 @@ void tdb_guc_init(Settings *s, TzCache *zones);
  * and ranges).
  */
 void tdb_guc_set(Settings *s, const char *name, const char *value);
+
+/*
+ * Is setting name one only a superuser may set (PostgreSQL's PGC_SUSET:
+ * max_stack_depth)?  tdb_guc_check_privilege raises 42501 "permission
+ * denied to set parameter" if so and the role is not one.  Unknown names
+ * pass (tdb_guc_set reports them).
+ */
+bool tdb_guc_is_superuser_only(const char *name);
+void tdb_guc_check_privilege(const char *name, bool is_superuser);
 
 /*
  * SHOW name: the value as PostgreSQL prints it ("4MB", "on", "UTC"),

@@ -12,6 +12,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "nodes/plannodes.h"
 #include "nodes/primnodes.h"
 #include "tuple/varlena.h"
@@ -160,6 +161,8 @@ walk_list(List *list, ExprWalker walker, void *context)
 bool
 tdb_expr_walk_children(Node *node, ExprWalker walker, void *context)
 {
+    tdb_check_stack_depth();
+
     if (node == NULL)
         return false;
     switch (nodeTag(node)) {
@@ -249,6 +252,8 @@ Node *
 tdb_expr_mutate_children(Node *node, ExprMutator mutator, void *context)
 {
     Node *copy;
+
+    tdb_check_stack_depth();
 
     if (node == NULL)
         return NULL;
@@ -387,6 +392,8 @@ const_equal(const Const *a, const Const *b)
 bool
 tdb_expr_equal(const Node *a, const Node *b)
 {
+    tdb_check_stack_depth();
+
     if (a == b)
         return true;
     if (a == NULL || b == NULL || nodeTag(a) != nodeTag(b))

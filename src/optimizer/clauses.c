@@ -47,6 +47,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/expr.h"
 #include "mmgr/mcxt.h"
 #include "nodes/primnodes.h"
@@ -462,6 +463,8 @@ fold_bool(BoolExpr *b, FoldContext *ctx)
 static Expr *
 negate(Expr *e)
 {
+    tdb_check_stack_depth();
+
     if (is_const(e)) {
         Const *c = (Const *)e;
 
@@ -608,6 +611,8 @@ fold_mutator(Node *node, void *arg)
 {
     FoldContext *ctx = arg;
 
+    tdb_check_stack_depth();
+
     if (node == NULL)
         return NULL;
     switch (nodeTag(node)) {
@@ -665,6 +670,8 @@ static List *
 flatten_boolop(List *args, BoolExprType op)
 {
     List *result = NIL;
+
+    tdb_check_stack_depth();
 
     for (int i = 0; i < list_length(args); i++) {
         Expr *arg = list_nth(args, i);
@@ -768,6 +775,8 @@ canonicalize(Expr *qual)
 {
     bool is_or = is_boolop(qual, OR_EXPR);
     List *args = NIL;
+
+    tdb_check_stack_depth();
 
     if (!is_or && !is_boolop(qual, AND_EXPR))
         return qual;

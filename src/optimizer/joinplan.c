@@ -38,6 +38,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/executor.h"
 #include "optimizer/planner_int.h"
 
@@ -760,6 +761,8 @@ static JoinPart *plan_jointree_node(JoinPlanner *jp, Node *node);
 static List *
 jointree_relids(Node *node)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, RangeTblRef))
         return tdb_lappend_int(NIL, ((RangeTblRef *)node)->rtindex);
     if (IsA(node, JoinExpr))
@@ -988,6 +991,8 @@ plan_outer_join(JoinPlanner *jp, JoinExpr *j)
 static JoinPart *
 plan_jointree_node(JoinPlanner *jp, Node *node)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, RangeTblRef)) {
         JoinPart *part = tdb_palloc0(sizeof(JoinPart));
         int rtindex = ((RangeTblRef *)node)->rtindex;
@@ -1100,6 +1105,8 @@ make_gating_result(Plan *plan, List *conds)
 static bool
 has_outer_join(Node *node)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, FromExpr)) {
         List *items = ((FromExpr *)node)->fromlist;
 
@@ -1122,6 +1129,8 @@ static List *
 take_inner_join_quals(Node *node, List *conds)
 {
     JoinExpr *j;
+
+    tdb_check_stack_depth();
 
     if (!IsA(node, JoinExpr))
         return conds;

@@ -27,6 +27,7 @@
  */
 #include "common/base.h"
 
+#include "common/stack_depth.h"
 #include "nodes/primnodes.h"
 #include "optimizer/planner.h"
 #include "parser/query.h"
@@ -115,6 +116,8 @@ nonnullable_bool(BoolExpr *b, bool top_level, bool want_vars)
 static List *
 nonnullable(Node *node, bool top_level, bool want_vars)
 {
+    tdb_check_stack_depth();
+
     if (node == NULL)
         return NIL;
     switch (nodeTag(node)) {
@@ -189,6 +192,8 @@ overlaps(List *relids, List *others)
 static void
 collect_relids(Node *node, List **relids)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, RangeTblRef)) {
         *relids = tdb_lappend_int(*relids, ((RangeTblRef *)node)->rtindex);
     } else if (IsA(node, JoinExpr)) {
@@ -319,6 +324,8 @@ reduce_join(JoinExpr *j, List *strict_rels, List *null_tests,
 static void
 reduce(Node *node, List *strict_rels, List *null_tests, ReduceState *rs)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, JoinExpr))
         reduce_join((JoinExpr *)node, strict_rels, null_tests, rs);
     else if (IsA(node, FromExpr)) {

@@ -45,6 +45,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "optimizer/planner_int.h"
 #include "parser/analyze.h"
 
@@ -75,6 +76,8 @@ tdb_plan_passthrough_tlist(Plan *child)
 List *
 tdb_plan_conjuncts(Expr *e, List *into)
 {
+    tdb_check_stack_depth();
+
     if (e == NULL)
         return into;
     if (IsA(e, BoolExpr) && ((BoolExpr *)e)->boolop == AND_EXPR) {
@@ -187,6 +190,8 @@ collect_vars(Node *node, void *arg)
 static void
 collect_jointree_vars(Node *node, List **vars)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, FromExpr)) {
         collect_vars((Node *)((FromExpr *)node)->quals, vars);
         for (int i = 0; i < list_length(((FromExpr *)node)->fromlist); i++)
@@ -801,6 +806,8 @@ tdb_plan_query_level(PlannerInfo *root)
 {
     Query *q = root->q;
     Plan *plan;
+
+    tdb_check_stack_depth();
 
     if (q->rec_nonrecursive != NULL)
         return plan_recursive_union(root);

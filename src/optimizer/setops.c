@@ -15,6 +15,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "optimizer/planner_int.h"
 
 /* ----------------------------------------------------------------------
@@ -452,6 +453,8 @@ static List *
 plan_union_inputs(PlannerInfo *root, SetOperationStmt *top, Node *node,
                   List *plans)
 {
+    tdb_check_stack_depth();
+
     if (node != (Node *)top && !union_merges(top, node))
         return tdb_lappend(plans, plan_setop_tree(root, node, false, -1, NULL));
     plans =
@@ -550,6 +553,8 @@ plan_setop_tree(PlannerInfo *root, Node *node, bool junk_ok, int flag,
     double groups;
     List *tlist = NIL;
     int ncols;
+
+    tdb_check_stack_depth();
 
     if (IsA(node, RangeTblRef))
         return plan_setop_leaf(root, (RangeTblRef *)node, flag, ngroups);

@@ -24,6 +24,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "optimizer/planner_int.h"
 
 typedef struct FixContext {
@@ -159,6 +160,8 @@ tdb_plan_fix_plan(Plan *plan)
     FixContext ctx = {NIL, NIL, 0, false, false};
     List *outer = orig_tlist(plan->lefttree);
     List *inner = orig_tlist(plan->righttree);
+
+    tdb_check_stack_depth();
 
     switch (nodeTag(plan)) {
     case T_SeqScan:

@@ -37,6 +37,7 @@
  */
 #include "common/base.h"
 
+#include "common/stack_depth.h"
 #include "nodes/primnodes.h"
 #include "optimizer/planner.h"
 #include "parser/query.h"
@@ -97,6 +98,8 @@ expr_reads(Node *node, OutsideWalk *w)
 static bool
 jointree_reads(Node *node, OutsideWalk *w)
 {
+    tdb_check_stack_depth();
+
     if (node == NULL)
         return false;
     if (IsA(node, FromExpr)) {
@@ -142,6 +145,8 @@ rtable_reads(List *rtable, OutsideWalk *w)
 static bool
 query_reads(Query *q, OutsideWalk *w)
 {
+    tdb_check_stack_depth();
+
     if (q->rec_nonrecursive != NULL)
         return true;
     return expr_reads((Node *)q->target_list, w) ||
@@ -356,6 +361,8 @@ flatten_query(Query *sq, int depth, int offset)
 static Node *
 flatten_jointree(Node *node, int offset)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, RangeTblRef)) {
         RangeTblRef *r = makeNode(RangeTblRef);
 

@@ -32,6 +32,7 @@
 #include <math.h>
 
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "executor/executor.h"
 #include "optimizer/planner_int.h"
 #include "tuple/heaptuple.h"
@@ -309,6 +310,8 @@ preprocess_mutator(Node *node, void *arg)
 {
     PlannerInfo *root = arg;
 
+    tdb_check_stack_depth();
+
     if (node == NULL)
         return NULL;
     if ((IsA(node, Var) && ((Var *)node)->varlevelsup > 0) ||
@@ -338,6 +341,8 @@ preprocess_qual(PlannerInfo *root, Expr *e)
 static void
 preprocess_jointree(PlannerInfo *root, Node *node)
 {
+    tdb_check_stack_depth();
+
     if (node == NULL)
         return;
     if (IsA(node, FromExpr)) {

@@ -15,6 +15,7 @@
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "parser/analyze.h"
 #include "parser/parse_int.h"
 #include "parser/parser.h"
@@ -203,6 +204,8 @@ analyze_cte(CteItem *item)
     PgQuery__CommonTableExpr *cte = item->def;
     Query *q = NULL;
 
+    tdb_check_stack_depth();
+
     if (item->def_recursive &&
         cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
         q = analyze_recursive_cte(ps, cte);
@@ -357,6 +360,8 @@ static Query *
 analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
 {
     Query *q;
+
+    tdb_check_stack_depth();
 
     analyze_with(ps, sel->with_clause);
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE &&
@@ -521,6 +526,8 @@ visible_targets(Query *q)
 static void
 coerce_leaves(ParseState *ps, Node *node, int c, Oid type)
 {
+    tdb_check_stack_depth();
+
     if (IsA(node, SetOperationStmt)) {
         coerce_leaves(ps, ((SetOperationStmt *)node)->larg, c, type);
         coerce_leaves(ps, ((SetOperationStmt *)node)->rarg, c, type);
@@ -560,6 +567,8 @@ transform_setop_tree(ParseState *ps, PgQuery__SelectStmt *sel)
 {
     SetOperationStmt *op;
     List *lexprs, *rexprs;
+
+    tdb_check_stack_depth();
 
     if (sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE ||
         sel->op == PG_QUERY__SET_OPERATION__SET_OPERATION_UNDEFINED) {

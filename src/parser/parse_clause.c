@@ -17,6 +17,7 @@
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "parser/analyze.h"
 #include "parser/parse_int.h"
 #include "parser/system_views.h"
@@ -500,6 +501,8 @@ transform_join(ParseState *ps, PgQuery__JoinExpr *je, List **namespace)
 static Node *
 transform_from_item(ParseState *ps, PgQuery__Node *item, List **namespace)
 {
+    tdb_check_stack_depth();
+
     switch (item->node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR:
         return transform_range_var(ps, item->range_var, namespace);

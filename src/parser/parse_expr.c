@@ -19,6 +19,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "parser/analyze.h"
 #include "parser/statement.h"
 #include "parser/system_views.h"
@@ -1603,6 +1604,8 @@ transform_param_ref(ParseState *ps, PgQuery__ParamRef *ref)
 static Expr *
 transform(ParseState *ps, PgQuery__Node *node)
 {
+    tdb_check_stack_depth();
+
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_COLUMN_REF:
         return transform_column_ref(ps, node->column_ref);
@@ -1675,6 +1678,8 @@ static int
 figure_colname(PgQuery__Node *node, const char **name)
 {
     int strength;
+
+    tdb_check_stack_depth();
 
     switch (node->node_case) {
     case PG_QUERY__NODE__NODE_COLUMN_REF: {

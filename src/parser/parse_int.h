@@ -7,6 +7,31 @@
 #include "common/base.h"
 #include "parser/analyze.h"
 
+/*
+ * pbtree.c: libpg_query's protobuf-c trees without recursion, so that any
+ * depth costs heap, not stack.  tdb_pb_decode decodes len bytes of a
+ * message of type desc into cxt, as protobuf-c's unpack would, and sets
+ * *depth (if not NULL) to the deepest nesting of messages (1: the root
+ * alone); tdb_pb_copy deep-copies msg into cxt.  Both return NULL when
+ * out of memory or, decoding, on malformed bytes; neither raises.
+ */
+ProtobufCMessage *tdb_pb_decode(const ProtobufCMessageDescriptor *desc,
+                                const uint8_t *data, Size len,
+                                MemoryContext cxt, int *depth);
+ProtobufCMessage *tdb_pb_copy(const ProtobufCMessage *msg, MemoryContext cxt);
+/* The deepest nesting of messages in msg (1: msg alone), scratch memory
+ * in cxt; -1 when out of memory. */
+int tdb_pb_depth(const ProtobufCMessage *msg, MemoryContext cxt);
+
+/*
+ * parse_depth.c: an upper bound of the depth (levels of protobuf
+ * messages) of the tree libpg_query's parse of sql gives, from a scan
+ * of its tokens, into *bound; false instead when brackets nest deeper
+ * than the grammar's stack, where the parse fails before any tree
+ * exists.  Scratch memory, if deep nesting needs any, is palloc'd.
+ */
+bool tdb_sql_depth_bound(const char *sql, Size *bound);
+
 /* A WITH query visible by name. */
 typedef struct CteItem {
     const char *name;

@@ -1,60 +1,51 @@
 /*
  * parser.c -- libpg_query as tupledb's parser (parser.h).
  *
- * pg_query_parse_protobuf parses the whole script; the protobuf bytes
- * are unpacked into C structs with protobuf-c's generated unpacker,
- * allocating from the caller's memory context (tdb_sql_pb_allocator):
- * the tree lives and dies with that context, so an error anywhere later
- * unwinds to the statement boundary, which resets the context, and
- * nothing leaks.  (The tree used to be malloc'd and freed by a reset
- * callback; protobuf-c's free_unpacked walks every field descriptor of
- * every node -- a Node has one per node type -- which cost ~6% of the
- * server's CPU on a 10-row SELECT through the simple protocol.)
+ * pg_query_parse_protobuf parses the whole script with PostgreSQL's
+ * grammar and serializes the tree as protobuf bytes; pbtree.c decodes
+ * them into protobuf-c's structs in the caller's memory context, so the
+ * tree lives and dies with that context: an error anywhere later unwinds
+ * to the statement boundary, which resets the context, and nothing leaks.
+ * (The tree used to be malloc'd and freed by a reset callback;
+ * protobuf-c's free_unpacked walks every field descriptor of every node
+ * -- a Node has one per node type -- which cost ~6% of the server's CPU
+ * on a 10-row SELECT through the simple protocol.)
+ *
+ * Deep statements.  The tree is as deep as the statement is nested
+ * (`SELECT 1+1+...+1` with 10,000 terms: 20,000 levels), and the library
+ * serializes it recursively, about 180 bytes of stack a level, where no
+ * check of ours can reach.  So before the call, parse_depth.c bounds the
+ * depth from the text's tokens, and the parse runs where that much stack
+ * is free: on the caller's stack when it has room (every ordinary
+ * statement), else on a fresh stack made for the call
+ * (common/stack_depth.h).  A bound so large that no statement that deep
+ * could be analyzed within max_stack_depth is refused at once with
+ * PostgreSQL's 54001 (after the grammar alone has had its say, as
+ * PostgreSQL reports a syntax error before that), so nobody makes the
+ * library build a million-level tree.  Decoding uses no recursion
+ * (pbtree.c), and the analyzer's recursion checks the stack depth.
  */
 #include "common/base.h"
 
 #include <pg_query.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/elog.h"
+#include "common/stack_depth.h"
+#include "parser/parse_int.h"
 #include "parser/parser.h"
 
-/* protobuf-c's allocation hooks over a memory context (allocator_data). */
-static void *
-pb_alloc(void *allocator_data, size_t size)
-{
-    /* NULL on OOM: protobuf-c then fails cleanly and the caller raises */
-    return tdb_mcxt_alloc_extended(allocator_data, size > 0 ? size : 1,
-                                   MCXT_ALLOC_NO_OOM);
-}
-
-static void
-pb_free(void *allocator_data, void *pointer)
-{
-    /* the context's reset frees everything at once */
-    (void)allocator_data;
-    (void)pointer;
-}
-
-ProtobufCAllocator
-tdb_sql_pb_allocator(MemoryContext cxt)
-{
-    ProtobufCAllocator allocator = {
-        .alloc = pb_alloc, .free = pb_free, .allocator_data = cxt};
-
-    return allocator;
-}
-
 int
-tdb_sql_char_position(const char *text, int offset)
+tdb_sql_char_position(const char *sql, int offset)
 {
     int chars = 0;
 
     if (offset < 0)
         return 0;
-    for (int i = 0; i < offset && text[i] != '\0'; i++)
-        if (((unsigned char)text[i] & 0xC0) != 0x80)
+    for (int i = 0; i < offset && sql[i] != '\0'; i++)
+        if (((unsigned char)sql[i] & 0xC0) != 0x80)
             chars++;
     return chars + 1;
 }
@@ -98,36 +89,193 @@ grammar_errcode(const char *message)
     return ERRCODE_SYNTAX_ERROR;
 }
 
-ParsedScript *
-tdb_sql_parse(const char *text)
+/*
+ * Stack for libpg_query's recursion per level of the tree it serializes
+ * (its outfuncs, protobuf-c's get_packed_size and pack: 176 bytes
+ * measured), with margin; and what the parse uses outside that recursion
+ * (a 4 kB buffer for stderr, bison's first stacks, the pack's frames).
+ */
+#define LIBRARY_STACK_PER_LEVEL 256
+#define LIBRARY_STACK_BASE ((Size)64 * 1024)
+
+/*
+ * The grammar alone (no tree serialized) recurses only to find an error's
+ * position in an expression (exprLocation, down the left operands).
+ */
+#define GRAMMAR_STACK_PER_LEVEL 128
+
+/*
+ * A text whose tree may be deeper than max_stack_depth / this many bytes
+ * is refused (54001) without building the tree.  Analysis needs ten times
+ * that stack per level, so no such statement could run, even with a
+ * bound as loose as a long chain of parenthesized set operations gets
+ * (about 25 per level): the deepest of those PostgreSQL runs at its
+ * default 2MB, 7,232 UNION ALLs, is bound at 188,000 of the 262,144.
+ */
+#define STACK_BYTES_PER_LEVEL_MIN 8
+
+/*
+ * Stack for libpg_query's deparse, per level of the tree: protobuf-c's
+ * unpack of it (960 bytes measured), then the readfuncs and the deparser,
+ * with margin.  Its depth is known, and held to max_stack_depth / this
+ * many bytes: twice what PostgreSQL itself runs at its default 2MB
+ * (13,056 casts, 26,000 levels).
+ */
+#define DEPARSE_STACK_PER_LEVEL 1280
+#define DEPARSE_STACK_BYTES_PER_LEVEL_MIN 64
+
+typedef struct LibraryCall {
+    const char *sql;
+    PgQueryProtobufParseResult parsed;
+    PgQuerySplitResult split;
+    const ProtobufCMessage *tree; /* to deparse */
+    PgQueryDeparseResult deparsed;
+    bool no_memory;
+} LibraryCall;
+
+static void
+call_parse(void *arg)
 {
-    PgQueryProtobufParseResult parsed = pg_query_parse_protobuf(text);
-    ProtobufCAllocator allocator;
+    LibraryCall *call = arg;
+
+    call->parsed = pg_query_parse_protobuf(call->sql);
+}
+
+static void
+call_split(void *arg)
+{
+    LibraryCall *call = arg;
+
+    call->split = pg_query_split_with_parser(call->sql);
+}
+
+/* Pack call->tree and deparse it (protobuf-c's pack recurses too). */
+static void
+call_deparse(void *arg)
+{
+    LibraryCall *call = arg;
+    PgQueryProtobuf pbuf;
+
+    pbuf.len = protobuf_c_message_get_packed_size(call->tree);
+    /* malloc: no memory context on a fresh stack's thread */
+    pbuf.data = malloc(pbuf.len > 0 ? pbuf.len : 1);
+    if (pbuf.data == NULL) {
+        call->no_memory = true;
+        return;
+    }
+    protobuf_c_message_pack(call->tree, (uint8_t *)pbuf.data);
+    call->deparsed = pg_query_deparse_protobuf(pbuf);
+    free(pbuf.data);
+}
+
+/*
+ * fn(arg) where at least need bytes of stack are free: here, or on a
+ * fresh stack (common/stack_depth.h).  fn must not raise.
+ */
+static void
+run_with_stack(Size need, void (*fn)(void *arg), void *arg)
+{
+    int rc;
+
+    if (need <= tdb_stack_room()) {
+        fn(arg);
+        return;
+    }
+    rc = tdb_stack_run(need, fn, arg);
+    if (rc != 0)
+        ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
+                errdetail("Failed on request of a stack of %zu kB to parse "
+                          "the statement: %s.",
+                          need / 1024, strerror(rc)));
+}
+
+/* Raise the grammar's error (the caller frees the result first). */
+static TDB_NORETURN void
+syntax_error(const char *message, int cursor)
+{
+    const char *hint = grammar_hint(message);
+
+    ereport(ERROR, errcode(grammar_errcode(message)), errmsg("%s", message),
+            hint != NULL ? errhint("%s", hint) : 0, errposition(cursor));
+}
+
+/*
+ * sql's tree would be too deep for any stage to take: raise the
+ * grammar's error if it has one, as PostgreSQL's raw parse comes first,
+ * else 54001.
+ */
+static TDB_NORETURN void
+too_deep(const char *sql, Size bound)
+{
+    LibraryCall call = {.sql = sql};
+    char message[ERRMSG_MAX];
+    int cursor;
+
+    run_with_stack(LIBRARY_STACK_BASE + bound * GRAMMAR_STACK_PER_LEVEL,
+                   call_split, &call);
+    if (call.split.error == NULL) {
+        pg_query_free_split_result(call.split);
+        tdb_stack_depth_error();
+    }
+    snprintf(message, sizeof(message), "%s", call.split.error->message);
+    cursor = call.split.error->cursorpos;
+    pg_query_free_split_result(call.split);
+    syntax_error(message, cursor);
+}
+
+/*
+ * libpg_query's parse of sql, given the stack its recursion needs: an
+ * upper bound of the tree's depth (parse_depth.c) says how much.
+ */
+static PgQueryProtobufParseResult
+library_parse(const char *sql)
+{
+    LibraryCall call = {.sql = sql};
+    Size bound;
+
+    if (!tdb_sql_depth_bound(sql, &bound)) {
+        /* brackets beyond the grammar's stack: it fails before any
+         * tree exists */
+        call_parse(&call);
+        return call.parsed;
+    }
+    if (bound > tdb_stack_depth_limit() / STACK_BYTES_PER_LEVEL_MIN)
+        too_deep(sql, bound);
+    run_with_stack(LIBRARY_STACK_BASE + bound * LIBRARY_STACK_PER_LEVEL,
+                   call_parse, &call);
+    return call.parsed;
+}
+
+ParsedScript *
+tdb_sql_parse(const char *sql)
+{
+    PgQueryProtobufParseResult parsed = library_parse(sql);
     ParsedScript *script;
     PgQuery__ParseResult *result;
+    int depth = 0;
 
     if (parsed.error != NULL) {
         char message[ERRMSG_MAX];
         int cursor = parsed.error->cursorpos;
-        const char *hint = grammar_hint(parsed.error->message);
 
         /* copy what we report: the result is freed before raising */
         snprintf(message, sizeof(message), "%s", parsed.error->message);
         pg_query_free_protobuf_parse_result(parsed);
-        ereport(ERROR, errcode(grammar_errcode(message)), errmsg("%s", message),
-                hint != NULL ? errhint("%s", hint) : 0, errposition(cursor));
+        syntax_error(message, cursor);
     }
-    allocator = tdb_sql_pb_allocator(tdb_current_mcxt);
-    result = pg_query__parse_result__unpack(
-        &allocator, parsed.parse_tree.len,
-        (const uint8_t *)parsed.parse_tree.data);
+    result = (PgQuery__ParseResult *)tdb_pb_decode(
+        &pg_query__parse_result__descriptor,
+        (const uint8_t *)parsed.parse_tree.data, parsed.parse_tree.len,
+        tdb_current_mcxt, &depth);
     pg_query_free_protobuf_parse_result(parsed);
     if (result == NULL)
-        elog(ERROR, "could not unpack the parse tree");
+        ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
+                errdetail("Failed while reading the parse tree."));
 
     script = tdb_palloc(sizeof(ParsedScript));
-    script->text = text;
+    script->text = sql;
     script->result = result;
+    script->depth = depth;
     script->nstatements = (int)result->n_stmts;
     script->statements =
         tdb_palloc(sizeof(ParsedStatement) * (Size)Max(1, result->n_stmts));
@@ -137,6 +285,57 @@ tdb_sql_parse(const char *text)
         script->statements[i].length = result->stmts[i]->stmt_len;
     }
     return script;
+}
+
+char *
+tdb_sql_deparse_raw_expr(PgQuery__Node *expr)
+{
+    PgQuery__ResTarget target = PG_QUERY__RES_TARGET__INIT;
+    PgQuery__Node target_node = PG_QUERY__NODE__INIT;
+    PgQuery__Node *targets[1] = {&target_node};
+    PgQuery__SelectStmt select = PG_QUERY__SELECT_STMT__INIT;
+    PgQuery__Node select_node = PG_QUERY__NODE__INIT;
+    PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT;
+    PgQuery__RawStmt *raws[1] = {&raw};
+    PgQuery__ParseResult result = PG_QUERY__PARSE_RESULT__INIT;
+    LibraryCall call = {.tree = &result.base};
+    int depth = tdb_pb_depth(&expr->base, tdb_current_mcxt);
+    char *sql;
+
+    /* SELECT expr, deparsed, less its "SELECT " */
+    target.val = expr;
+    target_node.node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+    target_node.res_target = &target;
+    select.n_target_list = 1;
+    select.target_list = targets;
+    select.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+    select.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+    select_node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+    select_node.select_stmt = &select;
+    raw.stmt = &select_node;
+    result.version = PG_VERSION_NUM;
+    result.n_stmts = 1;
+    result.stmts = raws;
+
+    if (depth < 0 || (Size)depth > tdb_stack_depth_limit() /
+                                       DEPARSE_STACK_BYTES_PER_LEVEL_MIN)
+        tdb_stack_depth_error();
+    run_with_stack(LIBRARY_STACK_BASE +
+                       (Size)(depth + 8) * DEPARSE_STACK_PER_LEVEL,
+                   call_deparse, &call);
+    if (call.no_memory)
+        ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+    if (call.deparsed.error != NULL) {
+        char message[ERRMSG_MAX];
+
+        snprintf(message, sizeof(message), "%s", call.deparsed.error->message);
+        pg_query_free_deparse_result(call.deparsed);
+        elog(ERROR, "could not deparse an expression: %s", message);
+    }
+    sql = tdb_mcxt_strdup(tdb_current_mcxt,
+                          call.deparsed.query + strlen("SELECT "));
+    pg_query_free_deparse_result(call.deparsed);
+    return sql;
 }
 
 const char *

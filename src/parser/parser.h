@@ -7,10 +7,11 @@
  * and cursor positions (42601).
  *
  * libpg_query parses in its own memory contexts; the tree a ParsedScript
- * holds is unpacked into the memory context current at tdb_sql_parse, and
+ * holds is decoded into the memory context current at tdb_sql_parse, and
  * goes when that context is reset or deleted, so callers treat it like
  * any palloc'd object.  Never free part of it with protobuf-c's
- * free_unpacked: it is not malloc'd.
+ * free_unpacked: it is not malloc'd.  Any depth of tree may be parsed
+ * (parser.c); the functions walking it recursively check the stack.
  */
 #ifndef TDB_PARSER_PARSER_H
 #define TDB_PARSER_PARSER_H
@@ -32,21 +33,25 @@ typedef struct ParsedScript {
     int nstatements;
     ParsedStatement *statements;
     PgQuery__ParseResult *result; /* in the context, like the script */
+    int depth; /* levels of messages in the deepest statement */
 } ParsedScript;
 
 /*
  * Parse a script of zero or more statements, in the current memory
  * context.  Raises 42601 with PostgreSQL's message and cursor position
- * (errposition, 1-based in characters) on a syntax error.
+ * (errposition, 1-based in characters) on a syntax error, and 54001
+ * "stack depth limit exceeded" for a script nested too deep for any
+ * stage to take (max_stack_depth, common/stack_depth.h).
  */
 ParsedScript *tdb_sql_parse(const char *text);
 
 /*
- * protobuf-c's allocator over cxt (for unpacking a parse tree, or part
- * of one, into it): frees are no-ops, the context's reset frees it all;
- * an allocation that fails returns NULL, so protobuf-c's unpack does.
+ * The SQL text of a raw expression (a node of a tree tdb_sql_parse
+ * made), as PostgreSQL's deparser prints it (libpg_query's), in the
+ * current memory context.  Raises 54001 for an expression too deep for
+ * any stage to take, as tdb_sql_parse does.
  */
-ProtobufCAllocator tdb_sql_pb_allocator(MemoryContext cxt);
+char *tdb_sql_deparse_raw_expr(PgQuery__Node *expr);
 
 /* The name of a statement's node type, e.g. "SelectStmt" (for messages). */
 const char *tdb_sql_node_name(const PgQuery__Node *node);

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "catalog/pg_type.h"
+#include "common/stack_depth.h"
 #include "parser/analyze.h"
 #include "tuple/tupdesc.h"
 #include "types/builtins.h"
@@ -289,6 +290,8 @@ list_out(Deparse *d, List *args, const char *sep, Expr *parent)
 static void
 expr_out(Deparse *d, Expr *e, bool showimplicit)
 {
+    tdb_check_stack_depth();
+
     if (d->failed)
         return;
     if (is_cast_node(e)) {

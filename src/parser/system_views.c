@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "parser/parse_int.h"
 #include "parser/statement.h"
 #include "parser/system_views.h"
@@ -306,22 +307,19 @@ tdb_system_relation_kind(const Statement *st, const char *schema,
 
 /*
  * Make node (a node of a tree tdb_sql_parse made in the current memory
- * context) a deep copy of arg: packed and unpacked into the current
- * context, as the tree is, so the copy lives as long as the tree.  What
- * node held stays in the context until it is reset.
+ * context) a deep copy of arg, in the current context, as the tree is, so
+ * the copy lives as long as the tree.  What node held stays in the
+ * context until it is reset.  (Without recursion: arg is the caller's
+ * expression, as deep as the caller wrote it.)
  */
 static void
 replace_node(PgQuery__Node *node, const PgQuery__Node *arg)
 {
-    size_t len = protobuf_c_message_get_packed_size(&arg->base);
-    uint8_t *bytes = tdb_palloc(len > 0 ? len : 1);
-    ProtobufCAllocator allocator = tdb_sql_pb_allocator(tdb_current_mcxt);
-    PgQuery__Node *copy;
+    PgQuery__Node *copy =
+        (PgQuery__Node *)tdb_pb_copy(&arg->base, tdb_current_mcxt);
 
-    protobuf_c_message_pack(&arg->base, bytes);
-    copy = pg_query__node__unpack(&allocator, len, bytes);
     if (copy == NULL)
-        elog(ERROR, "could not copy a parse tree");
+        ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
     *node = *copy;
 }
 
@@ -336,6 +334,8 @@ static void
 rewrite_tree(ProtobufCMessage *msg, PgQuery__Node **args, int nargs)
 {
     const ProtobufCMessageDescriptor *desc = msg->descriptor;
+
+    tdb_check_stack_depth();
 
     if (desc == &pg_query__node__descriptor) {
         PgQuery__Node *node = (PgQuery__Node *)msg;

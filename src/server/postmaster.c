@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "common/scram.h"
+#include "common/stack_depth.h"
 #include "server/server_int.h"
 
 #define MAX_LISTEN_SOCKETS 16
@@ -473,6 +474,8 @@ accept_one(Server *srv, const Listener *l)
     }
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* the stack max_stack_depth is checked against (stack_depth.h) */
+    pthread_attr_setstacksize(&attr, tdb_stack_size_for_threads());
     rc = pthread_create(&thread, &attr, tdb_backend_thread, start);
     pthread_attr_destroy(&attr);
     if (rc == 0)

@@ -249,6 +249,7 @@ apply_setting(Backend *be, const char *name, const char *value)
     }
     TDB_TRY();
     {
+        tdb_guc_check_privilege(name, be->is_superuser);
         tdb_session_set_default(be->session, name, value);
     }
     TDB_CATCH();

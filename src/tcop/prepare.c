@@ -60,6 +60,7 @@
 #include "catalog/pg_type.h"
 #include "commands/commands.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "common/utf8.h"
 #include "executor/executor.h"
 #include "optimizer/planner.h"
@@ -132,16 +133,18 @@ typedef struct CallState {
     ErrorNoticeHook old_hook;
     void *old_arg;
     const TypeIOSettings *old_typeio;
+    StackDepthSave stack;
 } CallState;
 
 /*
- * As tdb_session_exec: the session's type I/O settings installed for the
- * call, and the message's arrival as statement_timestamp() (PostgreSQL
- * stamps each Parse, Bind and Execute).
+ * As tdb_session_exec: the session's type I/O settings and stack depth
+ * limit installed for the call, and the message's arrival as
+ * statement_timestamp() (PostgreSQL stamps each Parse, Bind and Execute).
  */
 static void
 call_begin(Session *s, CallState *cs, DestReceiver *dest)
 {
+    tdb_stack_depth_enter(&cs->stack, s->settings.max_stack_depth);
     cs->old = tdb_mcxt_switch_to(s->exec_cxt);
     cs->old_hook =
         tdb_error_set_notice_hook(tdb_tcop_forward_notice, dest, &cs->old_arg);
@@ -163,6 +166,7 @@ call_end(Session *s, CallState *cs)
 {
     tdb_typeio_install(cs->old_typeio);
     tdb_error_set_notice_hook(cs->old_hook, cs->old_arg, NULL);
+    tdb_stack_depth_leave(&cs->stack);
     tdb_mcxt_switch_to(cs->old);
     tdb_mcxt_reset(s->exec_cxt);
 }

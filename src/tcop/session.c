@@ -28,6 +28,7 @@
 
 #include "commands/commands.h"
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "common/utf8.h"
 #include "storage/bufmgr.h"
 #include "tcop/tcop_int.h"
@@ -128,6 +129,7 @@ void
 tdb_tcop_sync_typeio(Session *s)
 {
     tdb_guc_typeio(&s->settings, &s->typeio);
+    tdb_stack_depth_set(s->settings.max_stack_depth);
 }
 
 /* ----------------------------------------------------------------------
@@ -292,7 +294,9 @@ tdb_session_exec(Session *s, const char *sql, DestReceiver *dest,
         tdb_error_set_notice_hook(tdb_tcop_forward_notice, dest, &old_arg);
     const TypeIOSettings *old_typeio = tdb_typeio_install(&s->typeio);
     volatile bool ok = true;
+    StackDepthSave stack;
 
+    tdb_stack_depth_enter(&stack, s->settings.max_stack_depth);
     atomic_store(&s->cancel_pending, 0); /* a cancel that came while idle is stale */
     s->typeio.stmt_start = tdb_typeio_clock();
     tdb_tcop_sync_typeio(s); /* settings may have changed between calls */
@@ -339,6 +343,7 @@ tdb_session_exec(Session *s, const char *sql, DestReceiver *dest,
 
     tdb_error_set_notice_hook(old_hook, old_arg, NULL);
     tdb_typeio_install(old_typeio);
+    tdb_stack_depth_leave(&stack);
     tdb_mcxt_switch_to(old);
     tdb_mcxt_reset(s->stmt_cxt);
     tdb_mcxt_reset(s->exec_cxt);

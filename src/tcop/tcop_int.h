@@ -134,8 +134,9 @@ bool tdb_tcop_is_transaction_end(const PgQuery__Node *stmt);
 /* regnames.c: point s->typeio.catalog at the session's catalog. */
 void tdb_tcop_init_catalog_lookup(Session *s);
 
-/* session.c: copy the settings' type I/O part into s->typeio (after
- * anything changes s->settings: SET, RESET, the end of a transaction). */
+/* session.c: copy the settings' type I/O part into s->typeio, and
+ * max_stack_depth into the thread's limit (common/stack_depth.h), after
+ * anything changes s->settings: SET, RESET, the end of a transaction. */
 void tdb_tcop_sync_typeio(Session *s);
 
 #endif /* TDB_TCOP_TCOP_INT_H */

@@ -218,6 +218,19 @@ apply_set(Session *s, const char *name, const char *value, bool is_local)
         tdb_guc_copy(&s->session_settings, &s->settings, name);
 }
 
+/* A setting only a superuser may set: is the session's role one? */
+static void
+check_set_privilege(Statement *st, const PgQuery__VariableSetStmt *vs)
+{
+    RoleInfo role;
+
+    if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL ||
+        vs->name == NULL || !tdb_guc_is_superuser_only(vs->name))
+        return;
+    tdb_guc_check_privilege(vs->name,
+                            tdb_stmt_user_role(st, &role) && role.superuser);
+}
+
 static void
 run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
 {
@@ -228,9 +241,11 @@ run_set(Statement *st, const PgQuery__VariableSetStmt *vs)
     if (vs->is_local && !s->explicit_block) {
         ereport(WARNING, errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
                 errmsg("SET LOCAL can only be used in transaction blocks"));
+        check_set_privilege(st, vs); /* PostgreSQL checks it all the same */
         tdb_stmt_complete(st, "SET");
         return;
     }
+    check_set_privilege(st, vs);
     save_settings(s);
 
     switch (vs->kind) {

@@ -24,6 +24,7 @@
 #include "common/base.h"
 
 #include "common/elog.h"
+#include "common/stack_depth.h"
 #include "types/strutil.h"
 #include "types/textfuncs.h"
 
@@ -70,6 +71,8 @@ like_match(const char *t, Size tlen, const char *p, Size plen, bool bytewise)
             if (*p == '\\' && plen < 2)
                 pattern_ends_in_escape();
             first = *p == '\\' ? p[1] : *p;
+            /* each '%' may recurse, as deep as the pattern has them */
+            tdb_check_stack_depth();
             /* try each text position that starts with the literal */
             while (tlen > 0) {
                 Size n;

@@ -25,7 +25,8 @@ through the extended protocol), dbname /
 dbname_auth (the database names a client may ask for, on the auth
 group's server, whose database is tdb), copy (the
 COPY sub-protocol: CopyFail, bad data, a client leaving mid-COPY, other
-messages during COPY), shutdown_setup /
+messages during COPY), deep (statements nested past max_stack_depth and
+past the grammar's stack), shutdown_setup /
 shutdown_check (around a SIGTERM and restart, see run.sh).
 """
 import os
@@ -984,6 +985,155 @@ def group_limit():
 
 
 # --- extended protocol messages
+
+STACK_HINT = ('Increase the configuration parameter "max_stack_depth" '
+              '(currently %dkB), after ensuring the platform\'s stack depth '
+              'limit is adequate.')
+
+# Statements nested as deep as they are long, PostgreSQL 15's answers
+# measured with its default max_stack_depth (2MB): "stack depth limit
+# exceeded" past 4,064 terms of a + or || chain, 7,232 UNION ALLs, 2,512
+# INTERSECTs, 13,056 casts.  Each: name, the statement for n, its rows.
+DEEP_SHAPES = [
+    ("1+1+...+1", lambda n: "SELECT " + "+".join(["1"] * n),
+     lambda n: [[str(n)]]),
+    ("'x'||'x'||...", lambda n: "SELECT " + "||".join(["'x'"] * n),
+     lambda n: [["x" * n]]),
+    ("a+a+...+a over a table",
+     lambda n: "SELECT " + "+".join(["a"] * n) + " FROM deep_t",
+     lambda n: [[str(n)]]),
+    ("SELECT 1 UNION ALL ...",
+     lambda n: " UNION ALL ".join(["SELECT 1"] * n), lambda n: [["1"]] * n),
+    ("SELECT 1 INTERSECT ...",
+     lambda n: " INTERSECT ".join(["SELECT 1"] * n), lambda n: [["1"]]),
+    ("1::int::int...", lambda n: "SELECT 1" + "::int" * n,
+     lambda n: [["1"]]),
+]
+
+# Nested deeper than the grammar's stack (bison's 10,000 entries): the
+# parse fails at once with PostgreSQL's "memory exhausted" (42601) at the
+# position PostgreSQL 15 reports.
+GRAMMAR_SHAPES = [
+    ("parentheses", "SELECT " + "(" * 20000 + "1" + ")" * 20000,
+     'memory exhausted at or near "("', "10004"),
+    ("subqueries", "SELECT " + "(SELECT " * 20000 + "1" + ")" * 20000,
+     'memory exhausted at or near "("', "26664"),
+    ("CASE", "SELECT " + "CASE WHEN true THEN " * 20000 + "1" +
+     " END" * 20000, 'memory exhausted at or near "WHEN"', "39993"),
+    ("NOT", "SELECT " + "NOT " * 100000 + "true",
+     'memory exhausted at or near "NOT"', "39992"),
+    ("function calls", "SELECT " + "abs(" * 20000 + "1" + ")" * 20000,
+     'memory exhausted at or near "abs"', "20000"),
+    ("parenthesized UNION ALL", "(" * 20000 + "SELECT 1" +
+     " UNION ALL SELECT 1)" * 20000, 'memory exhausted at or near "("',
+     "9999"),
+]
+
+
+def is_stack_error(e, kb=2048):
+    return (e is not None and e.get("C") == "54001" and
+            e.get("M") == "stack depth limit exceeded" and
+            e.get("H") == STACK_HINT % kb and "P" not in e)
+
+
+def group_deep():
+    """Statements nested past max_stack_depth end in 54001 with
+    PostgreSQL's message and hint; the session runs its next statement,
+    another session runs all along, the server stays up.  (This group
+    passes against PostgreSQL 15 as well.)"""
+    a = Conn()
+    b = Conn()
+    a.query("CREATE TABLE deep_t (a int)")
+    a.query("INSERT INTO deep_t VALUES (1)")
+
+    def alive(name):
+        ra = rows(a.query("SELECT 1"))
+        rb = rows(b.query("SELECT 42"))
+        check("deep: %s: the session goes on, and the other one" % name,
+              ra == [["1"]] and a.status == "I" and rb == [["42"]],
+              (ra, a.status, rb))
+
+    for name, make, result in DEEP_SHAPES:
+        for n in (1000, 10000, 100000, 1000000):
+            m = a.query(make(n))
+            e = error_of(m)
+            label = "%s, %d terms" % (name, n)
+            if n <= 1000:
+                # PostgreSQL runs these, and so must tupledb
+                check("deep: %s runs" % label,
+                      e is None and rows(m) == result(n), e)
+            elif n == 10000:
+                # past PostgreSQL's limit; tupledb's recursion takes less
+                # stack per level and may still run it, depending on the
+                # build: the right answer or PostgreSQL's error
+                check("deep: %s: the answer or 54001" % label,
+                      (e is None and rows(m) == result(n)) or
+                      is_stack_error(e), e)
+            else:
+                check("deep: %s: 54001 stack depth limit exceeded" % label,
+                      is_stack_error(e), e)
+            alive(label)
+
+    # the lowest max_stack_depth: both refuse the shorter chains too
+    a.query("SET max_stack_depth = '100kB'")
+    for name, make, result in DEEP_SHAPES:
+        e = error_of(a.query(make(10000)))
+        check("deep: %s, 10000 terms, max_stack_depth 100kB: 54001" % name,
+              is_stack_error(e, 100), e)
+    r = rows(a.query("SHOW max_stack_depth"))
+    check("deep: SHOW max_stack_depth", r == [["100kB"]], r)
+    a.query("RESET max_stack_depth")
+    alive("RESET max_stack_depth")
+
+    for name, sql, message, position in GRAMMAR_SHAPES:
+        e = error_of(a.query(sql))
+        check("deep: %s nested past the grammar's stack: 42601" % name,
+              e is not None and e.get("C") == "42601" and
+              e.get("M") == message and e.get("P") == position, e)
+        alive(name)
+
+    # in a transaction block: the block fails, as any error fails it
+    a.query("BEGIN")
+    e1 = error_of(a.query(DEEP_SHAPES[0][1](100000)))
+    e2 = error_of(a.query("SELECT 1"))
+    a.query("ROLLBACK")
+    check("deep: in a transaction block: 54001, then 25P02 until ROLLBACK",
+          is_stack_error(e1) and e2 is not None and e2.get("C") == "25P02",
+          (e1, e2))
+    alive("ROLLBACK")
+
+    # the extended protocol: Parse fails, Sync recovers
+    msgs = batch(a, m_parse("", DEEP_SHAPES[1][1](100000)),
+                 m_bind(), m_execute(), ("S", b""))
+    check("deep: Parse of a deep statement: 54001, then ready",
+          is_stack_error(error_of(msgs)) and msgs[-1][0] == "Z", msgs[:3])
+    alive("extended protocol")
+
+    # another session runs while one parses a million-term statement
+    out = {}
+
+    def sender():
+        try:
+            c = Conn()
+            out["e"] = error_of(c.query(DEEP_SHAPES[3][1](1000000)))
+            c.close()
+        except Exception as ex:  # noqa
+            out["e"] = repr(ex)
+
+    t = threading.Thread(target=sender)
+    t.start()
+    answers = []
+    while t.is_alive() and len(answers) < 1000:
+        answers.append(rows(b.query("SELECT 42")))
+    t.join(300)
+    check("deep: a session answers while another sends 1M UNION ALLs",
+          answers and all(r == [["42"]] for r in answers) and
+          is_stack_error(out.get("e")), (len(answers), out.get("e")))
+
+    a.query("DROP TABLE deep_t")
+    a.close()
+    b.close()
+
 
 def m_parse(name, sql, types=()):
     return ("P", name.encode() + b"\0" + sql.encode() + b"\0" +

@@ -16,6 +16,12 @@
 #              parameters, COPY data; the
 #              group passes against PostgreSQL 15 too) (Unix socket;
 #              startup and query again over TCP)
+#   deep       pgwire.py: statements nested past max_stack_depth (1+1+...,
+#              ||, UNION ALL, INTERSECT, casts; 10k, 100k and 1M terms)
+#              get PostgreSQL's 54001 and past the grammar's stack its
+#              "memory exhausted"; the session, another session (also
+#              while a 1M-term statement is parsed) and the server go on
+#              (the group passes against PostgreSQL 15 too)
 #   limit      --max-connections 3: the 4th client gets 53300
 #   shutdown   SIGTERM with an open transaction and a running query:
 #              both get FATAL 57P01, the server exits 0 and removes its
@@ -98,7 +104,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PSQL=$PGBIN/psql
 
 if [ $# -gt 0 ]; then groups=("$@")
-else groups=(protocol limit shutdown auth psql libpq node cli regress damage)
+else groups=(protocol deep limit shutdown auth psql libpq node cli regress damage)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
@@ -141,6 +147,16 @@ group_protocol() {
   count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
                  | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
   server_stop protocol
+}
+
+group_deep() {
+  $have_python || { skip "deep" "no python3"; return; }
+  SRV_PORT=$(free_port)
+  server_start "$work/deep" || { fail "deep: server start"; return; }
+  count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" deep)"
+  if kill -0 "$SRV_PID" 2>/dev/null; then ok "deep: the server is up"
+  else fail "deep: the server is up" "$(tail -n 5 "$SRV_LOG")"; fi
+  server_stop deep
 }
 
 group_limit() {
