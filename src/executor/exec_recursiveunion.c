@@ -29,6 +29,7 @@ typedef struct RecursiveUnionState {
     RecursiveUnion *plan;
     bool nonrec_done;
     bool done;
+    int64 round; /* grows whenever the working table changes */
     /* working table (read by WorkTableScan) and the next one */
     MinimalTuple *work;
     int64 nwork;
@@ -154,6 +155,7 @@ swap_tables(RecursiveUnionState *rs)
     tdb_mcxt_reset(rs->next_mcxt);
     rs->work = rs->next;
     rs->nwork = rs->nnext;
+    rs->round++;
     rs->next = NULL;
     rs->nnext = rs->next_size = 0;
 }
@@ -201,6 +203,7 @@ reset_union(RecursiveUnionState *rs)
     memset(rs->buckets, 0xff, sizeof(int32) * 64);
     rs->nonrec_done = false;
     rs->done = false;
+    rs->round++;
 }
 
 static void
@@ -239,6 +242,17 @@ tdb_exec_init_recursiveunion(RecursiveUnion *plan, EState *estate)
     rs->ps.exec = exec_recursiveunion;
     rs->ps.rescan = rescan_recursiveunion;
     return &rs->ps;
+}
+
+int64
+tdb_exec_worktable_round(EState *estate, int wt_param)
+{
+    RecursiveUnionState *rs;
+
+    if (wt_param < 0 || wt_param >= estate->nparams ||
+        (rs = DatumGetPointer(estate->params[wt_param].value)) == NULL)
+        elog(ERROR, "working table %d outside its RecursiveUnion", wt_param);
+    return rs->round;
 }
 
 /* ----- WorkTableScan ----- */

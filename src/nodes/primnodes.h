@@ -212,6 +212,8 @@ typedef enum SubLinkType {
     ALL_SUBLINK,    /* x op ALL (subquery) */
     EXPR_SUBLINK,   /* (subquery) as a scalar */
     ARRAY_SUBLINK,  /* ARRAY(subquery): its rows' one column as an array */
+    CTE_SUBLINK,    /* a WITH query computed once (an initplan that only
+                     * EXPLAIN lists: its CTE Scans run it) */
 } SubLinkType;
 
 /* A subquery in an expression, as the analyzer leaves it. */
@@ -236,6 +238,7 @@ typedef struct SubPlan {
     bool is_initplan;  /* uncorrelated: computed once */
     List *set_param;   /* initplan: the Params it sets */
     bool use_hash;     /* IN / NOT IN by hashing the subquery's rows */
+    const char *plan_name; /* CTE_SUBLINK: "CTE name", EXPLAIN's label */
 } SubPlan;
 
 /* A column of a target list (SELECT list, plan node output). */

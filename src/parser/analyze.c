@@ -230,20 +230,32 @@ analyze_cte(CteItem *item)
 Query *
 tdb_reanalyze_cte(CteItem *cte)
 {
-    return analyze_cte(cte);
+    Statement *st = cte->def_ps->st;
+    Query *q;
+
+    /* an error here ends the statement, and the Statement with it */
+    st->cte_copy_depth++;
+    q = analyze_cte(cte);
+    st->cte_copy_depth--;
+    return q;
 }
 
-static void
+/* Analyze a WITH clause: its items become visible to the rest of the
+ * level (ps->ctes).  Returns them, for finish_with. */
+static List *
 analyze_with(ParseState *ps, PgQuery__WithClause *with)
 {
+    List *items = NIL;
+
     if (with == NULL)
-        return;
+        return NIL;
     for (size_t i = 0; i < with->n_ctes; i++)
         ps->with_names = tdb_lappend(ps->with_names,
                                      with->ctes[i]->common_table_expr->ctename);
     for (size_t i = 0; i < with->n_ctes; i++) {
         PgQuery__CommonTableExpr *cte = with->ctes[i]->common_table_expr;
         CteItem *item = tdb_palloc0(sizeof(CteItem));
+        CommonTableExpr *node = makeNode(CommonTableExpr);
 
         for (size_t j = 0; j < i; j++)
             if (strcmp(with->ctes[j]->common_table_expr->ctename,
@@ -259,9 +271,175 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
         item->def = cte;
         item->def_recursive = with->recursive;
         item->query = analyze_cte(item);
+        node->ctename = cte->ctename;
+        node->ctequery = item->query;
+        node->recursive = item->query->rec_nonrecursive != NULL;
+        node->materialized =
+            cte->ctematerialized ==
+                    PG_QUERY__CTEMATERIALIZE__CTEMaterializeAlways
+                ? CTE_MATERIALIZE_ALWAYS
+            : cte->ctematerialized ==
+                    PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever
+                ? CTE_MATERIALIZE_NEVER
+                : CTE_MATERIALIZE_DEFAULT;
+        item->cte = node;
+        item->state = CTE_UNDECIDED;
         ps->ctes = tdb_lappend(ps->ctes, item);
+        items = tdb_lappend(items, item);
     }
     ps->with_names = NIL;
+    return items;
+}
+
+/* What query_has looks for. */
+typedef enum QueryFind {
+    FIND_VOLATILE,  /* a call of a volatile function */
+    FIND_WORKTABLE, /* a reference to a recursive query's working table */
+} QueryFind;
+
+static bool query_has(Query *q, QueryFind what);
+
+static bool
+expr_has(Node *node, void *arg)
+{
+    QueryFind what = *(QueryFind *)arg;
+
+    if (node == NULL)
+        return false;
+    if (what == FIND_VOLATILE && IsA(node, FuncExpr) &&
+        ((FuncExpr *)node)->func->volatility == PROVOLATILE_VOLATILE)
+        return true;
+    if (IsA(node, SubLink) &&
+        query_has((Query *)((SubLink *)node)->subselect, what))
+        return true;
+    return tdb_expr_walk_children(node, expr_has, arg);
+}
+
+static bool
+jointree_has(Node *node, QueryFind what)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, FromExpr)) {
+        FromExpr *f = (FromExpr *)node;
+
+        if (expr_has((Node *)f->quals, &what))
+            return true;
+        for (int i = 0; i < list_length(f->fromlist); i++)
+            if (jointree_has(list_nth(f->fromlist, i), what))
+                return true;
+        return false;
+    }
+    if (IsA(node, JoinExpr))
+        return expr_has((Node *)((JoinExpr *)node)->quals, &what) ||
+               jointree_has(((JoinExpr *)node)->larg, what) ||
+               jointree_has(((JoinExpr *)node)->rarg, what);
+    return false;
+}
+
+/* Does q, or a query inside it (subqueries, sublinks, WITH queries),
+ * hold what?  Another WITH query it only reads (RTE_CTE) is not looked
+ * into: its rows are computed once, whatever it holds. */
+static bool
+query_has(Query *q, QueryFind what)
+{
+    if (q == NULL)
+        return false;
+    if (expr_has((Node *)q->target_list, &what) ||
+        expr_has((Node *)q->returning, &what) ||
+        expr_has((Node *)q->having, &what) ||
+        expr_has((Node *)q->limit_offset, &what) ||
+        expr_has((Node *)q->limit_count, &what) ||
+        jointree_has((Node *)q->jointree, what) ||
+        query_has(q->rec_nonrecursive, what) ||
+        query_has(q->rec_recursive, what))
+        return true;
+    for (int i = 0; i < list_length(q->rtable); i++) {
+        RangeTblEntry *rte = list_nth(q->rtable, i);
+
+        switch (rte->rtekind) {
+        case RTE_SUBQUERY:
+            if (query_has(rte->subquery, what))
+                return true;
+            break;
+        case RTE_FUNCTION:
+            if (expr_has((Node *)rte->funcexpr, &what))
+                return true;
+            break;
+        case RTE_VALUES:
+            if (expr_has((Node *)rte->values_lists, &what))
+                return true;
+            break;
+        case RTE_JOIN:
+            if (expr_has((Node *)rte->joinaliasvars, &what))
+                return true;
+            break;
+        case RTE_WORKTABLE:
+            if (what == FIND_WORKTABLE)
+                return true;
+            break;
+        case RTE_RELATION:
+        case RTE_CTE:
+            break;
+        }
+    }
+    for (int i = 0; i < list_length(q->cte_list); i++)
+        if (query_has(((CommonTableExpr *)list_nth(q->cte_list, i))->ctequery,
+                      what))
+            return true;
+    return false;
+}
+
+/*
+ * The end of the analysis of a level holding a WITH (items, from
+ * analyze_with): every reference in the level and inside it has been
+ * analyzed, so each WITH query's references are counted.  PostgreSQL
+ * 12+'s rule decides, in WITH order, what they become:
+ *
+ *   - a query referenced once (or written NOT MATERIALIZED), that is not
+ *     recursive and calls no volatile function, is inlined: each
+ *     reference becomes a subquery of its own -- the first takes the
+ *     analyzed body, the others a new analysis of it (a body read by
+ *     several references that reads the working table of an enclosing
+ *     recursive query is not inlined: that would read it twice);
+ *   - otherwise it is computed once (q->cte_list) and every reference
+ *     reads its rows (RTE_CTE);
+ *   - a query nobody references is neither: it is never run.
+ *
+ * References are counted where they appear in the query text, not in
+ * the copies an inlined body adds, as PostgreSQL counts them; what a
+ * copy references is resolved by the state of the query it names
+ * (add_cte_rte).
+ */
+static void
+finish_with(List *items, Query *q)
+{
+    for (int i = 0; i < list_length(items); i++) {
+        CteItem *item = list_nth(items, i);
+        CommonTableExpr *cte = item->cte;
+        bool inline_it =
+            !cte->recursive &&
+            (cte->materialized == CTE_MATERIALIZE_NEVER ||
+             (cte->materialized == CTE_MATERIALIZE_DEFAULT &&
+              cte->refcount == 1)) &&
+            (cte->refcount <= 1 || !query_has(cte->ctequery, FIND_WORKTABLE)) &&
+            !query_has(cte->ctequery, FIND_VOLATILE);
+
+        if (item->placeholders == NIL || inline_it) {
+            item->state = CTE_INLINED;
+            for (int r = 0; r < list_length(item->placeholders); r++) {
+                RangeTblEntry *rte = list_nth(item->placeholders, r);
+
+                rte->rtekind = RTE_SUBQUERY;
+                rte->cte = NULL;
+                rte->subquery = r == 0 ? item->query : tdb_reanalyze_cte(item);
+            }
+        } else {
+            item->state = CTE_MATERIALIZED;
+            q->cte_list = tdb_lappend(q->cte_list, cte);
+        }
+        item->placeholders = NIL;
+    }
 }
 
 /* ----------------------------------------------------------------------
@@ -352,12 +530,23 @@ transform_distinct(ParseState *ps, Query *q)
 static Query *analyze_set_operation(ParseState *ps, PgQuery__SelectStmt *sel);
 static Query *analyze_values(ParseState *ps, PgQuery__SelectStmt *sel);
 
+static Query *analyze_select_body(ParseState *ps, PgQuery__SelectStmt *sel);
+
 static Query *
 analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
 {
+    List *with = analyze_with(ps, sel->with_clause);
+    Query *q = analyze_select_body(ps, sel);
+
+    finish_with(with, q);
+    return q;
+}
+
+static Query *
+analyze_select_body(ParseState *ps, PgQuery__SelectStmt *sel)
+{
     Query *q;
 
-    analyze_with(ps, sel->with_clause);
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE &&
         sel->op != PG_QUERY__SET_OPERATION__SET_OPERATION_UNDEFINED)
         return analyze_set_operation(ps, sel);
@@ -1074,6 +1263,7 @@ static Query *
 analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
 {
     Query *q = new_query(CMD_INSERT);
+    List *with;
     Relation rel;
     int ncols;
     int *cols;
@@ -1083,7 +1273,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
     if (ins->on_conflict_clause != NULL)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("ON CONFLICT is not supported yet"));
-    analyze_with(ps, ins->with_clause);
+    with = analyze_with(ps, ins->with_clause);
     rel = open_target(ps, ins->relation, q);
     cols = insert_columns(ps, ins, rel, &ncols);
 
@@ -1196,6 +1386,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         transform_returning(ps, ins->returning_list, ins->n_returning_list);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;
+    finish_with(with, q);
     return q;
 }
 
@@ -1256,9 +1447,9 @@ static Query *
 analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
 {
     Query *q = new_query(CMD_UPDATE);
+    List *with = analyze_with(ps, upd->with_clause);
     Relation rel;
 
-    analyze_with(ps, upd->with_clause);
     rel = open_target(ps, upd->relation, q);
     add_target_to_namespace(ps, q);
     scan_target(q);
@@ -1271,6 +1462,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
     add_checks(ps, q, rel);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;
+    finish_with(with, q);
     return q;
 }
 
@@ -1278,8 +1470,8 @@ static Query *
 analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del)
 {
     Query *q = new_query(CMD_DELETE);
+    List *with = analyze_with(ps, del->with_clause);
 
-    analyze_with(ps, del->with_clause);
     (void)open_target(ps, del->relation, q);
     add_target_to_namespace(ps, q);
     scan_target(q);
@@ -1290,6 +1482,7 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del)
         transform_returning(ps, del->returning_list, del->n_returning_list);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;
+    finish_with(with, q);
     return q;
 }
 

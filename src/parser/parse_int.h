@@ -7,6 +7,14 @@
 #include "common/base.h"
 #include "parser/analyze.h"
 
+/* What the references to a WITH query become (analyze.c, "WITH"). */
+typedef enum CteState {
+    CTE_UNDECIDED,   /* its level is being analyzed: references are counted
+                      * and wait as RTE_CTE placeholders */
+    CTE_INLINED,     /* each reference is a subquery of its own */
+    CTE_MATERIALIZED /* each reference reads the rows computed once */
+} CteState;
+
 /* A WITH query visible by name. */
 typedef struct CteItem {
     const char *name;
@@ -16,19 +24,20 @@ typedef struct CteItem {
     List *coltypes;
     List *coltypmods;
     bool referenced;   /* the recursive term read it */
-    /* to analyze the body again for each further reference: each
-     * reference is planned as a subquery of its own, and planning writes
-     * into the Query it plans (PostgreSQL would scan one materialized
-     * result; the rows are the same unless the body is volatile) */
-    int references;
+    CommonTableExpr *cte; /* the shared node references point to */
+    CteState state;
+    List *placeholders; /* RangeTblEntry (RTE_CTE) while undecided */
+    /* to analyze the body again for each further inlined reference:
+     * planning writes into the Query it plans, so no two references may
+     * share one */
     struct ParseState *def_ps; /* the level that defined it */
     List *def_ctes;            /* the CTEs visible to its body */
     PgQuery__CommonTableExpr *def;
     bool def_recursive;        /* WITH RECURSIVE */
 } CteItem;
 
-/* A fresh analysis of a WITH query's body (for its second and later
- * references). */
+/* A fresh analysis of a WITH query's body, for one more inlined
+ * reference (its own references are not counted). */
 Query *tdb_reanalyze_cte(CteItem *cte);
 
 /* Append an RTE to the range table; its 1-based index. */
