@@ -3,7 +3,7 @@
  * VALUES), INSERT, UPDATE, DELETE, to Query trees (analyze.h).
  *
  * The clauses of a SELECT are analyzed in PostgreSQL's order -- FROM,
- * WHERE, the target list, ORDER BY, GROUP BY, HAVING, DISTINCT, LIMIT --
+ * the target list, WHERE, ORDER BY, GROUP BY, HAVING, DISTINCT, LIMIT --
  * because later clauses may refer to what earlier ones made (ORDER BY an
  * output alias; GROUP BY adding a hidden target column).
  */
@@ -565,12 +565,12 @@ analyze_select_body(ParseState *ps, PgQuery__SelectStmt *sel)
     q = new_query(CMD_SELECT);
     q->jointree =
         tdb_transform_from_clause(ps, sel->from_clause, sel->n_from_clause);
-    q->jointree->quals = tdb_transform_where(ps, sel->where_clause,
-                                             EXPR_KIND_WHERE, "WHERE");
     q->target_list = tdb_transform_target_list(
         ps, sel->target_list, sel->n_target_list, EXPR_KIND_SELECT_TARGET);
     if (ps->resolve_unknowns)
         tdb_resolve_unknown_targets(ps, q->target_list);
+    q->jointree->quals = tdb_transform_where(ps, sel->where_clause,
+                                             EXPR_KIND_WHERE, "WHERE");
     q->sort_clause = tdb_transform_sort_clause(ps, sel->sort_clause,
                                                sel->n_sort_clause,
                                                &q->target_list);
