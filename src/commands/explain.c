@@ -481,6 +481,11 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
         buf_printf(b, ")");
         return;
     }
+    case T_RowExpr:
+        buf_printf(b, "ROW(");
+        deparse_list(b, ((RowExpr *)e)->args, ", ", ctx);
+        buf_printf(b, ")");
+        return;
     case T_CoalesceExpr:
         buf_printf(b, "COALESCE(");
         deparse_list(b, ((CoalesceExpr *)e)->args, ", ", ctx);

@@ -57,6 +57,7 @@ typedef enum ExprEvalOp {
     EEOP_DISTINCT,
     EEOP_NULLIF,
     EEOP_MINMAX,
+    EEOP_ROW,
     EEOP_INLIST_ARG,
     EEOP_SUBPLAN,
     /* an Agg node's transitions (tdb_exec_init_agg_trans) */
@@ -145,6 +146,12 @@ struct ExprEvalStep {
             const TypeSupport *support;
             bool is_greatest;
         } minmax;
+        struct {
+            Datum *values; /* the fields, evaluated */
+            bool *nulls;
+            Oid *types;
+            int nargs;
+        } row;
         struct {
             Datum *value; /* IN list: the tested value, evaluated once */
             bool *isnull;

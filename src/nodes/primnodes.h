@@ -162,6 +162,17 @@ typedef struct MinMaxExpr {
     List *args;
 } MinMaxExpr;
 
+/*
+ * ROW(a, b, ...) as one value: an anonymous record (type record) of the
+ * arguments, in types/record.c's layout.  Made by the WITH RECURSIVE
+ * SEARCH / CYCLE rewrite (parser/analyze.c); SQL's ROW constructor is
+ * not analyzed into one yet.
+ */
+typedef struct RowExpr {
+    Expr xpr;
+    List *args;
+} RowExpr;
+
 /* Same bits, new type (binary-coercible casts, e.g. varchar -> text). */
 typedef struct RelabelType {
     Expr xpr;

@@ -5,9 +5,10 @@
  * table's reloptions into text).
  *
  * Types: text[], name[], oid[], "char"[], int2[], int4[] and int2vector (an
- * int2 array numbered from 0, printed space-separated).  Arrays are
- * values in queries only, never table columns.  The layout is
- * PostgreSQL's ArrayType:
+ * int2 array numbered from 0, printed space-separated); and record[], the
+ * paths of WITH RECURSIVE's SEARCH / CYCLE (record.c compares them).  Arrays
+ * are values in queries only, never table columns.  The layout is PostgreSQL's
+ * ArrayType:
  *
  *   int32 varlena header | int32 ndim (0 or 1) | int32 dataoffset (0:
  *   no null bitmap) | Oid elemtype | int32 dims[ndim] | int32
@@ -152,12 +153,24 @@ static ArrayElems
 deconstruct(Datum d)
 {
     const char *arr = DatumGetPointer(d);
-    const ArrayHeader *h = (const ArrayHeader *)arr;
-    const TypeInfo *t = elem_info(h->elemtype);
+    const ArrayHeader *h;
+    const TypeInfo *t;
     ArrayElems e;
     Size off;
 
-    if (VARATT_IS_SHORT(arr) || h->ndim > 1 || h->dataoffset != 0)
+    if (VARATT_IS_SHORT(arr) || ((uintptr_t)arr & 7) != 0) {
+        /* from inside a tuple (a 1-byte header, or at an offset aligned
+         * less than the elements' offsets assume): an aligned copy */
+        Size len = VARSIZE_ANY_EXHDR(arr);
+        char *copy = tdb_palloc(len + VARHDRSZ);
+
+        SET_VARSIZE(copy, len + VARHDRSZ);
+        memcpy(copy + VARHDRSZ, VARDATA_ANY(arr), len);
+        arr = copy;
+    }
+    h = (const ArrayHeader *)arr;
+    t = elem_info(h->elemtype);
+    if (h->ndim > 1 || h->dataoffset != 0)
         elog(ERROR, "unexpected array layout");
     e.elemtype = h->elemtype;
     e.n = h->ndim == 1 ? ARR_DIMS(arr)[0] : 0;
@@ -200,6 +213,15 @@ deconstruct(Datum d)
         off += elem_size(t, e.values[i]);
     }
     return e;
+}
+
+ArrayValues
+tdb_array_values(Datum array)
+{
+    ArrayElems e = deconstruct(array);
+    ArrayValues v = {e.elemtype, e.n, e.lbound, e.values};
+
+    return v;
 }
 
 /* ----------------------------------------------------------------------
@@ -317,8 +339,8 @@ append_element(TextBuf *buf, const char *v)
     tdb_textbuf_append(buf, "\"", 1);
 }
 
-static char *
-array_output(Datum d)
+char *
+tdb_array_output(Datum d)
 {
     ArrayElems e = deconstruct(d);
     TextBuf buf;
@@ -685,6 +707,7 @@ array_unnest(PG_FUNCTION_ARGS)
 #define SA 1005
 #define I2V 22
 #define IA 1007
+#define RA 2287 /* record[]: SEARCH / CYCLE paths (record.c) */
 
 #define ARRAY_FUNCS(arr_, elem_)                                            \
     FUNC_V(395, "array_to_string", array_to_string, PROVOLATILE_STABLE,     \
@@ -694,10 +717,18 @@ array_unnest(PG_FUNCTION_ARGS)
         FUNC(0, "array subscript", array_subscript, elem_, 2, arr_, INT4OID)
 
 static const FuncDesc array_funcs[] = {
-    ARRAY_FUNCS(TA, TEXTOID), ARRAY_FUNCS(NA, NAMEOID),
-    ARRAY_FUNCS(OA, OIDOID),  ARRAY_FUNCS(CA, CHAROID),
-    ARRAY_FUNCS(SA, INT2OID), ARRAY_FUNCS(I2V, INT2OID),
+    ARRAY_FUNCS(TA, TEXTOID),
+    ARRAY_FUNCS(NA, NAMEOID),
+    ARRAY_FUNCS(OA, OIDOID),
+    ARRAY_FUNCS(CA, CHAROID),
+    ARRAY_FUNCS(SA, INT2OID),
+    ARRAY_FUNCS(I2V, INT2OID),
     ARRAY_FUNCS(IA, INT4OID),
+    /* record[]: no unnest (FROM would need a column definition list) */
+    FUNC_V(395, "array_to_string", array_to_string, PROVOLATILE_STABLE, TEXTOID,
+           2, RA, TEXTOID),
+    FUNC(2092, "array_upper", array_upper, INT4OID, 2, RA, INT4OID),
+    FUNC(0, "array subscript", array_subscript, RECORDOID, 2, RA, INT4OID),
 };
 
 #define ARRAY_CAT(arr_)                                                     \
@@ -715,8 +746,13 @@ static const OperDesc array_opers[] = {
     OPER_ROW(1070, "=", CA, CA, BOOLOID, array_eq, "=", NULL, false),
     OPER_ROW(1070, "=", SA, SA, BOOLOID, array_eq, "=", NULL, false),
     OPER_ROW(1070, "=", IA, IA, BOOLOID, array_eq, "=", NULL, false),
-    ARRAY_CAT(TA), ARRAY_CAT(NA), ARRAY_CAT(OA), ARRAY_CAT(CA),
-    ARRAY_CAT(SA), ARRAY_CAT(IA),
+    ARRAY_CAT(TA),
+    ARRAY_CAT(NA),
+    ARRAY_CAT(OA),
+    ARRAY_CAT(CA),
+    ARRAY_CAT(SA),
+    ARRAY_CAT(IA),
+    ARRAY_CAT(RA),
 };
 
 static const CastDesc array_casts[] = {
@@ -736,20 +772,41 @@ static const CastDesc array_casts[] = {
 };
 
 static const TypeSupport array_types[] = {
-    {.typid = TA, .input = text_array_input, .output = array_output,
-     .send = array_send, .recv = text_array_recv},
-    {.typid = NA, .input = name_array_input, .output = array_output,
-     .send = array_send, .recv = name_array_recv},
-    {.typid = OA, .input = oid_array_input, .output = array_output,
-     .send = array_send, .recv = oid_array_recv},
-    {.typid = CA, .input = char_array_input, .output = array_output,
-     .send = array_send, .recv = char_array_recv},
-    {.typid = SA, .input = int2_array_input, .output = array_output,
-     .send = array_send, .recv = int2_array_recv},
-    {.typid = IA, .input = int4_array_input, .output = array_output,
-     .send = array_send, .recv = int4_array_recv},
-    {.typid = I2V, .input = int2vector_input, .output = int2vector_output,
-     .send = array_send, .recv = int2vector_recv},
+    {.typid = TA,
+     .input = text_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = text_array_recv},
+    {.typid = NA,
+     .input = name_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = name_array_recv},
+    {.typid = OA,
+     .input = oid_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = oid_array_recv},
+    {.typid = CA,
+     .input = char_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = char_array_recv},
+    {.typid = SA,
+     .input = int2_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = int2_array_recv},
+    {.typid = IA,
+     .input = int4_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = int4_array_recv},
+    {.typid = I2V,
+     .input = int2vector_input,
+     .output = int2vector_output,
+     .send = array_send,
+     .recv = int2vector_recv},
 };
 
 const BuiltinSet tdb_builtins_array = {
