@@ -125,21 +125,31 @@ select_node(PgQuery__SelectStmt *sel)
 /*
  * WITH RECURSIVE name AS (A UNION [ALL] B) where B reads name: the
  * non-recursive term A fixes the columns; B is analyzed with name
- * standing for the working table.  NULL if B does not read name (the
- * caller analyzes the CTE as an ordinary one).
+ * standing for the working table, which also has the columns a SEARCH or
+ * CYCLE clause adds (sc, or NULL: parse_cte.c, which then rewrites the
+ * query).  NULL if B does not read name (the caller analyzes the CTE as
+ * an ordinary one).
  */
 static Query *
-analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
+analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte,
+                      const SearchCycle *sc)
 {
     PgQuery__SelectStmt *sel = cte->ctequery->select_stmt;
     CteItem *self = tdb_palloc0(sizeof(CteItem));
     Query *nonrec, *rec, *q;
-    List *vis, *rvis;
+    List *vis, *rvis, *colnames;
 
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_UNION)
         return NULL;
     nonrec = analyze_cte_body(ps, ps->ctes, select_node(sel->larg));
     vis = visible_targets(nonrec);
+    if (cte->n_aliascolnames > (size_t)list_length(vis))
+        ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+                errmsg("WITH query \"%s\" has %d columns available but "
+                       "%d columns specified",
+                       cte->ctename, list_length(vis),
+                       (int)cte->n_aliascolnames),
+                errposition(parse_errpos(ps, cte->location)));
     self->name = cte->ctename;
     for (int c = 0; c < list_length(vis); c++) {
         TargetEntry *te = list_nth(vis, c);
@@ -153,6 +163,10 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
         self->coltypmods = tdb_lappend_int(self->coltypmods,
                                            exprTypmod(te->expr));
     }
+    colnames = tdb_list_copy(self->colnames);
+    if (sc != NULL)
+        tdb_search_cycle_columns(sc, &self->colnames, &self->coltypes,
+                                 &self->coltypmods);
     rec = analyze_cte_body(ps, tdb_lappend(tdb_list_copy(ps->ctes), self),
                            select_node(sel->rarg));
     if (!self->referenced)
@@ -191,6 +205,9 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
     q->rec_nonrecursive = nonrec;
     q->rec_recursive = rec;
     q->rec_all = sel->all;
+    if (sc != NULL)
+        q = tdb_search_cycle_finish(ps, sc, cte, q, colnames, self->colnames,
+                                    self->coltypes, self->coltypmods);
     return q;
 }
 
@@ -200,13 +217,18 @@ analyze_cte(CteItem *item)
 {
     ParseState *ps = item->def_ps;
     PgQuery__CommonTableExpr *cte = item->def;
+    SearchCycle *sc = tdb_search_cycle_begin(ps, cte);
     Query *q = NULL;
 
     if (item->def_recursive &&
         cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
-        q = analyze_recursive_cte(ps, cte);
+        q = analyze_recursive_cte(ps, cte, sc);
     if (q == NULL)
         q = analyze_cte_body(ps, item->def_ctes, cte->ctequery);
+    if (sc != NULL && q->rec_nonrecursive == NULL)
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("WITH query is not recursive"),
+                errposition(parse_errpos(ps, cte->location)));
     if (cte->n_aliascolnames > (size_t)list_length(visible_targets(q)))
         ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
                 errmsg("WITH query \"%s\" has %d columns available but "

@@ -40,6 +40,24 @@ typedef struct CteItem {
  * reference (its own references are not counted). */
 Query *tdb_reanalyze_cte(CteItem *cte);
 
+/*
+ * WITH RECURSIVE's SEARCH and CYCLE clauses (parse_cte.c).  begin: the
+ * CYCLE marks analyzed (NULL when the WITH query has neither clause);
+ * columns: append the columns the clauses add to a column list (the
+ * working table's); finish: validate the clauses against the analyzed
+ * recursive query q (colnames: its own columns; all*: with the added
+ * ones) and rewrite it to compute them.  Errors are PostgreSQL's.
+ */
+typedef struct SearchCycle SearchCycle;
+SearchCycle *tdb_search_cycle_begin(ParseState *ps,
+                                    PgQuery__CommonTableExpr *cte);
+void tdb_search_cycle_columns(const SearchCycle *sc, List **colnames,
+                              List **coltypes, List **coltypmods);
+Query *tdb_search_cycle_finish(ParseState *ps, const SearchCycle *sc,
+                               PgQuery__CommonTableExpr *cte, Query *q,
+                               List *colnames, List *allnames, List *alltypes,
+                               List *alltypmods);
+
 /* Append an RTE to the range table; its 1-based index. */
 int tdb_add_rte(ParseState *ps, RangeTblEntry *rte);
 RangeTblEntry *tdb_make_relation_rte(ParseState *ps, Relation rel,
