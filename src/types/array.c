@@ -35,6 +35,7 @@
 #include "common/elog.h"
 #include "tuple/varlena.h"
 #include "types/builtin_rows.h"
+#include "types/packed.h"
 #include "types/textbuf.h"
 
 /* TextBuf as a C string builder in the current memory context */
@@ -72,12 +73,78 @@ typedef struct ArrayElems {
     Datum *values;
 } ArrayElems;
 
-static Size
-align_to(Size off, char align)
+Size
+tdb_packed_align(Size off, char align)
 {
     Size a = align == 'd' ? 8 : align == 'i' ? 4 : align == 's' ? 2 : 1;
 
     return (off + a - 1) & ~(a - 1);
+}
+
+Size
+tdb_packed_size(const TypeInfo *t, Datum v)
+{
+    if (t->len > 0)
+        return (Size)t->len;
+    return VARSIZE_ANY_EXHDR(DatumGetPointer(v)) + VARHDRSZ;
+}
+
+char *
+tdb_packed_store(const TypeInfo *t, char *p, Datum v)
+{
+    if (t->byval)
+        switch (t->len) {
+        case 1:
+            *p = DatumGetChar(v);
+            break;
+        case 2:
+            memcpy(p, &(int16){DatumGetInt16(v)}, 2);
+            break;
+        case 4:
+            memcpy(p, &(int32){DatumGetInt32(v)}, 4);
+            break;
+        default:
+            memcpy(p, &(int64){DatumGetInt64(v)}, 8);
+        }
+    else if (t->len > 0)
+        memcpy(p, DatumGetPointer(v), (Size)t->len);
+    else {
+        const void *src = DatumGetPointer(v);
+        Size len = VARSIZE_ANY_EXHDR(src);
+
+        SET_VARSIZE(p, len + VARHDRSZ);
+        memcpy(p + VARHDRSZ, VARDATA_ANY(src), len);
+    }
+    return p + tdb_packed_size(t, PointerGetDatum(p));
+}
+
+Datum
+tdb_packed_fetch(const TypeInfo *t, const char *p)
+{
+    if (!t->byval)
+        return PointerGetDatum(p);
+    switch (t->len) {
+    case 1:
+        return CharGetDatum(*p);
+    case 2: {
+        int16 v;
+
+        memcpy(&v, p, 2);
+        return Int16GetDatum(v);
+    }
+    case 4: {
+        int32 v;
+
+        memcpy(&v, p, 4);
+        return Int32GetDatum(v);
+    }
+    default: {
+        int64 v;
+
+        memcpy(&v, p, 8);
+        return Int64GetDatum(v);
+    }
+    }
 }
 
 static const TypeInfo *
@@ -90,15 +157,6 @@ elem_info(Oid elemtype)
     return t;
 }
 
-/* The bytes of one element value. */
-static Size
-elem_size(const TypeInfo *t, Datum v)
-{
-    if (t->len > 0)
-        return (Size)t->len;
-    return VARSIZE_ANY_EXHDR(DatumGetPointer(v)) + VARHDRSZ;
-}
-
 Datum
 tdb_array_construct(Oid elemtype, const Datum *values, int n, int lbound)
 {
@@ -108,7 +166,7 @@ tdb_array_construct(Oid elemtype, const Datum *values, int n, int lbound)
     char *arr, *p;
 
     for (int i = 0; i < n; i++)
-        size = align_to(size, t->align) + elem_size(t, values[i]);
+        size = tdb_packed_align(size, t->align) + tdb_packed_size(t, values[i]);
     arr = tdb_palloc0(size);
     SET_VARSIZE(arr, size);
     ((ArrayHeader *)arr)->ndim = ndim;
@@ -119,33 +177,9 @@ tdb_array_construct(Oid elemtype, const Datum *values, int n, int lbound)
         ARR_LBOUND(arr)[0] = lbound;
     }
     p = arr + ARR_OVERHEAD(ndim);
-    for (int i = 0; i < n; i++) {
-        p = arr + align_to((Size)(p - arr), t->align);
-        if (t->byval)
-            switch (t->len) {
-            case 1:
-                *p = DatumGetChar(values[i]);
-                break;
-            case 2:
-                memcpy(p, &(int16){DatumGetInt16(values[i])}, 2);
-                break;
-            case 4:
-                memcpy(p, &(int32){DatumGetInt32(values[i])}, 4);
-                break;
-            default:
-                memcpy(p, &(int64){DatumGetInt64(values[i])}, 8);
-            }
-        else if (t->len > 0)
-            memcpy(p, DatumGetPointer(values[i]), (Size)t->len);
-        else {
-            const void *v = DatumGetPointer(values[i]);
-            Size len = VARSIZE_ANY_EXHDR(v);
-
-            SET_VARSIZE(p, len + VARHDRSZ);
-            memcpy(p + VARHDRSZ, VARDATA_ANY(v), len);
-        }
-        p += elem_size(t, PointerGetDatum(p));
-    }
+    for (int i = 0; i < n; i++)
+        p = tdb_packed_store(
+            t, arr + tdb_packed_align((Size)(p - arr), t->align), values[i]);
     return PointerGetDatum(arr);
 }
 
@@ -178,39 +212,9 @@ deconstruct(Datum d)
     e.values = tdb_palloc(sizeof(Datum) * (Size)Max(e.n, 1));
     off = ARR_OVERHEAD(h->ndim);
     for (int i = 0; i < e.n; i++) {
-        const char *p;
-
-        off = align_to(off, t->align);
-        p = arr + off;
-        if (t->byval)
-            switch (t->len) {
-            case 1:
-                e.values[i] = CharGetDatum(*p);
-                break;
-            case 2: {
-                int16 v;
-
-                memcpy(&v, p, 2);
-                e.values[i] = Int16GetDatum(v);
-                break;
-            }
-            case 4: {
-                int32 v;
-
-                memcpy(&v, p, 4);
-                e.values[i] = Int32GetDatum(v);
-                break;
-            }
-            default: {
-                int64 v;
-
-                memcpy(&v, p, 8);
-                e.values[i] = Int64GetDatum(v);
-            }
-            }
-        else
-            e.values[i] = PointerGetDatum(p);
-        off += elem_size(t, e.values[i]);
+        off = tdb_packed_align(off, t->align);
+        e.values[i] = tdb_packed_fetch(t, arr + off);
+        off += tdb_packed_size(t, e.values[i]);
     }
     return e;
 }
@@ -660,7 +664,7 @@ array_subscript(PG_FUNCTION_ARGS)
         PG_RETURN_NULL();
     v = e.values[i];
     if (!t->byval) { /* a copy: the result outlives the array */
-        Size size = elem_size(t, v);
+        Size size = tdb_packed_size(t, v);
         void *copy = tdb_palloc(size);
 
         memcpy(copy, DatumGetPointer(v), size);

@@ -50,6 +50,7 @@
 #include "common/elog.h"
 #include "tuple/varlena.h"
 #include "types/builtin_rows.h"
+#include "types/packed.h"
 #include "types/textbuf.h"
 
 #define RECORDARRAYOID 2287
@@ -66,14 +67,6 @@ typedef struct RecordFields {
     Datum *values;
     const bool *nulls;
 } RecordFields;
-
-static Size
-align_to(Size off, char align)
-{
-    Size a = align == 'd' ? 8 : align == 'i' ? 4 : align == 's' ? 2 : 1;
-
-    return (off + a - 1) & ~(a - 1);
-}
 
 static const TypeInfo *
 field_type(Oid typid)
@@ -102,19 +95,13 @@ tdb_record_construct(int natts, const Oid *types, const Datum *values,
 
     for (int i = 0; i < natts; i++) {
         const TypeInfo *t = field_type(types[i]);
+        const void *v = DatumGetPointer(values[i]);
 
         if (nulls[i])
             continue;
-        size = align_to(size, t->align);
-        if (t->len > 0)
-            size += (Size)t->len;
-        else {
-            const void *v = DatumGetPointer(values[i]);
-
-            if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
-                elog(ERROR, "toasted value in a record field");
-            size += VARSIZE_ANY_EXHDR(v) + VARHDRSZ;
-        }
+        if (t->len == -1 && (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v)))
+            elog(ERROR, "toasted value in a record field");
+        size = tdb_packed_align(size, t->align) + tdb_packed_size(t, values[i]);
     }
     rec = tdb_palloc0(size);
     SET_VARSIZE(rec, size);
@@ -126,37 +113,10 @@ tdb_record_construct(int natts, const Oid *types, const Datum *values,
     for (int i = 0; i < natts; i++) {
         const TypeInfo *t = field_type(types[i]);
 
-        if (nulls[i])
-            continue;
-        p = rec + align_to((Size)(p - rec), t->align);
-        if (t->byval) {
-            int64 v = DatumGetInt64(values[i]);
-
-            switch (t->len) {
-            case 1:
-                *p = DatumGetChar(values[i]);
-                break;
-            case 2:
-                memcpy(p, &(int16){DatumGetInt16(values[i])}, 2);
-                break;
-            case 4:
-                memcpy(p, &(int32){DatumGetInt32(values[i])}, 4);
-                break;
-            default:
-                memcpy(p, &v, 8);
-            }
-            p += t->len;
-        } else if (t->len > 0) {
-            memcpy(p, DatumGetPointer(values[i]), (Size)t->len);
-            p += t->len;
-        } else {
-            const void *v = DatumGetPointer(values[i]);
-            Size len = VARSIZE_ANY_EXHDR(v);
-
-            SET_VARSIZE(p, len + VARHDRSZ);
-            memcpy(p + VARHDRSZ, VARDATA_ANY(v), len);
-            p += len + VARHDRSZ;
-        }
+        if (!nulls[i])
+            p = tdb_packed_store(
+                t, rec + tdb_packed_align((Size)(p - rec), t->align),
+                values[i]);
     }
     return PointerGetDatum(rec);
 }
@@ -198,43 +158,12 @@ record_fields(Datum d)
     off = data_offset(f.natts);
     for (int i = 0; i < f.natts; i++) {
         const TypeInfo *t = field_type(f.types[i]);
-        const char *p;
 
         if (f.nulls[i])
             continue;
-        off = align_to(off, t->align);
-        p = rec + off;
-        if (t->byval) {
-            switch (t->len) {
-            case 1:
-                f.values[i] = CharGetDatum(*p);
-                break;
-            case 2: {
-                int16 v;
-
-                memcpy(&v, p, 2);
-                f.values[i] = Int16GetDatum(v);
-                break;
-            }
-            case 4: {
-                int32 v;
-
-                memcpy(&v, p, 4);
-                f.values[i] = Int32GetDatum(v);
-                break;
-            }
-            default: {
-                int64 v;
-
-                memcpy(&v, p, 8);
-                f.values[i] = Int64GetDatum(v);
-            }
-            }
-            off += (Size)t->len;
-        } else {
-            f.values[i] = PointerGetDatum(p);
-            off += t->len > 0 ? (Size)t->len : VARSIZE_ANY(p);
-        }
+        off = tdb_packed_align(off, t->align);
+        f.values[i] = tdb_packed_fetch(t, rec + off);
+        off += tdb_packed_size(t, f.values[i]);
     }
     return f;
 }
