@@ -93,8 +93,6 @@ tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt)
  * WITH
  * ---------------------------------------------------------------------- */
 
-static List *visible_targets(Query *q);
-
 /* A WITH item's query: its own level, seeing the earlier WITH items (and
  * the names of the later ones, for the forward-reference error). */
 static Query *
@@ -142,7 +140,7 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte,
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_UNION)
         return NULL;
     nonrec = analyze_cte_body(ps, ps->ctes, select_node(sel->larg));
-    vis = visible_targets(nonrec);
+    vis = tdb_visible_targets(nonrec);
     if (cte->n_aliascolnames > (size_t)list_length(vis))
         ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
                 errmsg("WITH query \"%s\" has %d columns available but "
@@ -171,7 +169,7 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte,
                            select_node(sel->rarg));
     if (!self->referenced)
         return NULL;
-    rvis = visible_targets(rec);
+    rvis = tdb_visible_targets(rec);
     if (list_length(rvis) != list_length(vis))
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
                 errmsg("each UNION query must have the same number of "
@@ -229,11 +227,11 @@ analyze_cte(CteItem *item)
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
                 errmsg("WITH query is not recursive"),
                 errposition(parse_errpos(ps, cte->location)));
-    if (cte->n_aliascolnames > (size_t)list_length(visible_targets(q)))
+    if (cte->n_aliascolnames > (size_t)list_length(tdb_visible_targets(q)))
         ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
                 errmsg("WITH query \"%s\" has %d columns available but "
                        "%d columns specified",
-                       cte->ctename, list_length(visible_targets(q)),
+                       cte->ctename, list_length(tdb_visible_targets(q)),
                        (int)cte->n_aliascolnames),
                 errposition(parse_errpos(ps, cte->location)));
     for (size_t c = 0; c < cte->n_aliascolnames; c++) {
@@ -713,8 +711,8 @@ setop_name(PgQuery__SetOperation op)
 }
 
 /* Visible target entries of a leaf query. */
-static List *
-visible_targets(Query *q)
+List *
+tdb_visible_targets(Query *q)
 {
     List *result = NIL;
 
@@ -739,7 +737,7 @@ coerce_leaves(ParseState *ps, Node *node, int c, Oid type)
     {
         RangeTblEntry *rte =
             list_nth(ps->rtable, ((RangeTblRef *)node)->rtindex - 1);
-        TargetEntry *te = list_nth(visible_targets(rte->subquery), c);
+        TargetEntry *te = list_nth(tdb_visible_targets(rte->subquery), c);
 
         te->expr = tdb_coerce_or_error(ps, te->expr, type, -1, CAST_IMPLICIT,
                                        exprLocation(te->expr));
@@ -759,7 +757,7 @@ result_exprs(ParseState *ps, Node *node)
     if (IsA(node, SetOperationStmt))
         return ((SetOperationStmt *)node)->colexprs;
     rte = list_nth(ps->rtable, ((RangeTblRef *)node)->rtindex - 1);
-    vis = visible_targets(rte->subquery);
+    vis = tdb_visible_targets(rte->subquery);
     for (int i = 0; i < list_length(vis); i++)
         exprs = tdb_lappend(exprs, ((TargetEntry *)list_nth(vis, i))->expr);
     return exprs;
@@ -1370,7 +1368,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         RangeTblRef *ref;
         RangeTblEntry *rte;
         Query *sub = analyze_insert_source(ps, ins->select_stmt);
-        List *vis = visible_targets(sub);
+        List *vis = tdb_visible_targets(sub);
         Expr **by_column =
             tdb_palloc0(sizeof(Expr *) * (Size)Max(1, rel->rd_att->natts));
 

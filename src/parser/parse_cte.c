@@ -255,20 +255,6 @@ has_volatile(Node *node, void *arg)
     return tdb_expr_walk_children(node, has_volatile, arg);
 }
 
-static List *
-visible(Query *q)
-{
-    List *result = NIL;
-
-    for (int i = 0; i < list_length(q->target_list); i++) {
-        TargetEntry *te = list_nth(q->target_list, i);
-
-        if (!te->resjunk)
-            result = tdb_lappend(result, te);
-    }
-    return result;
-}
-
 /*
  * Can the added columns be computed from the term's own select list, as
  * PostgreSQL computes them once it pulls the rewrite's subquery up (its
@@ -278,7 +264,7 @@ visible(Query *q)
 static bool
 plain_term(Query *t, List *read)
 {
-    List *vis = visible(t);
+    List *vis = tdb_visible_targets(t);
 
     if (t->command != CMD_SELECT || t->set_operations != NULL ||
         t->rec_nonrecursive != NULL || t->has_aggs || t->group_clause != NIL ||
@@ -389,7 +375,7 @@ added_columns(ParseState *ps, const SearchCycle *sc, TermColumns *tc,
 static void
 append_columns(Query *t, List *exprs, List *names)
 {
-    List *tlist = visible(t);
+    List *tlist = tdb_visible_targets(t);
     int nvis = list_length(tlist);
 
     for (int i = 0; i < list_length(exprs); i++)
@@ -512,7 +498,8 @@ rewrite_term(ParseState *ps, const SearchCycle *sc, Query *t, int wt_rtindex,
     if (tc.values == NIL)
         for (int i = 0; i < ncols; i++)
             tc.values = tdb_lappend(
-                tc.values, ((TargetEntry *)list_nth(visible(t), i))->expr);
+                tc.values,
+                ((TargetEntry *)list_nth(tdb_visible_targets(t), i))->expr);
     if (result != t) {
         /* the wrapper: the CTE's columns, then the added ones */
         for (int i = 0; i < ncols; i++)

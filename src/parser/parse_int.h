@@ -69,6 +69,8 @@ CteItem *tdb_find_cte(ParseState *ps, const char *name);
 /* Analyze a SELECT with the given outer level and visible CTEs. */
 Query *tdb_analyze_subquery_in(Statement *st, ParseState *parent, List *ctes,
                                PgQuery__Node *stmt);
+/* q's target entries that are not junk, in order. */
+List *tdb_visible_targets(Query *q);
 /* a AND b */
 Expr *tdb_make_bool_and(Expr *a, Expr *b);
 

@@ -380,17 +380,18 @@ record_ne(PG_FUNCTION_ARGS)
     PG_RETURN_BOOL(!records_equal(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)));
 }
 
-#define RECORD_CMP_OP(name_, test_)                                            \
+/* <, <=, >, >= over a comparison of two values */
+#define CMP_OP(name_, compare_, test_)                                         \
     static Datum name_(PG_FUNCTION_ARGS)                                       \
     {                                                                          \
-        int32 c = compare_records(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));     \
+        int32 c = compare_(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));            \
                                                                                \
         PG_RETURN_BOOL(test_);                                                 \
     }
-RECORD_CMP_OP(record_lt, c < 0)
-RECORD_CMP_OP(record_le, c <= 0)
-RECORD_CMP_OP(record_gt, c > 0)
-RECORD_CMP_OP(record_ge, c >= 0)
+CMP_OP(record_lt, compare_records, c < 0)
+CMP_OP(record_le, compare_records, c <= 0)
+CMP_OP(record_gt, compare_records, c > 0)
+CMP_OP(record_ge, compare_records, c >= 0)
 
 /* ----------------------------------------------------------------------
  * Arrays of records
@@ -451,18 +452,10 @@ record_array_ne(PG_FUNCTION_ARGS)
         !record_arrays_equal(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)));
 }
 
-#define RECORD_ARRAY_CMP_OP(name_, test_)                                      \
-    static Datum name_(PG_FUNCTION_ARGS)                                       \
-    {                                                                          \
-        int32 c =                                                              \
-            compare_record_arrays(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));     \
-                                                                               \
-        PG_RETURN_BOOL(test_);                                                 \
-    }
-RECORD_ARRAY_CMP_OP(record_array_lt, c < 0)
-RECORD_ARRAY_CMP_OP(record_array_le, c <= 0)
-RECORD_ARRAY_CMP_OP(record_array_gt, c > 0)
-RECORD_ARRAY_CMP_OP(record_array_ge, c >= 0)
+CMP_OP(record_array_lt, compare_record_arrays, c < 0)
+CMP_OP(record_array_le, compare_record_arrays, c <= 0)
+CMP_OP(record_array_gt, compare_record_arrays, c > 0)
+CMP_OP(record_array_ge, compare_record_arrays, c >= 0)
 
 static Datum
 record_array_hash(PG_FUNCTION_ARGS)

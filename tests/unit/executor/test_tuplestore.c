@@ -10,7 +10,6 @@
  */
 #include "common/base.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,22 +77,6 @@ is_row(TupleTableSlot *slot, int64 i)
     return true;
 }
 
-static int
-count_temp_files(void)
-{
-    DIR *d = opendir(temp_dir);
-    struct dirent *de;
-    int n = 0;
-
-    if (d == NULL)
-        return 0;
-    while ((de = readdir(d)) != NULL)
-        if (de->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n;
-}
-
 typedef struct Fixture {
     MemoryContext cxt, old;
     TupleDesc desc;
@@ -117,7 +100,7 @@ teardown(Fixture *f)
 {
     tdb_mcxt_switch_to(f->old);
     tdb_mcxt_delete(f->cxt);
-    expect_int_eq(count_temp_files(), 0);
+    expect_int_eq(tdb_test_count_files(temp_dir), 0);
 }
 
 /* Put n rows, read them back with one reader; spilled as expected? */
@@ -154,9 +137,9 @@ put_and_read(int64 n, Size max_bytes, bool expect_spill, bool copy)
     expect_int_eq(got, n);
     expect_int_eq(bad, 0);
     if (expect_spill)
-        expect_true(count_temp_files() == 1);
+        expect_true(tdb_test_count_files(temp_dir) == 1);
     tdb_tuplestore_end(ts);
-    expect_int_eq(count_temp_files(), 0);
+    expect_int_eq(tdb_test_count_files(temp_dir), 0);
     teardown(&f);
 }
 
@@ -320,7 +303,7 @@ TEST_BEGIN(test_error_removes_file)
     }
     TDB_END_TRY();
     expect_true(raised);
-    expect_int_eq(count_temp_files(), 1);
+    expect_int_eq(tdb_test_count_files(temp_dir), 1);
     teardown(&f);
 }
 TEST_END
