@@ -48,6 +48,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "tuple/tupdesc.h" /* MaxTupleAttributeNumber */
 #include "tuple/varlena.h"
 #include "types/builtin_rows.h"
 #include "types/packed.h"
@@ -90,9 +91,12 @@ Datum
 tdb_record_construct(int natts, const Oid *types, const Datum *values,
                      const bool *nulls)
 {
-    Size size = data_offset(natts);
+    Size size;
     char *rec, *p;
 
+    if (natts < 0 || natts > MaxTupleAttributeNumber)
+        elog(ERROR, "record of %d fields", natts);
+    size = data_offset(natts);
     for (int i = 0; i < natts; i++) {
         const TypeInfo *t = field_type(types[i]);
         const void *v = DatumGetPointer(values[i]);
