@@ -490,6 +490,11 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
         buf_printf(b, ")");
         return;
     }
+    case T_RowExpr:
+        buf_printf(b, "ROW(");
+        deparse_list(b, ((RowExpr *)e)->args, ", ", ctx);
+        buf_printf(b, ")");
+        return;
     case T_CoalesceExpr:
         buf_printf(b, "COALESCE(");
         deparse_list(b, ((CoalesceExpr *)e)->args, ", ", ctx);
@@ -640,8 +645,17 @@ node_name(Plan *plan, const RefNames *names)
     case T_RecursiveUnion:
         return "Recursive Union";
     case T_WorkTableScan:
-        buf_printf(&b, "WorkTable Scan on %s", refname(names, plan));
+    case T_CteScan: {
+        const char *name = refname(names, plan);
+        const char *cte = IsA(plan, CteScan) ? ((CteScan *)plan)->ctename
+                                             : ((WorkTableScan *)plan)->ctename;
+
+        buf_printf(&b, "%s Scan on %s",
+                   IsA(plan, CteScan) ? "CTE" : "WorkTable", ident(cte));
+        if (name != NULL && strcmp(name, cte) != 0)
+            buf_printf(&b, " %s", ident(name));
         return b.data;
+    }
     case T_SetOp: {
         static const char *const cmds[] = {"Intersect", "Intersect All",
                                            "Except", "Except All"};
@@ -697,7 +711,8 @@ static void
 add_filter(ExplainState *es, Plan *plan, int indent)
 {
     bool is_scan = IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
-                   IsA(plan, ValuesScan) || IsA(plan, WorkTableScan);
+                   IsA(plan, ValuesScan) || IsA(plan, WorkTableScan) ||
+                   IsA(plan, CteScan);
     DeparseContext ctx = {plan, es->use_prefix && !is_scan, es->ancestors,
                           &es->names};
 
@@ -1020,8 +1035,11 @@ explain_node(ExplainState *es, Plan *plan, PlanState *ps, int depth, int shift,
         Buf l;
 
         buf_init(&l);
-        buf_printf(&l, "InitPlan %d (returns $%d)", sp->plan_id,
-                   list_nth_int(sp->set_param, 0));
+        if (sp->plan_name != NULL)
+            buf_printf(&l, "%s", sp->plan_name);
+        else
+            buf_printf(&l, "InitPlan %d (returns $%d)", sp->plan_id,
+                       list_nth_int(sp->set_param, 0));
         explain_subplan(es, sp, plan, depth, shift, l.data);
     }
     explain_children(es, plan, ps, depth, shift);
@@ -1132,6 +1150,7 @@ name_level_scans(RefNames *names, Plan *plan, List **subqueries)
         *subqueries = tdb_lappend(*subqueries, ((SubqueryScan *)plan)->subplan);
         break;
     case T_WorkTableScan:
+    case T_CteScan:
         base = plan->scan_refname;
         break;
     case T_Append:
@@ -1205,7 +1224,8 @@ count_scans(Plan *plan)
     if (plan == NULL)
         return 0;
     if (IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
-        IsA(plan, ValuesScan) || IsA(plan, SubqueryScan))
+        IsA(plan, ValuesScan) || IsA(plan, SubqueryScan) ||
+        IsA(plan, CteScan) || IsA(plan, WorkTableScan))
         n = 1;
     if (IsA(plan, Append))
         for (int i = 0; i < list_length(((Append *)plan)->appendplans); i++)

@@ -486,6 +486,26 @@ compile_minmax(ExprState *state, MinMaxExpr *mm, Datum *resv, bool *resnull,
     push_step(state, &step);
 }
 
+/* ROW(...): the fields evaluated, then made one record (EEOP_ROW). */
+static void
+compile_row(ExprState *state, RowExpr *row, Datum *resv, bool *resnull,
+            EState *estate)
+{
+    int nargs = list_length(row->args);
+    ExprEvalStep step = make_step(EEOP_ROW, resv, resnull);
+
+    step.d.row.values = tdb_palloc(sizeof(Datum) * (Size)Max(nargs, 1));
+    step.d.row.nulls = tdb_palloc(sizeof(bool) * (Size)Max(nargs, 1));
+    step.d.row.types = tdb_palloc(sizeof(Oid) * (Size)Max(nargs, 1));
+    step.d.row.nargs = nargs;
+    for (int i = 0; i < nargs; i++) {
+        step.d.row.types[i] = exprType(list_nth(row->args, i));
+        compile_expr(state, list_nth(row->args, i), &step.d.row.values[i],
+                     &step.d.row.nulls[i], estate);
+    }
+    push_step(state, &step);
+}
+
 /*
  * After a column or parameter read of a type whose values may be
  * toasted: detoast it (EEOP_DETOAST), unless the reader takes it as it
@@ -733,6 +753,9 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
     case T_MinMaxExpr:
         compile_minmax(state, (MinMaxExpr *)node, resv, resnull, estate);
         return;
+    case T_RowExpr:
+        compile_row(state, (RowExpr *)node, resv, resnull, estate);
+        return;
     case T_RelabelType:
         compile_expr(state, ((RelabelType *)node)->arg, resv, resnull,
                      estate);
@@ -801,6 +824,7 @@ step_may_allocate(const ExprEvalStep *step)
     case EEOP_DISTINCT:
     case EEOP_NULLIF:
     case EEOP_MINMAX:
+    case EEOP_ROW:
     case EEOP_SUBPLAN:
     case EEOP_AGG_CALL:
         return true;

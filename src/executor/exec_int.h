@@ -35,6 +35,10 @@ PlanState *tdb_exec_init_projectset(ProjectSet *plan, EState *estate);
 PlanState *tdb_exec_init_recursiveunion(RecursiveUnion *plan,
                                         EState *estate);
 PlanState *tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate);
+/* The round of the RecursiveUnion whose working table is wt_param: it
+ * grows by one each time the working table changes. */
+int64 tdb_exec_worktable_round(EState *estate, int wt_param);
+PlanState *tdb_exec_init_ctescan(CteScan *plan, EState *estate);
 PlanState *tdb_exec_init_setop(SetOp *plan, EState *estate);
 PlanState *tdb_exec_init_modifytable(ModifyTable *plan, EState *estate);
 

@@ -207,6 +207,7 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
         &&CASE_EEOP_DISTINCT,
         &&CASE_EEOP_NULLIF,
         &&CASE_EEOP_MINMAX,
+        &&CASE_EEOP_ROW,
         &&CASE_EEOP_INLIST_ARG,
         &&CASE_EEOP_INLIST_HASHED,
         &&CASE_EEOP_SUBPLAN,
@@ -566,6 +567,13 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
     EEO_CASE(EEOP_MINMAX)
     {
         *op->resvalue = minmax(op, op->resnull);
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_ROW)
+    {
+        *op->resvalue = tdb_record_construct(op->d.row.nargs, op->d.row.types,
+                                             op->d.row.values, op->d.row.nulls);
+        *op->resnull = false;
         EEO_NEXT();
     }
     EEO_CASE(EEOP_INLIST_ARG)

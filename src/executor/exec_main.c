@@ -130,8 +130,12 @@ register_initplans(Plan *plan, EState *estate)
         return;
     for (int i = 0; i < list_length(plan->initplans); i++) {
         SubPlan *sub = list_nth(plan->initplans, i);
-        SubPlanState *ss = tdb_exec_init_subplan(sub, estate);
+        SubPlanState *ss;
 
+        /* a WITH query computed once: its CTE scans run it (exec_ctescan.c) */
+        if (sub->sublink_type == CTE_SUBLINK)
+            continue;
+        ss = tdb_exec_init_subplan(sub, estate);
         for (int p = 0; p < list_length(sub->set_param); p++)
             estate->params[list_nth_int(sub->set_param, p)].pending = ss;
     }

@@ -17,32 +17,30 @@
  * where the first one stopped.
  *
  * It also supports mark / restore (a merge join's inner input that is
- * sorted already): the mark is the index of the row after the one last
- * returned, and restoring rewinds `next` to it -- rows read since are
- * kept, so they are replayed.  There the input may read parameters that
- * change between scans (a correlated subquery), so the plan asks
- * (rescan_input) that a rescan forget the rows and rescan the input.
+ * sorted already): the mark is a second read position, copied from the
+ * scan's and back -- rows read since are kept, so they are replayed.  There the
+ * input may read parameters that change between scans (a correlated subquery),
+ * so the plan asks (rescan_input) that a rescan forget the rows and rescan the
+ * input.
  *
- * Rows are copied as minimal tuples into the node's "Materialize"
- * context.  Like Sort, everything stays in memory (PostgreSQL's
- * tuplestore spills beyond work_mem; tupledb's external storage is
- * issue 9).
+ * Rows are kept in a tuplestore (tuplestore.h): in memory up to
+ * work_mem, in a temporary file beyond it, as PostgreSQL's Material.
+ * Reader 0 is the scan's position, reader 1 the mark.
  */
 #include "common/base.h"
 
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "executor/tuplestore.h"
+
+#define READ_POS 0
+#define MARK_POS 1
 
 typedef struct MaterialState {
     PlanState ps;
-    MemoryContext rows_mcxt; /* "Materialize": the copies and the array */
-    MinimalTuple *rows;      /* the input's rows read so far, in order */
-    int64 nrows;
-    int64 capacity;
-    int64 next;          /* the next row this scan returns */
-    int64 mark;          /* `next` when the position was marked */
+    Tuplestore *store;   /* the input's rows read so far, in order */
     bool input_done;     /* the input returned its last row */
-    TupleTableSlot *out; /* minimal slot over rows[next - 1] */
+    TupleTableSlot *out; /* minimal slot over the row last returned */
 } MaterialState;
 
 static TupleTableSlot *
@@ -50,12 +48,11 @@ exec_material(PlanState *node)
 {
     MaterialState *ms = (MaterialState *)node;
     TupleTableSlot *row;
-    MemoryContext old;
 
-    if (ms->next < ms->nrows) {
-        tdb_slot_store_minimal_tuple(ms->out, ms->rows[ms->next++], false);
+    /* the store's row may be freed by the next put: only this node puts,
+     * and its output is valid only until its next call anyway */
+    if (tdb_tuplestore_read(ms->store, READ_POS, ms->out, false))
         return ms->out;
-    }
     if (ms->input_done)
         return NULL;
     row = tdb_exec_proc_node(node->lefttree);
@@ -63,30 +60,10 @@ exec_material(PlanState *node)
         ms->input_done = true;
         return NULL;
     }
-    old = tdb_mcxt_switch_to(ms->rows_mcxt);
-    if (ms->nrows == ms->capacity) {
-        ms->capacity *= 2;
-        ms->rows =
-            tdb_repalloc(ms->rows, tdb_mcxt_array_size((Size)ms->capacity,
-                                                       sizeof(MinimalTuple)));
-    }
-    ms->rows[ms->nrows++] = tdb_slot_copy_minimal_tuple(row, 0);
-    tdb_mcxt_switch_to(old);
-    ms->next = ms->nrows;
-    tdb_slot_store_minimal_tuple(ms->out, ms->rows[ms->nrows - 1], false);
+    tdb_tuplestore_put(ms->store, row);
+    if (!tdb_tuplestore_read(ms->store, READ_POS, ms->out, false))
+        elog(ERROR, "Materialize lost the row it stored");
     return ms->out;
-}
-
-static void
-reset_rows(MaterialState *ms)
-{
-    tdb_mcxt_reset(ms->rows_mcxt);
-    ms->capacity = 64;
-    ms->rows = tdb_mcxt_alloc(
-        ms->rows_mcxt,
-        tdb_mcxt_array_size((Size)ms->capacity, sizeof(MinimalTuple)));
-    ms->nrows = 0;
-    ms->input_done = false;
 }
 
 /*
@@ -99,10 +76,11 @@ rescan_material(PlanState *node)
     MaterialState *ms = (MaterialState *)node;
 
     tdb_slot_clear(ms->out);
-    ms->next = 0;
-    ms->mark = 0;
+    tdb_tuplestore_rewind(ms->store, READ_POS);
+    tdb_tuplestore_rewind(ms->store, MARK_POS);
     if (((Material *)node->plan)->rescan_input) {
-        reset_rows(ms);
+        tdb_tuplestore_clear(ms->store);
+        ms->input_done = false;
         tdb_exec_rescan(node->lefttree);
     }
 }
@@ -112,7 +90,7 @@ mark_material(PlanState *node)
 {
     MaterialState *ms = (MaterialState *)node;
 
-    ms->mark = ms->next;
+    tdb_tuplestore_copy_position(ms->store, READ_POS, MARK_POS);
 }
 
 static void
@@ -120,7 +98,7 @@ restore_material(PlanState *node)
 {
     MaterialState *ms = (MaterialState *)node;
 
-    ms->next = ms->mark;
+    tdb_tuplestore_copy_position(ms->store, MARK_POS, READ_POS);
 }
 
 PlanState *
@@ -131,9 +109,10 @@ tdb_exec_init_material(Material *plan, EState *estate)
     ms->ps.tag = T_PlanState;
     tdb_exec_init_common(&ms->ps, &plan->plan, estate, sizeof(MaterialState));
     ms->ps.lefttree = tdb_exec_init_node(plan->plan.lefttree, estate);
-    ms->rows_mcxt = tdb_aset_create(estate->query_mcxt, "Materialize",
-                                    ALLOCSET_DEFAULT_SIZES);
-    reset_rows(ms);
+    ms->store = tdb_tuplestore_create(
+        estate->query_mcxt, (Size)estate->work_mem * 1024, estate->temp_dir);
+    (void)tdb_tuplestore_add_reader(ms->store); /* READ_POS */
+    (void)tdb_tuplestore_add_reader(ms->store); /* MARK_POS */
     ms->out =
         tdb_slot_create(ms->ps.lefttree->result_desc, &tdb_tts_ops_minimal);
     ms->ps.exec = exec_material;

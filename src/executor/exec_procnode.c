@@ -79,6 +79,9 @@ tdb_exec_init_node(Plan *plan, EState *estate)
     case T_WorkTableScan:
         ps = tdb_exec_init_worktablescan((WorkTableScan *)plan, estate);
         break;
+    case T_CteScan:
+        ps = tdb_exec_init_ctescan((CteScan *)plan, estate);
+        break;
     case T_SetOp:
         ps = tdb_exec_init_setop((SetOp *)plan, estate);
         break;

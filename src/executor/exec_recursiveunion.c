@@ -2,13 +2,15 @@
  * exec_recursiveunion.c -- WITH RECURSIVE: RecursiveUnion and the
  * WorkTableScan nodes of its recursive term.
  *
- * The working table holds the rows the previous round produced (minimal
- * tuples in the node's memory); each round rescans the recursive term,
- * whose WorkTableScans read the working table, and collects what it
- * produces into the next one.  UNION without ALL keeps a hash set of
- * every row returned so far (chained, keyed by the hash of all
- * columns) and drops repeats -- which is also what makes a cycle end.
- * The rows of two rounds live in two memory contexts swapped per round.
+ * The working table holds the rows the previous round produced; each
+ * round rescans the recursive term, whose WorkTableScans read the
+ * working table, and collects what it produces into the next one.  Both
+ * are tuplestores (tuplestore.h: work_mem each, spilled to a temporary
+ * file beyond it, as PostgreSQL's), swapped per round; each WorkTableScan
+ * has a reader of the same number in both.  UNION without ALL keeps a
+ * hash set of every row returned so far (chained, keyed by the hash of
+ * all columns; in memory, as PostgreSQL's) and drops repeats -- which is
+ * also what makes a cycle end.
  */
 #include "common/base.h"
 
@@ -16,6 +18,7 @@
 
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "executor/tuplestore.h"
 #include "toast/detoast.h"
 
 typedef struct SeenRow {
@@ -29,12 +32,11 @@ typedef struct RecursiveUnionState {
     RecursiveUnion *plan;
     bool nonrec_done;
     bool done;
+    int64 round;  /* grows whenever the working table changes */
+    int nreaders; /* WorkTableScans: readers 0.. of both tables */
     /* working table (read by WorkTableScan) and the next one */
-    MinimalTuple *work;
-    int64 nwork;
-    MinimalTuple *next;
-    int64 nnext, next_size;
-    MemoryContext work_mcxt, next_mcxt;
+    Tuplestore *work;
+    Tuplestore *next;
     /* UNION: every row returned so far */
     MemoryContext seen_mcxt;
     SeenRow *seen;
@@ -126,36 +128,18 @@ first_time(RecursiveUnionState *rs, TupleTableSlot *row)
 
 /* ----- rounds ----- */
 
-static void
-keep_for_next_round(RecursiveUnionState *rs, TupleTableSlot *row)
-{
-    MemoryContext old = tdb_mcxt_switch_to(rs->next_mcxt);
-
-    if (rs->nnext == rs->next_size) {
-        rs->next_size = rs->next_size == 0 ? 64 : rs->next_size * 2;
-        rs->next = rs->next == NULL
-                       ? tdb_palloc(sizeof(MinimalTuple) *
-                                    (Size)rs->next_size)
-                       : tdb_repalloc(rs->next, sizeof(MinimalTuple) *
-                                                    (Size)rs->next_size);
-    }
-    rs->next[rs->nnext++] = tdb_slot_copy_minimal_tuple(row, 0);
-    tdb_mcxt_switch_to(old);
-}
-
 /* The next round's rows become the working table. */
 static void
 swap_tables(RecursiveUnionState *rs)
 {
-    MemoryContext spare = rs->work_mcxt;
+    Tuplestore *spare = rs->work;
 
-    rs->work_mcxt = rs->next_mcxt;
-    rs->next_mcxt = spare;
-    tdb_mcxt_reset(rs->next_mcxt);
     rs->work = rs->next;
-    rs->nwork = rs->nnext;
-    rs->next = NULL;
-    rs->nnext = rs->next_size = 0;
+    rs->next = spare;
+    tdb_tuplestore_clear(rs->next);
+    for (int i = 0; i < rs->nreaders; i++)
+        tdb_tuplestore_rewind(rs->work, i);
+    rs->round++;
 }
 
 static TupleTableSlot *
@@ -171,13 +155,13 @@ exec_recursiveunion(PlanState *node)
         if (row != NULL) {
             if (!rs->plan->all && !first_time(rs, row))
                 continue;
-            keep_for_next_round(rs, row);
+            tdb_tuplestore_put(rs->next, row);
             return row;
         }
         /* a term is exhausted: start the next round, if any */
         rs->nonrec_done = true;
         swap_tables(rs);
-        if (rs->nwork == 0)
+        if (tdb_tuplestore_rows(rs->work) == 0)
             rs->done = true;
         else
             tdb_exec_rescan(node->righttree);
@@ -188,11 +172,9 @@ exec_recursiveunion(PlanState *node)
 static void
 reset_union(RecursiveUnionState *rs)
 {
-    tdb_mcxt_reset(rs->work_mcxt);
-    tdb_mcxt_reset(rs->next_mcxt);
+    tdb_tuplestore_clear(rs->work);
+    tdb_tuplestore_clear(rs->next);
     tdb_mcxt_reset(rs->seen_mcxt);
-    rs->work = rs->next = NULL;
-    rs->nwork = rs->nnext = rs->next_size = 0;
     rs->seen_size = 64;
     rs->seen = tdb_mcxt_alloc(rs->seen_mcxt, sizeof(SeenRow) * 64);
     rs->nseen = 0;
@@ -201,6 +183,7 @@ reset_union(RecursiveUnionState *rs)
     memset(rs->buckets, 0xff, sizeof(int32) * 64);
     rs->nonrec_done = false;
     rs->done = false;
+    rs->round++;
 }
 
 static void
@@ -220,10 +203,10 @@ tdb_exec_init_recursiveunion(RecursiveUnion *plan, EState *estate)
     tdb_exec_init_common(&rs->ps, &plan->plan, estate,
                          sizeof(RecursiveUnionState));
     rs->plan = plan;
-    rs->work_mcxt = tdb_aset_create(estate->query_mcxt, "RecursiveUnion",
-                                    ALLOCSET_DEFAULT_SIZES);
-    rs->next_mcxt = tdb_aset_create(estate->query_mcxt, "RecursiveUnion",
-                                    ALLOCSET_DEFAULT_SIZES);
+    rs->work = tdb_tuplestore_create(
+        estate->query_mcxt, (Size)estate->work_mem * 1024, estate->temp_dir);
+    rs->next = tdb_tuplestore_create(
+        estate->query_mcxt, (Size)estate->work_mem * 1024, estate->temp_dir);
     rs->seen_mcxt = tdb_aset_create(estate->query_mcxt, "RecursiveUnion",
                                     ALLOCSET_DEFAULT_SIZES);
     reset_union(rs);
@@ -241,12 +224,23 @@ tdb_exec_init_recursiveunion(RecursiveUnion *plan, EState *estate)
     return &rs->ps;
 }
 
+int64
+tdb_exec_worktable_round(EState *estate, int wt_param)
+{
+    RecursiveUnionState *rs;
+
+    if (wt_param < 0 || wt_param >= estate->nparams ||
+        (rs = DatumGetPointer(estate->params[wt_param].value)) == NULL)
+        elog(ERROR, "working table %d outside its RecursiveUnion", wt_param);
+    return rs->round;
+}
+
 /* ----- WorkTableScan ----- */
 
 typedef struct WorkTableScanState {
     PlanState ps;
     RecursiveUnionState *ru;
-    int64 next;
+    int reader; /* in both tables */
     TupleTableSlot *scan_slot;
 } WorkTableScanState;
 
@@ -256,9 +250,10 @@ exec_worktablescan(PlanState *node)
     WorkTableScanState *ws = (WorkTableScanState *)node;
     ExprContext *econtext = node->econtext;
 
-    while (ws->next < ws->ru->nwork) {
-        tdb_slot_store_minimal_tuple(ws->scan_slot, ws->ru->work[ws->next++],
-                                     false);
+    /* nothing is put into the working table while it is read: the row
+     * may stay where it is */
+    while (
+        tdb_tuplestore_read(ws->ru->work, ws->reader, ws->scan_slot, false)) {
         tdb_exec_reset_row(econtext);
         if (tdb_exec_filter(node))
             return tdb_exec_project(node->projection, econtext);
@@ -269,7 +264,9 @@ exec_worktablescan(PlanState *node)
 static void
 rescan_worktablescan(PlanState *node)
 {
-    ((WorkTableScanState *)node)->next = 0;
+    WorkTableScanState *ws = (WorkTableScanState *)node;
+
+    tdb_tuplestore_rewind(ws->ru->work, ws->reader);
 }
 
 PlanState *
@@ -283,6 +280,10 @@ tdb_exec_init_worktablescan(WorkTableScan *plan, EState *estate)
     ws->ru = DatumGetPointer(estate->params[plan->wt_param].value);
     if (ws->ru == NULL)
         elog(ERROR, "WorkTableScan outside a RecursiveUnion");
+    ws->reader = tdb_tuplestore_add_reader(ws->ru->work);
+    if (tdb_tuplestore_add_reader(ws->ru->next) != ws->reader)
+        elog(ERROR, "WorkTableScan readers out of step");
+    ws->ru->nreaders++;
     ws->scan_slot = tdb_slot_create(ws->ru->ps.result_desc,
                                     &tdb_tts_ops_minimal);
     ws->ps.econtext->scan_slot = ws->scan_slot;

@@ -580,6 +580,8 @@ tdb_exec_subplan(SubPlanState *ss, ExprContext *econtext, bool *isnull)
     case ALL_SUBLINK:
         result = run_any_all(ss, econtext, isnull);
         break;
+    case CTE_SUBLINK:
+        elog(ERROR, "a WITH query's plan is run by its CTE scans");
     }
     tdb_mcxt_switch_to(old);
     return result;

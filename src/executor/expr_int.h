@@ -57,6 +57,7 @@ typedef enum ExprEvalOp {
     EEOP_DISTINCT,
     EEOP_NULLIF,
     EEOP_MINMAX,
+    EEOP_ROW,
     EEOP_INLIST_ARG,
     EEOP_INLIST_HASHED,
     EEOP_SUBPLAN,
@@ -169,6 +170,12 @@ struct ExprEvalStep {
             const TypeSupport *support;
             bool is_greatest;
         } minmax;
+        struct {
+            Datum *values; /* the fields, evaluated */
+            bool *nulls;
+            Oid *types;
+            int nargs;
+        } row;
         struct {
             Datum *value; /* IN list: the tested value, evaluated once */
             bool *isnull;

@@ -35,6 +35,7 @@ typedef enum NodeTag {
     T_NullIfExpr,
     T_DistinctExpr,
     T_MinMaxExpr,
+    T_RowExpr,
     T_RelabelType,
     T_CoerceViaIO,
     T_CoerceToTypmod,

@@ -61,6 +61,25 @@ typedef struct FunctionScan {
     bool ordinality;
 } FunctionScan;
 
+/*
+ * A reference to a WITH query computed once: its plan is the statement's
+ * subplan cte_plan_id, listed by EXPLAIN as an initplan "CTE name" of the
+ * level holding the WITH.  The CTE Scans of one WITH query share its rows
+ * (a tuplestore), each reading at its own position; the first that needs
+ * a row not computed yet runs the plan one row further.  They find the
+ * shared state through PARAM_EXEC slot cte_param.
+ */
+typedef struct CteScan {
+    Plan plan;
+    const char *ctename; /* EXPLAIN: "CTE Scan on ctename [alias]" */
+    int cte_plan_id;     /* 1-based, PlannedStmt.subplans */
+    int cte_param;
+    /* working tables (RecursiveUnion.wt_param) of enclosing WITH
+     * RECURSIVE queries that the WITH query reads: when one of them
+     * changes, a rescan computes the rows again */
+    List *wt_params;
+} CteScan;
+
 /* A subquery in FROM: its plan's rows, renamed. */
 typedef struct SubqueryScan {
     Plan plan;
@@ -185,6 +204,7 @@ typedef struct RecursiveUnion {
 typedef struct WorkTableScan {
     Plan plan;
     int wt_param;
+    const char *ctename; /* EXPLAIN: "WorkTable Scan on ctename [alias]" */
 } WorkTableScan;
 
 /*

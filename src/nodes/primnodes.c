@@ -112,6 +112,8 @@ node_size(NodeTag tag)
         return sizeof(DistinctExpr);
     case T_MinMaxExpr:
         return sizeof(MinMaxExpr);
+    case T_RowExpr:
+        return sizeof(RowExpr);
     case T_RelabelType:
         return sizeof(RelabelType);
     case T_CoerceViaIO:
@@ -198,6 +200,8 @@ tdb_expr_walk_children(Node *node, ExprWalker walker, void *context)
         return walk_list(((DistinctExpr *)node)->args, walker, context);
     case T_MinMaxExpr:
         return walk_list(((MinMaxExpr *)node)->args, walker, context);
+    case T_RowExpr:
+        return walk_list(((RowExpr *)node)->args, walker, context);
     case T_RelabelType:
         return WALK(((RelabelType *)node)->arg);
     case T_CoerceViaIO:
@@ -311,6 +315,10 @@ tdb_expr_mutate_children(Node *node, ExprMutator mutator, void *context)
     case T_MinMaxExpr:
         ((MinMaxExpr *)copy)->args =
             mutate_list(((MinMaxExpr *)node)->args, mutator, context);
+        break;
+    case T_RowExpr:
+        ((RowExpr *)copy)->args =
+            mutate_list(((RowExpr *)node)->args, mutator, context);
         break;
     case T_RelabelType:
         ((RelabelType *)copy)->arg = MUTATE(((RelabelType *)node)->arg);
@@ -446,6 +454,9 @@ tdb_expr_equal(const Node *a, const Node *b)
     case T_CoalesceExpr:
         return list_equal(((const CoalesceExpr *)a)->args,
                           ((const CoalesceExpr *)b)->args);
+    case T_RowExpr:
+        return list_equal(((const RowExpr *)a)->args,
+                          ((const RowExpr *)b)->args);
     case T_Aggref: {
         const Aggref *x = (const Aggref *)a, *y = (const Aggref *)b;
 

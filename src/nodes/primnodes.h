@@ -164,6 +164,17 @@ typedef struct MinMaxExpr {
     List *args;
 } MinMaxExpr;
 
+/*
+ * ROW(a, b, ...) as one value: an anonymous record (type record) of the
+ * arguments, in types/record.c's layout.  Made by the WITH RECURSIVE
+ * SEARCH / CYCLE rewrite (parser/analyze.c); SQL's ROW constructor is
+ * not analyzed into one yet.
+ */
+typedef struct RowExpr {
+    Expr xpr;
+    List *args;
+} RowExpr;
+
 /* Same bits, new type (binary-coercible casts, e.g. varchar -> text). */
 typedef struct RelabelType {
     Expr xpr;
@@ -214,6 +225,8 @@ typedef enum SubLinkType {
     ALL_SUBLINK,    /* x op ALL (subquery) */
     EXPR_SUBLINK,   /* (subquery) as a scalar */
     ARRAY_SUBLINK,  /* ARRAY(subquery): its rows' one column as an array */
+    CTE_SUBLINK,    /* a WITH query computed once (an initplan that only
+                     * EXPLAIN lists: its CTE Scans run it) */
 } SubLinkType;
 
 /* A subquery in an expression, as the analyzer leaves it. */
@@ -238,6 +251,7 @@ typedef struct SubPlan {
     bool is_initplan;  /* uncorrelated: computed once */
     List *set_param;   /* initplan: the Params it sets */
     bool use_hash;     /* IN / NOT IN by hashing the subquery's rows */
+    const char *plan_name; /* CTE_SUBLINK: "CTE name", EXPLAIN's label */
 } SubPlan;
 
 /* A column of a target list (SELECT list, plan node output). */

@@ -255,6 +255,39 @@ inlined_commutator(const OperDesc *op)
     }
 }
 
+static Expr *negate(Expr *e);
+
+/*
+ * bool = constant and bool <> constant become the other side or its
+ * negation (PostgreSQL's simplify_boolean_equality): `x <> true` is
+ * `NOT x`, `x = true` is x.  NULL if o is not such a comparison.
+ */
+static Expr *
+simplify_boolean_equality(OpExpr *o)
+{
+    bool is_eq;
+
+    if (list_length(o->args) != 2 || o->op->left != BOOLOID ||
+        o->op->right != BOOLOID)
+        return NULL;
+    if (strcmp(o->op->name, "=") == 0)
+        is_eq = true;
+    else if (strcmp(o->op->name, "<>") == 0)
+        is_eq = false;
+    else
+        return NULL;
+    for (int side = 0; side < 2; side++) {
+        Expr *c = list_nth(o->args, side);
+        Expr *other = list_nth(o->args, 1 - side);
+
+        if (is_const(c) && !((Const *)c)->constisnull)
+            return DatumGetBool(((Const *)c)->constvalue) == is_eq
+                       ? other
+                       : negate(other);
+    }
+    return NULL;
+}
+
 static Node *
 fold_oper(OpExpr *o, FoldContext *ctx)
 {
@@ -272,6 +305,12 @@ fold_oper(OpExpr *o, FoldContext *ctx)
         return (Node *)null_const_like(&o->xpr);
     if (all_const(copy->args) && oper_is_immutable(copy))
         return (Node *)evaluate(&copy->xpr);
+    {
+        Expr *simpler = simplify_boolean_equality(copy);
+
+        if (simpler != NULL)
+            return (Node *)simpler;
+    }
     return (Node *)copy;
 }
 

@@ -276,10 +276,27 @@ make_scan(JoinPlanner *jp, int rtindex)
     }
     case RTE_WORKTABLE: {
         WorkTableScan *scan = MAKE_PLAN(WorkTableScan);
+        PlannerGlobal *glob = jp->root->glob;
 
-        if (jp->root->glob->wt_param < 0)
+        if (glob->wt_param < 0)
             elog(ERROR, "working table reference outside its recursive term");
-        scan->wt_param = jp->root->glob->wt_param;
+        scan->wt_param = glob->wt_param;
+        scan->ctename = rte->relname;
+        glob->wt_reads = tdb_lappend_int(glob->wt_reads, scan->wt_param);
+        plan = &scan->plan;
+        break;
+    }
+    case RTE_CTE: {
+        CteScan *scan = MAKE_PLAN(CteScan);
+        PlannerGlobal *glob = jp->root->glob;
+        PlannedCte *pc = tdb_plan_find_cte(glob, rte->cte);
+
+        scan->ctename = rte->cte->ctename;
+        scan->cte_plan_id = pc->plan_id;
+        scan->cte_param = pc->param;
+        scan->wt_params = pc->wt_params;
+        glob->wt_reads =
+            tdb_list_concat(glob->wt_reads, tdb_list_copy(pc->wt_params));
         plan = &scan->plan;
         break;
     }
@@ -295,6 +312,14 @@ make_scan(JoinPlanner *jp, int rtindex)
         Plan *sub = ((SubqueryScan *)plan)->subplan;
 
         tdb_plan_set_scan_estimates(plan, sub->plan_rows, sub->total_cost);
+    } else if (IsA(plan, CteScan)) {
+        Plan *cte = list_nth(jp->root->glob->subplans,
+                             ((CteScan *)plan)->cte_plan_id - 1);
+
+        /* PostgreSQL charges a tuple's CPU cost for reading the store
+         * besides the scan's own */
+        tdb_plan_set_scan_estimates(plan, cte->plan_rows,
+                                    cte->plan_rows * CPU_TUPLE_COST);
     } else {
         double pages = 0;
         double rows = tdb_plan_estimate_rows(jp->root, rtindex, &pages);

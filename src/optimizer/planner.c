@@ -674,6 +674,7 @@ plan_recursive_union(PlannerInfo *root)
     int ncols = list_length(q->target_list);
 
     ru->wt_param = new_param(root->glob);
+    root->glob->wt_owned = tdb_lappend_int(root->glob->wt_owned, ru->wt_param);
     ru->plan.lefttree = tdb_plan_subquery(root, q->rec_nonrecursive);
     root->glob->wt_param = ru->wt_param;
     ru->plan.righttree = tdb_plan_subquery(root, q->rec_recursive);
@@ -809,6 +810,7 @@ tdb_plan_query_level(PlannerInfo *root)
 
     tdb_check_stack_depth();
 
+    tdb_plan_ctes(root);
     if (q->rec_nonrecursive != NULL)
         return plan_recursive_union(root);
     tdb_pull_up_sublinks(q);

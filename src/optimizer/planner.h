@@ -58,6 +58,10 @@
  *     a semi join never hashes its outer side (PostgreSQL 15 has no
  *     Right Semi Join), and is not replaced by an inner join over the
  *     de-duplicated subquery as PostgreSQL's cost search sometimes is;
+ *   - a WITH query the analyzer did not inline (referenced more than
+ *     once, volatile, recursive or MATERIALIZED: parser/query.h) is
+ *     planned once, as a subplan listed under the level holding the
+ *     WITH ("CTE name"); each reference is a CTE Scan reading its rows;
  *   - other uncorrelated scalar / EXISTS subqueries run once
  *     (initplans), correlated ones are re-run per outer row with
  *     parameters; an uncorrelated IN / NOT IN (= ANY) left as a

@@ -25,7 +25,21 @@ typedef struct PlannerGlobal {
     int nparams;    /* PARAM_EXEC Params handed out so far */
     int wt_param;   /* the working table of the recursive term being
                      * planned, or -1 */
+    List *ctes;     /* PlannedCte: the WITH queries planned so far */
+    List *wt_reads; /* wt_params read by the scans planned so far
+                     * (WorkTable Scans, and CTE Scans through their WITH
+                     * query), for CteScan.wt_params */
+    List *wt_owned; /* wt_params of the RecursiveUnions planned so far */
 } PlannerGlobal;
+
+/* A WITH query computed once, planned as the statement's subplan plan_id
+ * (subselect.c, tdb_plan_ctes). */
+typedef struct PlannedCte {
+    CommonTableExpr *cte;
+    int plan_id;
+    int param;       /* CteScan.cte_param */
+    List *wt_params; /* CteScan.wt_params */
+} PlannedCte;
 
 /* An outer-query value a subquery reads -- a column, or an aggregate of
  * that query (Aggref.agglevelsup) -- and the Param carrying it. */
@@ -117,6 +131,11 @@ Plan *tdb_plan_make_limit(Plan *child, Expr *offset, Expr *count);
 /* Fold the query's expressions and plan their sublinks and outer
  * references, in place. */
 void tdb_plan_preprocess_query(PlannerInfo *root);
+/* Plan the level's WITH queries computed once (q->cte_list): subplans,
+ * and initplans of the level that EXPLAIN lists as "CTE name". */
+void tdb_plan_ctes(PlannerInfo *root);
+/* The planned WITH query cte (planned by an enclosing level). */
+PlannedCte *tdb_plan_find_cte(PlannerGlobal *glob, CommonTableExpr *cte);
 
 /* joinplan.c: phase 2 */
 Plan *tdb_plan_jointree(PlannerInfo *root, List *needed);

@@ -264,6 +264,7 @@ tdb_plan_fix_plan(Plan *plan)
          */
     case T_FunctionScan:
     case T_WorkTableScan:
+    case T_CteScan:
     case T_ValuesScan: {
         /* scan tuple = the RTE's columns: the Vars here all belong to
          * this scan's rtindex */

@@ -208,7 +208,7 @@ static bool
 is_plain_subquery(Query *s)
 {
     if (s->command != CMD_SELECT || s->set_operations != NULL ||
-        s->rec_nonrecursive != NULL || s->has_aggs ||
+        s->cte_list != NIL || s->rec_nonrecursive != NULL || s->has_aggs ||
         s->group_clause != NIL || s->having != NULL ||
         s->distinct_clause != NIL || s->limit_offset != NULL ||
         s->limit_count != NULL || s->has_target_srfs ||

@@ -218,7 +218,7 @@ static bool
 materializes_output(const Plan *plan)
 {
     return IsA(plan, Material) || IsA(plan, Sort) || IsA(plan, FunctionScan) ||
-           IsA(plan, WorkTableScan);
+           IsA(plan, WorkTableScan) || IsA(plan, CteScan);
 }
 
 /*
@@ -396,4 +396,84 @@ tdb_plan_preprocess_query(PlannerInfo *root)
                         preprocess_expr(root, list_nth(row, c));
             }
     }
+}
+
+/* ----------------------------------------------------------------------
+ * WITH queries computed once
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The working tables the WITH query planned since the glob's lists were
+ * nread and nowned long reads from outside itself: those its scans read
+ * that no recursion inside it owns.
+ */
+static List *
+outer_worktables(PlannerGlobal *glob, int nread, int nowned)
+{
+    List *outer = NIL;
+
+    for (int r = nread; r < list_length(glob->wt_reads); r++) {
+        int wt = list_nth_int(glob->wt_reads, r);
+        bool owned = false;
+
+        for (int o = nowned; o < list_length(glob->wt_owned); o++)
+            owned = owned || list_nth_int(glob->wt_owned, o) == wt;
+        if (!owned && !tdb_list_member_int(outer, wt))
+            outer = tdb_lappend_int(outer, wt);
+    }
+    return outer;
+}
+
+/*
+ * Each WITH query of the level that is computed once (the analyzer's
+ * decision, parser/query.h) is planned as a query level of its own, in
+ * WITH order, before anything of the level that could read it: a subplan
+ * of the statement, then a PARAM_EXEC slot through which its CTE scans
+ * share its rows, then an initplan of the level that only EXPLAIN lists
+ * ("CTE name") -- PostgreSQL's order, so plan and Param numbers match
+ * its EXPLAIN.
+ */
+void
+tdb_plan_ctes(PlannerInfo *root)
+{
+    PlannerGlobal *glob = root->glob;
+
+    for (int i = 0; i < list_length(root->q->cte_list); i++) {
+        CommonTableExpr *cte = list_nth(root->q->cte_list, i);
+        PlannedCte *pc = tdb_palloc0(sizeof(PlannedCte));
+        SubPlan *sp = makeNode(SubPlan);
+        int nread = list_length(glob->wt_reads);
+        int nowned = list_length(glob->wt_owned);
+        Plan *plan = tdb_plan_subquery(root, cte->ctequery);
+        char *name = tdb_palloc(strlen(cte->ctename) + 5);
+
+        pc->cte = cte;
+        pc->wt_params = outer_worktables(glob, nread, nowned);
+        glob->subplans = tdb_lappend(glob->subplans, plan);
+        pc->plan_id = list_length(glob->subplans);
+        pc->param = new_param(glob);
+        glob->ctes = tdb_lappend(glob->ctes, pc);
+        sp->xpr.type_oid = InvalidOid;
+        sp->xpr.typmod = -1;
+        sp->xpr.location = -1;
+        sp->sublink_type = CTE_SUBLINK;
+        sp->plan_id = pc->plan_id;
+        sp->is_initplan = true;
+        sp->set_param = tdb_lappend_int(NIL, pc->param);
+        snprintf(name, strlen(cte->ctename) + 5, "CTE %s", cte->ctename);
+        sp->plan_name = name;
+        root->init_plans = tdb_lappend(root->init_plans, sp);
+    }
+}
+
+PlannedCte *
+tdb_plan_find_cte(PlannerGlobal *glob, CommonTableExpr *cte)
+{
+    for (int i = 0; i < list_length(glob->ctes); i++) {
+        PlannedCte *pc = list_nth(glob->ctes, i);
+
+        if (pc->cte == cte)
+            return pc;
+    }
+    elog(ERROR, "WITH query \"%s\" was not planned", cte->ctename);
 }

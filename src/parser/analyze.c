@@ -3,7 +3,7 @@
  * VALUES), INSERT, UPDATE, DELETE, to Query trees (analyze.h).
  *
  * The clauses of a SELECT are analyzed in PostgreSQL's order -- FROM,
- * WHERE, the target list, ORDER BY, GROUP BY, HAVING, DISTINCT, LIMIT --
+ * the target list, WHERE, ORDER BY, GROUP BY, HAVING, DISTINCT, LIMIT --
  * because later clauses may refer to what earlier ones made (ORDER BY an
  * output alias; GROUP BY adding a hidden target column).
  */
@@ -95,8 +95,6 @@ tdb_analyze_subquery(ParseState *parent, PgQuery__Node *stmt)
  * WITH
  * ---------------------------------------------------------------------- */
 
-static List *visible_targets(Query *q);
-
 /* A WITH item's query: its own level, seeing the earlier WITH items (and
  * the names of the later ones, for the forward-reference error). */
 static Query *
@@ -127,21 +125,31 @@ select_node(PgQuery__SelectStmt *sel)
 /*
  * WITH RECURSIVE name AS (A UNION [ALL] B) where B reads name: the
  * non-recursive term A fixes the columns; B is analyzed with name
- * standing for the working table.  NULL if B does not read name (the
- * caller analyzes the CTE as an ordinary one).
+ * standing for the working table, which also has the columns a SEARCH or
+ * CYCLE clause adds (sc, or NULL: parse_cte.c, which then rewrites the
+ * query).  NULL if B does not read name (the caller analyzes the CTE as
+ * an ordinary one).
  */
 static Query *
-analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
+analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte,
+                      const SearchCycle *sc)
 {
     PgQuery__SelectStmt *sel = cte->ctequery->select_stmt;
     CteItem *self = tdb_palloc0(sizeof(CteItem));
     Query *nonrec, *rec, *q;
-    List *vis, *rvis;
+    List *vis, *rvis, *colnames;
 
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_UNION)
         return NULL;
     nonrec = analyze_cte_body(ps, ps->ctes, select_node(sel->larg));
-    vis = visible_targets(nonrec);
+    vis = tdb_visible_targets(nonrec);
+    if (cte->n_aliascolnames > (size_t)list_length(vis))
+        ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+                errmsg("WITH query \"%s\" has %d columns available but "
+                       "%d columns specified",
+                       cte->ctename, list_length(vis),
+                       (int)cte->n_aliascolnames),
+                errposition(parse_errpos(ps, cte->location)));
     self->name = cte->ctename;
     for (int c = 0; c < list_length(vis); c++) {
         TargetEntry *te = list_nth(vis, c);
@@ -155,11 +163,15 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
         self->coltypmods = tdb_lappend_int(self->coltypmods,
                                            exprTypmod(te->expr));
     }
+    colnames = tdb_list_copy(self->colnames);
+    if (sc != NULL)
+        tdb_search_cycle_columns(sc, &self->colnames, &self->coltypes,
+                                 &self->coltypmods);
     rec = analyze_cte_body(ps, tdb_lappend(tdb_list_copy(ps->ctes), self),
                            select_node(sel->rarg));
     if (!self->referenced)
         return NULL;
-    rvis = visible_targets(rec);
+    rvis = tdb_visible_targets(rec);
     if (list_length(rvis) != list_length(vis))
         ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
                 errmsg("each UNION query must have the same number of "
@@ -193,6 +205,9 @@ analyze_recursive_cte(ParseState *ps, PgQuery__CommonTableExpr *cte)
     q->rec_nonrecursive = nonrec;
     q->rec_recursive = rec;
     q->rec_all = sel->all;
+    if (sc != NULL)
+        q = tdb_search_cycle_finish(ps, sc, cte, q, colnames, self->colnames,
+                                    self->coltypes, self->coltypmods);
     return q;
 }
 
@@ -202,20 +217,25 @@ analyze_cte(CteItem *item)
 {
     ParseState *ps = item->def_ps;
     PgQuery__CommonTableExpr *cte = item->def;
+    SearchCycle *sc = tdb_search_cycle_begin(ps, cte);
     Query *q = NULL;
 
     tdb_check_stack_depth();
 
     if (item->def_recursive &&
         cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
-        q = analyze_recursive_cte(ps, cte);
+        q = analyze_recursive_cte(ps, cte, sc);
     if (q == NULL)
         q = analyze_cte_body(ps, item->def_ctes, cte->ctequery);
-    if (cte->n_aliascolnames > (size_t)list_length(visible_targets(q)))
+    if (sc != NULL && q->rec_nonrecursive == NULL)
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("WITH query is not recursive"),
+                errposition(parse_errpos(ps, cte->location)));
+    if (cte->n_aliascolnames > (size_t)list_length(tdb_visible_targets(q)))
         ereport(ERROR, errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
                 errmsg("WITH query \"%s\" has %d columns available but "
                        "%d columns specified",
-                       cte->ctename, list_length(visible_targets(q)),
+                       cte->ctename, list_length(tdb_visible_targets(q)),
                        (int)cte->n_aliascolnames),
                 errposition(parse_errpos(ps, cte->location)));
     for (size_t c = 0; c < cte->n_aliascolnames; c++) {
@@ -234,20 +254,32 @@ analyze_cte(CteItem *item)
 Query *
 tdb_reanalyze_cte(CteItem *cte)
 {
-    return analyze_cte(cte);
+    Statement *st = cte->def_ps->st;
+    Query *q;
+
+    /* an error here ends the statement, and the Statement with it */
+    st->cte_copy_depth++;
+    q = analyze_cte(cte);
+    st->cte_copy_depth--;
+    return q;
 }
 
-static void
+/* Analyze a WITH clause: its items become visible to the rest of the
+ * level (ps->ctes).  Returns them, for finish_with. */
+static List *
 analyze_with(ParseState *ps, PgQuery__WithClause *with)
 {
+    List *items = NIL;
+
     if (with == NULL)
-        return;
+        return NIL;
     for (size_t i = 0; i < with->n_ctes; i++)
         ps->with_names = tdb_lappend(ps->with_names,
                                      with->ctes[i]->common_table_expr->ctename);
     for (size_t i = 0; i < with->n_ctes; i++) {
         PgQuery__CommonTableExpr *cte = with->ctes[i]->common_table_expr;
         CteItem *item = tdb_palloc0(sizeof(CteItem));
+        CommonTableExpr *node = makeNode(CommonTableExpr);
 
         for (size_t j = 0; j < i; j++)
             if (strcmp(with->ctes[j]->common_table_expr->ctename,
@@ -263,9 +295,175 @@ analyze_with(ParseState *ps, PgQuery__WithClause *with)
         item->def = cte;
         item->def_recursive = with->recursive;
         item->query = analyze_cte(item);
+        node->ctename = cte->ctename;
+        node->ctequery = item->query;
+        node->recursive = item->query->rec_nonrecursive != NULL;
+        node->materialized =
+            cte->ctematerialized ==
+                    PG_QUERY__CTEMATERIALIZE__CTEMaterializeAlways
+                ? CTE_MATERIALIZE_ALWAYS
+            : cte->ctematerialized ==
+                    PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever
+                ? CTE_MATERIALIZE_NEVER
+                : CTE_MATERIALIZE_DEFAULT;
+        item->cte = node;
+        item->state = CTE_UNDECIDED;
         ps->ctes = tdb_lappend(ps->ctes, item);
+        items = tdb_lappend(items, item);
     }
     ps->with_names = NIL;
+    return items;
+}
+
+/* What query_has looks for. */
+typedef enum QueryFind {
+    FIND_VOLATILE,  /* a call of a volatile function */
+    FIND_WORKTABLE, /* a reference to a recursive query's working table */
+} QueryFind;
+
+static bool query_has(Query *q, QueryFind what);
+
+static bool
+expr_has(Node *node, void *arg)
+{
+    QueryFind what = *(QueryFind *)arg;
+
+    if (node == NULL)
+        return false;
+    if (what == FIND_VOLATILE && IsA(node, FuncExpr) &&
+        ((FuncExpr *)node)->func->volatility == PROVOLATILE_VOLATILE)
+        return true;
+    if (IsA(node, SubLink) &&
+        query_has((Query *)((SubLink *)node)->subselect, what))
+        return true;
+    return tdb_expr_walk_children(node, expr_has, arg);
+}
+
+static bool
+jointree_has(Node *node, QueryFind what)
+{
+    if (node == NULL)
+        return false;
+    if (IsA(node, FromExpr)) {
+        FromExpr *f = (FromExpr *)node;
+
+        if (expr_has((Node *)f->quals, &what))
+            return true;
+        for (int i = 0; i < list_length(f->fromlist); i++)
+            if (jointree_has(list_nth(f->fromlist, i), what))
+                return true;
+        return false;
+    }
+    if (IsA(node, JoinExpr))
+        return expr_has((Node *)((JoinExpr *)node)->quals, &what) ||
+               jointree_has(((JoinExpr *)node)->larg, what) ||
+               jointree_has(((JoinExpr *)node)->rarg, what);
+    return false;
+}
+
+/* Does q, or a query inside it (subqueries, sublinks, WITH queries),
+ * hold what?  Another WITH query it only reads (RTE_CTE) is not looked
+ * into: its rows are computed once, whatever it holds. */
+static bool
+query_has(Query *q, QueryFind what)
+{
+    if (q == NULL)
+        return false;
+    if (expr_has((Node *)q->target_list, &what) ||
+        expr_has((Node *)q->returning, &what) ||
+        expr_has((Node *)q->having, &what) ||
+        expr_has((Node *)q->limit_offset, &what) ||
+        expr_has((Node *)q->limit_count, &what) ||
+        jointree_has((Node *)q->jointree, what) ||
+        query_has(q->rec_nonrecursive, what) ||
+        query_has(q->rec_recursive, what))
+        return true;
+    for (int i = 0; i < list_length(q->rtable); i++) {
+        RangeTblEntry *rte = list_nth(q->rtable, i);
+
+        switch (rte->rtekind) {
+        case RTE_SUBQUERY:
+            if (query_has(rte->subquery, what))
+                return true;
+            break;
+        case RTE_FUNCTION:
+            if (expr_has((Node *)rte->funcexpr, &what))
+                return true;
+            break;
+        case RTE_VALUES:
+            if (expr_has((Node *)rte->values_lists, &what))
+                return true;
+            break;
+        case RTE_JOIN:
+            if (expr_has((Node *)rte->joinaliasvars, &what))
+                return true;
+            break;
+        case RTE_WORKTABLE:
+            if (what == FIND_WORKTABLE)
+                return true;
+            break;
+        case RTE_RELATION:
+        case RTE_CTE:
+            break;
+        }
+    }
+    for (int i = 0; i < list_length(q->cte_list); i++)
+        if (query_has(((CommonTableExpr *)list_nth(q->cte_list, i))->ctequery,
+                      what))
+            return true;
+    return false;
+}
+
+/*
+ * The end of the analysis of a level holding a WITH (items, from
+ * analyze_with): every reference in the level and inside it has been
+ * analyzed, so each WITH query's references are counted.  PostgreSQL
+ * 12+'s rule decides, in WITH order, what they become:
+ *
+ *   - a query referenced once (or written NOT MATERIALIZED), that is not
+ *     recursive and calls no volatile function, is inlined: each
+ *     reference becomes a subquery of its own -- the first takes the
+ *     analyzed body, the others a new analysis of it (a body read by
+ *     several references that reads the working table of an enclosing
+ *     recursive query is not inlined: that would read it twice);
+ *   - otherwise it is computed once (q->cte_list) and every reference
+ *     reads its rows (RTE_CTE);
+ *   - a query nobody references is neither: it is never run.
+ *
+ * References are counted where they appear in the query text, not in
+ * the copies an inlined body adds, as PostgreSQL counts them; what a
+ * copy references is resolved by the state of the query it names
+ * (add_cte_rte).
+ */
+static void
+finish_with(List *items, Query *q)
+{
+    for (int i = 0; i < list_length(items); i++) {
+        CteItem *item = list_nth(items, i);
+        CommonTableExpr *cte = item->cte;
+        bool inline_it =
+            !cte->recursive &&
+            (cte->materialized == CTE_MATERIALIZE_NEVER ||
+             (cte->materialized == CTE_MATERIALIZE_DEFAULT &&
+              cte->refcount == 1)) &&
+            (cte->refcount <= 1 || !query_has(cte->ctequery, FIND_WORKTABLE)) &&
+            !query_has(cte->ctequery, FIND_VOLATILE);
+
+        if (item->placeholders == NIL || inline_it) {
+            item->state = CTE_INLINED;
+            for (int r = 0; r < list_length(item->placeholders); r++) {
+                RangeTblEntry *rte = list_nth(item->placeholders, r);
+
+                rte->rtekind = RTE_SUBQUERY;
+                rte->cte = NULL;
+                rte->subquery = r == 0 ? item->query : tdb_reanalyze_cte(item);
+            }
+        } else {
+            item->state = CTE_MATERIALIZED;
+            q->cte_list = tdb_lappend(q->cte_list, cte);
+        }
+        item->placeholders = NIL;
+    }
 }
 
 /* ----------------------------------------------------------------------
@@ -356,14 +554,24 @@ transform_distinct(ParseState *ps, Query *q)
 static Query *analyze_set_operation(ParseState *ps, PgQuery__SelectStmt *sel);
 static Query *analyze_values(ParseState *ps, PgQuery__SelectStmt *sel);
 
+static Query *analyze_select_body(ParseState *ps, PgQuery__SelectStmt *sel);
+
 static Query *
 analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
+{
+    List *with = analyze_with(ps, sel->with_clause);
+    Query *q = analyze_select_body(ps, sel);
+
+    finish_with(with, q);
+    return q;
+}
+
+static Query *
+analyze_select_body(ParseState *ps, PgQuery__SelectStmt *sel)
 {
     Query *q;
 
     tdb_check_stack_depth();
-
-    analyze_with(ps, sel->with_clause);
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE &&
         sel->op != PG_QUERY__SET_OPERATION__SET_OPERATION_UNDEFINED)
         return analyze_set_operation(ps, sel);
@@ -382,12 +590,12 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel)
     q = new_query(CMD_SELECT);
     q->jointree =
         tdb_transform_from_clause(ps, sel->from_clause, sel->n_from_clause);
-    q->jointree->quals = tdb_transform_where(ps, sel->where_clause,
-                                             EXPR_KIND_WHERE, "WHERE");
     q->target_list = tdb_transform_target_list(
         ps, sel->target_list, sel->n_target_list, EXPR_KIND_SELECT_TARGET);
     if (ps->resolve_unknowns)
         tdb_resolve_unknown_targets(ps, q->target_list);
+    q->jointree->quals = tdb_transform_where(ps, sel->where_clause,
+                                             EXPR_KIND_WHERE, "WHERE");
     q->sort_clause = tdb_transform_sort_clause(ps, sel->sort_clause,
                                                sel->n_sort_clause,
                                                &q->target_list);
@@ -508,8 +716,8 @@ setop_name(PgQuery__SetOperation op)
 }
 
 /* Visible target entries of a leaf query. */
-static List *
-visible_targets(Query *q)
+List *
+tdb_visible_targets(Query *q)
 {
     List *result = NIL;
 
@@ -536,7 +744,7 @@ coerce_leaves(ParseState *ps, Node *node, int c, Oid type)
     {
         RangeTblEntry *rte =
             list_nth(ps->rtable, ((RangeTblRef *)node)->rtindex - 1);
-        TargetEntry *te = list_nth(visible_targets(rte->subquery), c);
+        TargetEntry *te = list_nth(tdb_visible_targets(rte->subquery), c);
 
         te->expr = tdb_coerce_or_error(ps, te->expr, type, -1, CAST_IMPLICIT,
                                        exprLocation(te->expr));
@@ -556,7 +764,7 @@ result_exprs(ParseState *ps, Node *node)
     if (IsA(node, SetOperationStmt))
         return ((SetOperationStmt *)node)->colexprs;
     rte = list_nth(ps->rtable, ((RangeTblRef *)node)->rtindex - 1);
-    vis = visible_targets(rte->subquery);
+    vis = tdb_visible_targets(rte->subquery);
     for (int i = 0; i < list_length(vis); i++)
         exprs = tdb_lappend(exprs, ((TargetEntry *)list_nth(vis, i))->expr);
     return exprs;
@@ -1126,6 +1334,7 @@ static Query *
 analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
 {
     Query *q = new_query(CMD_INSERT);
+    List *with;
     Relation rel;
     int ncols;
     int *cols;
@@ -1135,7 +1344,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
     if (ins->on_conflict_clause != NULL)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("ON CONFLICT is not supported yet"));
-    analyze_with(ps, ins->with_clause);
+    with = analyze_with(ps, ins->with_clause);
     rel = open_target(ps, ins->relation, q);
     cols = insert_columns(ps, ins, rel, &ncols);
 
@@ -1210,7 +1419,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         RangeTblRef *ref;
         RangeTblEntry *rte;
         Query *sub = analyze_insert_source(ps, ins->select_stmt);
-        List *vis = visible_targets(sub);
+        List *vis = tdb_visible_targets(sub);
         Expr **by_column =
             tdb_palloc0(sizeof(Expr *) * (Size)Max(1, rel->rd_att->natts));
 
@@ -1248,6 +1457,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
         transform_returning(ps, ins->returning_list, ins->n_returning_list);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;
+    finish_with(with, q);
     return q;
 }
 
@@ -1308,9 +1518,9 @@ static Query *
 analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
 {
     Query *q = new_query(CMD_UPDATE);
+    List *with = analyze_with(ps, upd->with_clause);
     Relation rel;
 
-    analyze_with(ps, upd->with_clause);
     rel = open_target(ps, upd->relation, q);
     add_target_to_namespace(ps, q);
     scan_target(q);
@@ -1323,6 +1533,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
     add_checks(ps, q, rel);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;
+    finish_with(with, q);
     return q;
 }
 
@@ -1330,8 +1541,8 @@ static Query *
 analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del)
 {
     Query *q = new_query(CMD_DELETE);
+    List *with = analyze_with(ps, del->with_clause);
 
-    analyze_with(ps, del->with_clause);
     (void)open_target(ps, del->relation, q);
     add_target_to_namespace(ps, q);
     scan_target(q);
@@ -1342,6 +1553,7 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del)
         transform_returning(ps, del->returning_list, del->n_returning_list);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;
+    finish_with(with, q);
     return q;
 }
 

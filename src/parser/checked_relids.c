@@ -8,8 +8,10 @@
  *       |                                      named inside a system
  *       |                                      view's definition
  *       |--rtable--> RTE_SUBQUERY --> Query    (FROM subqueries, views,
- *       |                                      each reference to a CTE,
- *       |                                      set operation branches)
+ *       |                                      each inlined reference to
+ *       |                                      a CTE, set operation
+ *       |                                      branches)
+ *       |--cte_list--> CommonTableExpr --> Query  (CTEs computed once)
  *       |--expressions--> SubLink --> Query    (target list, WHERE, ON,
  *       |                                      HAVING, LIMIT, RETURNING,
  *       |                                      VALUES, FROM functions)
@@ -94,9 +96,13 @@ walk_query(const Query *q, List **relids)
             break;
         case RTE_JOIN:
         case RTE_WORKTABLE:
+        case RTE_CTE: /* its query is walked with cte_list */
             break;
         }
     }
+    for (int i = 0; i < list_length(q->cte_list); i++)
+        walk_query(((CommonTableExpr *)list_nth(q->cte_list, i))->ctequery,
+                   relids);
     walk_jointree((Node *)q->jointree, relids);
     walk_expr(q->target_list, relids);
     walk_expr(q->returning, relids);

@@ -111,6 +111,8 @@ static Node *transform_from_item(ParseState *ps, PgQuery__Node *item,
                                  List **namespace);
 static Node *add_worktable_rte(ParseState *ps, CteItem *cte,
                                PgQuery__RangeVar *rv, List **namespace);
+static Node *add_cte_rte(ParseState *ps, CteItem *cte, PgQuery__RangeVar *rv,
+                         List **namespace);
 
 static Node *
 make_rtref(int rtindex)
@@ -141,10 +143,7 @@ transform_range_var(ParseState *ps, PgQuery__RangeVar *rv, List **namespace)
         if (cte != NULL &&
             (rv->schemaname == NULL || rv->schemaname[0] == '\0')) {
             if (cte->query != NULL)
-                return tdb_add_subquery_rte(
-                    ps, cte->references++ == 0 ? cte->query
-                                               : tdb_reanalyze_cte(cte),
-                    rv->relname, rv->alias, namespace);
+                return add_cte_rte(ps, cte, rv, namespace);
             return add_worktable_rte(ps, cte, rv, namespace);
         }
     }
@@ -222,6 +221,47 @@ tdb_add_subquery_rte(ParseState *ps, Query *sub, const char *refname,
     return make_rtref(rtindex);
 }
 
+/*
+ * A reference to a WITH query (analyze.c, "WITH", has the rules): a
+ * subquery of its own once the query is known to be inlined, otherwise a
+ * reference (RTE_CTE) to the rows computed once -- a placeholder, while
+ * the level holding the WITH is still being analyzed, that the end of
+ * its analysis may turn into a subquery.  References in the query text
+ * are counted; those in another copy of an inlined body are not.
+ */
+static Node *
+add_cte_rte(ParseState *ps, CteItem *cte, PgQuery__RangeVar *rv,
+            List **namespace)
+{
+    RangeTblEntry *rte;
+    int rtindex;
+
+    if (cte->state == CTE_INLINED)
+        return tdb_add_subquery_rte(ps, tdb_reanalyze_cte(cte), rv->relname,
+                                    rv->alias, namespace);
+    rte = makeNode(RangeTblEntry);
+    rte->rtekind = RTE_CTE;
+    rte->cte = cte->cte;
+    rte->refname = rv->relname;
+    for (int i = 0; i < list_length(cte->query->target_list); i++) {
+        TargetEntry *te = list_nth(cte->query->target_list, i);
+
+        if (!te->resjunk)
+            add_column(rte, te->resname != NULL ? te->resname : "?column?",
+                       exprType(te->expr), exprTypmod(te->expr));
+    }
+    apply_alias(ps, rte, rv->alias);
+    rte->in_from_clause = true;
+    if (cte->state == CTE_UNDECIDED) {
+        cte->placeholders = tdb_lappend(cte->placeholders, rte);
+        if (ps->st->cte_copy_depth == 0)
+            cte->cte->refcount++;
+    }
+    rtindex = tdb_add_rte(ps, rte);
+    *namespace = tdb_list_make1(ns_item(rtindex, true, true));
+    return make_rtref(rtindex);
+}
+
 /* A recursive CTE's self-reference: its working table. */
 static Node *
 add_worktable_rte(ParseState *ps, CteItem *cte, PgQuery__RangeVar *rv,
@@ -232,6 +272,7 @@ add_worktable_rte(ParseState *ps, CteItem *cte, PgQuery__RangeVar *rv,
 
     rte->rtekind = RTE_WORKTABLE;
     rte->refname = rv->relname;
+    rte->relname = rv->relname;
     rte->colnames = tdb_list_copy(cte->colnames);
     rte->coltypes = tdb_list_copy(cte->coltypes);
     rte->coltypmods = tdb_list_copy(cte->coltypmods);

@@ -32,6 +32,14 @@ int tdb_pb_depth(const ProtobufCMessage *msg, MemoryContext cxt);
  */
 bool tdb_sql_depth_bound(const char *sql, Size *bound);
 
+/* What the references to a WITH query become (analyze.c, "WITH"). */
+typedef enum CteState {
+    CTE_UNDECIDED,   /* its level is being analyzed: references are counted
+                      * and wait as RTE_CTE placeholders */
+    CTE_INLINED,     /* each reference is a subquery of its own */
+    CTE_MATERIALIZED /* each reference reads the rows computed once */
+} CteState;
+
 /* A WITH query visible by name. */
 typedef struct CteItem {
     const char *name;
@@ -41,20 +49,39 @@ typedef struct CteItem {
     List *coltypes;
     List *coltypmods;
     bool referenced;   /* the recursive term read it */
-    /* to analyze the body again for each further reference: each
-     * reference is planned as a subquery of its own, and planning writes
-     * into the Query it plans (PostgreSQL would scan one materialized
-     * result; the rows are the same unless the body is volatile) */
-    int references;
+    CommonTableExpr *cte; /* the shared node references point to */
+    CteState state;
+    List *placeholders; /* RangeTblEntry (RTE_CTE) while undecided */
+    /* to analyze the body again for each further inlined reference:
+     * planning writes into the Query it plans, so no two references may
+     * share one */
     struct ParseState *def_ps; /* the level that defined it */
     List *def_ctes;            /* the CTEs visible to its body */
     PgQuery__CommonTableExpr *def;
     bool def_recursive;        /* WITH RECURSIVE */
 } CteItem;
 
-/* A fresh analysis of a WITH query's body (for its second and later
- * references). */
+/* A fresh analysis of a WITH query's body, for one more inlined
+ * reference (its own references are not counted). */
 Query *tdb_reanalyze_cte(CteItem *cte);
+
+/*
+ * WITH RECURSIVE's SEARCH and CYCLE clauses (parse_cte.c).  begin: the
+ * CYCLE marks analyzed (NULL when the WITH query has neither clause);
+ * columns: append the columns the clauses add to a column list (the
+ * working table's); finish: validate the clauses against the analyzed
+ * recursive query q (colnames: its own columns; all*: with the added
+ * ones) and rewrite it to compute them.  Errors are PostgreSQL's.
+ */
+typedef struct SearchCycle SearchCycle;
+SearchCycle *tdb_search_cycle_begin(ParseState *ps,
+                                    PgQuery__CommonTableExpr *cte);
+void tdb_search_cycle_columns(const SearchCycle *sc, List **colnames,
+                              List **coltypes, List **coltypmods);
+Query *tdb_search_cycle_finish(ParseState *ps, const SearchCycle *sc,
+                               PgQuery__CommonTableExpr *cte, Query *q,
+                               List *colnames, List *allnames, List *alltypes,
+                               List *alltypmods);
 
 /* Append an RTE to the range table; its 1-based index. */
 int tdb_add_rte(ParseState *ps, RangeTblEntry *rte);
@@ -67,6 +94,8 @@ CteItem *tdb_find_cte(ParseState *ps, const char *name);
 /* Analyze a SELECT with the given outer level and visible CTEs. */
 Query *tdb_analyze_subquery_in(Statement *st, ParseState *parent, List *ctes,
                                PgQuery__Node *stmt);
+/* q's target entries that are not junk, in order. */
+List *tdb_visible_targets(Query *q);
 /* a AND b */
 Expr *tdb_make_bool_and(Expr *a, Expr *b);
 

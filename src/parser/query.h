@@ -13,13 +13,37 @@
 #include "nodes/primnodes.h"
 
 typedef enum RTEKind {
-    RTE_RELATION, /* a table */
-    RTE_SUBQUERY, /* a subquery in FROM (or a CTE reference, inlined) */
-    RTE_JOIN,     /* a JOIN's output columns */
-    RTE_FUNCTION, /* a set-returning function in FROM */
-    RTE_VALUES,   /* VALUES lists */
+    RTE_RELATION,  /* a table */
+    RTE_SUBQUERY,  /* a subquery in FROM (or a CTE reference, inlined) */
+    RTE_JOIN,      /* a JOIN's output columns */
+    RTE_FUNCTION,  /* a set-returning function in FROM */
+    RTE_VALUES,    /* VALUES lists */
     RTE_WORKTABLE, /* a recursive CTE's reference to itself */
+    RTE_CTE,       /* a reference to a WITH query computed once */
 } RTEKind;
+
+/* WITH name AS [NOT] MATERIALIZED (...) */
+typedef enum CteMaterialize {
+    CTE_MATERIALIZE_DEFAULT,
+    CTE_MATERIALIZE_ALWAYS, /* MATERIALIZED */
+    CTE_MATERIALIZE_NEVER,  /* NOT MATERIALIZED */
+} CteMaterialize;
+
+/*
+ * A WITH query that is computed once, its rows read by every reference
+ * (RTE_CTE): PostgreSQL 12+'s rule, applied at the end of the analysis of
+ * the query level holding the WITH (analyze.c, "WITH").  Such a query is
+ * in its level's cte_list; the others were inlined, each reference
+ * becoming a subquery of its own (RTE_SUBQUERY).
+ */
+typedef struct CommonTableExpr {
+    NodeTag tag;
+    const char *ctename;
+    struct Query *ctequery;
+    bool recursive; /* WITH RECURSIVE that reads itself */
+    CteMaterialize materialized;
+    int refcount; /* references in the query text */
+} CommonTableExpr;
 
 typedef struct RangeTblEntry {
     NodeTag tag;
@@ -31,7 +55,7 @@ typedef struct RangeTblEntry {
     List *coltypmods;     /* int32 per column */
     /* RTE_RELATION */
     Oid relid;
-    const char *relname;
+    const char *relname; /* also RTE_WORKTABLE's: the WITH query's name */
     bool in_system_view; /* named in a system view's definition
                           * (system_views.c): read for the system, so
                           * not checked against the user's privileges */
@@ -47,6 +71,8 @@ typedef struct RangeTblEntry {
     bool ordinality;
     /* RTE_VALUES */
     List *values_lists;
+    /* RTE_CTE: the WITH query, in the cte_list of the level defining it */
+    CommonTableExpr *cte;
     bool in_from_clause; /* visible to unqualified names */
 } RangeTblEntry;
 
@@ -106,6 +132,7 @@ typedef struct SetOperationStmt {
 typedef struct Query {
     NodeTag tag;
     CmdType command;
+    List *cte_list;      /* CommonTableExpr: WITH queries computed once */
     List *rtable;        /* RangeTblEntry */
     FromExpr *jointree;
     List *target_list;   /* TargetEntry */

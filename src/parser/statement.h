@@ -72,6 +72,10 @@ typedef struct Statement {
     ParamTypes *params;    /* preparing: $n allowed; NULL: a $n is 42P02 */
     int system_view_depth; /* > 0 while analyzing a system view's
                             * definition (system_views.c) */
+    int cte_copy_depth;    /* > 0 while analyzing a WITH query's body
+                            * again for one more inlined reference: its
+                            * references to other WITH queries are not
+                            * counted (analyze.c, "WITH") */
 } Statement;
 
 /*

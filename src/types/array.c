@@ -5,9 +5,10 @@
  * table's reloptions into text).
  *
  * Types: text[], name[], oid[], "char"[], int2[], int4[] and int2vector (an
- * int2 array numbered from 0, printed space-separated).  Arrays are
- * values in queries only, never table columns.  The layout is
- * PostgreSQL's ArrayType:
+ * int2 array numbered from 0, printed space-separated); and record[], the
+ * paths of WITH RECURSIVE's SEARCH / CYCLE (record.c compares them).  Arrays
+ * are values in queries only, never table columns.  The layout is PostgreSQL's
+ * ArrayType:
  *
  *   int32 varlena header | int32 ndim (0 or 1) | int32 dataoffset (0:
  *   no null bitmap) | Oid elemtype | int32 dims[ndim] | int32
@@ -34,6 +35,7 @@
 #include "common/elog.h"
 #include "tuple/varlena.h"
 #include "types/builtin_rows.h"
+#include "types/packed.h"
 #include "types/textbuf.h"
 
 /* TextBuf as a C string builder in the current memory context */
@@ -71,12 +73,78 @@ typedef struct ArrayElems {
     Datum *values;
 } ArrayElems;
 
-static Size
-align_to(Size off, char align)
+Size
+tdb_packed_align(Size off, char align)
 {
     Size a = align == 'd' ? 8 : align == 'i' ? 4 : align == 's' ? 2 : 1;
 
     return (off + a - 1) & ~(a - 1);
+}
+
+Size
+tdb_packed_size(const TypeInfo *t, Datum v)
+{
+    if (t->len > 0)
+        return (Size)t->len;
+    return VARSIZE_ANY_EXHDR(DatumGetPointer(v)) + VARHDRSZ;
+}
+
+char *
+tdb_packed_store(const TypeInfo *t, char *p, Datum v)
+{
+    if (t->byval)
+        switch (t->len) {
+        case 1:
+            *p = DatumGetChar(v);
+            break;
+        case 2:
+            memcpy(p, &(int16){DatumGetInt16(v)}, 2);
+            break;
+        case 4:
+            memcpy(p, &(int32){DatumGetInt32(v)}, 4);
+            break;
+        default:
+            memcpy(p, &(int64){DatumGetInt64(v)}, 8);
+        }
+    else if (t->len > 0)
+        memcpy(p, DatumGetPointer(v), (Size)t->len);
+    else {
+        const void *src = DatumGetPointer(v);
+        Size len = VARSIZE_ANY_EXHDR(src);
+
+        SET_VARSIZE(p, len + VARHDRSZ);
+        memcpy(p + VARHDRSZ, VARDATA_ANY(src), len);
+    }
+    return p + tdb_packed_size(t, PointerGetDatum(p));
+}
+
+Datum
+tdb_packed_fetch(const TypeInfo *t, const char *p)
+{
+    if (!t->byval)
+        return PointerGetDatum(p);
+    switch (t->len) {
+    case 1:
+        return CharGetDatum(*p);
+    case 2: {
+        int16 v;
+
+        memcpy(&v, p, 2);
+        return Int16GetDatum(v);
+    }
+    case 4: {
+        int32 v;
+
+        memcpy(&v, p, 4);
+        return Int32GetDatum(v);
+    }
+    default: {
+        int64 v;
+
+        memcpy(&v, p, 8);
+        return Int64GetDatum(v);
+    }
+    }
 }
 
 static const TypeInfo *
@@ -89,15 +157,6 @@ elem_info(Oid elemtype)
     return t;
 }
 
-/* The bytes of one element value. */
-static Size
-elem_size(const TypeInfo *t, Datum v)
-{
-    if (t->len > 0)
-        return (Size)t->len;
-    return VARSIZE_ANY_EXHDR(DatumGetPointer(v)) + VARHDRSZ;
-}
-
 Datum
 tdb_array_construct(Oid elemtype, const Datum *values, int n, int lbound)
 {
@@ -107,7 +166,7 @@ tdb_array_construct(Oid elemtype, const Datum *values, int n, int lbound)
     char *arr, *p;
 
     for (int i = 0; i < n; i++)
-        size = align_to(size, t->align) + elem_size(t, values[i]);
+        size = tdb_packed_align(size, t->align) + tdb_packed_size(t, values[i]);
     arr = tdb_palloc0(size);
     SET_VARSIZE(arr, size);
     ((ArrayHeader *)arr)->ndim = ndim;
@@ -118,33 +177,9 @@ tdb_array_construct(Oid elemtype, const Datum *values, int n, int lbound)
         ARR_LBOUND(arr)[0] = lbound;
     }
     p = arr + ARR_OVERHEAD(ndim);
-    for (int i = 0; i < n; i++) {
-        p = arr + align_to((Size)(p - arr), t->align);
-        if (t->byval)
-            switch (t->len) {
-            case 1:
-                *p = DatumGetChar(values[i]);
-                break;
-            case 2:
-                memcpy(p, &(int16){DatumGetInt16(values[i])}, 2);
-                break;
-            case 4:
-                memcpy(p, &(int32){DatumGetInt32(values[i])}, 4);
-                break;
-            default:
-                memcpy(p, &(int64){DatumGetInt64(values[i])}, 8);
-            }
-        else if (t->len > 0)
-            memcpy(p, DatumGetPointer(values[i]), (Size)t->len);
-        else {
-            const void *v = DatumGetPointer(values[i]);
-            Size len = VARSIZE_ANY_EXHDR(v);
-
-            SET_VARSIZE(p, len + VARHDRSZ);
-            memcpy(p + VARHDRSZ, VARDATA_ANY(v), len);
-        }
-        p += elem_size(t, PointerGetDatum(p));
-    }
+    for (int i = 0; i < n; i++)
+        p = tdb_packed_store(
+            t, arr + tdb_packed_align((Size)(p - arr), t->align), values[i]);
     return PointerGetDatum(arr);
 }
 
@@ -157,10 +192,9 @@ deconstruct(Datum d)
     ArrayElems e;
     Size off;
 
-    if (VARATT_IS_SHORT(arr)) {
-        /* a small array out of a formed tuple (a sorted or stored row)
-         * has a 1-byte header: the 4-byte, aligned form the layout
-         * below reads (PostgreSQL's detoasting makes the same copy) */
+    if (VARATT_IS_SHORT(arr) || ((uintptr_t)arr & 7) != 0) {
+        /* from inside a tuple (a 1-byte header, or at an offset aligned
+         * less than the elements' offsets assume): an aligned copy */
         Size len = VARSIZE_ANY_EXHDR(arr);
         char *copy = tdb_palloc(len + VARHDRSZ);
 
@@ -178,51 +212,20 @@ deconstruct(Datum d)
     e.values = tdb_palloc(sizeof(Datum) * (Size)Max(e.n, 1));
     off = ARR_OVERHEAD(h->ndim);
     for (int i = 0; i < e.n; i++) {
-        const char *p;
-
-        off = align_to(off, t->align);
-        p = arr + off;
-        if (t->byval)
-            switch (t->len) {
-            case 1:
-                e.values[i] = CharGetDatum(*p);
-                break;
-            case 2: {
-                int16 v;
-
-                memcpy(&v, p, 2);
-                e.values[i] = Int16GetDatum(v);
-                break;
-            }
-            case 4: {
-                int32 v;
-
-                memcpy(&v, p, 4);
-                e.values[i] = Int32GetDatum(v);
-                break;
-            }
-            default: {
-                int64 v;
-
-                memcpy(&v, p, 8);
-                e.values[i] = Int64GetDatum(v);
-            }
-            }
-        else
-            e.values[i] = PointerGetDatum(p);
-        off += elem_size(t, e.values[i]);
+        off = tdb_packed_align(off, t->align);
+        e.values[i] = tdb_packed_fetch(t, arr + off);
+        off += tdb_packed_size(t, e.values[i]);
     }
     return e;
 }
 
-int
-tdb_array_elements(Datum array, Oid *elemtype, Datum **values)
+ArrayValues
+tdb_array_values(Datum array)
 {
     ArrayElems e = deconstruct(array);
+    ArrayValues v = {e.elemtype, e.n, e.lbound, e.values};
 
-    *elemtype = e.elemtype;
-    *values = e.values;
-    return e.n;
+    return v;
 }
 
 /* ----------------------------------------------------------------------
@@ -340,8 +343,8 @@ append_element(TextBuf *buf, const char *v)
     tdb_textbuf_append(buf, "\"", 1);
 }
 
-static char *
-array_output(Datum d)
+char *
+tdb_array_output(Datum d)
 {
     ArrayElems e = deconstruct(d);
     TextBuf buf;
@@ -661,7 +664,7 @@ array_subscript(PG_FUNCTION_ARGS)
         PG_RETURN_NULL();
     v = e.values[i];
     if (!t->byval) { /* a copy: the result outlives the array */
-        Size size = elem_size(t, v);
+        Size size = tdb_packed_size(t, v);
         void *copy = tdb_palloc(size);
 
         memcpy(copy, DatumGetPointer(v), size);
@@ -708,6 +711,7 @@ array_unnest(PG_FUNCTION_ARGS)
 #define SA 1005
 #define I2V 22
 #define IA 1007
+#define RA 2287 /* record[]: SEARCH / CYCLE paths (record.c) */
 
 #define ARRAY_FUNCS(arr_, elem_)                                            \
     FUNC_V(395, "array_to_string", array_to_string, PROVOLATILE_STABLE,     \
@@ -717,10 +721,18 @@ array_unnest(PG_FUNCTION_ARGS)
         FUNC(0, "array subscript", array_subscript, elem_, 2, arr_, INT4OID)
 
 static const FuncDesc array_funcs[] = {
-    ARRAY_FUNCS(TA, TEXTOID), ARRAY_FUNCS(NA, NAMEOID),
-    ARRAY_FUNCS(OA, OIDOID),  ARRAY_FUNCS(CA, CHAROID),
-    ARRAY_FUNCS(SA, INT2OID), ARRAY_FUNCS(I2V, INT2OID),
+    ARRAY_FUNCS(TA, TEXTOID),
+    ARRAY_FUNCS(NA, NAMEOID),
+    ARRAY_FUNCS(OA, OIDOID),
+    ARRAY_FUNCS(CA, CHAROID),
+    ARRAY_FUNCS(SA, INT2OID),
+    ARRAY_FUNCS(I2V, INT2OID),
     ARRAY_FUNCS(IA, INT4OID),
+    /* record[]: no unnest (FROM would need a column definition list) */
+    FUNC_V(395, "array_to_string", array_to_string, PROVOLATILE_STABLE, TEXTOID,
+           2, RA, TEXTOID),
+    FUNC(2092, "array_upper", array_upper, INT4OID, 2, RA, INT4OID),
+    FUNC(0, "array subscript", array_subscript, RECORDOID, 2, RA, INT4OID),
 };
 
 #define ARRAY_CAT(arr_)                                                     \
@@ -738,8 +750,13 @@ static const OperDesc array_opers[] = {
     OPER_ROW(1070, "=", CA, CA, BOOLOID, array_eq, "=", NULL, false),
     OPER_ROW(1070, "=", SA, SA, BOOLOID, array_eq, "=", NULL, false),
     OPER_ROW(1070, "=", IA, IA, BOOLOID, array_eq, "=", NULL, false),
-    ARRAY_CAT(TA), ARRAY_CAT(NA), ARRAY_CAT(OA), ARRAY_CAT(CA),
-    ARRAY_CAT(SA), ARRAY_CAT(IA),
+    ARRAY_CAT(TA),
+    ARRAY_CAT(NA),
+    ARRAY_CAT(OA),
+    ARRAY_CAT(CA),
+    ARRAY_CAT(SA),
+    ARRAY_CAT(IA),
+    ARRAY_CAT(RA),
 };
 
 static const CastDesc array_casts[] = {
@@ -759,20 +776,41 @@ static const CastDesc array_casts[] = {
 };
 
 static const TypeSupport array_types[] = {
-    {.typid = TA, .input = text_array_input, .output = array_output,
-     .send = array_send, .recv = text_array_recv},
-    {.typid = NA, .input = name_array_input, .output = array_output,
-     .send = array_send, .recv = name_array_recv},
-    {.typid = OA, .input = oid_array_input, .output = array_output,
-     .send = array_send, .recv = oid_array_recv},
-    {.typid = CA, .input = char_array_input, .output = array_output,
-     .send = array_send, .recv = char_array_recv},
-    {.typid = SA, .input = int2_array_input, .output = array_output,
-     .send = array_send, .recv = int2_array_recv},
-    {.typid = IA, .input = int4_array_input, .output = array_output,
-     .send = array_send, .recv = int4_array_recv},
-    {.typid = I2V, .input = int2vector_input, .output = int2vector_output,
-     .send = array_send, .recv = int2vector_recv},
+    {.typid = TA,
+     .input = text_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = text_array_recv},
+    {.typid = NA,
+     .input = name_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = name_array_recv},
+    {.typid = OA,
+     .input = oid_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = oid_array_recv},
+    {.typid = CA,
+     .input = char_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = char_array_recv},
+    {.typid = SA,
+     .input = int2_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = int2_array_recv},
+    {.typid = IA,
+     .input = int4_array_input,
+     .output = tdb_array_output,
+     .send = array_send,
+     .recv = int4_array_recv},
+    {.typid = I2V,
+     .input = int2vector_input,
+     .output = int2vector_output,
+     .send = array_send,
+     .recv = int2vector_recv},
 };
 
 const BuiltinSet tdb_builtins_array = {

@@ -265,13 +265,31 @@ char *tdb_format_type(Oid typid, int32 typmod);
 Datum tdb_array_construct(Oid elemtype, const Datum *values, int n,
                           int lbound);
 
+/* A one-dimensional array's elements, read out (values point into the
+ * array, or into an aligned copy of it in the current memory context;
+ * palloc'd there).  tupledb's arrays have no NULL elements. */
+typedef struct ArrayValues {
+    Oid elemtype;
+    int n;
+    int lbound;
+    Datum *values;
+} ArrayValues;
+ArrayValues tdb_array_values(Datum array);
+/* array_out: "{a,"b c"}", palloc'd. */
+char *tdb_array_output(Datum array);
+
 /*
- * The elements of array (array.c): *elemtype its element type, the
- * return value their count, *values them (palloc'd in the current
- * memory context; by-reference ones point into the array).  tupledb's
- * arrays have one dimension and no NULL elements.
+ * Anonymous records (record.c): a record of natts fields of the given
+ * types (values detoasted; NULL where nulls[i]), palloc'd.
  */
-int tdb_array_elements(Datum array, Oid *elemtype, Datum **values);
+Datum tdb_record_construct(int natts, const Oid *types, const Datum *values,
+                           const bool *nulls);
+/* The functions WITH RECURSIVE's SEARCH and CYCLE rewrite calls
+ * (record.c; found by these names with tdb_func_candidates). */
+#define TDB_RECORD_PATH_START "record path start"       /* ARRAY[row] */
+#define TDB_RECORD_PATH_APPEND "record path append"     /* path || row */
+#define TDB_RECORD_PATH_CONTAINS "record path contains" /* row = ANY(path) */
+#define TDB_RECORD_PATH_DEPTH "record path depth"       /* (row).depth */
 
 /* Shorthands over tdb_type_support (raise if the type has none). */
 Datum tdb_type_input(Oid typid, const char *str, int32 typmod);

@@ -51,13 +51,11 @@ static Datum
 concat_array(FunctionCallInfo fcinfo, int first, const varlena *sep)
 {
     TextBuf tb;
-    Oid elemtype;
-    Datum *values;
-    int n = tdb_array_elements(PG_GETARG_DATUM(first), &elemtype, &values);
+    ArrayValues elems = tdb_array_values(PG_GETARG_DATUM(first));
 
     tdb_textbuf_init(&tb, tdb_current_mcxt, 32);
-    for (int i = 0; i < n; i++) {
-        char *s = tdb_type_output(elemtype, values[i]);
+    for (int i = 0; i < elems.n; i++) {
+        char *s = tdb_type_output(elems.elemtype, elems.values[i]);
 
         if (i > 0 && sep != NULL)
             tdb_textbuf_append_text(&tb, sep);

@@ -41,16 +41,18 @@ extern const BuiltinSet tdb_builtins_regex;
 extern const BuiltinSet tdb_builtins_series;
 extern const BuiltinSet tdb_builtins_regtypes;
 extern const BuiltinSet tdb_builtins_array;
+extern const BuiltinSet tdb_builtins_record;
 
 static const BuiltinSet *const builtin_sets[] = {
-    &tdb_builtins_bool, &tdb_builtins_int,  &tdb_builtins_text,
-    &tdb_builtins_numeric, &tdb_builtins_misc,
-    &tdb_builtins_date, &tdb_builtins_timestamp, &tdb_builtins_interval,
-    &tdb_builtins_datetime_fmt,
-    &tdb_builtins_formatting,
-    &tdb_builtins_float,
-    &tdb_builtins_bytea, &tdb_builtins_uuid, &tdb_builtins_regex,
-    &tdb_builtins_series, &tdb_builtins_regtypes, &tdb_builtins_array,
+    &tdb_builtins_bool,         &tdb_builtins_int,
+    &tdb_builtins_text,         &tdb_builtins_numeric,
+    &tdb_builtins_misc,         &tdb_builtins_date,
+    &tdb_builtins_timestamp,    &tdb_builtins_interval,
+    &tdb_builtins_datetime_fmt, &tdb_builtins_formatting,
+    &tdb_builtins_float,        &tdb_builtins_bytea,
+    &tdb_builtins_uuid,         &tdb_builtins_regex,
+    &tdb_builtins_series,       &tdb_builtins_regtypes,
+    &tdb_builtins_array,        &tdb_builtins_record,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))
@@ -302,6 +304,7 @@ static const struct {
     {TIMEOID, "time without time zone"},
     {TIMESTAMPOID, "timestamp without time zone"},
     {TIMESTAMPTZOID, "timestamp with time zone"},
+    {2287, "record[]"},
 };
 
 char *

@@ -19,7 +19,7 @@
 #     error raised in a spilled batch, and after it is cancelled
 #     (statement_timeout; and a CancelRequest from psql through `tupledb
 #     serve`, when psql 15 is installed).
-# And for sorts (section 7 on):
+# And for sorts (sections 7 to 11):
 #   - ORDER BY over int8, text, numeric, multi-column and DESC NULLS FIRST
 #     keys at work_mem = 64kB (hundreds of runs, several merges) gives the
 #     in-memory answer, and so do sorted GROUP BY / DISTINCT;
@@ -30,6 +30,11 @@
 #   - its temporary files are gone after success, after an error raised
 #     while the sorted rows are read, after statement_timeout and after a
 #     CancelRequest through the server.
+# And for WITH queries computed once (section 13): their shared rows and
+# WITH RECURSIVE's working tables at work_mem = 64kB give the in-memory
+# answers; the spilling run's peak RSS stays far below the in-memory
+# run's; the file exists while a long one runs and is gone after
+# statement_timeout.
 # Prints one line per check and
 #   RESULT spill_e2e: N passed, N failed, N skipped
 # (make check runs it through build/<flavour>/tests/spill_e2e).
@@ -241,6 +246,46 @@ fi
 # 11. ... and after statement_timeout during a large external sort
 long_sort="SELECT count(*) FROM (SELECT md5(g::text) FROM generate_series(1, 30000000) g ORDER BY 1) x"
 timeout_cleans_up "sort run files exist while sorting and are gone after statement_timeout" "$long_sort"
+
+# 13. WITH queries computed once: the rows their CTE scans share (and
+# WITH RECURSIVE's working tables) go to a temporary file past work_mem
+read -r -d '' CTES <<'SQL'
+WITH r AS (SELECT g, md5(g::text) AS m FROM generate_series(1, 200000) g) SELECT count(*), sum(a.g), max(b.m) FROM r a JOIN r b ON a.g = b.g;
+WITH r AS (SELECT g, md5(g::text) AS m FROM generate_series(1, 200000) g) SELECT (SELECT count(*) FROM r), (SELECT md5(string_agg(m, ',')) FROM r), (SELECT sum(g) FROM r WHERE g % 7 = 0);
+WITH RECURSIVE t(n, m) AS (SELECT g, md5(g::text) FROM generate_series(1, 100000) g UNION ALL SELECT n + 100000, md5(m) FROM t WHERE n <= 400000) SELECT count(*), md5(string_agg(m, ',' ORDER BY n)) FROM t;
+SQL
+cte_run() { printf "SET work_mem = '%s';\n%s\n" "$1" "$CTES" | tdb 2>&1; }
+in_memory=$(cte_run 1GB)
+spilled=$(cte_run 64kB)
+if [ "$in_memory" = "$spilled" ] && ! grep -q ERROR <<<"$in_memory" && [ "$(grep -c ' | ' <<<"$in_memory")" -ge 3 ]; then
+  ok "WITH queries spilled past work_mem give the in-memory answers"
+else
+  fail "WITH queries spilled past work_mem give the in-memory answers" "in memory:" "$in_memory" "spilled:" "$spilled"
+fi
+if [ "$(temp_files)" -eq 0 ]; then ok "no temporary file left after the spilled WITH queries"
+else fail "no temporary file left after the spilled WITH queries" "$(ls "$tmpdir")"; fi
+cte_peak() {
+  /usr/bin/time -f '%M' -o "$work/rss" "$bin" -X -q "$db" -c "SET work_mem = '$1'" \
+    -c "WITH r AS (SELECT g, md5(g::text) AS m FROM generate_series(1, 1000000) g) SELECT (SELECT count(*) FROM r), (SELECT max(m) FROM r)" >/dev/null 2>&1
+  tail -n 1 "$work/rss"
+}
+if [ ! -x /usr/bin/time ]; then
+  skip "WITH query peak memory bounded (no /usr/bin/time)"
+elif [[ $bin == */asan/* ]]; then
+  skip "WITH query peak memory bounded (AddressSanitizer's quarantine and shadow memory)"
+else
+  base=$(/usr/bin/time -f '%M' "$bin" -X -q "$db" -c "SELECT 1" 2>&1 >/dev/null | tail -n 1)
+  big=$(cte_peak 1GB)
+  small=$(cte_peak 1MB)
+  # in memory, 1M rows of ~70 bytes take ~80 MB; spilled, about 1 MB
+  if [ $((small - base)) -lt 30000 ] && [ $((big - base)) -gt $((3 * (small - base))) ]; then
+    ok "WITH query peak memory bounded: ${small} kB spilling vs ${big} kB in memory (baseline ${base} kB)"
+  else
+    fail "WITH query peak memory bounded" "baseline ${base} kB, in memory ${big} kB, spilling ${small} kB"
+  fi
+fi
+long_cte="WITH r AS (SELECT md5(g::text) AS m FROM generate_series(1, 50000000) g) SELECT (SELECT count(*) FROM r), (SELECT count(*) FROM r)"
+timeout_cleans_up "a WITH query's spilled rows exist while it runs and are gone after statement_timeout" "$long_cte"
 
 # 6. a CancelRequest through the server (psql sends one on SIGINT)
 cancel_cleans_up() {  # NAME QUERY ANSWER: files seen, gone after the

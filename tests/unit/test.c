@@ -5,11 +5,13 @@
  */
 #include "common/base.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +45,22 @@ tdb_test_skip(const char *fmt, ...)
     vsnprintf(tdb_test_state.skip_reason, sizeof(tdb_test_state.skip_reason),
               fmt, args);
     va_end(args);
+}
+
+int
+tdb_test_count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int n = 0;
+
+    if (d == NULL)
+        return 0;
+    while ((de = readdir(d)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
 }
 
 uint64

@@ -64,6 +64,9 @@ uint64 tdb_test_rand(uint64 *state);
  */
 FILE *tdb_test_open_fixture(const char *relpath, const char *env_var,
                             char *path, Size pathlen);
+/* The entries of directory dir but "." and "..": 0 if it does not exist
+ * (temporary files a test expects, or expects gone). */
+int tdb_test_count_files(const char *dir);
 
 #define TEST_BEGIN(fn) static void fn(void)
 #define TEST_END

@@ -53,4 +53,14 @@ SELECT (1/0 = 1) AND false;
 -- a left operand's error comes before the right one's
 SELECT s::bool & 'x'::int2 FROM cf;
 SELECT 'x'::int2 + true::int2;
+-- a boolean compared with a constant is the boolean or its negation
+CREATE TABLE cfb (b bool, n int);
+INSERT INTO cfb VALUES (true, 1), (false, 2), (NULL, 3);
+EXPLAIN (COSTS OFF) SELECT * FROM cfb WHERE b <> true;
+EXPLAIN (COSTS OFF) SELECT * FROM cfb WHERE b = false AND n > 1;
+EXPLAIN (COSTS OFF) SELECT * FROM cfb WHERE true = b;
+EXPLAIN (COSTS OFF) SELECT * FROM cfb WHERE (n < 2) = false;
+EXPLAIN (COSTS OFF) SELECT * FROM cfb WHERE b <> NULL::bool;
+SELECT n, b = true AS t, b <> true AS nt, false = b AS f, b <> false AS nf FROM cfb ORDER BY n;
+DROP TABLE cfb;
 DROP TABLE cf;

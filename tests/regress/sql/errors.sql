@@ -52,6 +52,9 @@ SELECT nosuch FROM er;
 SELECT id, nosuch FROM er;
 SELECT er.nosuch FROM er;
 SELECT * FROM er WHERE nosuch = 1;
+-- the select list is analyzed before WHERE, so its error comes first
+SELECT nosuch1 FROM er WHERE nosuch2 = 1;
+SELECT id, 1 / 0 FROM er WHERE 'x'::int = 1;
 SELECT * FROM er ORDER BY nosuch;
 SELECT id FROM er GROUP BY nosuch;
 INSERT INTO er (nosuch) VALUES (1);

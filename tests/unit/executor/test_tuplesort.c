@@ -10,7 +10,6 @@
  */
 #include "common/base.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -131,22 +130,6 @@ begin(TupleDesc desc, int work_mem_kb, MemoryContext parent)
     return tdb_tuplesort_begin(desc, keys, 2, &cfg);
 }
 
-static int
-count_temp_files(void)
-{
-    DIR *d = opendir(temp_dir);
-    struct dirent *de;
-    int n = 0;
-
-    if (d == NULL)
-        return 0;
-    while ((de = readdir(d)) != NULL)
-        if (de->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n;
-}
-
 /* The id of the row a sorted slot holds. */
 static int32
 slot_id(TupleTableSlot *slot)
@@ -185,7 +168,7 @@ sort_and_check(int n, int64 domain, int work_mem_kb, int64 bound,
     tdb_tuplesort_stats(ts, &stats);
     expect_str_eq(stats.method, expect_method);
     tdb_tuplesort_end(ts);
-    expect_int_eq(count_temp_files(), 0);
+    expect_int_eq(tdb_test_count_files(temp_dir), 0);
     tdb_mcxt_switch_to(old);
     tdb_mcxt_delete(cxt);
 }
@@ -286,7 +269,7 @@ mark_restore_check(int n, int work_mem_kb, const char *expect_method)
     tdb_tuplesort_restore(ts);
     expect_true(tdb_tuplesort_next(ts) == NULL);
     tdb_tuplesort_end(ts);
-    expect_int_eq(count_temp_files(), 0);
+    expect_int_eq(tdb_test_count_files(temp_dir), 0);
     tdb_mcxt_switch_to(old);
     tdb_mcxt_delete(cxt);
 }
@@ -390,10 +373,10 @@ TEST_BEGIN(test_error_removes_files)
     }
     TDB_END_TRY();
     expect_true(raised);
-    expect_true(count_temp_files() > 0);
+    expect_true(tdb_test_count_files(temp_dir) > 0);
     tdb_mcxt_switch_to(old);
     tdb_mcxt_delete(cxt);
-    expect_int_eq(count_temp_files(), 0);
+    expect_int_eq(tdb_test_count_files(temp_dir), 0);
 }
 TEST_END
 
