@@ -2299,7 +2299,7 @@ def group_utf8():
 
     # a startup packet's values are not checked, but application_name
     # keeps printable ASCII only: every other byte becomes '?'
-    body = (struct.pack("!I", 196608) + b"user\0tester\0database\0db\0"
+    body = (struct.pack("!I", 196608) + b"user\0tester\0database\0postgres\0"
             b"application_name\0a\xff\xc3\xa9\tb\0\0")
     c = Conn(startup=False)
     c.sock.sendall(struct.pack("!I", len(body) + 4) + body)
