@@ -233,6 +233,18 @@ run_actions(Shell *sh, const Options *o)
     return rc;
 }
 
+/* What main's option parsing allocated. */
+static void
+free_options(Options *o, Shell *sh)
+{
+    for (int i = 0; i < o->nactions; i++)
+        free(o->actions[i].value);
+    free(o->actions);
+    free((char *)sh->popt.field_sep);
+    free((char *)sh->popt.null_print);
+    tdb_cli_var_free_all(sh);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -263,6 +275,7 @@ main(int argc, char **argv)
         tdb_cli_log(CLI_LOG_ERROR, "could not open database \"%s\": %s",
                     o.datadir, errmsg != NULL ? errmsg : "unknown error");
         free(errmsg);
+        free_options(&o, &sh);
         return CLI_EXIT_BADCONN;
     }
     tdb_cli_signals_init(&sh);
@@ -283,11 +296,6 @@ main(int argc, char **argv)
     }
     fflush(stdout);
     tupledb_close(sh.db);
-    for (int i = 0; i < o.nactions; i++)
-        free(o.actions[i].value);
-    free(o.actions);
-    free((char *)sh.popt.field_sep);
-    free((char *)sh.popt.null_print);
-    tdb_cli_var_free_all(&sh);
+    free_options(&o, &sh);
     return rc;
 }
