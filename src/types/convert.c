@@ -67,11 +67,16 @@ ascii_prefix(const unsigned char *s, Size len)
     return i;
 }
 
-/* LATIN1 to UTF-8: a byte 80..FF is U+0080..U+00FF, two bytes. */
+/*
+ * LATIN1 to UTF-8 (to_utf8) or back: LATIN1's byte 80..FF is U+0080..
+ * U+00FF, two bytes in UTF-8 (C2 80..C3 BF); no UTF-8 character above
+ * has an equivalent (22P05).  s[0..done) is ASCII; s is valid in its
+ * encoding.  The result is a new bytea in the current memory context.
+ */
 static bytea *
-latin1_to_utf8(const unsigned char *s, Size len, Size done)
+convert_latin1(const unsigned char *s, Size len, Size done, bool to_utf8)
 {
-    bytea *result = tdb_text_new(done + 2 * (len - done));
+    bytea *result = tdb_text_new(to_utf8 ? done + 2 * (len - done) : len);
     unsigned char *out = (unsigned char *)VARDATA(result);
     Size n = done;
 
@@ -79,29 +84,10 @@ latin1_to_utf8(const unsigned char *s, Size len, Size done)
     for (Size i = done; i < len; i++) {
         if (s[i] < 0x80)
             out[n++] = s[i];
-        else {
+        else if (to_utf8) {
             out[n++] = (unsigned char)(0xc0 | (s[i] >> 6));
             out[n++] = (unsigned char)(0x80 | (s[i] & 0x3f));
-        }
-    }
-    SET_VARSIZE(result, VARHDRSZ + n);
-    return result;
-}
-
-/* UTF-8 (valid) to LATIN1: U+0080..U+00FF are one byte, nothing above
- * has an equivalent. */
-static bytea *
-utf8_to_latin1(const unsigned char *s, Size len, Size done)
-{
-    bytea *result = tdb_text_new(len);
-    unsigned char *out = (unsigned char *)VARDATA(result);
-    Size n = done;
-
-    memcpy(out, s, done);
-    for (Size i = done; i < len; i++) {
-        if (s[i] < 0x80)
-            out[n++] = s[i];
-        else if (s[i] < 0xc4) { /* C2 80..C3 BF: U+0080..U+00FF */
+        } else if (s[i] < 0xc4) {
             out[n++] = (unsigned char)((s[i] << 6) | (s[i + 1] & 0x3f));
             i++;
         } else
@@ -139,9 +125,9 @@ convert_bytes(const varlena *v, int src, int dst)
     if (done == len)
         return tdb_text_from_bytes((const char *)s, len);
     if (src == TDB_ENC_LATIN1 && dst == TDB_ENC_UTF8)
-        return latin1_to_utf8(s, len, done);
+        return convert_latin1(s, len, done, true);
     if (src == TDB_ENC_UTF8 && dst == TDB_ENC_LATIN1)
-        return utf8_to_latin1(s, len, done);
+        return convert_latin1(s, len, done, false);
     tdb_encoding_report_unsupported(src, dst);
 }
 
