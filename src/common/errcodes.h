@@ -37,6 +37,7 @@
 #define ERRCODE_CHARACTER_NOT_IN_REPERTOIRE                                 \
     MAKE_SQLSTATE('2', '2', '0', '2', '1')
 #define ERRCODE_INVALID_ESCAPE_SEQUENCE MAKE_SQLSTATE('2', '2', '0', '2', '5')
+#define ERRCODE_UNTRANSLATABLE_CHARACTER MAKE_SQLSTATE('2', '2', 'P', '0', '5')
 #define ERRCODE_INVALID_ARGUMENT_FOR_LOG MAKE_SQLSTATE('2', '2', '0', '1', 'E')
 #define ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION                         \
     MAKE_SQLSTATE('2', '2', '0', '1', 'F')

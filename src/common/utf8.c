@@ -28,10 +28,10 @@
  */
 #include "common/base.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "common/elog.h"
+#include "common/encoding.h"
 #include "common/utf8.h"
 
 #define ONES 0x0101010101010101ULL
@@ -122,26 +122,9 @@ tdb_utf8_verify(const char *s, Size len)
 void
 tdb_utf8_report_invalid(const char *s, Size len)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    char hex[4 * sizeof(" 0x00")];
-    Size want, n = 0;
+    char hex[TDB_ENC_CHAR_HEX_SIZE];
 
-    Assert(len >= 1);
-    /* as many bytes as the first announces: 110xxxxx 2, 1110xxxx 3,
-     * 11110xxx 4, anything else 1 (PostgreSQL's pg_utf_mblen) */
-    if ((p[0] & 0xe0) == 0xc0)
-        want = 2;
-    else if ((p[0] & 0xf0) == 0xe0)
-        want = 3;
-    else if ((p[0] & 0xf8) == 0xf0)
-        want = 4;
-    else
-        want = 1;
-    if (want > len)
-        want = len;
-    hex[0] = '\0';
-    for (Size k = 0; k < want; k++)
-        n += (Size)snprintf(hex + n, sizeof(hex) - n, " 0x%02x", p[k]);
+    tdb_encoding_char_hex(TDB_ENC_UTF8, s, len, hex);
     ereport(ERROR, errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
             errmsg("invalid byte sequence for encoding \"UTF8\":%s", hex));
 }

@@ -16,8 +16,7 @@
  * ("\x0a0b", the default) or 'escape' (printable ASCII as itself, a
  * backslash doubled, every other byte as \ooo).
  *
- * Not here: sha224..512 and convert_to/convert_from (tupledb has one
- * encoding).
+ * Not here: sha224..512; convert_to/convert_from/convert (convert.c).
  *
  * Entry point: tdb_builtins_bytea (registry.c).
  */

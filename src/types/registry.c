@@ -36,6 +36,7 @@ extern const BuiltinSet tdb_builtins_datetime_fmt;
 extern const BuiltinSet tdb_builtins_formatting;
 extern const BuiltinSet tdb_builtins_float;
 extern const BuiltinSet tdb_builtins_bytea;
+extern const BuiltinSet tdb_builtins_convert;
 extern const BuiltinSet tdb_builtins_uuid;
 extern const BuiltinSet tdb_builtins_regex;
 extern const BuiltinSet tdb_builtins_series;
@@ -53,6 +54,7 @@ static const BuiltinSet *const builtin_sets[] = {
     &tdb_builtins_uuid,         &tdb_builtins_regex,
     &tdb_builtins_series,       &tdb_builtins_regtypes,
     &tdb_builtins_array,        &tdb_builtins_record,
+    &tdb_builtins_convert,
 };
 
 #define NSETS ((int)(sizeof(builtin_sets) / sizeof(builtin_sets[0])))

@@ -2274,8 +2274,23 @@ def group_utf8():
     m = bind_one("SELECT $1::bytea", 17, b"\xff\x00\xed\xa0\x80", 1)
     check("utf8: binary bytea parameter: any bytes (not text)",
           rows(m) == [["\\xff00eda080"]], utf8_error(m))
+    # convert_from makes text of a bytea: only bytes valid in the named
+    # encoding and, once converted, as UTF-8
+    for enc, value, hexbytes in [("UTF8", b"\xff\xfe", "0xff"),
+                                 ("utf-8", b"a\xed\xa0\x80", "0xed 0xa0 0x80"),
+                                 ("SQL_ASCII", b"caf\xe9", "0xe9")]:
+        m = bind_one("INSERT INTO u8 (t) VALUES (convert_from($1, '%s'))" %
+                     enc, 17, value, 1)
+        check("utf8: convert_from(binary bytea %r, '%s') -> 22021" %
+              (value, enc), utf8_error(m) == bad(hexbytes), utf8_error(m))
     check("utf8: no parameter stored anything",
           rows(c.query("SELECT count(*) FROM u8")) == [["0"]])
+    m = bind_one("INSERT INTO u8 (t) VALUES (convert_from($1, 'LATIN1')) "
+                 "RETURNING t, convert_to(t, 'latin1')", 17, b"caf\xe9", 1)
+    check("utf8: convert_from(binary bytea, 'LATIN1') stores UTF-8",
+          raw_rows(m) == [[b"caf\xc3\xa9", b"\\x636166e9"]],
+          (raw_rows(m), utf8_error(m)))
+    c.query("TRUNCATE u8")
 
     # COPY: each line, and the fields escapes made
     for data, hexbytes in [(b"a\xff\n", "0xff"),
