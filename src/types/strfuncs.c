@@ -21,6 +21,7 @@
 #include "common/utf8.h"
 #include "types/md5.h"
 #include "types/strutil.h"
+#include "types/textbuf.h"
 #include "types/textfuncs.h"
 
 /* The data and byte length of text argument n. */
@@ -169,6 +170,54 @@ tdb_text_substr_no_len(PG_FUNCTION_ARGS)
 {
     detoast_chars(fcinfo, -1);
     return char_range(ARG_DATA(0), ARG_LEN(0), PG_GETARG_INT32(1), -1);
+}
+
+/*
+ * overlay(s placing with from start [for count]): s's characters before
+ * start, with, then s's characters from start + count on (count defaults
+ * to with's length in characters; a negative one repeats characters, as
+ * in PostgreSQL).
+ */
+static Datum
+overlay_chars(FunctionCallInfo fcinfo, int64 count)
+{
+    const char *s = ARG_DATA(0);
+    Size len = ARG_LEN(0);
+    int64 start = PG_GETARG_INT32(2);
+    Size head_len, tail_from;
+    TextBuf tb;
+
+    if (start < 1)
+        ereport(ERROR, errcode(ERRCODE_SUBSTRING_ERROR),
+                errmsg("negative substring length not allowed"));
+    if (start + count > INT32_MAX || start + count < INT32_MIN)
+        ereport(ERROR, errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                errmsg("integer out of range"));
+    head_len = tdb_utf8_char_offset(s, len, (Size)(start - 1));
+    tail_from = start + count <= 1
+                    ? 0
+                    : tdb_utf8_char_offset(s, len, (Size)(start + count - 1));
+    check_result_length((int64)head_len + (int64)ARG_LEN(1) +
+                        (int64)(len - tail_from));
+    tdb_textbuf_init(&tb, tdb_current_mcxt,
+                     head_len + ARG_LEN(1) + (len - tail_from));
+    tdb_textbuf_append(&tb, s, head_len);
+    tdb_textbuf_append(&tb, ARG_DATA(1), ARG_LEN(1));
+    tdb_textbuf_append(&tb, s + tail_from, len - tail_from);
+    PG_RETURN_POINTER(tdb_textbuf_finish(&tb));
+}
+
+Datum
+tdb_text_overlay(PG_FUNCTION_ARGS)
+{
+    return overlay_chars(fcinfo, PG_GETARG_INT32(3));
+}
+
+Datum
+tdb_text_overlay_no_len(PG_FUNCTION_ARGS)
+{
+    return overlay_chars(fcinfo,
+                         (int64)tdb_utf8_strlen(ARG_DATA(1), ARG_LEN(1)));
 }
 
 /* left(s, n): the first n characters; n < 0: all but the last -n. */

@@ -134,6 +134,8 @@ static const FuncDesc text_funcs[] = {
     FUNC_TOAST(883, "substr", tdb_text_substr_no_len, T, 2, T, I4),
     FUNC_TOAST(936, "substring", tdb_text_substr, T, 3, T, I4, I4),
     FUNC_TOAST(937, "substring", tdb_text_substr_no_len, T, 2, T, I4),
+    FUNC(1404, "overlay", tdb_text_overlay, T, 4, T, T, I4, I4),
+    FUNC(1405, "overlay", tdb_text_overlay_no_len, T, 3, T, T, I4),
     FUNC(849, "position", tdb_textpos, I4, 2, T, T),
     FUNC(868, "strpos", tdb_textpos, I4, 2, T, T),
     FUNC(2087, "replace", tdb_replace_text, T, 3, T, T, T),

@@ -140,6 +140,8 @@ Datum tdb_upper(PG_FUNCTION_ARGS);
 Datum tdb_initcap(PG_FUNCTION_ARGS);
 Datum tdb_text_substr(PG_FUNCTION_ARGS);
 Datum tdb_text_substr_no_len(PG_FUNCTION_ARGS);
+Datum tdb_text_overlay(PG_FUNCTION_ARGS);
+Datum tdb_text_overlay_no_len(PG_FUNCTION_ARGS);
 Datum tdb_text_left(PG_FUNCTION_ARGS);
 Datum tdb_text_right(PG_FUNCTION_ARGS);
 Datum tdb_textpos(PG_FUNCTION_ARGS);

@@ -56,3 +56,13 @@ SELECT nosuchfunc('a');
 SELECT upper('a', 'b');
 SELECT repeat('x', 'y');
 DROP TABLE tf, tc;
+-- overlay of text counts characters (not bytes), as PostgreSQL's textoverlay
+SELECT overlay('é€' placing 'x' from 1 for 1);
+SELECT overlay('abcdef' placing 'x' from 3 for -1), overlay('abcdef' placing 'xyz' from 5), overlay('abc' placing 'x' from 7);
+SELECT overlay('abc' placing 'x' from 2 for -2147483647), overlay('abc' placing '' from 2), overlay('' placing 'ü€' from 1 for 3);
+SELECT overlay('Txxxxas' placing 'hom' from 2 for 4), overlay('ñandú€x' placing 'ÿ' from 3), overlay('abc'::varchar placing 'é' from 3 for 0);
+SELECT overlay('abc' placing NULL from 1), overlay(NULL placing 'x' from 1 for 1), overlay('abc' placing 'x' from NULL);
+SELECT overlay('abc' placing 'x' from 0);
+SELECT overlay('abc' placing 'x' from 2147483647 for 1);
+SELECT overlay('abc' placing 'x' from -1 for 1);
+SELECT overlay('\x616263'::bytea placing '\x78'::bytea from 2);
