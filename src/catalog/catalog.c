@@ -483,8 +483,8 @@ create_relation_file(Transaction *xact, RelFileNumber rel)
 
     TDB_TRY();
     {
-        tdb_smgr_create(smgr, false);
-        tdb_smgr_immedsync(smgr);
+        tdb_smgr_create(smgr, MAIN_FORKNUM, false);
+        tdb_smgr_immedsync(smgr, MAIN_FORKNUM);
     }
     TDB_CATCH();
     {
@@ -917,7 +917,7 @@ tdb_catalog_add_missing(Transaction *xact, const char *superuser)
 {
     SMgrRelation smgr = tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact),
                                       AuthIdRelationId);
-    bool exists = tdb_smgr_exists(smgr);
+    bool exists = tdb_smgr_exists(smgr, MAIN_FORKNUM);
     bool added = false;
 
     tdb_smgr_close(smgr);
@@ -949,7 +949,7 @@ tdb_catalog_is_bootstrapped(Transaction *xact)
 {
     SMgrRelation smgr =
         tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact), RelationRelationId);
-    bool exists = tdb_smgr_exists(smgr);
+    bool exists = tdb_smgr_exists(smgr, MAIN_FORKNUM);
     ClassRow row;
 
     tdb_smgr_close(smgr);

@@ -103,7 +103,7 @@ heap_fixture_start(int nbuffers, Oid relid, const char *relname,
     tdb_fsm_forget(f->rel.rd_relfilenumber);
     smgr = tdb_smgr_open(NULL, tdb_datadir_path(f->dd),
                          f->rel.rd_relfilenumber);
-    tdb_smgr_create(smgr, false);
+    tdb_smgr_create(smgr, MAIN_FORKNUM, false);
     tdb_smgr_close(smgr);
     return f;
 }
