@@ -1658,6 +1658,10 @@ tdb_buf_truncate_fork(RelFileNumber rel, ForkNumber fork, BlockNumber nblocks)
     for (int32 i = 0; i < pool->nbuffers; i++)
         invalidate_buffer(buf_desc(i), rel, fork, nblocks);
     tdb_buf_relfile_truncate(rel, fork, nblocks);
+    /* the map cut short must be durable before the heap grows into the
+     * blocks it covered (visibilitymap.c) */
+    if (fork == VISIBILITYMAP_FORKNUM)
+        tdb_buf_rel_ordered_mark(rel);
 }
 
 /*
