@@ -69,4 +69,21 @@ typedef enum ForkNumber {
 #define MAX_FORKNUM INIT_FORKNUM
 #define NUM_FORKS (MAX_FORKNUM + 1)
 
+/* The fork's file name suffix: "" for the main fork, else "_fsm", "_vm"
+ * or "_init" (PostgreSQL's forkNames with the underscore). */
+static inline const char *
+tdb_fork_suffix(ForkNumber fork)
+{
+    switch (fork) {
+    case FSM_FORKNUM:
+        return "_fsm";
+    case VISIBILITYMAP_FORKNUM:
+        return "_vm";
+    case INIT_FORKNUM:
+        return "_init";
+    default:
+        return "";
+    }
+}
+
 #endif /* TDB_STORAGE_BLOCK_H */

@@ -111,9 +111,7 @@ buf_page(const BufferDesc *desc)
 static void
 relation_name(RelFileNumber rel, ForkNumber fork, char *buf, Size size)
 {
-    static const char *const suffixes[NUM_FORKS] = {"", "_fsm", "_vm", "_init"};
-
-    snprintf(buf, size, "base/%u%s", rel, suffixes[fork]);
+    snprintf(buf, size, "base/%u%s", rel, tdb_fork_suffix(fork));
 }
 
 /* Round ptr up to a multiple of align (a power of two). */
@@ -1630,8 +1628,8 @@ void
 tdb_buf_flush_relation(RelFileNumber rel)
 {
     check_pool();
-    /* the map first: its marked changes then need no separate pass */
-    flush_buffers(rel, VISIBILITYMAP_FORKNUM, false, false);
+    /* one pass over the pool: the first main-fork page written makes the
+     * map durable first if a change of it was marked (flush_buffer) */
     flush_buffers(rel, InvalidForkNumber, false, false);
     tdb_buf_sync_relations(rel, InvalidForkNumber, false);
 }

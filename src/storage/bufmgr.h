@@ -317,8 +317,9 @@ void tdb_buf_mark_dirty_hint(Buffer buffer);
  * ---------------------------------------------------------------------- */
 
 /*
- * Write every dirty buffer of relation rel (its visibility map first,
- * then the other forks), then fsync its files (e.g.
+ * Write every dirty buffer of relation rel (every fork; the visibility
+ * map before the main fork where tdb_buf_mark_dirty_before_main asks
+ * for it), then fsync its files (e.g.
  * after a bulk load that skips the WAL).  Takes each dirty buffer's share
  * lock in turn -- unless this thread holds that buffer's lock already --
  * so the caller should hold no other content lock (another thread holding

@@ -64,10 +64,6 @@ struct SMgrRelationData {
     MemoryContextCallback close_callback; /* runs close_segments() */
 };
 
-/* File name suffixes of the forks (PostgreSQL's forkNames with "_"). */
-static const char *const fork_suffixes[NUM_FORKS] = {"", "_fsm", "_vm",
-                                                     "_init"};
-
 /* ----------------------------------------------------------------------
  * Segments
  * ---------------------------------------------------------------------- */
@@ -340,7 +336,7 @@ tdb_smgr_open(MemoryContext parent, const char *datadir,
 
         f->path = tdb_mcxt_alloc(cxt, path_size);
         snprintf(f->path, path_size, "%s/%u%s", rel->basedir, relnumber,
-                 fork_suffixes[fork]);
+                 tdb_fork_suffix((ForkNumber)fork));
         f->nseg_fds = INITIAL_SEG_FDS;
         f->seg_fds = tdb_mcxt_alloc(cxt, INITIAL_SEG_FDS * sizeof(int));
         for (uint32 s = 0; s < INITIAL_SEG_FDS; s++)
