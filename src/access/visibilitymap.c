@@ -157,14 +157,21 @@ check_vm_buffer(Relation rel, BlockNumber heapblk, Buffer vmbuf)
              heapblk, rel->rd_name);
 }
 
+/* flags (VISIBILITYMAP_*) shifted to heapblk's place in its map byte. */
+static inline uint8
+map_bits(BlockNumber heapblk, uint8 flags)
+{
+    return (uint8)((flags & VISIBILITYMAP_VALID_BITS)
+                   << VM_HEAPBLK_TO_OFFSET(heapblk));
+}
+
 bool
 tdb_vm_set(Relation rel, BlockNumber heapblk, Buffer heapbuf, Buffer vmbuf,
            uint8 flags)
 {
     uint8 *map;
     uint32 byte = VM_HEAPBLK_TO_MAPBYTE(heapblk);
-    uint8 bits = (uint8)((flags & VISIBILITYMAP_VALID_BITS)
-                         << VM_HEAPBLK_TO_OFFSET(heapblk));
+    uint8 bits = map_bits(heapblk, flags);
     bool changed = false;
 
     check_vm_buffer(rel, heapblk, vmbuf);
@@ -190,8 +197,7 @@ tdb_vm_clear(Relation rel, BlockNumber heapblk, Buffer vmbuf, uint8 flags)
 {
     uint8 *map;
     uint32 byte = VM_HEAPBLK_TO_MAPBYTE(heapblk);
-    uint8 bits = (uint8)((flags & VISIBILITYMAP_VALID_BITS)
-                         << VM_HEAPBLK_TO_OFFSET(heapblk));
+    uint8 bits = map_bits(heapblk, flags);
     bool changed = false;
 
     check_vm_buffer(rel, heapblk, vmbuf);

@@ -542,20 +542,6 @@ TEST_END
  * Crashes
  * ---------------------------------------------------------------------- */
 
-/* Drop the pool, manager and session without writing anything, as a
- * crash does (tdb_database_abandon does the same to them), and reopen. */
-static void
-crash_and_reopen(HeapFixture *f)
-{
-    tdb_xact_destroy(f->xact);
-    tdb_xact_manager_close(f->tm);
-    tdb_bufmgr_discard();
-    f->xact = NULL;
-    tdb_datadir_close(f->dd);
-    f->dd = tdb_datadir_open(NULL, f->path);
-    heap_fixture_open(f, 64);
-}
-
 TEST_BEGIN(test_crash)
 {
     HeapFixture *f = start_all_visible();
@@ -567,7 +553,7 @@ TEST_BEGIN(test_crash)
     tid = tid_of(3 * ROWS_PER_PAGE + 5);
     expect_int_eq(tdb_heap_delete(&f->rel, &tid, f->xact, &tmfd), TM_OK);
     expect_true(tdb_xact_commit(f->xact));
-    crash_and_reopen(f);
+    heap_fixture_crash(f, 64);
     expect_int_eq(status_of(f, 3), 0);
     expect_false(page_flag(f, 3));
     expect_int_eq(status_of(f, 2), VISIBILITYMAP_ALL_VISIBLE);
@@ -579,7 +565,7 @@ TEST_BEGIN(test_crash)
      * flush in buffer order alone would write the heap page first and
      * leave a set bit for a page without PD_ALL_VISIBLE.) */
     if (config_debug) {
-        crash_and_reopen(f);
+        heap_fixture_crash(f, 64);
         tdb_xact_begin(f->xact);
         tid = tid_of(5 * ROWS_PER_PAGE + 5);
         expect_int_eq(tdb_heap_delete(&f->rel, &tid, f->xact, &tmfd), TM_OK);
@@ -587,7 +573,7 @@ TEST_BEGIN(test_crash)
         expect_error(tdb_xact_commit(f->xact), ERRCODE_IO_ERROR,
                      "could not write block");
         tdb_fd_inject_clear();
-        crash_and_reopen(f);
+        heap_fixture_crash(f, 64);
         if (status_of(f, 5) & VISIBILITYMAP_ALL_VISIBLE)
             expect_true(page_flag(f, 5));
         expect_bits_right(f);
