@@ -64,6 +64,12 @@
  * content lock (as PostgreSQL does): the answer may change at once, and
  * callers need a reason of their own why a bit set just now stays
  * meaningful (an Index Only Scan's snapshot).  Raises read errors.
+ *
+ * TODO: a heap block past the map's end (a table never vacuumed) costs
+ * a look at the file on every call (the fork's length is not cached).
+ * The Index Only Scan should remember the map's length per scan (a map
+ * that grew meanwhile only makes a bit look clear: safe); remove this
+ * note when it does.
  */
 uint8 tdb_vm_get_status(Relation rel, BlockNumber heapblk, Buffer *vmbuf);
 
