@@ -12,9 +12,11 @@
  * one as the work of a running transaction, i.e. not at all.  (When the
  * WAL arrives, both steps go into one record.)
  *
- * Every page change ends with tdb_buf_mark_dirty under the exclusive
- * lock (the WAL hook); hint bits set while reading use
- * tdb_buf_mark_dirty_hint under the share lock.
+ * Every page change starts with tdb_vm_clear_page under the exclusive
+ * lock (an all-visible page loses its flag and its visibility map bits
+ * before anything on it changes: visibilitymap.c) and ends with
+ * tdb_buf_mark_dirty under the same lock (the WAL hook); hint bits set
+ * while reading use tdb_buf_mark_dirty_hint under the share lock.
  */
 #include "common/base.h"
 
@@ -23,6 +25,7 @@
 #include "access/heapam.h"
 #include "access/htup_xact.h"
 #include "access/transam.h"
+#include "access/visibilitymap.h"
 #include "common/elog.h"
 #include "storage/page.h"
 
@@ -340,6 +343,7 @@ tdb_heap_insert(Relation rel, HeapTuple tup, Transaction *xact,
 
     prepare_new_version(tup, rel, xid, cid, false);
     buf = get_page_for_row(rel, tup->t_len, bistate);
+    tdb_vm_clear_page(rel, buf);
     place_row(buf, tup);
     tdb_buf_mark_dirty(buf);
     tdb_buf_unlock_release(buf);
@@ -363,6 +367,7 @@ tdb_heap_multi_insert(Relation rel, HeapTuple *tuples, int ntuples,
         Buffer buf = get_page_for_row(rel, tuples[done]->t_len, bistate);
         Page page = tdb_buf_page(buf);
 
+        tdb_vm_clear_page(rel, buf);
         /* the first row fits (get_page_for_row made sure); then as many
          * more as the page holds */
         do {
@@ -454,6 +459,7 @@ tdb_heap_insert_at_end(Relation rel, HeapTuple *tuples, int ntuples,
             /* an empty page holds any row prepare_new_version accepted */
             buf = tdb_buf_extend(rel->rd_relfilenumber, strategy, &blkno);
         }
+        tdb_vm_clear_page(rel, buf);
         page = tdb_buf_page(buf);
         do {
             place_row(buf, tuples[done]);
@@ -495,6 +501,7 @@ tdb_heap_insert_on_page(Relation rel, HeapTuple tup, BlockNumber blkno,
         tdb_page_init(page, 0); /* an all-zero page left by a crash */
     fits = page_has_room_at_most(page, tup->t_len, max_per_page);
     if (fits) {
+        tdb_vm_clear_page(rel, buf);
         place_row(buf, tup);
         call_placed(page, tup, 0, placed, placed_arg);
         tdb_buf_mark_dirty(buf);
@@ -546,7 +553,9 @@ tdb_heap_insert_on_empty_pages(Relation rel, HeapTuple *tuples, int ntuples,
                  blkno, rel->rd_name);
         }
         /* no row, so no pointer into it anywhere: start it afresh, and
-         * put the rows at offsets 1, 2, ... whatever line pointers it had */
+         * put the rows at offsets 1, 2, ... whatever line pointers it had
+         * (the map bits go first: the fresh page has no flag) */
+        tdb_vm_clear_page(rel, buf);
         tdb_page_init(page, 0);
         for (; i < rows_per_page && done < ntuples; i++, done++) {
             HeapTuple tup = tuples[done];
@@ -1006,6 +1015,7 @@ tdb_heap_delete(Relation rel, ItemPointer tid, Transaction *xact,
     result = lock_row_for_change(rel, tid, xact, cid, &buf, &tup, tmfd,
                                  "delete");
     if (result == TM_OK) {
+        tdb_vm_clear_page(rel, buf);
         stamp_old_version(tup.t_data, xact, xid, cid, tid, true);
         page_set_prunable(tdb_buf_page(buf), xid);
         tdb_buf_mark_dirty(buf);
@@ -1023,6 +1033,7 @@ tdb_heap_update(Relation rel, ItemPointer otid, HeapTuple newtup,
     HeapTupleData oldtup;
     Buffer buf;
     TM_Result result;
+    bool same_page;
 
     prepare_new_version(newtup, rel, xid, cid, true);
     result = lock_row_for_change(rel, otid, xact, cid, &buf, &oldtup, tmfd,
@@ -1031,12 +1042,14 @@ tdb_heap_update(Relation rel, ItemPointer otid, HeapTuple newtup,
         tdb_buf_unlock_release(buf);
         return result;
     }
-    if (!page_has_room(tdb_buf_page(buf), newtup->t_len)) {
+    same_page = page_has_room(tdb_buf_page(buf), newtup->t_len);
+    if (!same_page) {
         /* two steps, one lock at a time (see the file header) */
         Buffer newbuf;
 
         tdb_buf_unlock_release(buf);
         newbuf = get_page_for_row(rel, newtup->t_len, NULL);
+        tdb_vm_clear_page(rel, newbuf);
         place_row(newbuf, newtup);
         tdb_buf_mark_dirty(newbuf);
         tdb_buf_unlock_release(newbuf);
@@ -1044,7 +1057,11 @@ tdb_heap_update(Relation rel, ItemPointer otid, HeapTuple newtup,
                            ItemPointerGetBlockNumber(otid), NULL);
         tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
         get_row_for_change(rel, buf, otid, &oldtup);
-    } else
+    }
+    /* (after two steps: VACUUM may have made the old page all-visible
+     * in between) */
+    tdb_vm_clear_page(rel, buf);
+    if (same_page)
         place_row(buf, newtup);
     stamp_old_version(oldtup.t_data, xact, xid, cid, &newtup->t_self, false);
     page_set_prunable(tdb_buf_page(buf), xid);

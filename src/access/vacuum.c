@@ -1,8 +1,8 @@
 /*
  * vacuum.c -- lazy VACUUM of a heap relation (vacuum.h): PostgreSQL's
  * vacuumlazy.c and pruneheap.c reduced to what tupledb has -- no
- * indexes, no HOT chains, no visibility map, no freezing, no truncation
- * of empty pages at the end.
+ * indexes, no HOT chains, no freezing, no truncation of empty pages at
+ * the end.
  *
  * One pass over the pages.  Each page is read through a VACUUM ring (so
  * a large table does not evict the pool), then its cleanup lock is tried
@@ -15,6 +15,17 @@
  * record, those left with no line pointer in use marked empty (the
  * TOAST chunk store reuses runs of them for multi-chunk values; see
  * toast_store.c for why a mark gone stale meanwhile is harmless).
+ *
+ * The visibility map (visibilitymap.c): a page whose remaining rows are
+ * all LIVE with a committed xmin older than the horizon -- visible to
+ * every snapshot there is or will be -- gets PD_ALL_VISIBLE under the
+ * cleanup lock.  Its map bit is set only after the pass, once the heap
+ * pages were flushed and fsynced with the flag: each such page is share
+ * locked again, and if it still has the flag (no writer changed it
+ * since), the bit is set -- ALL_VISIBLE, and ALL_FROZEN too for a page
+ * left without rows, as PostgreSQL 15 does.  tupledb does not freeze, so
+ * pages with rows never get ALL_FROZEN.  That order is what makes a set
+ * bit never wrong after a crash (visibilitymap.c, invariant 1).
  */
 #include "common/base.h"
 
@@ -26,6 +37,7 @@
 #include "access/htup_xact.h"
 #include "access/transam.h"
 #include "access/vacuum.h"
+#include "access/visibilitymap.h"
 #include "common/elog.h"
 #include "storage/bufmgr.h"
 #include "storage/page.h"
@@ -42,12 +54,14 @@ report_bad_item(Relation rel, BlockNumber blkno, OffsetNumber off)
 
 /*
  * Prune the cleanup-locked page of buf.  Returns whether the page
- * changed (beyond hint bits, which *hints reports).
+ * changed (beyond hint bits, which *hints reports).  *all_visible: every
+ * row left is visible to every snapshot (LIVE, xmin committed before the
+ * horizon).
  */
 static bool
 prune_page(Relation rel, Buffer buf, BlockNumber blkno,
            TransactionId oldest_xmin, TransactionManager *tm,
-           VacuumStats *stats, bool *hints)
+           VacuumStats *stats, bool *hints, bool *all_visible)
 {
     Page page = tdb_buf_page(buf);
     OffsetNumber maxoff = tdb_page_get_max_offset(page);
@@ -57,6 +71,7 @@ prune_page(Relation rel, Buffer buf, BlockNumber blkno,
     int ndead = 0;
     TransactionId prune_xid = InvalidTransactionId;
 
+    *all_visible = true;
     for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++) {
         ItemId lp = tdb_page_get_item_id(page, off);
         HeapTupleHeader tup;
@@ -85,6 +100,7 @@ prune_page(Relation rel, Buffer buf, BlockNumber blkno,
             stats->recently_dead++;
             /* fall through */
         case HEAPTUPLE_DELETE_IN_PROGRESS:
+            *all_visible = false;
             /* a later VACUUM may remove it: remember the oldest deleter */
             xmax = HeapTupleHeaderGetRawXmax(tup);
             if (!TransactionIdIsValid(prune_xid) ||
@@ -93,7 +109,14 @@ prune_page(Relation rel, Buffer buf, BlockNumber blkno,
             stats->tuples_remaining++;
             break;
         case HEAPTUPLE_LIVE:
+            /* committed; older than the horizon: seen by everybody */
+            if (!TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(tup),
+                                       oldest_xmin))
+                *all_visible = false;
+            stats->tuples_remaining++;
+            break;
         case HEAPTUPLE_INSERT_IN_PROGRESS:
+            *all_visible = false;
             stats->tuples_remaining++;
             break;
         }
@@ -128,6 +151,42 @@ cmp_blkno(const void *a, const void *b)
     return (pa->blkno > pb->blkno) - (pa->blkno < pb->blkno);
 }
 
+/* A page VACUUM found all-visible, and the map bits it should get. */
+typedef struct VisiblePage {
+    BlockNumber blkno;
+    uint8 flags;
+} VisiblePage;
+
+/*
+ * Set the map bits of the pages found all-visible (after their flag was
+ * flushed: see the file header), each under a share lock on its heap
+ * page that finds PD_ALL_VISIBLE still set.  Returns how many it set.
+ */
+static BlockNumber
+set_map_bits(Relation rel, const VisiblePage *pages, uint32 npages,
+             BufferAccessStrategy strategy)
+{
+    Buffer vmbuf = InvalidBuffer;
+    BlockNumber nset = 0;
+
+    for (uint32 i = 0; i < npages; i++) {
+        Buffer buf;
+
+        /* the map page first: no read or extension under the heap lock */
+        tdb_vm_pin(rel, pages[i].blkno, &vmbuf);
+        buf = tdb_buf_read(rel->rd_relfilenumber, pages[i].blkno, strategy);
+        tdb_buf_lock(buf, BUF_LOCK_SHARE);
+        if (tdb_page_flag_is_set(tdb_buf_page(buf), PD_ALL_VISIBLE)) {
+            (void)tdb_vm_set(rel, pages[i].blkno, buf, vmbuf, pages[i].flags);
+            nset++;
+        }
+        tdb_buf_unlock_release(buf);
+    }
+    if (vmbuf != InvalidBuffer)
+        tdb_buf_release(vmbuf);
+    return nset;
+}
+
 void
 tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
 {
@@ -137,6 +196,8 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
     BufferAccessStrategy strategy;
     FsmPage *free_pages;
     uint32 nfree = 0;
+    VisiblePage *visible_pages;
+    uint32 nvisible = 0;
     bool changed = false;
     /* buffers this thread pinned already (a suspended portal's scan) */
     int own_pins = tdb_buf_pins_held();
@@ -151,12 +212,14 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
     stats.rel_pages = tdb_heap_relation_nblocks(rel); /* XX001 if damaged */
     strategy = tdb_buf_strategy_create(BUF_STRATEGY_VACUUM);
     free_pages = tdb_palloc(Max(stats.rel_pages, 1) * sizeof(FsmPage));
+    visible_pages = tdb_palloc(Max(stats.rel_pages, 1) * sizeof(VisiblePage));
 
     for (BlockNumber blkno = 0; blkno < stats.rel_pages; blkno++) {
         Buffer buf = tdb_buf_read(relfile, blkno, strategy);
         Page page;
         bool hints = false;
         bool empty;
+        bool all_visible = false;
         Size avail;
 
         /* our own earlier pin on the page (the count of distinct pinned
@@ -176,8 +239,15 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
         }
         TDB_TRY();
         {
-            if (prune_page(rel, buf, blkno, stats.oldest_xmin, tm, &stats,
-                           &hints)) {
+            bool pruned = prune_page(rel, buf, blkno, stats.oldest_xmin, tm,
+                                     &stats, &hints, &all_visible);
+            bool flagged = tdb_page_flag_is_set(page, PD_ALL_VISIBLE);
+
+            if (all_visible && !flagged)
+                tdb_page_flag_set(page, PD_ALL_VISIBLE);
+            else if (!all_visible && flagged)
+                tdb_vm_clear_page(rel, buf); /* cannot happen; repair */
+            if (pruned || all_visible != flagged) {
                 tdb_buf_mark_dirty(buf);
                 changed = true;
             } else if (hints)
@@ -195,6 +265,13 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
          * writer-lock holder can add one (toast_store.c relies on it) */
         empty = tdb_page_has_no_used_items(page);
         tdb_buf_unlock_release(buf);
+        if (all_visible) {
+            visible_pages[nvisible].blkno = blkno;
+            visible_pages[nvisible].flags =
+                empty ? VISIBILITYMAP_ALL_VISIBLE | VISIBILITYMAP_ALL_FROZEN
+                      : VISIBILITYMAP_ALL_VISIBLE;
+            nvisible++;
+        }
         if (avail >= FSM_MIN_FREE) {
             free_pages[nfree].blkno = blkno;
             free_pages[nfree].avail = (uint16)avail;
@@ -202,11 +279,15 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
             nfree++;
         }
     }
-    tdb_buf_strategy_free(strategy);
 
-    /* written and fsynced like a commit's pages (no WAL; vacuum.h) */
+    /* written and fsynced like a commit's pages (no WAL; vacuum.h); the
+     * flags of all-visible pages must be on disk before their map bits */
     if (changed)
         tdb_buf_flush_relation(relfile);
+    (void)set_map_bits(rel, visible_pages, nvisible, strategy);
+    tdb_vm_count(rel, &stats.all_visible_pages, NULL);
+    tdb_buf_strategy_free(strategy);
+    tdb_pfree(visible_pages);
 
     /* the most room first if not all fit, then in block order */
     if (nfree > FSM_MAX_PAGES) {

@@ -64,6 +64,9 @@ typedef struct VacuumStats {
     uint64 recently_dead;      /* ... of which deleted, but maybe still
                                 * seen by a snapshot */
     TransactionId oldest_xmin; /* the horizon used */
+    BlockNumber all_visible_pages; /* pages whose visibility map bit is
+                                    * set when VACUUM ends (the rel's
+                                    * relallvisible) */
     uint32 fsm_pages;          /* pages recorded with free space */
 } VacuumStats;
 

@@ -91,17 +91,25 @@ enum {
     Anum_pg_class_relkind,
     Anum_pg_class_relnatts,
     Anum_pg_class_reltoastrelid,
-    Natts_pg_class = Anum_pg_class_reltoastrelid
+    Anum_pg_class_relallvisible,
+    Natts_pg_class = Anum_pg_class_relallvisible
 };
 static const CatalogColumn pg_class_columns[] = {
-    {"oid", OIDOID, false},          {"relname", NAMEOID, false},
-    {"relnamespace", OIDOID, false}, {"reltype", OIDOID, false},
-    {"relfilenode", OIDOID, false},  {"relpages", INT4OID, false},
-    {"relpersistence", CHAROID, false}, {"relkind", CHAROID, false},
+    {"oid", OIDOID, false},
+    {"relname", NAMEOID, false},
+    {"relnamespace", OIDOID, false},
+    {"reltype", OIDOID, false},
+    {"relfilenode", OIDOID, false},
+    {"relpages", INT4OID, false},
+    {"relpersistence", CHAROID, false},
+    {"relkind", CHAROID, false},
     {"relnatts", INT2OID, false},
     /* after relnatts, not where PostgreSQL has it, so that rows written
      * before it existed still read (as NULL = none) */
     {"reltoastrelid", OIDOID, true},
+    /* VACUUM's count of all-visible pages, in place; NULL (read as 0)
+     * in rows older than it */
+    {"relallvisible", INT4OID, true},
 };
 
 enum {
@@ -433,6 +441,8 @@ find_class_by(Transaction *xact, ClassKey key, Oid id, const char *name,
                 ObjectIdGetDatum(InvalidOid);
         row->reltoastrelid =
             DatumGetObjectId(cs.values[Anum_pg_class_reltoastrelid - 1]);
+        if (cs.isnull[Anum_pg_class_relallvisible - 1])
+            cs.values[Anum_pg_class_relallvisible - 1] = Int32GetDatum(0);
         row->tid = cs.tid;
         memcpy(row->values, cs.values, sizeof(row->values));
         /* the name must outlive the scan's page pin */
@@ -483,8 +493,8 @@ create_relation_file(Transaction *xact, RelFileNumber rel)
 
     TDB_TRY();
     {
-        tdb_smgr_create(smgr, false);
-        tdb_smgr_immedsync(smgr);
+        tdb_smgr_create(smgr, MAIN_FORKNUM, false);
+        tdb_smgr_immedsync(smgr, MAIN_FORKNUM);
     }
     TDB_CATCH();
     {
@@ -617,6 +627,7 @@ insert_class_row(Transaction *xact, Oid relid, const char *name,
     values[Anum_pg_class_relkind - 1] = CharGetDatum(relkind);
     values[Anum_pg_class_relnatts - 1] = Int16GetDatum((int16)natts);
     values[Anum_pg_class_reltoastrelid - 1] = ObjectIdGetDatum(toastrelid);
+    values[Anum_pg_class_relallvisible - 1] = Int32GetDatum(0);
     tdb_catalog_insert(xact, RelationRelationId, values);
 }
 
@@ -917,7 +928,7 @@ tdb_catalog_add_missing(Transaction *xact, const char *superuser)
 {
     SMgrRelation smgr = tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact),
                                       AuthIdRelationId);
-    bool exists = tdb_smgr_exists(smgr);
+    bool exists = tdb_smgr_exists(smgr, MAIN_FORKNUM);
     bool added = false;
 
     tdb_smgr_close(smgr);
@@ -949,7 +960,7 @@ tdb_catalog_is_bootstrapped(Transaction *xact)
 {
     SMgrRelation smgr =
         tdb_smgr_open(NULL, tdb_catalog_datadir_path(xact), RelationRelationId);
-    bool exists = tdb_smgr_exists(smgr);
+    bool exists = tdb_smgr_exists(smgr, MAIN_FORKNUM);
     ClassRow row;
 
     tdb_smgr_close(smgr);
@@ -1110,6 +1121,7 @@ set_new_file(Transaction *xact, ClassRow *row)
 
     row->values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
     row->values[Anum_pg_class_relpages - 1] = Int32GetDatum(0);
+    row->values[Anum_pg_class_relallvisible - 1] = Int32GetDatum(0);
     update_class_row(xact, row);
     unlink_at(xact, row->relfilenode, XACT_EVENT_COMMIT);
 }
@@ -1255,21 +1267,24 @@ tdb_catalog_ensure_toast(Transaction *xact, Oid relid)
  * ---------------------------------------------------------------------- */
 
 /*
- * Overwrite relpages of the pg_class row at tid in place, as PostgreSQL's
- * heap_inplace_update does for VACUUM's statistics: not MVCC, because
- * the file's length is a fact about the file, whatever becomes of the
- * transaction that grew it.
+ * Overwrite int4 column attnum (relpages or relallvisible) of the
+ * pg_class row at tid in place, as PostgreSQL's heap_inplace_update does
+ * for VACUUM's statistics: not MVCC, because the file's length and the
+ * count of all-visible pages are facts about the file, whatever becomes
+ * of the transaction.  (Not a change of the row's visibility: the page's
+ * visibility map bit stays, as in PostgreSQL.)  A row that lacks the
+ * column (written before it existed) or has a NULL before it is left
+ * alone: returns false.
  */
-static void
-set_relpages_in_place(Relation pg_class, const ItemPointerData *tid,
-                      BlockNumber nblocks)
+static bool
+set_int4_in_place(Relation pg_class, const ItemPointerData *tid, int attnum,
+                  int32 value)
 {
-    Buffer buf = tdb_buf_read(RelationRelationId,
-                              ItemPointerGetBlockNumber(tid), NULL);
-    int32 value = (int32)nblocks;
+    Buffer buf =
+        tdb_buf_read(RelationRelationId, ItemPointerGetBlockNumber(tid), NULL);
     HeapTupleHeader hdr;
-    int off = TupleDescCompactAttr(pg_class->rd_att, Anum_pg_class_relpages - 1)
-                  ->attcacheoff;
+    int off = TupleDescCompactAttr(pg_class->rd_att, attnum - 1)->attcacheoff;
+    bool done = false;
 
     Assert(off >= 0);
     tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
@@ -1277,9 +1292,14 @@ set_relpages_in_place(Relation pg_class, const ItemPointerData *tid,
         tdb_buf_page(buf),
         tdb_page_get_item_id(tdb_buf_page(buf),
                              ItemPointerGetOffsetNumber(tid)));
-    memcpy((char *)hdr + hdr->t_hoff + off, &value, sizeof(value));
-    tdb_buf_mark_dirty(buf);
+    if (HeapTupleHeaderGetNatts(hdr) >= attnum &&
+        !(hdr->t_infomask & HEAP_HASNULL)) {
+        memcpy((char *)hdr + hdr->t_hoff + off, &value, sizeof(value));
+        tdb_buf_mark_dirty(buf);
+        done = true;
+    }
     tdb_buf_unlock_release(buf);
+    return done;
 }
 
 /*
@@ -1301,14 +1321,27 @@ tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
         tdb_heap_raise_missing_blocks(row.relname, rel, nblocks, row.relpages);
     if (row.relpages == nblocks)
         return;
-    set_relpages_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
-                          nblocks);
+    (void)set_int4_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
+                            Anum_pg_class_relpages, (int32)nblocks);
     for (int i = 0; i < LENGTHOF(catalogs); i++)
         if (catalogs[i].relid == rel) /* a catalog's file number: its OID */
             atomic_store(&catalog_lengths[i], nblocks);
     /* after the rewrite: relation caches read before it drop their copy */
     atomic_fetch_add(&relpages_version, 1);
     tdb_buf_flush_relation(RelationRelationId);
+}
+
+void
+tdb_catalog_set_relallvisible(Transaction *xact, Oid relid,
+                              BlockNumber nvisible)
+{
+    ClassRow row;
+
+    if (!find_class(xact, relid, NULL, &row))
+        return;
+    if (set_int4_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
+                          Anum_pg_class_relallvisible, (int32)nvisible))
+        tdb_buf_flush_relation(RelationRelationId);
 }
 
 void

@@ -13,7 +13,10 @@
  *                        typarray, typalign, typstorage
  *   pg_class     (1259)  oid, relname, relnamespace, reltype, relfilenode,
  *                        relpages, relpersistence, relkind, relnatts,
- *                        reltoastrelid (NULL in rows older than it: none)
+ *                        reltoastrelid (NULL in rows older than it: none),
+ *                        relallvisible (VACUUM's count of all-visible
+ *                        pages, written in place; NULL in rows older
+ *                        than it, read as 0)
  *                        (relpages: the file's length at the last commit
  *                        that grew it, kept exact so a truncated file is
  *                        noticed; PostgreSQL's is VACUUM's estimate)
@@ -234,6 +237,15 @@ void tdb_relation_close(Relation rel);
  */
 void tdb_catalog_record_length(Transaction *xact, RelFileNumber rel,
                                BlockNumber nblocks);
+
+/*
+ * Store VACUUM's count of all-visible pages of relation relid in its
+ * pg_class.relallvisible, in place (PostgreSQL's vac_update_relstats),
+ * and flush pg_class.  A row older than the column keeps it NULL (0 to
+ * clients) until the row is rewritten (TRUNCATE, ALTER TABLE).
+ */
+void tdb_catalog_set_relallvisible(Transaction *xact, Oid relid,
+                                   BlockNumber nvisible);
 
 /*
  * Read the catalogs' committed lengths from their pg_class rows, which

@@ -66,6 +66,7 @@ vacuum_one(Transaction *xact, Relation rel, const char *schema, bool verbose)
     VacuumStats stats;
 
     tdb_heap_vacuum(rel, xact, &stats);
+    tdb_catalog_set_relallvisible(xact, rel->rd_id, stats.all_visible_pages);
     if (verbose)
         ereport(INFO, errmsg("vacuuming \"%s.%s\"", schema, rel->rd_name),
                 errdetail("\"%s\": found %llu removable, %llu nonremovable "

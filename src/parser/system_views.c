@@ -75,7 +75,8 @@ typedef struct SystemView {
 static const SystemView system_views[] = {
     /* tupledb stores oid, relname, relnamespace, reltype, relfilenode,
      * relpages, relpersistence, relkind, relnatts, reltoastrelid (NULL in
-     * rows made before it existed: none); the rest is what PostgreSQL
+     * rows made before it existed: none), relallvisible (NULL in rows
+     * made before it existed: 0); the rest is what PostgreSQL
      * has for a heap table (or TOAST table, relkind 't') without
      * indexes, rules, triggers, row security, inheritance or options.
      * relchecks counts the table's CHECK constraints. */
@@ -85,7 +86,8 @@ static const SystemView system_views[] = {
      "       (CASE WHEN sv_c.relkind IN ('r', 't') THEN 2 ELSE 0 END)::oid\n"
      "         AS relam,\n"
      "       sv_c.relfilenode, 0::oid AS reltablespace, sv_c.relpages,\n"
-     "       (-1)::float4 AS reltuples, 0 AS relallvisible,\n"
+     "       (-1)::float4 AS reltuples,\n"
+     "       COALESCE(sv_c.relallvisible, 0) AS relallvisible,\n"
      "       COALESCE(sv_c.reltoastrelid, 0::oid) AS reltoastrelid,\n"
      "       false AS relhasindex,\n"
      "       false AS relisshared, sv_c.relpersistence, sv_c.relkind,\n"

@@ -46,4 +46,44 @@ typedef Oid RelFileNumber;
 #define InvalidRelFileNumber ((RelFileNumber)InvalidOid)
 #define FirstNormalRelFileNumber ((RelFileNumber)16384)
 
+/*
+ * The forks of a relation: files that share its file number and differ
+ * by a suffix, with PostgreSQL's numbers and names (relpath.h there):
+ *
+ *     MAIN_FORKNUM           0  base/<relfilenumber>       the rows
+ *     FSM_FORKNUM            1  base/<relfilenumber>_fsm   free space map
+ *     VISIBILITYMAP_FORKNUM  2  base/<relfilenumber>_vm    visibility map
+ *     INIT_FORKNUM           3  base/<relfilenumber>_init  unlogged init
+ *
+ * Each fork is a relation file of its own, split into segments the same
+ * way (<name>.1, <name>.2, ...).  Only the main fork must exist while
+ * the relation does; the others are created on first use.
+ */
+typedef enum ForkNumber {
+    InvalidForkNumber = -1,
+    MAIN_FORKNUM = 0,
+    FSM_FORKNUM,
+    VISIBILITYMAP_FORKNUM,
+    INIT_FORKNUM,
+} ForkNumber;
+#define MAX_FORKNUM INIT_FORKNUM
+#define NUM_FORKS (MAX_FORKNUM + 1)
+
+/* The fork's file name suffix: "" for the main fork, else "_fsm", "_vm"
+ * or "_init" (PostgreSQL's forkNames with the underscore). */
+static inline const char *
+tdb_fork_suffix(ForkNumber fork)
+{
+    switch (fork) {
+    case FSM_FORKNUM:
+        return "_fsm";
+    case VISIBILITYMAP_FORKNUM:
+        return "_vm";
+    case INIT_FORKNUM:
+        return "_init";
+    default:
+        return "";
+    }
+}
+
 #endif /* TDB_STORAGE_BLOCK_H */

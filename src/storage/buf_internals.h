@@ -14,8 +14,10 @@
  *                        readers/writer lock each
  *     free list, clock hand      (buf_strategy.c)
  *     relations[]        per relation: the smgr handles the pool reads
- *                        and writes with, its extension lock, whether it
- *                        needs an fsync (buf_relation.c)
+ *                        and writes with, its forks' extension locks,
+ *                        which forks need an fsync, and the write order
+ *                        between its visibility map and main fork
+ *                        (buf_relation.c)
  *
  * The state word (BufferDesc.state, one atomic uint32, PostgreSQL's
  * layout):
@@ -106,16 +108,17 @@ buf_state_usage(uint32 state)
 
 /* ----- descriptors ----- */
 
-/* The block a buffer holds. */
+/* The block a buffer holds: block blkno of fork fork of relation rel. */
 typedef struct BufferTag {
     RelFileNumber rel;
+    ForkNumber fork; /* MAIN_FORKNUM for the relation's rows */
     BlockNumber blkno;
 } BufferTag;
 
 static inline bool
 buf_tag_equal(const BufferTag *a, const BufferTag *b)
 {
-    return a->rel == b->rel && a->blkno == b->blkno;
+    return a->rel == b->rel && a->blkno == b->blkno && a->fork == b->fork;
 }
 
 /* free_next values besides buffer ids */
@@ -178,10 +181,21 @@ typedef struct BufRelFile {
 typedef struct BufRelation {
     RelFileNumber relnumber;  /* constant */
     struct BufRelation *next; /* hash chain; rel_lock */
-    bool needs_sync;          /* written since last fsync; rel_lock */
+    uint8 needs_sync;         /* bit 1 << fork: written since last fsync;
+                               * rel_lock */
     int nidle;                /* rel_lock */
     BufRelFile *idle[BUF_REL_IDLE_FILES]; /* rel_lock */
-    pthread_mutex_t extension_lock;       /* serializes tdb_buf_extend */
+    /*
+     * Write order (tdb_buf_mark_dirty_before_main): ordered_marks counts
+     * changes of the visibility map that must be on disk before the next
+     * write of a main-fork block; ordered_durable is the count that was
+     * made durable (written and fsynced) last.  A main-fork write waits
+     * for nothing while they are equal.  rel_lock.
+     */
+    uint64 ordered_marks;
+    uint64 ordered_durable;
+    /* serialize tdb_buf_extend, per fork */
+    pthread_mutex_t extension_lock[NUM_FORKS];
 } BufRelation;
 
 /* ----- the pool ----- */
@@ -337,30 +351,50 @@ typedef enum RelFileOp {
 
 /*
  * One smgr call (tdb_smgr_read, _write, _extend, _nblocks, _immedsync)
- * on relation rel through a handle of the pool's: page is the block's
- * BLCKSZ bytes for READ, WRITE and EXTEND.  Returns the block count for
- * RELFILE_NBLOCKS, else 0.  A WRITE or EXTEND leaves rel needing an
- * fsync.  Raises what the smgr call raises, and out of memory if rel's
- * entry cannot be made.  Takes only rel_lock (a leaf), never across the
- * smgr call.
+ * on fork fork of relation rel through a handle of the pool's: page is
+ * the block's BLCKSZ bytes for READ, WRITE and EXTEND.  Returns the
+ * block count for RELFILE_NBLOCKS (0 for a fork other than the main one
+ * that does not exist), else 0.  A WRITE or EXTEND leaves the fork
+ * needing an fsync.  Raises what the smgr call raises, and out of memory
+ * if rel's entry cannot be made.  Takes only rel_lock (a leaf), never
+ * across the smgr call.
  */
-BlockNumber tdb_buf_relfile_op(RelFileNumber rel, RelFileOp op,
+BlockNumber tdb_buf_relfile_op(RelFileNumber rel, ForkNumber fork, RelFileOp op,
                                BlockNumber blkno, void *page);
 
-/* tdb_smgr_readv on rel the same way (its result: whole blocks read, or
- * -1 with errno). */
-int tdb_buf_relfile_readv(RelFileNumber rel, BlockNumber blkno,
+/* tdb_smgr_readv on a fork of rel the same way (its result: whole blocks
+ * read, or -1 with errno). */
+int tdb_buf_relfile_readv(RelFileNumber rel, ForkNumber fork, BlockNumber blkno,
                           void *const *pages, int npages);
+
+/* tdb_smgr_truncate of a fork of rel (a fork that does not exist is left
+ * alone). */
+void tdb_buf_relfile_truncate(RelFileNumber rel, ForkNumber fork,
+                              BlockNumber nblocks);
 
 /* rel's entry (its extension_lock), created if needed; valid until
  * tdb_buf_drop_relation(rel) or shutdown.  Raises out of memory. */
 BufRelation *tdb_buf_rel_entry(RelFileNumber rel);
 
 /*
- * fsync the relations written since their last fsync: rel only, or every
- * one (all).  One whose fsync fails stays flagged and the error is raised.
+ * fsync the relation forks written since their last fsync: those of rel
+ * (fork: that one only; InvalidForkNumber: all), or every one (all).
+ * One whose fsync fails stays flagged and the error is raised.
  */
-void tdb_buf_sync_relations(RelFileNumber rel, bool all);
+void tdb_buf_sync_relations(RelFileNumber rel, ForkNumber fork, bool all);
+
+/*
+ * The write order of tdb_buf_mark_dirty_before_main.  _mark: one more
+ * change of rel's visibility map must be durable before rel's next
+ * main-fork write.  _needed: whether a main-fork write of rel must first
+ * make the visibility map durable; *marks receives the count to pass to
+ * _done once it has been.  _done: the changes counted up to marks are
+ * durable.  Raise out of memory only if rel has no entry and none can be
+ * made (_mark).
+ */
+void tdb_buf_rel_ordered_mark(RelFileNumber rel);
+bool tdb_buf_rel_ordered_needed(RelFileNumber rel, uint64 *marks);
+void tdb_buf_rel_ordered_done(RelFileNumber rel, uint64 marks);
 
 /* Set up pool's empty registry (tdb_bufmgr_init, before the pool is
  * published); forget rel's entry (tdb_buf_drop_relation, after its
@@ -371,7 +405,8 @@ void tdb_buf_rel_free_all(void);
 
 /* ----- for tests ----- */
 
-/* The usage count of block blkno of rel, -1 if it is not in the pool. */
+/* The usage count of block blkno of rel's main fork, -1 if it is not in
+ * the pool. */
 int tdb_buf_usage_count(RelFileNumber rel, BlockNumber blkno);
 
 #endif /* TDB_STORAGE_BUF_INTERNALS_H */

@@ -10,8 +10,11 @@
  *                   (BufRelation.next), under pool->rel_lock; doubled
  *                   when there are more entries than buckets, if memory
  *                   allows (else the chains just grow longer)
- *   BufRelation     up to BUF_REL_IDLE_FILES idle handles, needs_sync,
- *                   the extension lock that serializes tdb_buf_extend
+ *   BufRelation     up to BUF_REL_IDLE_FILES idle handles (each serves
+ *                   every fork), which forks need an fsync, the extension
+ *                   locks that serialize tdb_buf_extend per fork, and the
+ *                   counters of the visibility-map-before-main-fork write
+ *                   order (tdb_buf_mark_dirty_before_main)
  *
  * An SMgrRelation is single-threaded, so the pool keeps a few idle
  * handles per relation and a thread doing I/O checks one out under
@@ -22,7 +25,7 @@
  *
  * A relation's entry is made by its first I/O or extension and lives
  * until tdb_buf_drop_relation or shutdown.  A handle checked back in
- * after a write or an extension flags its relation needs_sync; flushing
+ * after a write or an extension flags the fork it wrote needs_sync; flushing
  * the relation (tdb_buf_flush_relation, at commit) or the pool
  * (tdb_buf_flush_all) writes the dirty buffers and then fsyncs each
  * flagged relation once (tdb_buf_sync_relations), instead of an fsync
@@ -39,7 +42,8 @@
  * extension, and per relation when it flushes or drops one.
  *
  * Entry points (buf_internals.h, for bufmgr.c): tdb_buf_relfile_op,
- * tdb_buf_relfile_readv, tdb_buf_rel_entry, tdb_buf_sync_relations,
+ * tdb_buf_relfile_readv, tdb_buf_relfile_truncate, tdb_buf_rel_entry,
+ * tdb_buf_sync_relations, tdb_buf_rel_ordered_mark/_needed/_done,
  * tdb_buf_rel_init, tdb_buf_rel_forget, tdb_buf_rel_free_all.
  */
 #include "common/base.h"
@@ -116,8 +120,9 @@ rel_entry_locked(RelFileNumber rel)
                                     MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO);
     if (entry == NULL)
         return NULL;
-    if ((rc = pthread_mutex_init(&entry->extension_lock, NULL)) != 0)
-        tdb_buf_pthread_failed("initialize a mutex", rc);
+    for (int fork = 0; fork <= MAX_FORKNUM; fork++)
+        if ((rc = pthread_mutex_init(&entry->extension_lock[fork], NULL)) != 0)
+            tdb_buf_pthread_failed("initialize a mutex", rc);
     entry->relnumber = rel;
     b = rel_bucket(rel);
     entry->next = pool->rel_buckets[b];
@@ -204,9 +209,10 @@ relfile_get(RelFileNumber rel)
     return file;
 }
 
-/* Check a handle back in; wrote: it wrote blocks that need an fsync. */
+/* Check a handle back in; wrote: it wrote blocks of fork that need an
+ * fsync. */
 static void
-relfile_put(RelFileNumber rel, BufRelFile *file, bool wrote)
+relfile_put(RelFileNumber rel, BufRelFile *file, bool wrote, ForkNumber fork)
 {
     BufRelation *entry;
 
@@ -214,7 +220,7 @@ relfile_put(RelFileNumber rel, BufRelFile *file, bool wrote)
     entry = rel_lookup_locked(rel);
     if (entry != NULL) {
         if (wrote)
-            entry->needs_sync = true;
+            entry->needs_sync |= (uint8)(1U << fork);
         if (entry->nidle < BUF_REL_IDLE_FILES) {
             entry->idle[entry->nidle++] = file;
             file = NULL;
@@ -226,13 +232,13 @@ relfile_put(RelFileNumber rel, BufRelFile *file, bool wrote)
 }
 
 /*
- * One smgr call on relation rel through a checked-out handle, which is
- * checked back in whether the call succeeds or raises.  Returns the
- * block count for RELFILE_NBLOCKS, else 0.
+ * One smgr call on a fork of relation rel through a checked-out handle,
+ * which is checked back in whether the call succeeds or raises.  Returns
+ * the block count for RELFILE_NBLOCKS, else 0.
  */
 BlockNumber
-tdb_buf_relfile_op(RelFileNumber rel, RelFileOp op, BlockNumber blkno,
-                   void *page)
+tdb_buf_relfile_op(RelFileNumber rel, ForkNumber fork, RelFileOp op,
+                   BlockNumber blkno, void *page)
 {
     BufRelFile *volatile file = relfile_get(rel);
     bool writes = op == RELFILE_WRITE || op == RELFILE_EXTEND;
@@ -242,105 +248,155 @@ tdb_buf_relfile_op(RelFileNumber rel, RelFileOp op, BlockNumber blkno,
     {
         switch (op) {
         case RELFILE_READ:
-            tdb_smgr_read(file->smgr, blkno, page);
+            tdb_smgr_read(file->smgr, fork, blkno, page);
             break;
         case RELFILE_WRITE:
-            tdb_smgr_write(file->smgr, blkno, page);
+            tdb_smgr_write(file->smgr, fork, blkno, page);
             break;
         case RELFILE_EXTEND:
-            tdb_smgr_extend(file->smgr, blkno, page);
+            /* the first block of a fork other than the main one creates
+             * it (the main fork exists from CREATE TABLE on) */
+            if (fork != MAIN_FORKNUM && blkno == 0)
+                tdb_smgr_create(file->smgr, fork, true);
+            tdb_smgr_extend(file->smgr, fork, blkno, page);
             break;
         case RELFILE_NBLOCKS:
-            result = tdb_smgr_nblocks(file->smgr);
+            if (fork != MAIN_FORKNUM && !tdb_smgr_exists(file->smgr, fork))
+                result = 0;
+            else
+                result = tdb_smgr_nblocks(file->smgr, fork);
             break;
         case RELFILE_SYNC:
-            tdb_smgr_immedsync(file->smgr);
+            tdb_smgr_immedsync(file->smgr, fork);
             break;
         }
     }
     TDB_CATCH();
     {
-        relfile_put(rel, file, writes);
+        relfile_put(rel, file, writes, fork);
         TDB_RE_THROW();
     }
     TDB_END_TRY();
-    relfile_put(rel, file, writes);
+    relfile_put(rel, file, writes, fork);
     return result;
+}
+
+void
+tdb_buf_relfile_truncate(RelFileNumber rel, ForkNumber fork,
+                         BlockNumber nblocks)
+{
+    BufRelFile *volatile file = relfile_get(rel);
+
+    TDB_TRY();
+    {
+        if (tdb_smgr_exists(file->smgr, fork))
+            tdb_smgr_truncate(file->smgr, fork, nblocks);
+    }
+    TDB_CATCH();
+    {
+        relfile_put(rel, file, true, fork);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    relfile_put(rel, file, true, fork);
 }
 
 /* tdb_buf_relfile_op for tdb_smgr_readv: the handle is checked back in
  * whether the call succeeds or raises. */
 int
-tdb_buf_relfile_readv(RelFileNumber rel, BlockNumber blkno, void *const *pages,
-                      int npages)
+tdb_buf_relfile_readv(RelFileNumber rel, ForkNumber fork, BlockNumber blkno,
+                      void *const *pages, int npages)
 {
     BufRelFile *volatile file = relfile_get(rel);
     volatile int result = 0;
 
     TDB_TRY();
     {
-        result = tdb_smgr_readv(file->smgr, blkno, pages, npages);
+        result = tdb_smgr_readv(file->smgr, fork, blkno, pages, npages);
     }
     TDB_CATCH();
     {
-        relfile_put(rel, file, false);
+        relfile_put(rel, file, false, fork);
         TDB_RE_THROW();
     }
     TDB_END_TRY();
-    relfile_put(rel, file, false);
+    relfile_put(rel, file, false, fork);
     return result;
 }
 /* ----------------------------------------------------------------------
  * Pending fsyncs
  * ---------------------------------------------------------------------- */
 
+/* A fork to fsync, collected by tdb_buf_sync_relations. */
+typedef struct SyncTodo {
+    RelFileNumber rel;
+    ForkNumber fork;
+} SyncTodo;
+
+/* Whether entry e's fork f is one tdb_buf_sync_relations should sync. */
+static inline bool
+sync_wanted(const BufRelation *e, int f, RelFileNumber rel, ForkNumber fork,
+            bool all)
+{
+    return (e->needs_sync & (1U << f)) &&
+           (all || (e->relnumber == rel &&
+                    (fork == InvalidForkNumber || fork == (ForkNumber)f)));
+}
+
 /*
- * fsync the relations written since their last fsync: rel only, or every
- * one (all).  A relation whose fsync fails is flagged again and the
- * error raised.
+ * fsync the relation forks written since their last fsync: rel's (fork,
+ * or all of them), or every one (all).  A fork whose fsync fails is
+ * flagged again and the error raised.
  */
 void
-tdb_buf_sync_relations(RelFileNumber rel, bool all)
+tdb_buf_sync_relations(RelFileNumber rel, ForkNumber fork, bool all)
 {
     BufferPool *pool = tdb_buf_pool;
-    RelFileNumber *volatile todo;
+    SyncTodo *volatile todo;
     uint32 ntodo = 0, cap = 0;
+    volatile uint32 count;
     volatile uint32 i = 0;
 
-    /* Collect (and unflag) the relations to sync; an array of their
-     * numbers in the caller's context, as entries may go meanwhile. */
+    /* Collect (and unflag) the forks to sync; an array of them in the
+     * caller's context, as entries may go meanwhile. */
     buf_mutex_lock(&pool->rel_lock);
     for (uint32 b = 0; b < pool->rel_nbuckets; b++)
         for (BufRelation *e = pool->rel_buckets[b]; e != NULL; e = e->next)
-            if (e->needs_sync && (all || e->relnumber == rel))
-                cap++;
+            for (int f = 0; f <= MAX_FORKNUM; f++)
+                if (sync_wanted(e, f, rel, fork, all))
+                    cap++;
     buf_mutex_unlock(&pool->rel_lock);
     if (cap == 0)
         return;
-    todo = tdb_palloc_array(RelFileNumber, cap);
+    todo = tdb_palloc_array(SyncTodo, cap);
     buf_mutex_lock(&pool->rel_lock);
     for (uint32 b = 0; b < pool->rel_nbuckets; b++)
         for (BufRelation *e = pool->rel_buckets[b]; e != NULL; e = e->next)
-            if (e->needs_sync && (all || e->relnumber == rel) && ntodo < cap) {
-                e->needs_sync = false;
-                todo[ntodo++] = e->relnumber;
-            }
+            for (int f = 0; f <= MAX_FORKNUM; f++)
+                if (sync_wanted(e, f, rel, fork, all) && ntodo < cap) {
+                    e->needs_sync &= (uint8) ~(1U << f);
+                    todo[ntodo].rel = e->relnumber;
+                    todo[ntodo].fork = (ForkNumber)f;
+                    ntodo++;
+                }
     buf_mutex_unlock(&pool->rel_lock);
 
+    count = ntodo;
     TDB_TRY();
     {
-        for (; i < ntodo; i++)
-            tdb_buf_relfile_op(todo[i], RELFILE_SYNC, 0, NULL);
+        for (; i < count; i++)
+            tdb_buf_relfile_op(todo[i].rel, todo[i].fork, RELFILE_SYNC, 0,
+                               NULL);
     }
     TDB_CATCH();
     {
         /* the failed one and those not reached are still unsynced */
         buf_mutex_lock(&pool->rel_lock);
-        for (uint32 j = i; j < ntodo; j++) {
-            BufRelation *e = rel_lookup_locked(todo[j]);
+        for (uint32 j = i; j < count; j++) {
+            BufRelation *e = rel_lookup_locked(todo[j].rel);
 
             if (e != NULL)
-                e->needs_sync = true;
+                e->needs_sync |= (uint8)(1U << todo[j].fork);
         }
         buf_mutex_unlock(&pool->rel_lock);
         tdb_pfree(todo);
@@ -348,6 +404,53 @@ tdb_buf_sync_relations(RelFileNumber rel, bool all)
     }
     TDB_END_TRY();
     tdb_pfree(todo);
+}
+
+/* ----------------------------------------------------------------------
+ * Write order between a relation's visibility map and its main fork
+ * ---------------------------------------------------------------------- */
+
+void
+tdb_buf_rel_ordered_mark(RelFileNumber rel)
+{
+    BufRelation *entry;
+
+    buf_mutex_lock(&tdb_buf_pool->rel_lock);
+    entry = rel_entry_locked(rel);
+    if (entry != NULL)
+        entry->ordered_marks++;
+    buf_mutex_unlock(&tdb_buf_pool->rel_lock);
+    if (entry == NULL)
+        raise_rel_oom();
+}
+
+bool
+tdb_buf_rel_ordered_needed(RelFileNumber rel, uint64 *marks)
+{
+    BufRelation *entry;
+    bool needed = false;
+
+    buf_mutex_lock(&tdb_buf_pool->rel_lock);
+    entry = rel_lookup_locked(rel);
+    if (entry != NULL && entry->ordered_marks != entry->ordered_durable) {
+        *marks = entry->ordered_marks;
+        needed = true;
+    }
+    buf_mutex_unlock(&tdb_buf_pool->rel_lock);
+    return needed;
+}
+
+void
+tdb_buf_rel_ordered_done(RelFileNumber rel, uint64 marks)
+{
+    BufRelation *entry;
+
+    buf_mutex_lock(&tdb_buf_pool->rel_lock);
+    entry = rel_lookup_locked(rel);
+    /* several writers may have made it durable at once: keep the most */
+    if (entry != NULL && marks > entry->ordered_durable)
+        entry->ordered_durable = marks;
+    buf_mutex_unlock(&tdb_buf_pool->rel_lock);
 }
 
 /* ----------------------------------------------------------------------
@@ -371,7 +474,8 @@ rel_entry_free(BufRelation *entry)
 {
     for (int i = 0; i < entry->nidle; i++)
         relfile_close(entry->idle[i]);
-    pthread_mutex_destroy(&entry->extension_lock);
+    for (int fork = 0; fork <= MAX_FORKNUM; fork++)
+        pthread_mutex_destroy(&entry->extension_lock[fork]);
     buf_mutex_lock(&tdb_buf_pool->rel_lock);
     tdb_pfree(entry);
     buf_mutex_unlock(&tdb_buf_pool->rel_lock);

@@ -107,11 +107,11 @@ buf_page(const BufferDesc *desc)
     return tdb_buf_pool->pages + (Size)desc->buf_id * BLCKSZ;
 }
 
-/* The relation's name in messages: its path in the data directory. */
+/* A fork's name in messages: its path in the data directory. */
 static void
-relation_name(RelFileNumber rel, char *buf, Size size)
+relation_name(RelFileNumber rel, ForkNumber fork, char *buf, Size size)
 {
-    snprintf(buf, size, "base/%u", rel);
+    snprintf(buf, size, "base/%u%s", rel, tdb_fork_suffix(fork));
 }
 
 /* Round ptr up to a multiple of align (a power of two). */
@@ -201,11 +201,18 @@ tdb_buf_hdr_wait_unlocked(BufferDesc *desc)
  * when a many-core machine shows the partition locks in a profile.
  * ---------------------------------------------------------------------- */
 
-/* murmur3's 64-bit finalizer over (relation, block). */
+/*
+ * murmur3's 64-bit finalizer over (relation, block), the fork folded
+ * into the top bits: the main fork's hash is what it was before forks
+ * existed, and one XOR is all a tag costs more (two relations whose
+ * numbers differ only in bits 30-31 share hashes across forks; the
+ * comparison of the whole tag keeps that harmless).
+ */
 static inline uint32
 buf_tag_hash(const BufferTag *tag)
 {
-    return (uint32)tdb_murmurhash64(((uint64)tag->rel << 32) | tag->blkno);
+    return (uint32)tdb_murmurhash64((((uint64)tag->rel << 32) | tag->blkno) ^
+                                    ((uint64)tag->fork << 62));
 }
 
 static inline BufMappingPartition *
@@ -651,6 +658,7 @@ unpin_and_forget(BufferDesc *desc)
             Assert(state & BM_TAG_VALID);
             mapping_delete(hash, desc);
             desc->tag.rel = InvalidRelFileNumber;
+            desc->tag.fork = InvalidForkNumber;
             desc->tag.blkno = InvalidBlockNumber;
             state &= ~(BM_TAG_VALID | BM_IO_ERROR | BM_DIRTY | BM_JUST_DIRTIED |
                        BUF_USAGECOUNT_MASK);
@@ -787,6 +795,8 @@ wal_page_changed(BufferDesc *desc)
  * true if the buffer was written or needed no write.  On a write error the
  * buffer stays dirty, the caller's pin is dropped and the error raised.
  */
+static bool flush_ordered_first(RelFileNumber rel, bool conditional);
+
 static bool
 flush_buffer(BufferDesc *desc, bool conditional)
 {
@@ -795,6 +805,7 @@ flush_buffer(BufferDesc *desc, bool conditional)
     bool take_lock = ref->lock_mode == BUF_LOCK_UNLOCK;
     BufferTag tag = desc->tag; /* stable: we pin it */
     PGAlignedBlock copy;
+    volatile bool ordered_ok = true;
 
     if (take_lock) {
         if (!conditional)
@@ -813,10 +824,17 @@ flush_buffer(BufferDesc *desc, bool conditional)
 
     TDB_TRY();
     {
-        wal_flush_before_write(tdb_page_get_lsn(copy.data));
-        if (pool->checksums)
-            tdb_page_set_checksum(copy.data, tag.blkno);
-        tdb_buf_relfile_op(tag.rel, RELFILE_WRITE, tag.blkno, copy.data);
+        /* the copy holds every change whose map change was marked
+         * before it was taken: make those durable first */
+        if (tag.fork == MAIN_FORKNUM)
+            ordered_ok = flush_ordered_first(tag.rel, conditional);
+        if (ordered_ok) {
+            wal_flush_before_write(tdb_page_get_lsn(copy.data));
+            if (pool->checksums)
+                tdb_page_set_checksum(copy.data, tag.blkno);
+            tdb_buf_relfile_op(tag.rel, tag.fork, RELFILE_WRITE, tag.blkno,
+                               copy.data);
+        }
     }
     TDB_CATCH();
     {
@@ -825,20 +843,30 @@ flush_buffer(BufferDesc *desc, bool conditional)
         TDB_RE_THROW();
     }
     TDB_END_TRY();
+    if (!ordered_ok) {
+        terminate_buffer_io(desc, false, 0); /* still dirty */
+        return false;
+    }
     terminate_buffer_io(desc, true, 0);
     buf_usage.writes++;
     return true;
 }
 
-/* Write every dirty buffer (all) or rel's. */
-static void
-flush_buffers(RelFileNumber rel, bool all)
+/*
+ * Write every dirty buffer (all) or rel's (those of fork, or of every
+ * fork with InvalidForkNumber).  conditional: only try the content locks
+ * (flush_buffer); returns false at the first buffer whose lock was
+ * taken, leaving it and the rest dirty.  Otherwise returns true.
+ */
+static bool
+flush_buffers(RelFileNumber rel, ForkNumber fork, bool all, bool conditional)
 {
     BufferPool *pool = tdb_buf_pool;
 
     for (int32 i = 0; i < pool->nbuffers; i++) {
         BufferDesc *desc = buf_desc(i);
         uint32 state;
+        bool ok;
 
         /* Unlocked peek: most buffers are clean. */
         state = atomic_load_explicit(&desc->state, memory_order_relaxed);
@@ -847,13 +875,43 @@ flush_buffers(RelFileNumber rel, bool all)
         ref_reserve();
         state = buf_hdr_lock(desc);
         if ((state & (BM_VALID | BM_DIRTY)) == (BM_VALID | BM_DIRTY) &&
-            (all || desc->tag.rel == rel)) {
+            (all || (desc->tag.rel == rel &&
+                     (fork == InvalidForkNumber || desc->tag.fork == fork)))) {
             pin_buffer_locked(desc, state);
-            flush_buffer(desc, false);
+            ok = flush_buffer(desc, conditional);
             unpin_buffer(desc);
+            if (!ok)
+                return false;
         } else
             buf_hdr_unlock(desc, state);
     }
+    return true;
+}
+
+/*
+ * Before a main-fork block of rel is written: if changes of rel's
+ * visibility map were marked (tdb_buf_mark_dirty_before_main) since the
+ * map was last made durable, write its dirty pages and fsync it.  The
+ * count of marks is read before the map is written, so every mark made
+ * before the caller copied its page is covered; a mark made later only
+ * makes the next write flush again.  Threads doing this at once each
+ * write what is still dirty (a page another is writing is waited for)
+ * and fsync.  conditional: as flush_buffers; false means nothing was
+ * made durable and the caller must not write.  Raises the write or
+ * fsync error (the marks stay pending).
+ */
+static bool
+flush_ordered_first(RelFileNumber rel, bool conditional)
+{
+    uint64 marks;
+
+    if (!tdb_buf_rel_ordered_needed(rel, &marks))
+        return true;
+    if (!flush_buffers(rel, VISIBILITYMAP_FORKNUM, false, conditional))
+        return false;
+    tdb_buf_sync_relations(rel, VISIBILITYMAP_FORKNUM, false);
+    tdb_buf_rel_ordered_done(rel, marks);
+    return true;
 }
 
 /* ----------------------------------------------------------------------
@@ -971,13 +1029,14 @@ read_buffer_block(BufferDesc *desc, bool already_read)
         PageVerifyReport report;
 
         if (!already_read)
-            tdb_buf_relfile_op(desc->tag.rel, RELFILE_READ, desc->tag.blkno,
-                               page);
+            tdb_buf_relfile_op(desc->tag.rel, desc->tag.fork, RELFILE_READ,
+                               desc->tag.blkno, page);
         if (!tdb_page_verify_ok(tdb_page_verify(page, desc->tag.blkno,
                                                 pool->checksums, &report))) {
             char relname[32];
 
-            relation_name(desc->tag.rel, relname, sizeof(relname));
+            relation_name(desc->tag.rel, desc->tag.fork, relname,
+                          sizeof(relname));
             tdb_page_raise_invalid(relname, desc->tag.blkno, &report);
         }
     }
@@ -1076,8 +1135,8 @@ read_ahead(BufferDesc *desc, BlockNumber end, int max,
         if (n > 1) {
             for (int i = 0; i < n; i++)
                 pages[i] = buf_page(descs[i]);
-            nread =
-                tdb_buf_relfile_readv(desc->tag.rel, desc->tag.blkno, pages, n);
+            nread = tdb_buf_relfile_readv(desc->tag.rel, desc->tag.fork,
+                                          desc->tag.blkno, pages, n);
         }
     }
     TDB_CATCH();
@@ -1109,7 +1168,7 @@ read_ahead(BufferDesc *desc, BlockNumber end, int max,
 /* tdb_buf_read and tdb_buf_read_sequential: reading ahead up to max
  * blocks, none at or past end, if max > 1. */
 static Buffer
-read_buffer(RelFileNumber rel, BlockNumber blkno,
+read_buffer(RelFileNumber rel, ForkNumber fork, BlockNumber blkno,
             BufferAccessStrategy strategy, BlockNumber end, int max)
 {
     BufferTag tag;
@@ -1120,6 +1179,7 @@ read_buffer(RelFileNumber rel, BlockNumber blkno,
     if (blkno == InvalidBlockNumber)
         elog(ERROR, "invalid block number %u", blkno);
     tag.rel = rel;
+    tag.fork = fork;
     tag.blkno = blkno;
     desc = buffer_alloc(&tag, strategy, &found);
     if (found &&
@@ -1144,20 +1204,44 @@ Buffer
 tdb_buf_read(RelFileNumber rel, BlockNumber blkno,
              BufferAccessStrategy strategy)
 {
-    return read_buffer(rel, blkno, strategy, InvalidBlockNumber, 1);
+    return read_buffer(rel, MAIN_FORKNUM, blkno, strategy, InvalidBlockNumber,
+                       1);
+}
+
+/* Raise for a fork number out of range (a caller's bug). */
+static inline void
+check_fork(ForkNumber fork)
+{
+    if (unlikely((unsigned)fork > (unsigned)MAX_FORKNUM))
+        elog(ERROR, "invalid fork number %d", (int)fork);
+}
+
+Buffer
+tdb_buf_read_fork(RelFileNumber rel, ForkNumber fork, BlockNumber blkno,
+                  BufferAccessStrategy strategy)
+{
+    check_fork(fork);
+    return read_buffer(rel, fork, blkno, strategy, InvalidBlockNumber, 1);
 }
 
 Buffer
 tdb_buf_read_sequential(RelFileNumber rel, BlockNumber blkno,
                         BlockNumber nblocks, BufferAccessStrategy strategy)
 {
-    return read_buffer(rel, blkno, strategy, nblocks,
+    return read_buffer(rel, MAIN_FORKNUM, blkno, strategy, nblocks,
                        tdb_buf_strategy_read_ahead(strategy));
 }
 
 Buffer
 tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
                BlockNumber *blkno_out)
+{
+    return tdb_buf_extend_fork(rel, MAIN_FORKNUM, strategy, blkno_out);
+}
+
+Buffer
+tdb_buf_extend_fork(RelFileNumber rel, ForkNumber fork,
+                    BufferAccessStrategy strategy, BlockNumber *blkno_out)
 {
     BufferPool *pool;
     BufRelation *entry;
@@ -1167,9 +1251,10 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
     Buffer buffer;
 
     check_pool();
+    check_fork(fork);
     pool = tdb_buf_pool;
     entry = tdb_buf_rel_entry(rel);
-    buf_mutex_lock(&entry->extension_lock);
+    buf_mutex_lock(&entry->extension_lock[fork]);
     TDB_TRY();
     {
         PGAlignedBlock copy;
@@ -1178,13 +1263,14 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
         Page page;
 
         tag.rel = rel;
-        tag.blkno = tdb_buf_relfile_op(rel, RELFILE_NBLOCKS, 0, NULL);
+        tag.fork = fork;
+        tag.blkno = tdb_buf_relfile_op(rel, fork, RELFILE_NBLOCKS, 0, NULL);
         desc = buffer_alloc(&tag, strategy, &found);
         /* A valid buffer past the end: someone wrote where no block is. */
         if (!start_buffer_io(desc, true)) {
             char relname[32];
 
-            relation_name(rel, relname, sizeof(relname));
+            relation_name(rel, fork, relname, sizeof(relname));
             ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
                     errmsg("unexpected data beyond EOF in block %u of "
                            "relation %s",
@@ -1200,7 +1286,7 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
         memcpy(copy.data, page, BLCKSZ);
         if (pool->checksums)
             tdb_page_set_checksum(copy.data, tag.blkno);
-        tdb_buf_relfile_op(rel, RELFILE_EXTEND, tag.blkno, copy.data);
+        tdb_buf_relfile_op(rel, fork, RELFILE_EXTEND, tag.blkno, copy.data);
     }
     TDB_CATCH();
     {
@@ -1211,12 +1297,12 @@ tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
                 buf_rwlock_unlock(&desc->content_lock);
             unpin_and_forget(desc);
         }
-        buf_mutex_unlock(&entry->extension_lock);
+        buf_mutex_unlock(&entry->extension_lock[fork]);
         TDB_RE_THROW();
     }
     TDB_END_TRY();
     terminate_buffer_io(desc, false, BM_VALID);
-    buf_mutex_unlock(&entry->extension_lock);
+    buf_mutex_unlock(&entry->extension_lock[fork]);
 
     buffer = desc->buf_id + 1;
     ref_get(buffer)->lock_mode = BUF_LOCK_EXCLUSIVE;
@@ -1234,7 +1320,17 @@ BlockNumber
 tdb_buf_relation_nblocks(RelFileNumber rel)
 {
     check_pool();
-    return tdb_buf_relfile_op(rel, RELFILE_NBLOCKS, InvalidBlockNumber, NULL);
+    return tdb_buf_relfile_op(rel, MAIN_FORKNUM, RELFILE_NBLOCKS,
+                              InvalidBlockNumber, NULL);
+}
+
+BlockNumber
+tdb_buf_fork_nblocks(RelFileNumber rel, ForkNumber fork)
+{
+    check_pool();
+    check_fork(fork);
+    return tdb_buf_relfile_op(rel, fork, RELFILE_NBLOCKS, InvalidBlockNumber,
+                              NULL);
 }
 
 void
@@ -1455,6 +1551,15 @@ tdb_buf_relnumber(Buffer buffer)
     return desc->tag.rel;
 }
 
+ForkNumber
+tdb_buf_fork_number(Buffer buffer)
+{
+    BufferDesc *desc = buffer_get_desc(buffer);
+
+    Assert(ref_get(buffer) != NULL);
+    return desc->tag.fork;
+}
+
 /* Set BM_DIRTY | BM_JUST_DIRTIED; count the buffer if it was clean. */
 static void
 set_dirty(BufferDesc *desc)
@@ -1490,6 +1595,19 @@ tdb_buf_mark_dirty(Buffer buffer)
 }
 
 void
+tdb_buf_mark_dirty_before_main(Buffer buffer)
+{
+    BufferDesc *desc = buffer_get_desc(buffer);
+
+    if (desc->tag.fork != VISIBILITYMAP_FORKNUM)
+        elog(ERROR, "buffer %d is not a visibility map page", buffer);
+    /* counted before the page is dirty: a main-fork write that finds the
+     * mark covers this change once it is made (under this lock) */
+    tdb_buf_rel_ordered_mark(desc->tag.rel);
+    tdb_buf_mark_dirty(buffer);
+}
+
+void
 tdb_buf_mark_dirty_hint(Buffer buffer)
 {
     BufferDesc *desc = buffer_get_desc(buffer);
@@ -1510,25 +1628,49 @@ void
 tdb_buf_flush_relation(RelFileNumber rel)
 {
     check_pool();
-    flush_buffers(rel, false);
-    tdb_buf_sync_relations(rel, false);
+    /* one pass over the pool: the first main-fork page written makes the
+     * map durable first if a change of it was marked (flush_buffer) */
+    flush_buffers(rel, InvalidForkNumber, false, false);
+    tdb_buf_sync_relations(rel, InvalidForkNumber, false);
 }
 
 void
 tdb_buf_flush_all(void)
 {
     check_pool();
-    flush_buffers(InvalidRelFileNumber, true);
-    tdb_buf_sync_relations(InvalidRelFileNumber, true);
+    flush_buffers(InvalidRelFileNumber, InvalidForkNumber, true, false);
+    tdb_buf_sync_relations(InvalidRelFileNumber, InvalidForkNumber, true);
+}
+
+static void invalidate_buffer(BufferDesc *desc, RelFileNumber rel,
+                              ForkNumber fork, BlockNumber first_block);
+
+void
+tdb_buf_truncate_fork(RelFileNumber rel, ForkNumber fork, BlockNumber nblocks)
+{
+    BufferPool *pool;
+
+    check_pool();
+    check_fork(fork);
+    pool = tdb_buf_pool;
+    for (int32 i = 0; i < pool->nbuffers; i++)
+        invalidate_buffer(buf_desc(i), rel, fork, nblocks);
+    tdb_buf_relfile_truncate(rel, fork, nblocks);
+    /* the map cut short must be durable before the heap grows into the
+     * blocks it covered (visibilitymap.c) */
+    if (fork == VISIBILITYMAP_FORKNUM)
+        tdb_buf_rel_ordered_mark(rel);
 }
 
 /*
- * Forget desc if it holds a block of rel: wait for other threads' pins
- * to go (they can only be transient: flushes and evictions), unmap it
- * and put it on the free list.
+ * Forget desc if it holds a block of rel (of fork, block first_block or
+ * later; InvalidForkNumber: any block of any fork): wait for other
+ * threads' pins to go (they can only be transient: flushes and
+ * evictions), unmap it and put it on the free list.
  */
 static void
-invalidate_buffer(BufferDesc *desc, RelFileNumber rel)
+invalidate_buffer(BufferDesc *desc, RelFileNumber rel, ForkNumber fork,
+                  BlockNumber first_block)
 {
     for (;;) {
         uint32 state = buf_hdr_lock(desc);
@@ -1536,7 +1678,9 @@ invalidate_buffer(BufferDesc *desc, RelFileNumber rel)
         uint32 hash;
         BufMappingPartition *part;
 
-        if (!(state & BM_TAG_VALID) || tag.rel != rel) {
+        if (!(state & BM_TAG_VALID) || tag.rel != rel ||
+            (fork != InvalidForkNumber &&
+             (tag.fork != fork || tag.blkno < first_block))) {
             buf_hdr_unlock(desc, state);
             return;
         }
@@ -1568,6 +1712,7 @@ invalidate_buffer(BufferDesc *desc, RelFileNumber rel)
         }
         mapping_delete(hash, desc);
         desc->tag.rel = InvalidRelFileNumber;
+        desc->tag.fork = InvalidForkNumber;
         desc->tag.blkno = InvalidBlockNumber;
         state &= ~(BM_TAG_VALID | BM_VALID | BM_DIRTY | BM_JUST_DIRTIED |
                    BM_IO_ERROR | BUF_USAGECOUNT_MASK);
@@ -1603,7 +1748,7 @@ tdb_buf_drop_relation(RelFileNumber rel)
             if (ref_overflow->entries[i].buffer != InvalidBuffer)
                 check_not_pinned_here(&ref_overflow->entries[i], rel);
     for (int32 i = 0; i < pool->nbuffers; i++)
-        invalidate_buffer(buf_desc(i), rel);
+        invalidate_buffer(buf_desc(i), rel, InvalidForkNumber, 0);
     tdb_buf_rel_forget(rel);
 }
 
@@ -1638,9 +1783,10 @@ tdb_buf_pool_stats(BufferPoolStats *stats)
     }
 }
 
-/* The state of rel/blkno's buffer (header lock not kept), or false. */
+/* The state of rel/fork/blkno's buffer (header lock not kept), or false. */
 static bool
-lookup_state(RelFileNumber rel, BlockNumber blkno, uint32 *state)
+lookup_state(RelFileNumber rel, ForkNumber fork, BlockNumber blkno,
+             uint32 *state)
 {
     BufferTag tag;
     uint32 hash;
@@ -1650,6 +1796,7 @@ lookup_state(RelFileNumber rel, BlockNumber blkno, uint32 *state)
     if (tdb_buf_pool == NULL)
         return false;
     tag.rel = rel;
+    tag.fork = fork;
     tag.blkno = blkno;
     hash = buf_tag_hash(&tag);
     part = partition_of(hash);
@@ -1666,7 +1813,15 @@ tdb_buf_is_cached(RelFileNumber rel, BlockNumber blkno)
 {
     uint32 state;
 
-    return lookup_state(rel, blkno, &state) && (state & BM_VALID);
+    return lookup_state(rel, MAIN_FORKNUM, blkno, &state) && (state & BM_VALID);
+}
+
+bool
+tdb_buf_fork_is_cached(RelFileNumber rel, ForkNumber fork, BlockNumber blkno)
+{
+    uint32 state;
+
+    return lookup_state(rel, fork, blkno, &state) && (state & BM_VALID);
 }
 
 int
@@ -1674,7 +1829,9 @@ tdb_buf_usage_count(RelFileNumber rel, BlockNumber blkno)
 {
     uint32 state;
 
-    return lookup_state(rel, blkno, &state) ? (int)buf_state_usage(state) : -1;
+    return lookup_state(rel, MAIN_FORKNUM, blkno, &state)
+               ? (int)buf_state_usage(state)
+               : -1;
 }
 
 /* ----------------------------------------------------------------------
@@ -1715,6 +1872,7 @@ pool_init_locks(BufferPool *pool)
 
         desc->buf_id = i;
         desc->tag.rel = InvalidRelFileNumber;
+        desc->tag.fork = InvalidForkNumber;
         desc->tag.blkno = InvalidBlockNumber;
         atomic_init(&desc->state, 0);
         desc->hash_next = InvalidBuffer;

@@ -5,8 +5,9 @@
  *
  * A buffer is one BLCKSZ page slot of the pool, named by a 1-based Buffer
  * (tuple/slot.h; InvalidBuffer is 0).  The pool maps (relation file number,
- * block number) to buffers, reads missing blocks through smgr, verifies
- * them (page.h), and writes dirty pages back when they are evicted or
+ * fork, block number) to buffers -- the main fork's calls name no fork,
+ * the other forks' calls end in _fork -- reads missing blocks through smgr,
+ * verifies them (page.h), and writes dirty pages back when they are evicted or
  * flushed, with their checksum.  Replacement is PostgreSQL's clock sweep;
  * bulk operations can confine themselves to a small ring of buffers
  * (BufferAccessStrategy) so that one big scan does not evict everything.
@@ -166,6 +167,10 @@ int tdb_bufmgr_nbuffers(void);
 Buffer tdb_buf_read(RelFileNumber rel, BlockNumber blkno,
                     BufferAccessStrategy strategy);
 
+/* tdb_buf_read of a block of any fork of rel (block.h: ForkNumber). */
+Buffer tdb_buf_read_fork(RelFileNumber rel, ForkNumber fork, BlockNumber blkno,
+                         BufferAccessStrategy strategy);
+
 /*
  * tdb_buf_read for a scan reading blocks blkno, blkno + 1, ... in order,
  * nblocks being the relation's length for the scan.  With a BULKREAD
@@ -194,6 +199,13 @@ Buffer tdb_buf_read_sequential(RelFileNumber rel, BlockNumber blkno,
 Buffer tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
                       BlockNumber *blkno_out);
 
+/* tdb_buf_extend of fork of rel; a fork other than the main one that does
+ * not exist yet is created by its first block.  Each fork has its own
+ * extension lock. */
+Buffer tdb_buf_extend_fork(RelFileNumber rel, ForkNumber fork,
+                           BufferAccessStrategy strategy,
+                           BlockNumber *blkno_out);
+
 /*
  * The relation's length in blocks, asked of its files (extensions go
  * through the pool, which writes a new block at once, so the files are
@@ -201,6 +213,10 @@ Buffer tdb_buf_extend(RelFileNumber rel, BufferAccessStrategy strategy,
  * ERRCODE_UNDEFINED_FILE if the relation does not exist.
  */
 BlockNumber tdb_buf_relation_nblocks(RelFileNumber rel);
+
+/* The same for a fork of rel; 0 for a fork other than the main one that
+ * does not exist. */
+BlockNumber tdb_buf_fork_nblocks(RelFileNumber rel, ForkNumber fork);
 
 /* ----------------------------------------------------------------------
  * Pins
@@ -263,9 +279,10 @@ bool tdb_buf_try_lock_for_cleanup(Buffer buffer);
  */
 Page tdb_buf_page(Buffer buffer);
 
-/* The block a pinned buffer holds, and its relation. */
+/* The block a pinned buffer holds, its relation and its fork. */
 BlockNumber tdb_buf_block_number(Buffer buffer);
 RelFileNumber tdb_buf_relnumber(Buffer buffer);
+ForkNumber tdb_buf_fork_number(Buffer buffer);
 
 /*
  * Record that the page was changed: it will be written back before its
@@ -275,6 +292,18 @@ RelFileNumber tdb_buf_relnumber(Buffer buffer);
  * "WAL HOOK" in bufmgr.c).
  */
 void tdb_buf_mark_dirty(Buffer buffer);
+
+/*
+ * tdb_buf_mark_dirty for a change of a visibility map page that must
+ * reach disk no later than any later write of a block of the relation's
+ * main fork: before the pool next writes a main-fork page of the
+ * relation (eviction, flush, shutdown), it writes the map's dirty pages
+ * and fsyncs the map.  For clearing a bit (visibilitymap.c: "a set bit
+ * is never wrong"); the buffer must be a VISIBILITYMAP_FORKNUM page,
+ * exclusively locked.  Raises out of memory only if the relation's
+ * entry in the pool cannot be made.
+ */
+void tdb_buf_mark_dirty_before_main(Buffer buffer);
 
 /*
  * The same for a change made under a share lock that may be lost without
@@ -288,7 +317,9 @@ void tdb_buf_mark_dirty_hint(Buffer buffer);
  * ---------------------------------------------------------------------- */
 
 /*
- * Write every dirty buffer of relation rel, then fsync its files (e.g.
+ * Write every dirty buffer of relation rel (every fork; the visibility
+ * map before the main fork where tdb_buf_mark_dirty_before_main asks
+ * for it), then fsync its files (e.g.
  * after a bulk load that skips the WAL).  Takes each dirty buffer's share
  * lock in turn -- unless this thread holds that buffer's lock already --
  * so the caller should hold no other content lock (another thread holding
@@ -298,8 +329,9 @@ void tdb_buf_mark_dirty_hint(Buffer buffer);
 void tdb_buf_flush_relation(RelFileNumber rel);
 
 /*
- * Forget every buffer of relation rel, dirty ones included (their changes
- * are discarded), and close the pool's files of it: for DROP and TRUNCATE,
+ * Forget every buffer of relation rel -- of every fork -- dirty ones
+ * included (their changes are discarded), and close the pool's files of
+ * it: for DROP and TRUNCATE,
  * before the files are removed.  No thread may use the relation meanwhile
  * (the caller holds the relation's exclusive lock); a pin held by this
  * thread on one of its buffers is an internal error.
@@ -310,6 +342,15 @@ void tdb_buf_drop_relation(RelFileNumber rel);
  * last fsync: a checkpoint without WAL.  Locks and errors as
  * tdb_buf_flush_relation. */
 void tdb_buf_flush_all(void);
+
+/*
+ * Cut fork of rel down to nblocks blocks: forget its buffers of blocks
+ * nblocks and later (dirty ones discarded), then truncate the file (a
+ * fork that does not exist is left alone).  As for
+ * tdb_buf_drop_relation, nobody else may use those blocks meanwhile.
+ */
+void tdb_buf_truncate_fork(RelFileNumber rel, ForkNumber fork,
+                           BlockNumber nblocks);
 
 /* ----------------------------------------------------------------------
  * Strategies
@@ -340,5 +381,7 @@ void tdb_buf_pool_stats(BufferPoolStats *stats);
 /* Whether block blkno of rel is in the pool and valid (for tests and
  * diagnostics; the answer may change at once). */
 bool tdb_buf_is_cached(RelFileNumber rel, BlockNumber blkno);
+bool tdb_buf_fork_is_cached(RelFileNumber rel, ForkNumber fork,
+                            BlockNumber blkno);
 
 #endif /* TDB_STORAGE_BUFMGR_H */

@@ -151,7 +151,11 @@ _Static_assert((BLCKSZ & 0x00FF) == 0, "the size shares a uint16 with the "
 /* pd_flags */
 #define PD_HAS_FREE_LINES 0x0001 /* hint: some line pointer is LP_UNUSED */
 #define PD_PAGE_FULL 0x0002      /* hint: an UPDATE found no room here */
-#define PD_ALL_VISIBLE 0x0004    /* every tuple is visible to everyone */
+#define PD_ALL_VISIBLE                                                         \
+    0x0004 /* every tuple is visible to everyone:                              \
+            * set by VACUUM, cleared with the page's                           \
+            * visibility map bits before any change                            \
+            * (access/visibilitymap.c) */
 #define PD_VALID_FLAG_BITS 0x0007
 
 /* Offset numbers (1-based line pointer positions). */

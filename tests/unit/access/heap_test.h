@@ -13,6 +13,8 @@
  *   heap_fixture_open()    open pool, manager and session on f->dd again
  *                          (after a test closed them to reopen the data
  *                          directory)
+ *   heap_fixture_crash()   drop session, manager and pool without writing
+ *                          anything, as a crash does, and open them again
  *   heap_fixture_finish()  check no pins are left, close all of it
  *   row_desc()             the row type (id int4, val int4, note text)
  *   form_row()             a row of that type
@@ -103,9 +105,24 @@ heap_fixture_start(int nbuffers, Oid relid, const char *relname,
     tdb_fsm_forget(f->rel.rd_relfilenumber);
     smgr = tdb_smgr_open(NULL, tdb_datadir_path(f->dd),
                          f->rel.rd_relfilenumber);
-    tdb_smgr_create(smgr, false);
+    tdb_smgr_create(smgr, MAIN_FORKNUM, false);
     tdb_smgr_close(smgr);
     return f;
+}
+
+/* Drop f's session, manager and pool without writing anything -- what a
+ * crash does to them (tdb_database_abandon likewise) -- close the data
+ * directory, and open all of it again with a pool of nbuffers. */
+static TDB_UNUSED void
+heap_fixture_crash(HeapFixture *f, int nbuffers)
+{
+    tdb_xact_destroy(f->xact);
+    tdb_xact_manager_close(f->tm);
+    tdb_bufmgr_discard();
+    f->xact = NULL;
+    tdb_datadir_close(f->dd);
+    f->dd = tdb_datadir_open(NULL, f->path);
+    heap_fixture_open(f, nbuffers);
 }
 
 /* Expect no pins left; close the session, manager, pool and directory,

@@ -790,13 +790,7 @@ TEST_BEGIN(test_reopen)
 
     /* VACUUM flushed its pages: dropping the pool without writing
      * anything (as a crash would) loses nothing it did */
-    tdb_xact_destroy(f->xact);
-    tdb_xact_manager_close(f->tm);
-    tdb_bufmgr_discard();
-    f->xact = NULL;
-    tdb_datadir_close(f->dd);
-    f->dd = tdb_datadir_open(NULL, f->path);
-    heap_fixture_open(f, 64);
+    heap_fixture_crash(f, 64);
     expect_int_eq(count_now(f, &sum_after), 400);
     expect_int_eq(sum_after, sum_before);
     /* the removed rows are really gone from the page, freed bytes zero */

@@ -218,11 +218,11 @@ TEST_BEGIN(test_bootstrap)
     /* pg_catalog, public, pg_toast */
     expect_int_eq(count_rows(s, "pg_namespace", NULL), 3);
     expect_int_eq(count_rows(s, "pg_attribute", NULL),
-                  2 + 12 + 10 + 13 + 4 + 5 + 11);
+                  2 + 12 + 11 + 13 + 4 + 5 + 11);
     expect_int_eq(count_rows(s, "pg_authid", NULL), 1);
     rel = tdb_relation_open(s, "pg_class", REL_LOCK_SHARE);
     expect_int_eq(rel->rd_id, RelationRelationId);
-    expect_int_eq(rel->rd_att->natts, 10); /* reltoastrelid last */
+    expect_int_eq(rel->rd_att->natts, 11); /* relallvisible last */
     expect_str_eq(TupleDescAttr(rel->rd_att, 1)->attname, "relname");
     expect_int_eq(TupleDescAttr(rel->rd_att, 1)->atttypid, NAMEOID);
     tdb_relation_close(rel);

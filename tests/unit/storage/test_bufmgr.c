@@ -58,6 +58,14 @@
  *       the relation and pool unchanged and usable (TDB_DEBUG builds)
  *   test_writeback_disk_full    ENOSPC writing a dirty victim back: the
  *       page stays dirty and is written later (TDB_DEBUG builds)
+ *   test_forks                  block 0 of the main fork and of the
+ *       visibility map are different buffers (tags differ by fork) and
+ *       files (<rel>_vm, created by its first extension); fork lengths;
+ *       a map change marked with tdb_buf_mark_dirty_before_main reaches
+ *       disk before the main fork's next write, which fails without
+ *       writing if the map cannot be made durable; truncating a fork
+ *       forgets its buffers past the end; dropping a relation forgets
+ *       every fork's buffers
  *   test_flush_relation         writes that relation only
  *   test_drop_relation          dirty pages of a dropped relation are
  *       discarded; the files can then be removed and re-created
@@ -149,7 +157,7 @@ new_rel(void)
     RelFileNumber rel = tdb_datadir_alloc_relfilenumber(db);
     SMgrRelation s = tdb_smgr_open(NULL, db_path, rel);
 
-    tdb_smgr_create(s, false);
+    tdb_smgr_create(s, MAIN_FORKNUM, false);
     tdb_smgr_close(s);
     return rel;
 }
@@ -158,7 +166,7 @@ static BlockNumber
 rel_nblocks(RelFileNumber rel)
 {
     SMgrRelation s = tdb_smgr_open(NULL, db_path, rel);
-    BlockNumber n = tdb_smgr_nblocks(s);
+    BlockNumber n = tdb_smgr_nblocks(s, MAIN_FORKNUM);
 
     tdb_smgr_close(s);
     return n;
@@ -711,8 +719,8 @@ TEST_BEGIN(test_new_page)
     rel = new_rel();
     memset(zero.data, 0, BLCKSZ);
     s = tdb_smgr_open(NULL, db_path, rel);
-    tdb_smgr_extend(s, 0, zero.data);
-    tdb_smgr_extend(s, 1, zero.data);
+    tdb_smgr_extend(s, MAIN_FORKNUM, 0, zero.data);
+    tdb_smgr_extend(s, MAIN_FORKNUM, 1, zero.data);
     tdb_smgr_close(s);
 
     buf = tdb_buf_read(rel, 1, NULL);
@@ -1767,7 +1775,7 @@ TEST_BEGIN(test_drop_relation)
     tdb_smgr_unlink(s);
     expect_false(file_exists(rel_path(a)));
     /* re-created empty: extension starts over at block 0 */
-    tdb_smgr_create(s, false);
+    tdb_smgr_create(s, MAIN_FORKNUM, false);
     tdb_smgr_close(s);
     buf = tdb_buf_extend(a, NULL, &blkno);
     expect_int_eq(blkno, 0);
@@ -1779,6 +1787,140 @@ TEST_BEGIN(test_drop_relation)
     tdb_buf_drop_relation(123456);
     for (BlockNumber blk = 0; blk < 6; blk++)
         expect_int_eq(read_counter(b, blk, NULL), blk);
+    finish();
+}
+TEST_END
+
+/* Path of segment 0 of fork sfx ("", "_vm", ...) of rel. */
+static char *
+fork_path(RelFileNumber rel, const char *sfx)
+{
+    char name[48];
+
+    snprintf(name, sizeof(name), "base/%u%s", rel, sfx);
+    return test_path(db_path, name);
+}
+
+/* Read block blkno of fork sfx of rel straight from disk and return its
+ * payload counter (0 if it holds none). */
+static uint64
+raw_fork_counter(RelFileNumber rel, const char *sfx, BlockNumber blkno)
+{
+    PGAlignedBlock block;
+    char *path = fork_path(rel, sfx);
+    int fd = open(path, O_RDONLY);
+    uint64 counter = 0;
+
+    expect_true(fd >= 0);
+    expect_int_eq(pread(fd, block.data, BLCKSZ, (off_t)blkno * BLCKSZ), BLCKSZ);
+    close(fd);
+    if (!payload_read(block.data, rel, blkno, &counter))
+        return 0;
+    return counter;
+}
+
+/* Set the payload of a pinned buffer's block to counter (exclusively
+ * locked meanwhile); before_main: mark it with
+ * tdb_buf_mark_dirty_before_main. */
+static void
+set_payload(Buffer buf, RelFileNumber rel, uint64 counter, bool before_main)
+{
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    expect_true(payload_write(tdb_buf_page(buf), rel, tdb_buf_block_number(buf),
+                              counter));
+    if (before_main)
+        tdb_buf_mark_dirty_before_main(buf);
+    else
+        tdb_buf_mark_dirty(buf);
+    tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
+}
+
+TEST_BEGIN(test_forks)
+{
+    RelFileNumber a;
+    Buffer main_buf, vm_buf;
+    BlockNumber blkno;
+    uint64 counter;
+
+    start(16, false);
+    a = new_rel();
+    fill_rel(a, 1, 1, NULL); /* main block 0: counter 1 */
+    expect_int_eq(tdb_buf_fork_nblocks(a, VISIBILITYMAP_FORKNUM), 0);
+    expect_false(file_exists(fork_path(a, "_vm")));
+    vm_buf = tdb_buf_extend_fork(a, VISIBILITYMAP_FORKNUM, NULL, &blkno);
+    expect_int_eq(blkno, 0);
+    expect_true(file_exists(fork_path(a, "_vm")));
+    expect_true(payload_write(tdb_buf_page(vm_buf), a, 0, 2));
+    tdb_buf_mark_dirty(vm_buf);
+    tdb_buf_unlock_release(vm_buf);
+    expect_int_eq(tdb_buf_fork_nblocks(a, VISIBILITYMAP_FORKNUM), 1);
+    expect_int_eq(tdb_buf_fork_nblocks(a, FSM_FORKNUM), 0);
+    expect_int_eq(tdb_buf_relation_nblocks(a), 1);
+
+    /* same relation and block, different forks: different buffers */
+    main_buf = tdb_buf_read(a, 0, NULL);
+    vm_buf = tdb_buf_read_fork(a, VISIBILITYMAP_FORKNUM, 0, NULL);
+    expect_int_ne(main_buf, vm_buf);
+    expect_int_eq(tdb_buf_fork_number(main_buf), MAIN_FORKNUM);
+    expect_int_eq(tdb_buf_fork_number(vm_buf), VISIBILITYMAP_FORKNUM);
+    expect_int_eq(tdb_buf_block_number(vm_buf), 0);
+    expect_int_eq(tdb_buf_relnumber(vm_buf), a);
+    expect_true(payload_read(tdb_buf_page(main_buf), a, 0, &counter));
+    expect_int_eq(counter, 1);
+    expect_true(payload_read(tdb_buf_page(vm_buf), a, 0, &counter));
+    expect_int_eq(counter, 2);
+    tdb_buf_release(main_buf);
+    tdb_buf_release(vm_buf);
+    expect_error(tdb_buf_read_fork(a, (ForkNumber)7, 0, NULL),
+                 ERRCODE_INTERNAL_ERROR, "invalid fork number 7");
+
+    /* each in its own file, across a cold restart */
+    restart(16, false);
+    expect_int_eq(raw_fork_counter(a, "", 0), 1);
+    expect_int_eq(raw_fork_counter(a, "_vm", 0), 2);
+    main_buf = tdb_buf_read(a, 0, NULL); /* the lower buffer: flushed first */
+    vm_buf = tdb_buf_read_fork(a, VISIBILITYMAP_FORKNUM, 0, NULL);
+    expect_true(tdb_buf_fork_is_cached(a, VISIBILITYMAP_FORKNUM, 0));
+    expect_false(tdb_buf_fork_is_cached(a, FSM_FORKNUM, 0));
+
+    /* write order: the map change marked before-main goes first ... */
+    set_payload(vm_buf, a, 3, true);
+    set_payload(main_buf, a, 4, false);
+    expect_error(set_payload(main_buf, a, 4, true), ERRCODE_INTERNAL_ERROR,
+                 "is not a visibility map page");
+    tdb_buf_lock(main_buf, BUF_LOCK_UNLOCK);
+    tdb_buf_release(main_buf);
+    tdb_buf_release(vm_buf);
+    if (config_debug) {
+        /* ... and if the map cannot be made durable, the main page is
+         * not written at all */
+        expect_true(tdb_fd_inject(FD_OP_FSYNC, 1, EIO));
+        expect_error(tdb_buf_flush_all(), ERRCODE_IO_ERROR,
+                     "could not fsync file");
+        tdb_fd_inject_clear();
+        expect_int_eq(raw_fork_counter(a, "", 0), 1);
+    }
+    tdb_buf_flush_all();
+    expect_int_eq(raw_fork_counter(a, "_vm", 0), 3);
+    expect_int_eq(raw_fork_counter(a, "", 0), 4);
+
+    /* truncating a fork forgets its buffers past the new end only */
+    for (BlockNumber b = 1; b < 3; b++) {
+        vm_buf = tdb_buf_extend_fork(a, VISIBILITYMAP_FORKNUM, NULL, &blkno);
+        expect_int_eq(blkno, b);
+        tdb_buf_unlock_release(vm_buf);
+    }
+    tdb_buf_truncate_fork(a, VISIBILITYMAP_FORKNUM, 1);
+    expect_int_eq(tdb_buf_fork_nblocks(a, VISIBILITYMAP_FORKNUM), 1);
+    expect_true(tdb_buf_fork_is_cached(a, VISIBILITYMAP_FORKNUM, 0));
+    expect_false(tdb_buf_fork_is_cached(a, VISIBILITYMAP_FORKNUM, 1));
+    expect_true(tdb_buf_is_cached(a, 0));
+    tdb_buf_truncate_fork(a, FSM_FORKNUM, 0); /* no such fork: nothing */
+
+    /* dropping the relation forgets every fork's buffers */
+    tdb_buf_drop_relation(a);
+    expect_false(tdb_buf_fork_is_cached(a, VISIBILITYMAP_FORKNUM, 0));
+    expect_false(tdb_buf_is_cached(a, 0));
     finish();
 }
 TEST_END
@@ -1847,12 +1989,11 @@ main(int argc, char **argv)
         TEST_CASE(test_corrupt_page), TEST_CASE(test_new_page),
         TEST_CASE(test_read_past_end), TEST_CASE(test_usage_count),
         TEST_CASE(test_ring_bulkread), TEST_CASE(test_ring_bulkwrite),
-        TEST_CASE(test_ring_scans_fill_pool),
-        TEST_CASE(test_read_sequential),
+        TEST_CASE(test_ring_scans_fill_pool), TEST_CASE(test_read_sequential),
         TEST_CASE(test_concurrent), TEST_CASE(test_concurrent_same_block),
         TEST_CASE(test_release_all_after_error), TEST_CASE(test_many_pins),
         TEST_CASE(test_cleanup_lock), TEST_CASE(test_try_locks),
         TEST_CASE(test_extend_disk_full), TEST_CASE(test_writeback_disk_full),
         TEST_CASE(test_flush_relation), TEST_CASE(test_drop_relation),
-        TEST_CASE(test_slot_hooks));
+        TEST_CASE(test_slot_hooks), TEST_CASE(test_forks));
 }

@@ -40,6 +40,10 @@
  *   test_immedsync_faults       every fsync of immedsync can fail
  *   test_removal_faults         a failed unlink or truncate leaves a
  *       gapless prefix of segments
+ *   test_forks                  PostgreSQL's fork file names (_fsm, _vm,
+ *       _init, and their segments); forks created, extended, read and
+ *       truncated independently; unlink removes every fork, unlink_fork
+ *       one; an invalid fork number is an internal error
  */
 #include "common/base.h"
 
@@ -96,7 +100,7 @@ create_rel(const char *datadir)
 {
     SMgrRelation rel = tdb_smgr_open(NULL, datadir, TEST_REL);
 
-    tdb_smgr_create(rel, false);
+    tdb_smgr_create(rel, MAIN_FORKNUM, false);
     return rel;
 }
 
@@ -108,7 +112,7 @@ extend_blocks(SMgrRelation rel, BlockNumber from, BlockNumber to)
 
     for (BlockNumber b = from; b < to; b++) {
         fill_block(block, b);
-        tdb_smgr_extend(rel, b, block);
+        tdb_smgr_extend(rel, MAIN_FORKNUM, b, block);
     }
 }
 
@@ -120,7 +124,7 @@ extend_blocks(SMgrRelation rel, BlockNumber from, BlockNumber to)
 static BlockNumber
 check_relation(SMgrRelation rel, const char *datadir, BlockNumber skip)
 {
-    BlockNumber nblocks = tdb_smgr_nblocks(rel);
+    BlockNumber nblocks = tdb_smgr_nblocks(rel, MAIN_FORKNUM);
     uint32 nsegs = count_segments(datadir);
     char block[BLCKSZ];
 
@@ -134,7 +138,7 @@ check_relation(SMgrRelation rel, const char *datadir, BlockNumber skip)
     for (BlockNumber b = 0; b < nblocks; b++) {
         if (b == skip)
             continue;
-        tdb_smgr_read(rel, b, block);
+        tdb_smgr_read(rel, MAIN_FORKNUM, b, block);
         if (!block_matches(block, b))
             tdb_test_fail(__FILE__, __LINE__, "block %u has wrong contents", b);
     }
@@ -155,23 +159,23 @@ TEST_BEGIN(test_create_exists)
 
     expect_str_eq(tdb_smgr_path(rel), seg_path(dir, 0));
     expect_u64_eq(tdb_smgr_relnumber(rel), TEST_REL);
-    expect_false(tdb_smgr_exists(rel));
-    tdb_smgr_create(rel, false);
-    expect_true(tdb_smgr_exists(rel));
+    expect_false(tdb_smgr_exists(rel, MAIN_FORKNUM));
+    tdb_smgr_create(rel, MAIN_FORKNUM, false);
+    expect_true(tdb_smgr_exists(rel, MAIN_FORKNUM));
     expect_int_eq(file_size(seg_path(dir, 0)), 0);
-    expect_u64_eq(tdb_smgr_nblocks(rel), 0);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), 0);
 
-    expect_error(tdb_smgr_create(rel, false), ERRCODE_DUPLICATE_FILE,
-                 "could not create file");
+    expect_error(tdb_smgr_create(rel, MAIN_FORKNUM, false),
+                 ERRCODE_DUPLICATE_FILE, "could not create file");
     expect_str_contains(tdb_test_last_error.message, "File exists");
-    tdb_smgr_create(rel, true);
+    tdb_smgr_create(rel, MAIN_FORKNUM, true);
 
     /* a second handle sees the file and refuses to create it again */
     other = tdb_smgr_open(NULL, dir, TEST_REL);
-    expect_true(tdb_smgr_exists(other));
-    expect_error(tdb_smgr_create(other, false), ERRCODE_DUPLICATE_FILE,
-                 seg_path(dir, 0));
-    tdb_smgr_create(other, true);
+    expect_true(tdb_smgr_exists(other, MAIN_FORKNUM));
+    expect_error(tdb_smgr_create(other, MAIN_FORKNUM, false),
+                 ERRCODE_DUPLICATE_FILE, seg_path(dir, 0));
+    tdb_smgr_create(other, MAIN_FORKNUM, true);
     tdb_smgr_close(other);
     tdb_smgr_close(rel);
 }
@@ -184,24 +188,24 @@ TEST_BEGIN(test_roundtrip)
     char block[BLCKSZ];
 
     extend_blocks(rel, 0, 5);
-    expect_u64_eq(tdb_smgr_nblocks(rel), 5);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), 5);
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 5);
 
     /* overwrite block 2 with another pattern, then put it back */
     fill_block(block, 1000);
-    tdb_smgr_write(rel, 2, block);
+    tdb_smgr_write(rel, MAIN_FORKNUM, 2, block);
     memset(block, 0, sizeof(block));
-    tdb_smgr_read(rel, 2, block);
+    tdb_smgr_read(rel, MAIN_FORKNUM, 2, block);
     expect_true(block_matches(block, 1000));
     expect_u64_eq(check_relation(rel, dir, 2), 5);
     fill_block(block, 2);
-    tdb_smgr_write(rel, 2, block);
-    tdb_smgr_immedsync(rel);
+    tdb_smgr_write(rel, MAIN_FORKNUM, 2, block);
+    tdb_smgr_immedsync(rel, MAIN_FORKNUM);
     tdb_smgr_close(rel);
 
     /* a new handle reads the same bytes */
     rel = tdb_smgr_open(NULL, dir, TEST_REL);
-    expect_true(tdb_smgr_exists(rel));
+    expect_true(tdb_smgr_exists(rel, MAIN_FORKNUM));
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 5);
     tdb_smgr_close(rel);
 }
@@ -218,7 +222,7 @@ TEST_BEGIN(test_many_segments)
     dir = make_datadir();
     rel = create_rel(dir);
     extend_blocks(rel, 0, n);
-    tdb_smgr_immedsync(rel);
+    tdb_smgr_immedsync(rel, MAIN_FORKNUM);
     tdb_smgr_close(rel);
 
     expect_int_eq(count_segments(dir), 4);
@@ -228,14 +232,14 @@ TEST_BEGIN(test_many_segments)
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), n);
 
     /* into the middle of segment 2: segment 3 goes */
-    tdb_smgr_truncate(rel, 2 * RELSEG_SIZE + 1);
+    tdb_smgr_truncate(rel, MAIN_FORKNUM, 2 * RELSEG_SIZE + 1);
     expect_int_eq(count_segments(dir), 3);
     expect_int_eq(file_size(seg_path(dir, 2)), BLCKSZ);
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber),
                   2 * RELSEG_SIZE + 1);
 
     /* exactly to a boundary: the full segment 0 stays, alone */
-    tdb_smgr_truncate(rel, RELSEG_SIZE);
+    tdb_smgr_truncate(rel, MAIN_FORKNUM, RELSEG_SIZE);
     expect_int_eq(count_segments(dir), 1);
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), RELSEG_SIZE);
 
@@ -246,10 +250,10 @@ TEST_BEGIN(test_many_segments)
                   2 * RELSEG_SIZE + 3);
 
     /* to zero: segment 0 stays, empty */
-    tdb_smgr_truncate(rel, 0);
+    tdb_smgr_truncate(rel, MAIN_FORKNUM, 0);
     expect_int_eq(count_segments(dir), 1);
     expect_int_eq(file_size(seg_path(dir, 0)), 0);
-    expect_u64_eq(tdb_smgr_nblocks(rel), 0);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), 0);
     extend_blocks(rel, 0, 1);
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 1);
     tdb_smgr_close(rel);
@@ -264,26 +268,26 @@ TEST_BEGIN(test_sparse_segment_boundary)
 
     /* a full segment 0 of zeros, without writing 1 GB */
     set_file_size(seg_path(dir, 0), (long long)RELSEG_SIZE * BLCKSZ);
-    expect_u64_eq(tdb_smgr_nblocks(rel), RELSEG_SIZE);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), RELSEG_SIZE);
 
     fill_block(block, RELSEG_SIZE);
-    tdb_smgr_extend(rel, RELSEG_SIZE, block);
+    tdb_smgr_extend(rel, MAIN_FORKNUM, RELSEG_SIZE, block);
     expect_int_eq(file_size(seg_path(dir, 1)), BLCKSZ);
-    expect_u64_eq(tdb_smgr_nblocks(rel), RELSEG_SIZE + 1);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), RELSEG_SIZE + 1);
 
     memset(block, 0xAB, sizeof(block));
-    tdb_smgr_read(rel, RELSEG_SIZE, block);
+    tdb_smgr_read(rel, MAIN_FORKNUM, RELSEG_SIZE, block);
     expect_true(block_matches(block, RELSEG_SIZE));
-    tdb_smgr_read(rel, RELSEG_SIZE - 1, block);
+    tdb_smgr_read(rel, MAIN_FORKNUM, RELSEG_SIZE - 1, block);
     for (int i = 0; i < BLCKSZ; i++)
         if (block[i] != 0) {
             tdb_test_fail(__FILE__, __LINE__, "byte %d is not zero", i);
             break;
         }
 
-    tdb_smgr_truncate(rel, RELSEG_SIZE);
+    tdb_smgr_truncate(rel, MAIN_FORKNUM, RELSEG_SIZE);
     expect_false(file_exists(seg_path(dir, 1)));
-    expect_u64_eq(tdb_smgr_nblocks(rel), RELSEG_SIZE);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), RELSEG_SIZE);
     tdb_smgr_unlink(rel);
     tdb_smgr_close(rel);
 }
@@ -304,27 +308,27 @@ TEST_BEGIN(test_read_errors)
              "could not read block 3 in file \"%s\": read only 0 of 8192 "
              "bytes",
              seg_path(dir, 0));
-    expect_error(tdb_smgr_read(rel, 3, block), ERRCODE_DATA_CORRUPTED,
-                 expected);
+    expect_error(tdb_smgr_read(rel, MAIN_FORKNUM, 3, block),
+                 ERRCODE_DATA_CORRUPTED, expected);
 
     /* a block in a segment that does not exist */
     snprintf(expected, sizeof(expected),
              "could not read block %u in file \"%s\": read only 0 of 8192 "
              "bytes",
              2 * RELSEG_SIZE, seg_path(dir, 2));
-    expect_error(tdb_smgr_read(rel, 2 * RELSEG_SIZE, block),
+    expect_error(tdb_smgr_read(rel, MAIN_FORKNUM, 2 * RELSEG_SIZE, block),
                  ERRCODE_DATA_CORRUPTED, expected);
 
     /* cut the file in the middle of block 2 (a torn extend, a bad copy) */
     set_file_size(seg_path(dir, 0), 2 * BLCKSZ + 1000);
-    expect_u64_eq(tdb_smgr_nblocks(rel), 2);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), 2);
     snprintf(expected, sizeof(expected),
              "could not read block 2 in file \"%s\": read only 1000 of 8192 "
              "bytes",
              seg_path(dir, 0));
-    expect_error(tdb_smgr_read(rel, 2, block), ERRCODE_DATA_CORRUPTED,
-                 expected);
-    tdb_smgr_read(rel, 1, block); /* earlier blocks are fine */
+    expect_error(tdb_smgr_read(rel, MAIN_FORKNUM, 2, block),
+                 ERRCODE_DATA_CORRUPTED, expected);
+    tdb_smgr_read(rel, MAIN_FORKNUM, 1, block); /* earlier blocks are fine */
     expect_true(block_matches(block, 1));
     /* extending overwrites the partial block: whole blocks again */
     extend_blocks(rel, 2, 3);
@@ -332,15 +336,15 @@ TEST_BEGIN(test_read_errors)
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 3);
 
     /* a relation that does not exist */
-    expect_error(tdb_smgr_nblocks(missing), ERRCODE_UNDEFINED_FILE,
-                 "could not open file");
+    expect_error(tdb_smgr_nblocks(missing, MAIN_FORKNUM),
+                 ERRCODE_UNDEFINED_FILE, "could not open file");
     expect_str_contains(tdb_test_last_error.message, "No such file");
-    expect_error(tdb_smgr_read(missing, 0, block), ERRCODE_UNDEFINED_FILE,
-                 "(target block 0)");
+    expect_error(tdb_smgr_read(missing, MAIN_FORKNUM, 0, block),
+                 ERRCODE_UNDEFINED_FILE, "(target block 0)");
 
     /* a segment longer than a segment (sparse, so cheap in any build) */
     set_file_size(seg_path(dir, 0), ((long long)RELSEG_SIZE + 1) * BLCKSZ);
-    expect_error(tdb_smgr_nblocks(rel), ERRCODE_DATA_CORRUPTED,
+    expect_error(tdb_smgr_nblocks(rel, MAIN_FORKNUM), ERRCODE_DATA_CORRUPTED,
                  "is longer than a segment");
     tdb_smgr_close(missing);
     tdb_smgr_close(rel);
@@ -357,14 +361,101 @@ TEST_BEGIN(test_unlink)
     expect_int_eq(count_segments(dir), SMALL_SEGMENTS ? 3 : 1);
     tdb_smgr_unlink(rel);
     expect_int_eq(count_segments(dir), 0);
-    expect_false(tdb_smgr_exists(rel));
+    expect_false(tdb_smgr_exists(rel, MAIN_FORKNUM));
     tdb_smgr_unlink(rel); /* nothing to remove: not an error */
 
     /* the handle forgot its descriptors: a new relation starts empty */
-    tdb_smgr_create(rel, false);
-    expect_u64_eq(tdb_smgr_nblocks(rel), 0);
+    tdb_smgr_create(rel, MAIN_FORKNUM, false);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), 0);
     extend_blocks(rel, 0, 2);
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 2);
+    tdb_smgr_close(rel);
+}
+TEST_END
+
+/* Path of segment segno of fork suffix sfx of TEST_REL. */
+static char *
+fork_seg_path(const char *datadir, const char *sfx, uint32 segno)
+{
+    char name[64];
+
+    if (segno == 0)
+        snprintf(name, sizeof(name), "base/%u%s", TEST_REL, sfx);
+    else
+        snprintf(name, sizeof(name), "base/%u%s.%u", TEST_REL, sfx, segno);
+    return test_path(datadir, name);
+}
+
+TEST_BEGIN(test_forks)
+{
+    static const char *const sfx[NUM_FORKS] = {"", "_fsm", "_vm", "_init"};
+    const char *dir = make_datadir();
+    SMgrRelation rel = create_rel(dir);
+    BlockNumber n = SMALL_SEGMENTS ? RELSEG_SIZE + 1 : 2;
+    char block[BLCKSZ];
+
+    _Static_assert(MAIN_FORKNUM == 0 && FSM_FORKNUM == 1 &&
+                       VISIBILITYMAP_FORKNUM == 2 && INIT_FORKNUM == 3,
+                   "PostgreSQL's fork numbers");
+    for (int f = 0; f <= MAX_FORKNUM; f++)
+        expect_str_eq(tdb_smgr_fork_path(rel, (ForkNumber)f),
+                      fork_seg_path(dir, sfx[f], 0));
+    expect_str_eq(tdb_smgr_path(rel), tdb_smgr_fork_path(rel, MAIN_FORKNUM));
+
+    /* only the main fork exists; the others are created on demand */
+    for (int f = 1; f <= MAX_FORKNUM; f++)
+        expect_false(tdb_smgr_exists(rel, (ForkNumber)f));
+    expect_error(tdb_smgr_nblocks(rel, VISIBILITYMAP_FORKNUM),
+                 ERRCODE_UNDEFINED_FILE, fork_seg_path(dir, "_vm", 0));
+    tdb_smgr_create(rel, VISIBILITYMAP_FORKNUM, false);
+    tdb_smgr_create(rel, FSM_FORKNUM, false);
+    expect_true(tdb_smgr_exists(rel, VISIBILITYMAP_FORKNUM));
+    expect_true(file_exists(fork_seg_path(dir, "_vm", 0)));
+    expect_true(file_exists(fork_seg_path(dir, "_fsm", 0)));
+    expect_false(file_exists(fork_seg_path(dir, "_init", 0)));
+
+    /* independent contents and lengths; segments per fork */
+    extend_blocks(rel, 0, 3);
+    for (BlockNumber b = 0; b < n; b++) {
+        fill_block(block, 500 + b);
+        tdb_smgr_extend(rel, VISIBILITYMAP_FORKNUM, b, block);
+    }
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), 3);
+    expect_u64_eq(tdb_smgr_nblocks(rel, VISIBILITYMAP_FORKNUM), n);
+    expect_u64_eq(tdb_smgr_nblocks(rel, FSM_FORKNUM), 0);
+    expect_true(file_exists(fork_seg_path(dir, "_vm", 1)) == SMALL_SEGMENTS);
+    tdb_smgr_read(rel, VISIBILITYMAP_FORKNUM, n - 1, block);
+    expect_true(block_matches(block, 500 + n - 1));
+    tdb_smgr_read(rel, MAIN_FORKNUM, 1, block);
+    expect_true(block_matches(block, 1));
+    tdb_smgr_immedsync(rel, VISIBILITYMAP_FORKNUM);
+
+    /* truncating one fork leaves the others alone */
+    tdb_smgr_truncate(rel, VISIBILITYMAP_FORKNUM, 1);
+    expect_u64_eq(tdb_smgr_nblocks(rel, VISIBILITYMAP_FORKNUM), 1);
+    expect_false(file_exists(fork_seg_path(dir, "_vm", 1)));
+    expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 3);
+
+    /* unlink_fork: one fork; unlink: all of them, segments included */
+    tdb_smgr_unlink_fork(rel, FSM_FORKNUM);
+    expect_false(file_exists(fork_seg_path(dir, "_fsm", 0)));
+    expect_true(tdb_smgr_exists(rel, VISIBILITYMAP_FORKNUM));
+    for (BlockNumber b = 1; b < n; b++) {
+        fill_block(block, 500 + b);
+        tdb_smgr_extend(rel, VISIBILITYMAP_FORKNUM, b, block);
+    }
+    tdb_smgr_create(rel, INIT_FORKNUM, false);
+    tdb_smgr_unlink(rel);
+    for (int f = 0; f <= MAX_FORKNUM; f++) {
+        expect_false(tdb_smgr_exists(rel, (ForkNumber)f));
+        expect_false(file_exists(fork_seg_path(dir, sfx[f], 0)));
+        expect_false(file_exists(fork_seg_path(dir, sfx[f], 1)));
+    }
+
+    expect_error(tdb_smgr_exists(rel, (ForkNumber)(MAX_FORKNUM + 1)),
+                 ERRCODE_INTERNAL_ERROR, "invalid fork number 4");
+    expect_error(tdb_smgr_nblocks(rel, InvalidForkNumber),
+                 ERRCODE_INTERNAL_ERROR, "invalid fork number -1");
     tdb_smgr_close(rel);
 }
 TEST_END
@@ -376,17 +467,17 @@ TEST_BEGIN(test_misuse)
     char block[BLCKSZ];
 
     extend_blocks(rel, 0, 2);
-    expect_error(tdb_smgr_truncate(rel, 3), ERRCODE_INTERNAL_ERROR,
-                 "to 3 blocks: it's only 2 blocks now");
+    expect_error(tdb_smgr_truncate(rel, MAIN_FORKNUM, 3),
+                 ERRCODE_INTERNAL_ERROR, "to 3 blocks: it's only 2 blocks now");
     fill_block(block, 0);
-    expect_error(tdb_smgr_extend(rel, InvalidBlockNumber, block),
+    expect_error(tdb_smgr_extend(rel, MAIN_FORKNUM, InvalidBlockNumber, block),
                  ERRCODE_PROGRAM_LIMIT_EXCEEDED, "cannot extend file");
     if (config_debug)
-        expect_error(tdb_smgr_extend(rel, 3, block), ERRCODE_INTERNAL_ERROR,
-                     "extending with block 3");
+        expect_error(tdb_smgr_extend(rel, MAIN_FORKNUM, 3, block),
+                     ERRCODE_INTERNAL_ERROR, "extending with block 3");
     /* in every build: a write never makes a file longer (a gap of zeros) */
-    expect_error(tdb_smgr_write(rel, 2, block), ERRCODE_DATA_CORRUPTED,
-                 "could not write block 2 in file");
+    expect_error(tdb_smgr_write(rel, MAIN_FORKNUM, 2, block),
+                 ERRCODE_DATA_CORRUPTED, "could not write block 2 in file");
     expect_str_contains(tdb_test_last_error.message, "it's only 2 blocks now");
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 2);
     tdb_smgr_close(rel);
@@ -427,7 +518,7 @@ TEST_BEGIN(test_descriptors_released)
     /* a handle abandoned with its context (as an ERROR would) */
     cxt = tdb_aset_create(tdb_current_mcxt, "test", ALLOCSET_SMALL_SIZES);
     rel = tdb_smgr_open(cxt, dir, TEST_REL);
-    expect_u64_eq(tdb_smgr_nblocks(rel), n);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), n);
     expect_true(count_open_fds() > before);
     tdb_mcxt_reset(cxt);
     expect_int_eq(count_open_fds(), before);
@@ -468,7 +559,7 @@ try_extend(SMgrRelation rel, BlockNumber from, BlockNumber to, ErrorData *error)
 static bool
 try_immedsync(SMgrRelation rel, ErrorData *error)
 {
-    RETURN_CAUGHT(tdb_smgr_immedsync(rel), error);
+    RETURN_CAUGHT(tdb_smgr_immedsync(rel, MAIN_FORKNUM), error);
 }
 
 TEST_BEGIN(test_extend_fault_loop)
@@ -508,7 +599,7 @@ TEST_BEGIN(test_extend_fault_loop)
                 expect_true(tdb_fd_inject_pending() > 0);
                 tdb_fd_inject_clear();
                 expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), to);
-                tdb_smgr_truncate(rel, from);
+                tdb_smgr_truncate(rel, MAIN_FORKNUM, from);
                 tdb_smgr_close(rel);
                 break;
             }
@@ -522,7 +613,7 @@ TEST_BEGIN(test_extend_fault_loop)
             nblocks = check_relation(rel, dir, InvalidBlockNumber);
             expect_u64_ge(nblocks, from);
             expect_u64_lt(nblocks, to);
-            tdb_smgr_truncate(rel, from);
+            tdb_smgr_truncate(rel, MAIN_FORKNUM, from);
             tdb_smgr_close(rel);
         }
         expect_u64_gt(nfailures, 0);
@@ -547,7 +638,8 @@ TEST_BEGIN(test_extend_enospc_message)
     snprintf(expected, sizeof(expected),
              "could not extend file \"%s\": No space left on device",
              seg_path(dir, 0));
-    expect_error(tdb_smgr_extend(rel, 1, block), ERRCODE_DISK_FULL, expected);
+    expect_error(tdb_smgr_extend(rel, MAIN_FORKNUM, 1, block),
+                 ERRCODE_DISK_FULL, expected);
     expect_str_eq(tdb_test_last_error.hint, "Check free disk space.");
     expect_int_eq(file_size(seg_path(dir, 0)), BLCKSZ);
     tdb_smgr_close(rel);
@@ -574,7 +666,8 @@ TEST_BEGIN(test_extend_truncate_back_fails)
     expect_true(tdb_fd_inject(FD_OP_WRITE, 2, ENOSPC));
     expect_true(tdb_fd_inject(FD_OP_TRUNCATE, 1, EIO));
     notice_capture_begin(&cap);
-    expect_error(tdb_smgr_extend(rel, 2, block), ERRCODE_DISK_FULL,
+    expect_error(tdb_smgr_extend(rel, MAIN_FORKNUM, 2, block),
+                 ERRCODE_DISK_FULL,
                  "No space left on device"); /* the write's errno, not EIO */
     notice_capture_end(&cap);
     expect_int_eq(cap.nwarnings, 1);
@@ -582,7 +675,7 @@ TEST_BEGIN(test_extend_truncate_back_fails)
     expect_int_eq(file_size(seg_path(dir, 0)), 2 * BLCKSZ + BLCKSZ / 2);
 
     /* the partial block is not counted, and the next extend replaces it */
-    expect_u64_eq(tdb_smgr_nblocks(rel), 2);
+    expect_u64_eq(tdb_smgr_nblocks(rel, MAIN_FORKNUM), 2);
     extend_blocks(rel, 2, 3);
     expect_int_eq(file_size(seg_path(dir, 0)), 3 * BLCKSZ);
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 3);
@@ -609,17 +702,17 @@ TEST_BEGIN(test_write_faults)
     for (Size i = 0; i < lengthof(faults); i++) {
         fill_block(block, 77);
         arm_fault(&faults[i], 1);
-        expect_error(tdb_smgr_write(rel, 1, block), faults[i].sqlstate,
-                     "could not write block 1 in file");
+        expect_error(tdb_smgr_write(rel, MAIN_FORKNUM, 1, block),
+                     faults[i].sqlstate, "could not write block 1 in file");
         tdb_fd_inject_clear();
         /* the other blocks are intact; block 1 is old, or torn by a
          * short write (first half new) */
         expect_u64_eq(check_relation(rel, dir, 1), 3);
-        tdb_smgr_read(rel, 1, block);
+        tdb_smgr_read(rel, MAIN_FORKNUM, 1, block);
         expect_true(faults[i].short_first ? !block_matches(block, 1)
                                           : block_matches(block, 1));
         fill_block(block, 1); /* repair */
-        tdb_smgr_write(rel, 1, block);
+        tdb_smgr_write(rel, MAIN_FORKNUM, 1, block);
     }
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 3);
     tdb_smgr_close(rel);
@@ -638,11 +731,11 @@ TEST_BEGIN(test_read_faults)
     rel = create_rel(dir);
     extend_blocks(rel, 0, 2);
     expect_true(tdb_fd_inject(FD_OP_READ, 1, EIO));
-    expect_error(tdb_smgr_read(rel, 1, block), ERRCODE_IO_ERROR,
+    expect_error(tdb_smgr_read(rel, MAIN_FORKNUM, 1, block), ERRCODE_IO_ERROR,
                  "could not read block 1 in file");
     expect_str_contains(tdb_test_last_error.message, "Input/output error");
     expect_true(tdb_fd_inject(FD_OP_READ, 1, FD_FAULT_SHORT));
-    tdb_smgr_read(rel, 1, block);
+    tdb_smgr_read(rel, MAIN_FORKNUM, 1, block);
     expect_true(block_matches(block, 1));
     expect_int_eq(tdb_fd_inject_pending(), 0);
     tdb_smgr_close(rel);
@@ -706,14 +799,14 @@ TEST_BEGIN(test_removal_faults)
 
     /* a failed truncate: the end segment fails to shrink, later
      * segments are already gone */
-    tdb_smgr_create(rel, false);
+    tdb_smgr_create(rel, MAIN_FORKNUM, false);
     extend_blocks(rel, 0, n);
     expect_true(tdb_fd_inject(FD_OP_TRUNCATE, 1, EIO));
-    expect_error(tdb_smgr_truncate(rel, 1), ERRCODE_IO_ERROR,
+    expect_error(tdb_smgr_truncate(rel, MAIN_FORKNUM, 1), ERRCODE_IO_ERROR,
                  "could not truncate file");
     tdb_fd_inject_clear();
     expect_int_eq(count_segments(dir), 1);
-    tdb_smgr_truncate(rel, 1);
+    tdb_smgr_truncate(rel, MAIN_FORKNUM, 1);
     expect_u64_eq(check_relation(rel, dir, InvalidBlockNumber), 1);
     tdb_smgr_close(rel);
 }
@@ -732,5 +825,6 @@ main(int argc, char **argv)
         TEST_CASE(test_extend_enospc_message),
         TEST_CASE(test_extend_truncate_back_fails),
         TEST_CASE(test_write_faults), TEST_CASE(test_read_faults),
-        TEST_CASE(test_immedsync_faults), TEST_CASE(test_removal_faults));
+        TEST_CASE(test_immedsync_faults), TEST_CASE(test_removal_faults),
+        TEST_CASE(test_forks));
 }
