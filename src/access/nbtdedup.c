@@ -183,8 +183,24 @@ tdb_bt_dedup_pass(const BTIndexData *idx, Page page, IndexTuple newitem,
     st.htids = tdb_palloc(st.maxpostingsize +
                           sizeof(ItemPointerData) * BT_MAX_TIDS_PER_PAGE);
 
-    if (maxoff < minoff)
+    if (maxoff < minoff) {
+        tdb_pfree(st.htids);
         return;
+    }
+    /* nothing to merge unless two neighbours are equal: skip building the
+     * new page (a page of distinct keys about to split) */
+    {
+        bool any = false;
+
+        for (OffsetNumber off = minoff; off < maxoff && !any; off++)
+            any = tdb_bt_keep_natts_fast(
+                      idx, bt_page_item(page, off),
+                      bt_page_item(page, (OffsetNumber)(off + 1))) > nkeyatts;
+        if (!any) {
+            tdb_pfree(st.htids);
+            return;
+        }
+    }
     /* single value strategy: newitem equals the first and last items */
     if (tdb_bt_keep_natts_fast(idx, newitem, bt_page_item(page, minoff)) >
             nkeyatts &&

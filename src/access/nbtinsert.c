@@ -358,6 +358,7 @@ new_root(BTIndex idx, Buffer lbuf, Buffer rbuf)
     m->btm_root = m->btm_fastroot = rootblk;
     m->btm_level = m->btm_fastlevel = lo->btpo_level + 1;
     tdb_buf_mark_dirty(meta);
+    __atomic_store_n(&idx->cached_root, rootblk, __ATOMIC_RELAXED);
     lo->btpo_flags &= (uint16)~BTP_INCOMPLETE_SPLIT;
     tdb_buf_mark_dirty(lbuf);
     tdb_buf_unlock_release(meta);

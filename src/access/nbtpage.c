@@ -134,7 +134,20 @@ tdb_bt_create_empty(BTIndex idx)
 Buffer
 tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode)
 {
-    Buffer meta = tdb_bt_getbuf(idx, BTREE_METAPAGE, BUF_LOCK_SHARE);
+    BlockNumber cached = __atomic_load_n(&idx->cached_root, __ATOMIC_RELAXED);
+    Buffer meta;
+
+    if (cached != P_NONE) {
+        /* still the root? (a root that split has lost BTP_ROOT; the
+         * page's lock orders this test with the split that changed it) */
+        Buffer buf = tdb_bt_getbuf(idx, cached, mode);
+
+        if (bt_opaque(tdb_buf_page(buf))->btpo_flags & BTP_ROOT)
+            return buf;
+        tdb_buf_unlock_release(buf);
+        __atomic_store_n(&idx->cached_root, P_NONE, __ATOMIC_RELAXED);
+    }
+    meta = tdb_bt_getbuf(idx, BTREE_METAPAGE, BUF_LOCK_SHARE);
     BTMetaPageData *m = bt_metadata(tdb_buf_page(meta));
     BlockNumber root = m->btm_root;
     Buffer buf;
@@ -170,6 +183,7 @@ tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode)
         return buf;
     }
     tdb_buf_unlock_release(meta);
+    __atomic_store_n(&idx->cached_root, root, __ATOMIC_RELAXED);
     return tdb_bt_getbuf(idx, root, mode);
 }
 

@@ -107,6 +107,13 @@ typedef struct BTIndexData {
     bool deduplicate_items; /* reloption deduplicate_items (default on) */
     int fillfactor;         /* leaf fillfactor, 10..100, default 90 */
     BTFastKind fast;        /* set by tdb_bt_index_init / _finish */
+    /*
+     * The root as last read from the metapage (PostgreSQL's rd_amcache):
+     * a descent starts there if that page is still the root, which saves
+     * reading the metapage.  Read and written atomically (threads may
+     * share a BTIndexData); P_NONE (0) when unknown.
+     */
+    BlockNumber cached_root;
 } BTIndexData;
 typedef BTIndexData *BTIndex;
 

@@ -236,6 +236,34 @@ dedup_finish(BTLoader ld)
     st->phystupsize = 0;
 }
 
+/* Index order of two leaf tuples: key columns, then heap TID. */
+static int
+tuple_cmp(const BTIndexData *idx, IndexTuple a, IndexTuple b)
+{
+    if (idx->fast == BT_FAST_INT4 &&
+        !((a->t_info | b->t_info) & INDEX_NULL_MASK)) {
+        int32 x, y;
+
+        memcpy(&x, (char *)a + MAXALIGN(sizeof(IndexTupleData)), sizeof(x));
+        memcpy(&y, (char *)b + MAXALIGN(sizeof(IndexTupleData)), sizeof(y));
+        if (x != y)
+            return x < y ? -1 : 1;
+    } else {
+        Datum va[INDEX_MAX_KEYS], vb[INDEX_MAX_KEYS];
+        bool na[INDEX_MAX_KEYS], nb[INDEX_MAX_KEYS];
+
+        tdb_bt_deform(idx, a, va, na);
+        tdb_bt_deform(idx, b, vb, nb);
+        for (int i = 0; i < idx->nkeyatts; i++) {
+            int r = tdb_bt_cmp_values(idx, i, va[i], na[i], vb[i], nb[i]);
+
+            if (r != 0)
+                return r;
+        }
+    }
+    return bt_tid_cmp(&a->t_tid, &b->t_tid);
+}
+
 void
 tdb_bt_load_add_tuple(BTLoader ld, IndexTuple itup)
 {
@@ -245,16 +273,7 @@ tdb_bt_load_add_tuple(BTLoader ld, IndexTuple itup)
         elog(ERROR, "cannot load a pivot or posting tuple into index \"%s\"",
              idx->name);
     if (ld->prev != NULL) {
-        BTInsertKey key;
-        PGAlignedBlock tmp;
-        Page p = tmp.data;
-
-        /* compare with the previous entry: put it on a scratch page */
-        tdb_bt_page_init(p, 0, BTP_LEAF);
-        tdb_page_add_item(p, ld->prev, IndexTupleSize(ld->prev),
-                          FirstOffsetNumber, 0);
-        tdb_bt_key_from_tuple(idx, itup, &key);
-        if (tdb_bt_compare(idx, &key, p, FirstOffsetNumber) <= 0)
+        if (tuple_cmp(idx, ld->prev, itup) >= 0)
             elog(ERROR,
                  "entries loaded into index \"%s\" are not in index order",
                  idx->name);
@@ -329,6 +348,7 @@ tdb_bt_load_end(BTLoader ld)
         write_page(ld, l->page, l->blkno);
     }
     tdb_bt_init_metapage(meta.data, root, rootlevel, idx->allequalimage);
+    __atomic_store_n(&idx->cached_root, P_NONE, __ATOMIC_RELAXED);
     write_page(ld, meta.data, BTREE_METAPAGE);
     tdb_buf_flush_relation(idx->relfilenumber);
 }
