@@ -156,23 +156,25 @@ tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup)
     insert_on_page(idx, buf, stack, itup, off, postingoff, InvalidBuffer);
 }
 
-/* Add itup at off of page, shifting later line pointers; a new first
- * data item of an internal page becomes the minus-infinity pivot. */
-static void
-page_add_tuple(Page page, IndexTuple itup, Size itemsz, OffsetNumber off,
-               bool newfirstdataitem)
-{
-    IndexTupleData trunc;
+/* Where split_page puts items: the two halves and their next offsets. */
+typedef struct SplitDest {
+    Page left, right;
+    OffsetNumber leftoff, rightoff;
+    OffsetNumber minusinfoff; /* the right page's first data item on an
+                               * internal level, else invalid */
+} SplitDest;
 
-    if (newfirstdataitem) {
-        trunc = *itup;
-        trunc.t_info = sizeof(IndexTupleData);
-        bt_tuple_set_natts(&trunc, 0, false);
-        itup = &trunc;
-        itemsz = sizeof(IndexTupleData);
+static void
+split_add(SplitDest *d, bool toleft, IndexTuple t, Size sz)
+{
+    if (toleft) {
+        tdb_bt_page_add_tuple(d->left, t, sz, d->leftoff, false);
+        d->leftoff++;
+    } else {
+        tdb_bt_page_add_tuple(d->right, t, sz, d->rightoff,
+                              d->rightoff == d->minusinfoff);
+        d->rightoff++;
     }
-    if (tdb_page_add_item(page, itup, itemsz, off, 0) == InvalidOffsetNumber)
-        elog(ERROR, "failed to add item to the index page");
 }
 
 /*
@@ -201,6 +203,7 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
     Buffer rbuf, sbuf = InvalidBuffer;
     uint16 flags;
     OffsetNumber i;
+    SplitDest dest;
 
     firstright = tdb_bt_findsplitloc(idx, origpage, newitemoff, newitemsz,
                                      newitem, &newitemonleft);
@@ -261,42 +264,22 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
     if (!isleaf)
         minusinfoff = rightoff;
 
+    dest.left = leftpage;
+    dest.right = rightpage;
+    dest.leftoff = leftoff;
+    dest.rightoff = rightoff;
+    dest.minusinfoff = minusinfoff;
     for (i = P_FIRSTDATAKEY(oo); i <= maxoff; i++) {
         IndexTuple item =
             i == origpostingoff ? nposting : bt_page_item(origpage, i);
-        Size itemsz = MAXALIGN(IndexTupleSize(item));
 
-        if (i == newitemoff) {
-            if (newitemonleft) {
-                page_add_tuple(leftpage, newitem, newitemsz, leftoff, false);
-                leftoff++;
-            } else {
-                page_add_tuple(rightpage, newitem, newitemsz, rightoff,
-                               rightoff == minusinfoff);
-                rightoff++;
-            }
-        }
-        if (i < firstright) {
-            page_add_tuple(leftpage, item, itemsz, leftoff, false);
-            leftoff++;
-        } else {
-            page_add_tuple(rightpage, item, itemsz, rightoff,
-                           rightoff == minusinfoff);
-            rightoff++;
-        }
+        if (i == newitemoff)
+            split_add(&dest, newitemonleft, newitem, newitemsz);
+        split_add(&dest, i < firstright, item, MAXALIGN(IndexTupleSize(item)));
     }
-    if (i <= newitemoff) {
-        /* the new item goes last: on the right page unless the split
-         * point said left */
-        if (newitemonleft) {
-            page_add_tuple(leftpage, newitem, newitemsz, leftoff, false);
-            leftoff++;
-        } else {
-            page_add_tuple(rightpage, newitem, newitemsz, rightoff,
-                           rightoff == minusinfoff);
-            rightoff++;
-        }
-    }
+    /* the new item goes last (right, unless the split point said left) */
+    if (i <= newitemoff)
+        split_add(&dest, newitemonleft, newitem, newitemsz);
     if (isleaf)
         tdb_pfree(lefthighkey);
 
@@ -435,7 +418,7 @@ insert_on_page(BTIndex idx, Buffer buf, BTStack stack, IndexTuple itup,
     if (bt_page_free_space(page) >= itemsz) {
         if (nposting != NULL)
             memcpy(oposting, nposting, MAXALIGN(IndexTupleSize(nposting)));
-        page_add_tuple(page, itup, itemsz, newitemoff, false);
+        tdb_bt_page_add_tuple(page, itup, itemsz, newitemoff, false);
         tdb_buf_mark_dirty(buf);
         if (child != InvalidBuffer) {
             bt_opaque(tdb_buf_page(child))->btpo_flags &=

@@ -50,6 +50,28 @@ tdb_bt_init_metapage(Page page, BlockNumber root, uint32 level,
 }
 
 /*
+ * Add itup (itemsz bytes) at offset off of page, shifting the later line
+ * pointers; with newfirstdataitem (the first data item of an internal
+ * page) only its downlink is kept: the "minus infinity" pivot.
+ */
+void
+tdb_bt_page_add_tuple(Page page, IndexTuple itup, Size itemsz, OffsetNumber off,
+                      bool newfirstdataitem)
+{
+    IndexTupleData trunc;
+
+    if (newfirstdataitem) {
+        trunc = *itup;
+        trunc.t_info = sizeof(IndexTupleData);
+        bt_tuple_set_natts(&trunc, 0, false);
+        itup = &trunc;
+        itemsz = sizeof(IndexTupleData);
+    }
+    if (tdb_page_add_item(page, itup, itemsz, off, 0) == InvalidOffsetNumber)
+        elog(ERROR, "failed to add item to the index page");
+}
+
+/*
  * The cheap check of every page read: a btree special space, no unknown
  * flag, a level that agrees with the leaf flag, sane page pointers.
  */

@@ -306,6 +306,8 @@ Buffer tdb_bt_newbuf(const BTIndexData *idx, BlockNumber *blk);
 void tdb_bt_check_page(const BTIndexData *idx, Page page, BlockNumber blk);
 Buffer tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode);
 void tdb_bt_delete_items(Page page, const OffsetNumber *offs, int n);
+void tdb_bt_page_add_tuple(Page page, IndexTuple itup, Size itemsz,
+                           OffsetNumber off, bool newfirstdataitem);
 
 /* nbtsearch.c */
 Buffer tdb_bt_moveright(const BTIndexData *idx, const BTInsertKey *key,

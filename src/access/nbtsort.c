@@ -81,23 +81,6 @@ write_page(BTLoader ld, Page page, BlockNumber blkno)
     tdb_buf_unlock_release(buf);
 }
 
-static void
-sort_add_tuple(Page page, IndexTuple itup, Size itemsz, OffsetNumber off,
-               bool newfirstdataitem)
-{
-    IndexTupleData trunc;
-
-    if (newfirstdataitem) {
-        trunc = *itup;
-        trunc.t_info = sizeof(IndexTupleData);
-        bt_tuple_set_natts(&trunc, 0, false);
-        itup = &trunc;
-        itemsz = sizeof(IndexTupleData);
-    }
-    if (tdb_page_add_item(page, itup, itemsz, off, 0) == InvalidOffsetNumber)
-        elog(ERROR, "failed to add item to the index page");
-}
-
 /*
  * Replace the high key (item 1, whose data lies lowest on the page: it
  * was the item added last) with hk, as PostgreSQL's PageIndexTupleOverwrite
@@ -150,7 +133,7 @@ build_add(BTLoader ld, LoadLevel *l, IndexTuple itup, Size truncextra)
 
         ii = tdb_page_get_item_id(opage, lastoff);
         oitup = (IndexTuple)(opage + ii->lp_off);
-        sort_add_tuple(npage, oitup, ii->lp_len, P_FIRSTKEY, !isleaf);
+        tdb_bt_page_add_tuple(npage, oitup, ii->lp_len, P_FIRSTKEY, !isleaf);
 
         /* the last item becomes the old page's high key */
         hii = tdb_page_get_item_id(opage, P_HIKEY);
@@ -184,7 +167,7 @@ build_add(BTLoader ld, LoadLevel *l, IndexTuple itup, Size truncextra)
         lastoff = P_FIRSTKEY;
         /* fall through to add the item after the moved one */
         lastoff = (OffsetNumber)(lastoff + 1);
-        sort_add_tuple(npage, itup, itupsz, lastoff, false);
+        tdb_bt_page_add_tuple(npage, itup, itupsz, lastoff, false);
         l->lastoff = lastoff;
         return;
     }
@@ -194,8 +177,8 @@ build_add(BTLoader ld, LoadLevel *l, IndexTuple itup, Size truncextra)
         bt_tuple_set_natts(l->lowkey, 0, false);
     }
     lastoff = (OffsetNumber)(lastoff + 1);
-    sort_add_tuple(npage, itup, itupsz, lastoff,
-                   !isleaf && lastoff == P_FIRSTKEY);
+    tdb_bt_page_add_tuple(npage, itup, itupsz, lastoff,
+                          !isleaf && lastoff == P_FIRSTKEY);
     l->lastoff = lastoff;
 }
 
