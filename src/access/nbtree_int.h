@@ -128,6 +128,31 @@ bt_page_item(Page page, OffsetNumber off)
                         ItemIdGetOffset(tdb_page_get_item_id(page, off)));
 }
 
+void tdb_bt_raise_corrupt(const BTIndexData *idx, BlockNumber blk,
+                          const char *what) TDB_NORETURN;
+
+/*
+ * Item off of page, checked to lie inside the page's item area with a
+ * size matching its line pointer: a damaged page raises XX002 instead of
+ * being read out of bounds (the caller's locks and pins are released at
+ * the statement boundary).
+ */
+static inline IndexTuple
+bt_page_item_checked(const BTIndexData *idx, Page page, OffsetNumber off)
+{
+    const PageHeaderData *h = tdb_page_header_const(page);
+    const ItemIdData *lp = &h->pd_linp[off - 1];
+    IndexTuple t = (IndexTuple)(page + lp->lp_off);
+
+    if (unlikely(lp->lp_off < h->pd_upper ||
+                 lp->lp_off + lp->lp_len > h->pd_special ||
+                 lp->lp_len < sizeof(IndexTupleData) ||
+                 IndexTupleSize(t) != lp->lp_len))
+        tdb_bt_raise_corrupt(idx, InvalidBlockNumber,
+                             "A line pointer is invalid.");
+    return t;
+}
+
 static inline BTMetaPageData *
 bt_metadata(Page page)
 {
@@ -293,8 +318,6 @@ IndexTuple tdb_bt_truncate(const BTIndexData *idx, IndexTuple lastleft,
 IndexTuple tdb_bt_copy_tuple(IndexTuple t);
 int tdb_bt_cmp_values(const BTIndexData *idx, int attno, Datum a, bool anull,
                       Datum b, bool bnull);
-void tdb_bt_raise_corrupt(const BTIndexData *idx, BlockNumber blk,
-                          const char *what) TDB_NORETURN;
 
 /* nbtpage.c */
 void tdb_bt_page_init(Page page, uint32 level, uint16 flags);

@@ -78,7 +78,8 @@ tdb_bt_binsrch(const BTIndexData *idx, const BTInsertKey *key, Page page)
             const char *t = page + lp->lp_off;
             int r;
 
-            if (mid != first && lp->lp_off >= h->pd_upper && lp->lp_len >= 16 &&
+            if (mid != first && lp->lp_off >= h->pd_upper &&
+                lp->lp_off + lp->lp_len <= h->pd_special && lp->lp_len >= 16 &&
                 !(((const IndexTupleData *)t)->t_info & INDEX_NULL_MASK) &&
                 (((const IndexTupleData *)t)->t_info & INDEX_SIZE_MASK) >= 16 &&
                 !(bt_tuple_is_pivot((const IndexTupleData *)t) &&
@@ -399,7 +400,7 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
     if (scan->dir == BT_FORWARD) {
         for (off = Max(off, minoff); off <= maxoff && cont; off++) {
             ItemIdData *lp = tdb_page_get_item_id(page, off);
-            IndexTuple t = (IndexTuple)(page + lp->lp_off);
+            IndexTuple t = bt_page_item_checked(scan->idx, page, off);
 
             if (check_keys(scan, t, &cont) && !ItemIdIsDead(lp))
                 add_tuple_tids(scan, t);
@@ -408,7 +409,7 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
     } else {
         for (off = Min(off, maxoff); off >= minoff && cont; off--) {
             ItemIdData *lp = tdb_page_get_item_id(page, off);
-            IndexTuple t = (IndexTuple)(page + lp->lp_off);
+            IndexTuple t = bt_page_item_checked(scan->idx, page, off);
 
             if (check_keys(scan, t, &cont) && !ItemIdIsDead(lp))
                 add_tuple_tids(scan, t);

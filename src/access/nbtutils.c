@@ -83,6 +83,10 @@ tdb_bt_index_finish(BTIndex idx)
 void
 tdb_bt_raise_corrupt(const BTIndexData *idx, BlockNumber blk, const char *what)
 {
+    if (blk == InvalidBlockNumber)
+        ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
+                errmsg("index \"%s\" contains corrupted page", idx->name),
+                errdetail("%s", what));
     ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
             errmsg("index \"%s\" contains corrupted page at block %u",
                    idx->name, blk),
@@ -300,7 +304,7 @@ tdb_bt_compare(const BTIndexData *idx, const BTInsertKey *key, Page page,
 
     if (!P_ISLEAF(o) && off == P_FIRSTDATAKEY(o))
         return 1;
-    t = bt_page_item(page, off);
+    t = bt_page_item_checked(idx, page, off);
     ntupatts = bt_tuple_natts(idx, t);
     ncmp = Min(ntupatts, key->keysz);
 

@@ -673,6 +673,29 @@ TEST_BEGIN(test_structure_check)
         corrupt_and_expect(idx, 1, SizeOfPageHeaderData + sizeof(ItemIdData),
                            &badlp, sizeof(badlp), false);
     }
+    /* ... met by a lookup's binary search: an error, not a wild read (the
+     * statement boundary releases what the descent held) */
+    {
+        Buffer buf = tdb_buf_read(idx->relfilenumber, 1, NULL);
+        ItemPointerData t[1];
+        BTScanKeyData k = {1, BT_EQUAL, Int32GetDatum(5)};
+
+        tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+        for (OffsetNumber off = 2;
+             off <= tdb_page_get_max_offset(tdb_buf_page(buf)); off++)
+            tdb_page_get_item_id(tdb_buf_page(buf), off)->lp_off = 0x7FF0;
+        tdb_buf_unlock_release(buf);
+        expect_error(scan_all(idx, &k, 1, BT_FORWARD, t, 1),
+                     ERRCODE_INDEX_CORRUPTED,
+                     "index \"t_corrupt_idx\" contains corrupted page");
+        tdb_buf_release_all_pins_of_thread();
+        buf = tdb_buf_read(idx->relfilenumber, 1, NULL);
+        tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+        memcpy(tdb_buf_page(buf), leaf, BLCKSZ);
+        tdb_buf_mark_dirty(buf);
+        tdb_buf_unlock_release(buf);
+        expect_int_eq(tdb_bt_check(idx), 3000);
+    }
     /* a broken metapage (scans start at the cached root and need not read
      * it, as PostgreSQL's cached metapage data) */
     v32 = 0x12345;
@@ -686,8 +709,8 @@ TEST_BEGIN(test_structure_check)
         memcpy(tdb_buf_page(buf) + MAXALIGN(SizeOfPageHeaderData), &v32, 4);
         tdb_buf_mark_dirty(buf);
         tdb_buf_unlock_release(buf);
-        expect_error(scan_all(idx, NULL, 0, BT_FORWARD, t, 1), ERRCODE_INDEX_CORRUPTED,
-                     "t_corrupt_idx");
+        expect_error(scan_all(idx, NULL, 0, BT_FORWARD, t, 1),
+                     ERRCODE_INDEX_CORRUPTED, "t_corrupt_idx");
     }
     bt_env_finish(e);
 }
