@@ -15,6 +15,7 @@
 #   make bench-mmgr      memory-context benchmark vs glibc, jemalloc, mimalloc
 #   make bench-tuple     tuple-deforming benchmark vs a textbook deformer
 #   make bench-heap      heap storage: bulk insert and sequential scan
+#   make bench-nbtree    B-tree: random inserts, point lookups, the loader
 #   make bench-tuplehash the compact tuple hash table alone: time, bytes/group
 #   make bench-sortkey   the SortEntry sorts alone: radix vs introsort vs qsort_r
 #   make bench-sql       whole SQL queries, tupledb shell vs psql + PostgreSQL 15
@@ -104,7 +105,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols check-layers tests deps \
 	deps-server-test check-server check-difftest \
-	bench bench-mmgr bench-tuple bench-heap bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-subqueries bench-server clean format check-regress \
+	bench bench-mmgr bench-tuple bench-heap bench-nbtree bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-subqueries bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -345,6 +346,15 @@ bench-copy: deps $(B)/tupledb
 bench-heap: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_heap
 	$(Q)bench/heap/run.sh build/release/bench/bench_heap
+
+bench-nbtree: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/bench/bench_nbtree
+	$(Q)bench/nbtree/run.sh build/release/bench/bench_nbtree
+
+$(B)/bench/bench_nbtree: $(B)/bench/nbtree/bench_nbtree.o $(B)/libtupledb.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 $(B)/bench/bench_heap: $(B)/bench/heap/bench_heap.o $(B)/libtupledb.a
 	@mkdir -p $(dir $@)
