@@ -82,12 +82,14 @@ static const SystemView system_views[] = {
     {"pg_class",
      "SELECT sv_c.oid, sv_c.relname, sv_c.relnamespace, sv_c.reltype,\n"
      "       0::oid AS reloftype, 10::oid AS relowner,\n"
-     "       (CASE WHEN sv_c.relkind IN ('r', 't') THEN 2 ELSE 0 END)::oid\n"
+     "       (CASE WHEN sv_c.relkind IN ('r', 't') THEN 2\n"
+     "             WHEN sv_c.relkind = 'i' THEN 403 ELSE 0 END)::oid\n"
      "         AS relam,\n"
      "       sv_c.relfilenode, 0::oid AS reltablespace, sv_c.relpages,\n"
      "       (-1)::float4 AS reltuples, 0 AS relallvisible,\n"
      "       COALESCE(sv_c.reltoastrelid, 0::oid) AS reltoastrelid,\n"
-     "       false AS relhasindex,\n"
+     "       EXISTS (SELECT 1 FROM pg_catalog.pg_index sv_x\n"
+     "                WHERE sv_x.indrelid = sv_c.oid) AS relhasindex,\n"
      "       false AS relisshared, sv_c.relpersistence, sv_c.relkind,\n"
      "       sv_c.relnatts,\n"
      "       (SELECT count(*) FROM pg_catalog.pg_constraint sv_k\n"
@@ -111,9 +113,11 @@ static const SystemView system_views[] = {
      "         AS nspowner\n"
      "FROM pg_catalog.pg_namespace sv_n",
      false},
-    /* the only access method is the heap: tupledb has no indexes */
+    /* the heap and the B-tree */
     {"pg_am",
-     "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype",
+     "SELECT sv_m.oid, sv_m.amname, sv_m.amtype\n"
+     "FROM (VALUES (2::oid, 'heap'::name, 't'::\"char\"),\n"
+     "             (403, 'btree', 'i')) AS sv_m(oid, amname, amtype)",
      false},
     /* the roles of pg_authid (passwords hidden, as PostgreSQL hides
      * them), and pg_database_owner, the predefined role that owns schema
@@ -199,17 +203,21 @@ static const SystemView system_views[] = {
      "       false AS inhdetachpending\n"
      "WHERE false",
      false},
-    /* no indexes */
+    /* the stored rows (catalog/pg_index.c); the oidvector columns
+     * (indcollation, indclass) are their text ("1978 3126", as
+     * PostgreSQL prints them: tupledb has no oidvector type), indexprs
+     * and indpred SQL text where PostgreSQL has pg_node_tree */
     {"pg_index",
-     "SELECT 0::oid AS indexrelid, 0::oid AS indrelid,\n"
-     "       0::int2 AS indnatts, 0::int2 AS indnkeyatts,\n"
-     "       false AS indisunique, false AS indnullsnotdistinct,\n"
-     "       false AS indisprimary, false AS indisexclusion,\n"
-     "       false AS indimmediate, false AS indisclustered,\n"
-     "       false AS indisvalid, false AS indcheckxmin,\n"
-     "       false AS indisready, false AS indislive,\n"
-     "       false AS indisreplident\n"
-     "WHERE false",
+     "SELECT sv_i.indexrelid, sv_i.indrelid, sv_i.indnatts,\n"
+     "       sv_i.indnkeyatts, sv_i.indisunique, sv_i.indnullsnotdistinct,\n"
+     "       sv_i.indisprimary, sv_i.indisexclusion, sv_i.indimmediate,\n"
+     "       sv_i.indisclustered, sv_i.indisvalid, sv_i.indcheckxmin,\n"
+     "       sv_i.indisready, sv_i.indislive, sv_i.indisreplident,\n"
+     "       sv_i.indkey::int2vector AS indkey,\n"
+     "       sv_i.indcollation, sv_i.indclass,\n"
+     "       sv_i.indoption::int2vector AS indoption,\n"
+     "       sv_i.indexprs, sv_i.indpred\n"
+     "FROM pg_catalog.pg_index sv_i",
      false},
     /* no row security policies, extended statistics or publications;
      * pg_node_tree columns are text here (tupledb stores expressions as
