@@ -1725,10 +1725,11 @@ tdb_relation_open(Transaction *xact, const char *name, RelLockMode mode)
     if (rel == NULL)
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
                 errmsg("relation \"%s\" does not exist", name));
+    /* PostgreSQL's table_open says so for every use of an index as a
+     * table (SELECT, INSERT, UPDATE, DELETE, COPY, ...) */
     if (rel->rd_relkind == RELKIND_INDEX)
         ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
-                errmsg("cannot open relation \"%s\"", name),
-                errdetail("This operation is not supported for indexes."));
+                errmsg("\"%s\" is an index", name));
     return rel;
 }
 

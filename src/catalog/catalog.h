@@ -378,6 +378,11 @@ bool tdb_catalog_find_constraint(Transaction *xact, Oid relid, const char *name,
 /* The constraint backed by index indexoid; false if none. */
 bool tdb_catalog_index_constraint(Transaction *xact, Oid indexoid,
                                   ConstraintInfo *out);
+/* The constraint with OID conoid (pg_get_constraintdef); false if none.
+ * conbin (may be NULL) gets a CHECK constraint's expression SQL,
+ * allocated in the current context, or NULL. */
+bool tdb_catalog_constraint_by_oid(Transaction *xact, Oid conoid,
+                                   ConstraintInfo *out, char **conbin);
 /* Does table relid have a PRIMARY KEY? */
 bool tdb_catalog_has_primary_key(Transaction *xact, Oid relid);
 

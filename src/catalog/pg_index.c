@@ -234,6 +234,8 @@ tdb_catalog_add_index_constraint(Transaction *xact, Oid relid, Oid indexoid,
     tdb_xact_command_counter_increment(xact);
 }
 
+static char *nullable_text(const CatalogScan *cs, int attnum);
+
 /* The constraint row cs holds, into out. */
 static void
 constraint_from_row(const CatalogScan *cs, ConstraintInfo *out)
@@ -255,11 +257,15 @@ typedef enum ConstraintKey {
     CON_BY_NAME,  /* relid's constraint called name */
     CON_BY_INDEX, /* the one whose index is id */
     CON_PRIMARY,  /* relid's PRIMARY KEY */
+    CON_BY_OID,   /* the constraint whose OID is id */
 } ConstraintKey;
 
+/* The constraint find_constraint looks for, into out (may be NULL); its
+ * conbin too when conbin is not NULL (allocated in the current context,
+ * NULL when the column is). */
 static bool
 find_constraint(Transaction *xact, ConstraintKey key, Oid id, const char *name,
-                ConstraintInfo *out)
+                ConstraintInfo *out, char **conbin)
 {
     CatalogScan cs;
     bool found = false;
@@ -279,9 +285,14 @@ find_constraint(Transaction *xact, ConstraintKey key, Oid id, const char *name,
         case CON_PRIMARY:
             found = c.relid == id && c.contype == CONSTRAINT_PRIMARY;
             break;
+        case CON_BY_OID:
+            found = c.oid == id;
+            break;
         }
         if (found && out != NULL)
             *out = c;
+        if (found && conbin != NULL)
+            *conbin = nullable_text(&cs, Anum_pg_constraint_conbin);
     }
     tdb_catscan_end(&cs);
     return found;
@@ -291,20 +302,27 @@ bool
 tdb_catalog_find_constraint(Transaction *xact, Oid relid, const char *name,
                             ConstraintInfo *out)
 {
-    return find_constraint(xact, CON_BY_NAME, relid, name, out);
+    return find_constraint(xact, CON_BY_NAME, relid, name, out, NULL);
 }
 
 bool
 tdb_catalog_index_constraint(Transaction *xact, Oid indexoid,
                              ConstraintInfo *out)
 {
-    return find_constraint(xact, CON_BY_INDEX, indexoid, NULL, out);
+    return find_constraint(xact, CON_BY_INDEX, indexoid, NULL, out, NULL);
 }
 
 bool
 tdb_catalog_has_primary_key(Transaction *xact, Oid relid)
 {
-    return find_constraint(xact, CON_PRIMARY, relid, NULL, NULL);
+    return find_constraint(xact, CON_PRIMARY, relid, NULL, NULL, NULL);
+}
+
+bool
+tdb_catalog_constraint_by_oid(Transaction *xact, Oid conoid,
+                              ConstraintInfo *out, char **conbin)
+{
+    return find_constraint(xact, CON_BY_OID, conoid, NULL, out, conbin);
 }
 
 void

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "access/heapam.h"
 #include "access/indexam.h"
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
@@ -504,6 +505,45 @@ constraint_elems(Statement *st, Relation rel, PgQuery__Node **names, int n,
     return elems;
 }
 
+/*
+ * ALTER TABLE ... ADD PRIMARY KEY: the key columns are NOT NULL now, so
+ * every row must have them set; else PostgreSQL's 23502 naming, in the
+ * first such row, the first of them (in column order) that is NULL.
+ * After the index is built, where PostgreSQL checks it (its ALTER
+ * TABLE's last phase, which verifies the new NOT NULL columns).
+ */
+static void
+check_key_not_null(Statement *st, Relation rel, Oid indexoid)
+{
+    Relation fresh =
+        tdb_relation_open_by_oid(st->xact, rel->rd_id, REL_LOCK_EXCLUSIVE);
+    const RelationIndex *index = tdb_relation_index(fresh, indexoid);
+    bool *in_key = tdb_palloc0(sizeof(bool) * (Size)fresh->rd_att->natts);
+    Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(st->xact), st->xact,
+                                      tdb_current_mcxt);
+    TupleTableSlot *slot = tdb_slot_create(fresh->rd_att, &tdb_tts_ops_heap);
+    HeapScanDesc scan;
+
+    if (index == NULL)
+        elog(ERROR, "index %u of \"%s\" vanished", indexoid, rel->rd_name);
+    for (int i = 0; i < index->ri_nkeyatts; i++)
+        in_key[index->ri_attnums[i] - 1] = true;
+    scan = tdb_heap_beginscan(fresh, snap);
+    while (tdb_heap_getnextslot(scan, slot)) {
+        tdb_slot_getallattrs(slot);
+        for (int i = 0; i < fresh->rd_att->natts; i++)
+            if (in_key[i] && slot->tts_isnull[i])
+                ereport(ERROR, errcode(ERRCODE_NOT_NULL_VIOLATION),
+                        errmsg("column \"%s\" of relation \"%s\" contains "
+                               "null values",
+                               TupleDescAttr(fresh->rd_att, i)->attname,
+                               fresh->rd_name));
+    }
+    tdb_heap_endscan(scan);
+    tdb_slot_drop(slot);
+    tdb_relation_close(fresh);
+}
+
 void
 tdb_sql_add_key_constraint(Statement *st, Relation rel,
                            const PgQuery__Constraint *c, const char *column,
@@ -514,6 +554,7 @@ tdb_sql_add_key_constraint(Statement *st, Relation rel,
     PgQuery__Node **keys = c->keys;
     int nkeys = (int)c->n_keys;
     bool primary = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    Oid indexoid;
 
     if (c->indexname != NULL && c->indexname[0] != '\0')
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -558,7 +599,9 @@ tdb_sql_add_key_constraint(Statement *st, Relation rel,
     req.primary = primary;
     req.constraint = true;
     req.nulls_not_distinct = c->nulls_not_distinct;
-    (void)define_index(st, rel, &req, taken);
+    indexoid = define_index(st, rel, &req, taken);
+    if (primary && altering)
+        check_key_not_null(st, rel, indexoid);
 }
 
 /* ----------------------------------------------------------------------

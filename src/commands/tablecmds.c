@@ -615,7 +615,9 @@ tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
         const PgQuery__RangeVar *rv = ts->relations[i]->range_var;
         SystemRelKind kind;
         Relation rel;
-        Oid relid;
+        Oid relid, indrelid;
+        char relkind;
+        const char *name;
 
         /* the system's relations, with PostgreSQL's messages (whoever
          * asks: tupledb's catalogs are never truncated) */
@@ -627,8 +629,13 @@ tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
             ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                     errmsg("permission denied: \"%s\" is a system catalog",
                            rv->relname));
-        rel =
-            tdb_relation_open(xact, tdb_sql_table_name(st, rv), REL_LOCK_SHARE);
+        name = tdb_sql_table_name(st, rv);
+        if (tdb_catalog_lookup_relation(xact, name, &relid, &relkind,
+                                        &indrelid) &&
+            relkind == RELKIND_INDEX)
+            ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                    errmsg("\"%s\" is not a table", name));
+        rel = tdb_relation_open(xact, name, REL_LOCK_SHARE);
         relid = rel->rd_id;
 
         tdb_relation_close(rel);
