@@ -1585,6 +1585,18 @@ relcache_add(Transaction *xact, Relation rel, bool by_name,
     tdb_xact_register_callback(xact, relcache_abort_callback, cache);
 }
 
+bool
+tdb_catalog_is_system_column(const char *name)
+{
+    static const char *const names[] = {"ctid", "xmin", "cmin",
+                                        "xmax", "cmax", "tableoid"};
+
+    for (size_t i = 0; i < lengthof(names); i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 Oid
 tdb_catalog_lookup_table(Transaction *xact, const char *name)
 {

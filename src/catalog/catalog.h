@@ -222,6 +222,10 @@ bool tdb_catalog_drop_table(Transaction *xact, const char *name,
  */
 void tdb_catalog_truncate_table(Transaction *xact, Oid relid);
 
+/* Is name one of PostgreSQL's system columns (ctid, xmin, cmin, xmax,
+ * cmax, tableoid), which every table has but no DDL may use? */
+bool tdb_catalog_is_system_column(const char *name);
+
 /*
  * The OID of table name, or InvalidOid.  No lock taken: use
  * tdb_relation_open to use the table.

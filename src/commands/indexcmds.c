@@ -206,19 +206,6 @@ has_mutable(Node *node, void *arg)
     return tdb_expr_walk_children(node, has_mutable, arg);
 }
 
-/* PostgreSQL's system columns, which cannot be indexed. */
-static bool
-is_system_column(const char *name)
-{
-    static const char *const names[] = {"ctid", "xmin", "cmin",
-                                        "xmax", "cmax", "tableoid"};
-
-    for (size_t i = 0; i < lengthof(names); i++)
-        if (strcmp(name, names[i]) == 0)
-            return true;
-    return false;
-}
-
 /* The 1-based number of rel's column name, with PostgreSQL's errors. */
 static int
 column_number(const Statement *st, Relation rel, const char *name,
@@ -230,7 +217,7 @@ column_number(const Statement *st, Relation rel, const char *name,
         if (!att->attisdropped && strcmp(att->attname, name) == 0)
             return i + 1;
     }
-    if (is_system_column(name))
+    if (tdb_catalog_is_system_column(name))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("index creation on system columns is not supported"));
     if (in_key_constraint && location == -2)
@@ -353,6 +340,21 @@ resolve_columns(Statement *st, Relation rel, const IndexRequest *req)
     return cols;
 }
 
+/* rel opened again (exclusive lock), with its index indexoid just
+ * defined, into *index; close with tdb_relation_close. */
+static Relation
+reopen_with_index(Statement *st, Relation rel, Oid indexoid,
+                  const RelationIndex **index)
+{
+    Relation fresh =
+        tdb_relation_open_by_oid(st->xact, rel->rd_id, REL_LOCK_EXCLUSIVE);
+
+    *index = tdb_relation_index(fresh, indexoid);
+    if (*index == NULL)
+        elog(ERROR, "index %u of \"%s\" vanished", indexoid, rel->rd_name);
+    return fresh;
+}
+
 /*
  * Fill the index's contents from its table: the call site of the
  * access method's build (access/indexam.h), which today raises "index
@@ -363,13 +365,10 @@ resolve_columns(Statement *st, Relation rel, const IndexRequest *req)
 static void
 build_index(Statement *st, Relation rel, Oid indexoid)
 {
-    Relation fresh =
-        tdb_relation_open_by_oid(st->xact, rel->rd_id, REL_LOCK_EXCLUSIVE);
-    const RelationIndex *index = tdb_relation_index(fresh, indexoid);
+    const RelationIndex *index;
+    Relation fresh = reopen_with_index(st, rel, indexoid, &index);
     IndexBuildState *build;
 
-    if (index == NULL)
-        elog(ERROR, "index %u of \"%s\" vanished", indexoid, rel->rd_name);
     build = tdb_index_build_begin(st->xact, fresh, index);
     tdb_index_build_end(build);
     tdb_relation_close(fresh);
@@ -515,17 +514,14 @@ constraint_elems(Statement *st, Relation rel, PgQuery__Node **names, int n,
 static void
 check_key_not_null(Statement *st, Relation rel, Oid indexoid)
 {
-    Relation fresh =
-        tdb_relation_open_by_oid(st->xact, rel->rd_id, REL_LOCK_EXCLUSIVE);
-    const RelationIndex *index = tdb_relation_index(fresh, indexoid);
+    const RelationIndex *index;
+    Relation fresh = reopen_with_index(st, rel, indexoid, &index);
     bool *in_key = tdb_palloc0(sizeof(bool) * (Size)fresh->rd_att->natts);
     Snapshot snap = tdb_snapshot_take(tdb_xact_manager_of(st->xact), st->xact,
                                       tdb_current_mcxt);
     TupleTableSlot *slot = tdb_slot_create(fresh->rd_att, &tdb_tts_ops_heap);
     HeapScanDesc scan;
 
-    if (index == NULL)
-        elog(ERROR, "index %u of \"%s\" vanished", indexoid, rel->rd_name);
     for (int i = 0; i < index->ri_nkeyatts; i++)
         in_key[index->ri_attnums[i] - 1] = true;
     scan = tdb_heap_beginscan(fresh, snap);

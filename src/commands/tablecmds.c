@@ -352,19 +352,6 @@ storage_from_name(const char *name)
             errmsg("invalid storage type \"%s\"", name));
 }
 
-/* PostgreSQL's system columns: they exist, but cannot be altered. */
-static bool
-is_system_column(const char *name)
-{
-    static const char *const names[] = {"ctid", "xmin", "cmin",
-                                        "xmax", "cmax", "tableoid"};
-
-    for (size_t i = 0; i < lengthof(names); i++)
-        if (strcmp(name, names[i]) == 0)
-            return true;
-    return false;
-}
-
 /*
  * The column of an ALTER COLUMN subcommand: its 0-based index in rel,
  * with PostgreSQL's errors for one that does not exist or is a system
@@ -379,7 +366,7 @@ alter_column_index(Relation rel, const char *name)
         if (!att->attisdropped && strcmp(att->attname, name) == 0)
             return i;
     }
-    if (is_system_column(name))
+    if (tdb_catalog_is_system_column(name))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("cannot alter system column \"%s\"", name));
     ereport(ERROR, errcode(ERRCODE_UNDEFINED_COLUMN),
