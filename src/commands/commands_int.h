@@ -16,4 +16,21 @@ void tdb_sql_explain(Statement *st, PgQuery__ExplainStmt *ex);
  * it is not. */
 bool tdb_sql_run_create_as(Statement *st);
 
+/* tablecmds.c: the relation name of one DROP object (a list of name
+ * parts; schemas other than public refused). */
+const char *tdb_sql_drop_object_name(const Statement *st,
+                                     const PgQuery__Node *object);
+
+/*
+ * indexcmds.c: add PRIMARY KEY / UNIQUE constraint c to rel (locked
+ * exclusively): its index (named as PostgreSQL names it unless c names
+ * it), constraint row, NOT NULL for a primary key's columns, and the
+ * index's contents.  column: the column of a column constraint, or NULL
+ * (c->keys).  altering: ALTER TABLE (not CREATE TABLE), for its
+ * messages.  taken: index names chosen earlier in the statement.
+ */
+void tdb_sql_add_key_constraint(Statement *st, Relation rel,
+                                const PgQuery__Constraint *c,
+                                const char *column, bool altering,
+                                List **taken);
 #endif /* TDB_COMMANDS_COMMANDS_INT_H */

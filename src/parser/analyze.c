@@ -1097,6 +1097,30 @@ tdb_analyze_rel_expr(Statement *st, Relation rel, const char *sql)
     return tdb_transform_expr(ps, raw, EXPR_KIND_CHECK_CONSTRAINT);
 }
 
+int
+tdb_analyze_rel_exprs(Statement *st, Relation rel, const char *sql,
+                      Expr ***exprs)
+{
+    ParseState *ps = new_parse_state(st, NULL, NIL);
+    NamespaceItem *item = tdb_palloc(sizeof(NamespaceItem));
+    Size len = strlen(sql) + 8;
+    char *select = tdb_palloc(len);
+    PgQuery__SelectStmt *sel;
+
+    item->rtindex = tdb_add_rte(ps, tdb_make_relation_rte(ps, rel, NULL));
+    item->cols_visible = item->rel_visible = true;
+    ps->namespace = tdb_list_make1(item);
+    snprintf(select, len, "SELECT %s", sql);
+    sel = tdb_sql_parse(select)->statements[0].stmt->select_stmt;
+    st->text = select;
+    *exprs = tdb_palloc(sizeof(Expr *) * Max(sel->n_target_list, 1));
+    for (size_t i = 0; i < sel->n_target_list; i++)
+        (*exprs)[i] =
+            tdb_transform_expr(ps, sel->target_list[i]->res_target->val,
+                               EXPR_KIND_CHECK_CONSTRAINT);
+    return (int)sel->n_target_list;
+}
+
 /* The target's CHECK constraints, for INSERT / UPDATE. */
 static void
 add_checks(ParseState *ps, Query *q, Relation rel)

@@ -117,6 +117,14 @@ Expr *tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
 /* A stored DEFAULT or CHECK expression's SQL text analyzed over rel's
  * columns, without coercion to a result type (for pg_get_expr). */
 Expr *tdb_analyze_rel_expr(Statement *st, Relation rel, const char *sql);
+/*
+ * The expressions of a comma-separated list over rel's columns (an
+ * index's stored expression columns, pg_index.indexprs), analyzed as
+ * tdb_analyze_rel_expr does each: *exprs gets a new array of them (current
+ * context); returns how many.  st's text becomes the list's.
+ */
+int tdb_analyze_rel_exprs(Statement *st, Relation rel, const char *sql,
+                          Expr ***exprs);
 
 /* parse_clause.c: a RangeVar's table name (a statement's target, COPY's
  * table); schemas other than public are refused (0A000). */
