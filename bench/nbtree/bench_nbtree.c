@@ -62,7 +62,7 @@ new_index(DataDir *dd, const char *name)
     RelFileNumber rel = tdb_datadir_alloc_relfilenumber(dd);
     SMgrRelation smgr = tdb_smgr_open(NULL, tdb_datadir_path(dd), rel);
 
-    tdb_smgr_create(smgr, false);
+    tdb_smgr_create(smgr, MAIN_FORKNUM, false);
     tdb_smgr_close(smgr);
     tdb_tupdesc_init_attr(desc, 0, "k", 23, -1, 4, true, 'i', 'p');
     tdb_tupdesc_finalize(desc);

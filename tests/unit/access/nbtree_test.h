@@ -75,7 +75,7 @@ bt_new_index(BtEnv *e, const char *name, BtKeyKind kind)
     RelFileNumber rel = tdb_datadir_alloc_relfilenumber(e->dd);
     SMgrRelation smgr = tdb_smgr_open(NULL, tdb_datadir_path(e->dd), rel);
 
-    tdb_smgr_create(smgr, false);
+    tdb_smgr_create(smgr, MAIN_FORKNUM, false);
     tdb_smgr_close(smgr);
     switch (kind) {
     case BTK_INT4:
