@@ -940,6 +940,37 @@ tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
     return visible;
 }
 
+bool
+tdb_heap_tid_is_live_for_unique(Relation rel, Transaction *xact,
+                                const ItemPointerData *tid)
+{
+    BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+    OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+    bool live = false;
+    bool hint = false;
+    Buffer buf;
+    Page page;
+
+    if (!ItemPointerIsValid(tid) || blkno >= tdb_heap_relation_nblocks(rel))
+        return false;
+    buf = tdb_buf_read(rel->rd_relfilenumber, blkno, NULL);
+    page = tdb_buf_page(buf);
+    tdb_buf_lock(buf, BUF_LOCK_SHARE);
+    if (off >= FirstOffsetNumber && off <= tdb_page_get_max_offset(page)) {
+        ItemId lp = tdb_page_get_item_id(page, off);
+
+        if (ItemIdIsNormal(lp)) {
+            live = tdb_heap_tuple_satisfies_dirty(
+                (HeapTupleHeader)tdb_page_get_item(page, lp), xact,
+                tdb_xact_manager_of(xact), &hint);
+            if (hint)
+                tdb_buf_mark_dirty_hint(buf);
+        }
+    }
+    tdb_buf_unlock_release(buf);
+    return live;
+}
+
 /* ----------------------------------------------------------------------
  * Delete and update
  * ---------------------------------------------------------------------- */

@@ -1,67 +1,48 @@
 /*
- * indexam.c -- the index access method's call sites (indexam.h).
- *
- * Until the B-tree (access/nbtree.h) is built in, none of them can do
- * its job, and each says so through index_storage_unavailable: the one
- * place the error is raised, to be replaced by calls into the B-tree.
+ * indexam.c -- the catalog's and VACUUM's calls into the index access
+ * method (indexam.h): neither compares keys, so the B-tree needs no
+ * comparators for them.
  */
 #include "common/base.h"
 
-#include "access/indexam.h"
-#include "common/elog.h"
+#include <string.h>
 
-static TDB_NORETURN void
-index_storage_unavailable(const RelationIndex *index)
+#include "access/indexam.h"
+#include "access/nbtree.h"
+#include "mmgr/mcxt.h"
+
+/* index as a B-tree description fit for work that compares no keys:
+ * any one-column descriptor will do (freed by the caller). */
+static TupleDesc
+keyless_index(BTIndexData *bt, Relation heap, const RelationIndex *index)
 {
-    ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR),
-            errmsg("index storage is not available yet"),
-            errdetail("The contents of index \"%s\" cannot be written.",
-                      index->ri_name));
+    TupleDesc none = tdb_tupdesc_create(1);
+
+    tdb_tupdesc_init_attr(none, 0, "key", InvalidOid, -1, 4, true, 'i', 'p');
+    tdb_tupdesc_finalize(none);
+    tdb_bt_index_init(bt, index->ri_relfilenumber, index->ri_name, none);
+    memcpy(bt->heap_name, heap->rd_name, NAMEDATALEN);
+    return none;
 }
 
 void
 tdb_index_build_empty(Relation heap, const RelationIndex *index)
 {
-    (void)heap;
-    index_storage_unavailable(index);
+    BTIndexData bt;
+    TupleDesc desc = keyless_index(&bt, heap, index);
+
+    tdb_bt_create_empty(&bt);
+    tdb_pfree(desc);
 }
 
-IndexBuildState *
-tdb_index_build_begin(Transaction *xact, Relation heap,
-                      const RelationIndex *index)
+int64
+tdb_index_bulk_delete(Relation heap, const RelationIndex *index,
+                      BTDeadCallback is_dead, void *arg)
 {
-    (void)xact;
-    (void)heap;
-    index_storage_unavailable(index);
-}
+    BTIndexData bt;
+    TupleDesc desc = keyless_index(&bt, heap, index);
+    int64 removed = tdb_bt_bulk_delete(&bt, is_dead, arg, NULL);
 
-void
-tdb_index_build_add(IndexBuildState *state, const Datum *values,
-                    const bool *isnull, const ItemPointerData *htid)
-{
-    (void)state;
-    (void)values;
-    (void)isnull;
-    (void)htid;
-    elog(ERROR, "index build state without an index access method");
-}
-
-void
-tdb_index_build_end(IndexBuildState *state)
-{
-    (void)state;
-    elog(ERROR, "index build state without an index access method");
-}
-
-void
-tdb_index_insert(Transaction *xact, Relation heap, const RelationIndex *index,
-                 const Datum *values, const bool *isnull,
-                 const ItemPointerData *htid)
-{
-    (void)xact;
-    (void)heap;
-    (void)values;
-    (void)isnull;
-    (void)htid;
-    index_storage_unavailable(index);
+    tdb_pfree(desc);
+    return removed;
 }

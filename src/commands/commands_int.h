@@ -21,6 +21,16 @@ bool tdb_sql_run_create_as(Statement *st);
 const char *tdb_sql_drop_object_name(const Statement *st,
                                      const PgQuery__Node *object);
 
+/* node with the Vars of the table (range-table entry 1) reading the row
+ * slot (SCAN_VAR): a copy (copy_from.c). */
+struct Node *tdb_sql_vars_to_scan(struct Node *node);
+
+/* rel's indexes opened for writing by estate (executor/execindex.h), the
+ * expressions analyzed from the catalog's text (indexcmds.c); NULL when
+ * rel has none. */
+struct IndexWriters *tdb_sql_open_indexes(Statement *st, struct EState *estate,
+                                          Relation rel);
+
 /*
  * indexcmds.c: add PRIMARY KEY / UNIQUE constraint c to rel (locked
  * exclusively): its index (named as PostgreSQL names it unless c names

@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "access/heapam.h"
-#include "access/indexam.h"
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
 #include "commands/commands.h"
 #include "commands/commands_int.h"
 #include "common/elog.h"
+#include "executor/execindex.h"
 #include "nodes/primnodes.h"
 #include "parser/analyze.h"
 #include "parser/parser.h"
@@ -355,22 +355,49 @@ reopen_with_index(Statement *st, Relation rel, Oid indexoid,
     return fresh;
 }
 
+IndexWriters *
+tdb_sql_open_indexes(Statement *st, EState *estate, Relation rel)
+{
+    List *exprs, *keycols, *scan = NIL;
+
+    if (rel->rd_nindexes == 0)
+        return NULL;
+    tdb_analyze_index_exprs(st, rel, &exprs, &keycols);
+    for (int i = 0; i < list_length(exprs); i++)
+        scan =
+            tdb_lappend(scan, tdb_sql_vars_to_scan((Node *)list_nth(exprs, i)));
+    return tdb_exec_open_indexes(estate, rel, scan, keycols);
+}
+
 /*
- * Fill the index's contents from its table: the call site of the
- * access method's build (access/indexam.h), which today raises "index
- * storage is not available yet".  The caller feeds every row whose
- * predicate holds, with expression columns computed, once the B-tree is
- * there.
+ * Fill the index's (empty) file from its table: the executor's bottom-up
+ * build (executor/execindex.h) in maintenance_work_mem.
+ *
+ * Which rows: those a fresh snapshot sees -- every committed row and the
+ * transaction's own, taken under the table's exclusive lock and the
+ * writer lock, so no other writer's row is in progress.  PostgreSQL
+ * indexes every row not yet dead to everyone (also rows deleted by a
+ * committed transaction that an older snapshot still sees); tupledb has
+ * no index scans yet, so no older snapshot can miss such a row through
+ * the index.  When index scans come, the build must take the rows
+ * tdb_heap_tuple_satisfies_vacuum does not call DEAD (or mark the index
+ * as PostgreSQL's indcheckxmin does).
  */
 static void
 build_index(Statement *st, Relation rel, Oid indexoid)
 {
     const RelationIndex *index;
     Relation fresh = reopen_with_index(st, rel, indexoid, &index);
-    IndexBuildState *build;
+    EState *estate =
+        tdb_sql_create_estate(st, tdb_palloc0(sizeof(PlannedStmt)));
+    IndexWriters *iw;
 
-    build = tdb_index_build_begin(st->xact, fresh, index);
-    tdb_index_build_end(build);
+    estate->work_mem = st->settings->maintenance_work_mem;
+    iw = tdb_sql_open_indexes(st, estate, fresh);
+    for (int i = 0; i < iw->n; i++)
+        if (iw->w[i].ri->ri_oid == indexoid)
+            tdb_exec_build_index(iw, i, estate);
+    tdb_exec_free_estate(estate);
     tdb_relation_close(fresh);
 }
 

@@ -113,6 +113,7 @@
     MAKE_SQLSTATE('2', '8', '0', '0', '0')
 #define ERRCODE_INVALID_PASSWORD MAKE_SQLSTATE('2', '8', 'P', '0', '1')
 #define ERRCODE_NOT_NULL_VIOLATION MAKE_SQLSTATE('2', '3', '5', '0', '2')
+#define ERRCODE_UNIQUE_VIOLATION MAKE_SQLSTATE('2', '3', '5', '0', '5')
 
 /* File access (storage/): see tdb_fd_errcode() for the errno mapping. */
 #define ERRCODE_INSUFFICIENT_PRIVILEGE MAKE_SQLSTATE('4', '2', '5', '0', '1')

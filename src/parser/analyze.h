@@ -136,6 +136,24 @@ const char *tdb_sql_table_name(const Statement *st,
  * current memory context. */
 char *tdb_deparse_expr(Expr *e, TupleDesc desc, bool pretty);
 
+/*
+ * ruleutils.c: column i of index ri on rel as pg_get_indexdef prints it:
+ * the column's name (quoted as needed), or e -- the column's expression
+ * -- in parentheses unless it prints as a function call.
+ */
+char *tdb_deparse_index_column(Relation rel, const RelationIndex *ri, int i,
+                               Expr *e, bool pretty);
+
+/*
+ * What writes need of rel's indexes beyond the catalog (executor/
+ * execindex.h): *exprs receives, for every index in rd_indexes order, its
+ * expression columns then its predicate, analyzed over rel's columns (rel
+ * as range-table entry 1); *keycols one "a, lower(email)" per index, as
+ * PostgreSQL's 23505 DETAIL names the key columns.
+ */
+void tdb_analyze_index_exprs(Statement *st, Relation rel, List **exprs,
+                             List **keycols);
+
 /* ----- expressions (parse_expr.c) ----- */
 
 Expr *tdb_transform_expr(ParseState *ps, PgQuery__Node *node, ExprKind kind);

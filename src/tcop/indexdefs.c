@@ -72,50 +72,15 @@ put_ident(DefBuf *b, const char *name)
     put(b, "\"");
 }
 
-/* Is e printed as a function call, needing no parentheses of its own in
- * an index's column list (PostgreSQL's looks_like_function)? */
-static bool
-looks_like_function(const Expr *e)
-{
-    switch (nodeTag(e)) {
-    case T_FuncExpr:
-        return !((const FuncExpr *)e)->is_cast;
-    case T_CoalesceExpr:
-    case T_NullIfExpr:
-    case T_MinMaxExpr:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* One column of index ri on rel: its name, or its expression (exprs[*next]
  * advanced past it). */
 static void
 put_index_column(DefBuf *b, Relation rel, const RelationIndex *ri, int i,
                  Expr **exprs, int *next, bool pretty)
 {
-    char *printed;
-    Expr *e;
+    Expr *e = ri->ri_attnums[i] == 0 ? exprs[(*next)++] : NULL;
 
-    if (ri->ri_attnums[i] != 0) {
-        put_ident(b,
-                  TupleDescAttr(rel->rd_att, ri->ri_attnums[i] - 1)->attname);
-        return;
-    }
-    e = exprs[*next];
-    printed = tdb_deparse_expr(e, rel->rd_att, pretty);
-    if (printed == NULL) /* CREATE INDEX printed it, so it prints */
-        elog(ERROR, "could not print expression %d of index \"%s\"", *next + 1,
-             ri->ri_name);
-    (*next)++;
-    if (looks_like_function(e)) {
-        put(b, printed);
-        return;
-    }
-    put(b, "(");
-    put(b, printed);
-    put(b, ")");
+    put(b, tdb_deparse_index_column(rel, ri, i, e, pretty));
 }
 
 /* DESC / NULLS FIRST / NULLS LAST of key column i, where they differ from

@@ -21,9 +21,12 @@ CREATE INDEX ON bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
 SELECT c.relname, i.indnatts, i.indnkeyatts, i.indisunique, i.indisprimary,
        i.indkey, i.indclass, i.indoption, i.indcollation
   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+ WHERE i.indexrelid >= 16384 AND c.relname NOT LIKE 'pg_toast%'
  ORDER BY c.relname;
-SELECT pg_get_indexdef(indexrelid) FROM pg_index ORDER BY indexrelid;
-SELECT relname, relkind, relam, relnatts FROM pg_class WHERE relkind = 'i'
+SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indexrelid >= 16384
+   AND indexrelid::regclass::text NOT LIKE 'pg_toast%' ORDER BY indexrelid;
+SELECT relname, relkind, relam, relnatts FROM pg_class
+ WHERE relkind = 'i' AND oid >= 16384 AND relname NOT LIKE 'pg_toast%'
  ORDER BY relname;
 SELECT attname, atttypid::regtype, attnum FROM pg_attribute
  WHERE attrelid = 'ci_a_expr_expr1_idx'::regclass ORDER BY attnum;
@@ -72,4 +75,5 @@ REINDEX TABLE pk;
 REINDEX INDEX pk_new;
 SELECT pg_relation_size('pk_new') > 0 AS has_pages;
 DROP TABLE pk, pk2, ci, dup, bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb;
-SELECT count(*) FROM pg_index;
+SELECT count(*) FROM pg_index WHERE indexrelid >= 16384
+   AND indexrelid::regclass::text NOT LIKE 'pg_toast%';

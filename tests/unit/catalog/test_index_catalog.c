@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "access/lmgr.h"
@@ -20,6 +21,7 @@
 #include "catalog/database.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
+#include "storage/bufmgr.h"
 #include "storage/storage_test.h"
 #include "test.h"
 
@@ -38,6 +40,16 @@ rel_file_exists(const char *db_path, RelFileNumber rel)
 
     snprintf(buf, sizeof(buf), "%s/base/%u", db_path, rel);
     return access(buf, F_OK) == 0;
+}
+
+static off_t
+rel_file_size(const char *db_path, RelFileNumber rel)
+{
+    char buf[600];
+    struct stat st;
+
+    snprintf(buf, sizeof(buf), "%s/base/%u", db_path, rel);
+    return stat(buf, &st) == 0 ? st.st_size : -1;
 }
 
 static const ColumnDef table_cols[] = {
@@ -227,6 +239,8 @@ TEST_BEGIN(test_abort_and_drop_table)
     Oid relid, idx;
     Oid found, indrelid;
     char relkind;
+    Relation rel;
+    RelFileNumber idx_file, rel_file;
 
     tdb_xact_begin(s);
     relid = tdb_catalog_create_table(s, "t", table_cols, 2, false);
@@ -260,26 +274,34 @@ TEST_BEGIN(test_abort_and_drop_table)
     expect_int_eq(indrelid, relid);
     tdb_xact_commit(s);
 
-    /* TRUNCATE needs the access method's empty index: until the B-tree
-     * is there it fails, and the table keeps its files */
+    /* TRUNCATE gives the table and its index new files, the index's
+     * holding the B-tree's metapage; the old files go at commit */
     tdb_xact_begin(s);
-    expect_error(tdb_catalog_truncate_table(s, relid), ERRCODE_INTERNAL_ERROR,
-                 "index storage is not available yet");
-    tdb_xact_abort(s);
-    expect_true(rel_file_exists(path, relid));
-    expect_true(rel_file_exists(path, idx));
+    (void)tdb_xact_assign_xid(s);
+    tdb_catalog_truncate_table(s, relid);
+    expect_true(tdb_xact_commit(s));
+    expect_false(rel_file_exists(path, relid));
+    expect_false(rel_file_exists(path, idx));
     expect_int_eq(nindexes(s), 1);
+    tdb_xact_begin(s);
+    rel = tdb_relation_open_by_oid(s, relid, REL_LOCK_SHARE);
+    idx_file = rel->rd_indexes[0].ri_relfilenumber;
+    rel_file = rel->rd_relfilenumber;
+    tdb_relation_close(rel);
+    tdb_xact_commit(s);
+    tdb_buf_flush_all();
+    expect_int_eq(rel_file_size(path, idx_file), BLCKSZ);
 
     /* DROP TABLE drops its indexes: rows, and files at commit */
     tdb_xact_begin(s);
     expect_true(tdb_catalog_drop_table(s, "t", false));
     tdb_xact_abort(s);
-    expect_true(rel_file_exists(path, idx));
+    expect_true(rel_file_exists(path, idx_file));
     tdb_xact_begin(s);
     expect_true(tdb_catalog_drop_table(s, "t", false));
     expect_true(tdb_xact_commit(s));
-    expect_false(rel_file_exists(path, idx));
-    expect_false(rel_file_exists(path, relid));
+    expect_false(rel_file_exists(path, idx_file));
+    expect_false(rel_file_exists(path, rel_file));
     tdb_xact_begin(s);
     expect_false(
         tdb_catalog_lookup_relation(s, "t_pkey", &found, &relkind, &indrelid));
