@@ -146,6 +146,8 @@ tdb_exec_open_indexes(EState *estate, Relation rel, List *exprs, List *keycols)
             w->pred = tdb_exec_init_expr(list_nth(exprs, next++), estate);
             w->pred->is_qual = true;
         }
+        if (i >= list_length(keycols))
+            elog(ERROR, "index \"%s\" lacks its key column list", ri->ri_name);
         w->keycols = list_nth(keycols, i);
         tdb_bt_index_init(&w->bt, ri->ri_relfilenumber, ri->ri_name,
                           index_tupdesc(rel, ri, own));
