@@ -901,43 +901,76 @@ tdb_heap_getnextslot(HeapScanDesc scan, TupleTableSlot *slot)
  * Fetch by TID
  * ---------------------------------------------------------------------- */
 
+/*
+ * The row at tid into *tup, its page pinned and share locked in *buf;
+ * false (nothing held) if tid names no row: past the end, or a slot
+ * without one.
+ */
+static bool
+lock_row_at(Relation rel, const ItemPointerData *tid, HeapTupleData *tup,
+            Buffer *buf)
+{
+    BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+    OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+    Page page;
+    ItemId lp;
+
+    if (!ItemPointerIsValid(tid) || blkno >= tdb_heap_relation_nblocks(rel))
+        return false;
+    *buf = tdb_buf_read(rel->rd_relfilenumber, blkno, NULL);
+    page = tdb_buf_page(*buf);
+    tdb_buf_lock(*buf, BUF_LOCK_SHARE);
+    if (off < FirstOffsetNumber || off > tdb_page_get_max_offset(page) ||
+        !ItemIdIsNormal(lp = tdb_page_get_item_id(page, off))) {
+        tdb_buf_unlock_release(*buf);
+        return false;
+    }
+    tup->t_data = (HeapTupleHeader)tdb_page_get_item(page, lp);
+    tup->t_len = ItemIdGetLength(lp);
+    tup->t_self = *tid;
+    tup->t_tableOid = rel->rd_id;
+    return true;
+}
+
 bool
 tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
                TupleTableSlot *slot)
 {
-    BlockNumber blkno = ItemPointerGetBlockNumber(tid);
-    OffsetNumber off = ItemPointerGetOffsetNumber(tid);
     HeapTupleData tup;
     Buffer buf;
-    Page page;
-    bool visible = false;
+    bool visible;
     bool hint = false;
 
     tdb_slot_clear(slot);
-    if (!ItemPointerIsValid(tid) || blkno >= tdb_heap_relation_nblocks(rel))
+    if (!lock_row_at(rel, tid, &tup, &buf))
         return false;
-    buf = tdb_buf_read(rel->rd_relfilenumber, blkno, NULL);
-    page = tdb_buf_page(buf);
-    tdb_buf_lock(buf, BUF_LOCK_SHARE);
-    if (off >= FirstOffsetNumber && off <= tdb_page_get_max_offset(page)) {
-        ItemId lp = tdb_page_get_item_id(page, off);
-
-        if (ItemIdIsNormal(lp)) {
-            tup.t_data = (HeapTupleHeader)tdb_page_get_item(page, lp);
-            tup.t_len = ItemIdGetLength(lp);
-            tup.t_self = *tid;
-            tup.t_tableOid = rel->rd_id;
-            visible = tdb_heap_tuple_satisfies_mvcc(tup.t_data, snap,
-                                                    snap->tm, &hint);
-            if (hint)
-                tdb_buf_mark_dirty_hint(buf);
-        }
-    }
+    visible = tdb_heap_tuple_satisfies_mvcc(tup.t_data, snap, snap->tm, &hint);
+    if (hint)
+        tdb_buf_mark_dirty_hint(buf);
     tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
     if (visible)
         tdb_slot_store_buffer_tuple(slot, &tup, buf);
     tdb_buf_release(buf);
     return visible;
+}
+
+bool
+tdb_heap_tid_is_live_for_unique(Relation rel, Transaction *xact,
+                                const ItemPointerData *tid)
+{
+    HeapTupleData tup;
+    Buffer buf;
+    bool live;
+    bool hint = false;
+
+    if (!lock_row_at(rel, tid, &tup, &buf))
+        return false;
+    live = tdb_heap_tuple_satisfies_dirty(tup.t_data, xact,
+                                          tdb_xact_manager_of(xact), &hint);
+    if (hint)
+        tdb_buf_mark_dirty_hint(buf);
+    tdb_buf_unlock_release(buf);
+    return live;
 }
 
 /* ----------------------------------------------------------------------

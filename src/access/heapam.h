@@ -270,6 +270,14 @@ BlockNumber tdb_heap_scan_pages_read(HeapScanDesc scan);
  * ---------------------------------------------------------------------- */
 
 /*
+ * Does the row at tid hold a key a unique index may not take again
+ * (tdb_heap_tuple_satisfies_dirty)?  False if tid names no row.  xact
+ * holds the writer lock.
+ */
+bool tdb_heap_tid_is_live_for_unique(Relation rel, Transaction *xact,
+                                     const ItemPointerData *tid);
+
+/*
  * Fetch the row at tid if snap sees it: stores it into slot (a heap
  * slot, pinning its page) and returns true; false -- slot cleared -- if
  * tid names no row (past the end, unused slot) or a row snap does not

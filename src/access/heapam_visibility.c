@@ -278,3 +278,52 @@ tdb_heap_tuple_satisfies_vacuum(HeapTupleHeader tup, TransactionId oldest_xmin,
         return HEAPTUPLE_RECENTLY_DEAD;
     return HEAPTUPLE_DEAD;
 }
+
+bool
+tdb_heap_tuple_satisfies_dirty(HeapTupleHeader tup, Transaction *xact,
+                               TransactionManager *tm, bool *set_hint_bits_out)
+{
+    uint16 infomask = HeapTupleHeaderGetInfomask(tup);
+    TransactionId xmin = HeapTupleHeaderGetRawXmin(tup);
+    TransactionId xmax;
+
+    /* ----- the inserting transaction ----- */
+    if (!HeapInfomaskXminCommitted(infomask)) {
+        if (HeapInfomaskXminInvalid(infomask))
+            return false;
+        if (infomask & HEAP_MOVED)
+            report_moved(tup);
+        if (!xact_is_current(xact, xmin)) {
+            /* another running inserter: a later issue's concurrent
+             * writers wait for it here and check again */
+            if (tdb_xact_xid_is_in_progress(tm, xmin))
+                return true;
+            if (!tdb_transam_did_commit(tm->clog, xmin)) {
+                set_hint(tup, HEAP_XMIN_INVALID, set_hint_bits_out);
+                return false; /* aborted or crashed */
+            }
+            set_hint(tup, HEAP_XMIN_COMMITTED, set_hint_bits_out);
+        }
+    }
+
+    /* ----- by here inserted by a committed or our own transaction ----- */
+    if (infomask & HEAP_XMAX_INVALID)
+        return true;
+    if (HeapInfomaskXmaxIsLockedOnly(infomask))
+        return true;
+    if (infomask & HEAP_XMAX_IS_MULTI)
+        report_multi(tup);
+    xmax = HeapTupleHeaderGetRawXmax(tup);
+    if (infomask & HEAP_XMAX_COMMITTED)
+        return false;
+    if (xact_is_current(xact, xmax))
+        return false; /* deleted by us, by any command */
+    if (tdb_xact_xid_is_in_progress(tm, xmax))
+        return true; /* another running deleter: wait there (later issue) */
+    if (!tdb_transam_did_commit(tm->clog, xmax)) {
+        set_hint(tup, HEAP_XMAX_INVALID, set_hint_bits_out);
+        return true; /* the delete aborted */
+    }
+    set_hint(tup, HEAP_XMAX_COMMITTED, set_hint_bits_out);
+    return false;
+}

@@ -87,6 +87,21 @@ TM_Result tdb_heap_tuple_satisfies_update(HeapTuple htup, CommandId curcid,
                                           TransactionManager *tm,
                                           bool *set_hint_bits_out);
 
+/*
+ * Does tup stop a unique index from taking an equal key (PostgreSQL's
+ * HeapTupleSatisfiesDirty as _bt_check_unique uses it)?  True for a row
+ * inserted by a committed transaction or by xact itself (any command)
+ * and not deleted by a committed transaction or by xact; false for a row
+ * whose inserter aborted, or that is deleted.  A row inserted or deleted
+ * by another running transaction is reported as a conflict: with one
+ * writer at a time (access/README.md invariant 1) there is none; the
+ * concurrent writers of a later issue must wait for that transaction
+ * there instead and check again.
+ */
+bool tdb_heap_tuple_satisfies_dirty(HeapTupleHeader tup, Transaction *xact,
+                                    TransactionManager *tm,
+                                    bool *set_hint_bits_out);
+
 /* What tdb_heap_tuple_satisfies_vacuum found (PostgreSQL's HTSV_Result). */
 typedef enum HTSV_Result {
     HEAPTUPLE_DEAD,             /* invisible to every snapshot, present or

@@ -17,6 +17,34 @@ typedef struct RelationCheck {
     const char *expr;
 } RelationCheck;
 
+/* pg_index.indoption bits of a key column */
+#define INDOPTION_DESC 0x0001
+#define INDOPTION_NULLS_FIRST 0x0002
+
+/*
+ * One index of a table, as the executor and planner need it (the
+ * relation cache keeps it with the table: catalog/pg_index.c).  Arrays
+ * have natts entries (attnums) or nkeyatts (the per-key ones).
+ */
+typedef struct RelationIndex {
+    Oid ri_oid;                     /* the index's pg_class OID */
+    RelFileNumber ri_relfilenumber; /* its file */
+    char ri_name[NAMEDATALEN];
+    int ri_natts;       /* key + INCLUDE columns */
+    int ri_nkeyatts;    /* key columns (the first ones) */
+    int16 *ri_attnums;  /* table column (1-based), 0: an expression */
+    Oid *ri_opclasses;  /* pg_opclass OIDs */
+    Oid *ri_collations; /* 0 or a collation OID */
+    int16 *ri_options;  /* INDOPTION_* bits */
+    char *ri_exprs;     /* expression columns' SQL (a SELECT list, in
+                         * column order), or NULL */
+    char *ri_pred;      /* the partial index's predicate SQL, or NULL */
+    bool ri_unique;
+    bool ri_primary;
+    bool ri_nulls_not_distinct;
+    bool ri_valid; /* indisvalid */
+} RelationIndex;
+
 typedef struct RelationData {
     Oid rd_id;                      /* pg_class OID: the tableoid column */
     RelFileNumber rd_relfilenumber; /* the file holding the rows */
@@ -44,6 +72,10 @@ typedef struct RelationData {
     /* CHECK constraints (catalog order), or NULL / 0 */
     RelationCheck *rd_checks;
     int rd_nchecks;
+    /* The table's indexes (OID order), or NULL / 0 */
+    RelationIndex *rd_indexes;
+    int rd_nindexes;
+    char rd_relkind; /* pg_class.relkind */
 } RelationData;
 
 typedef RelationData *Relation;

@@ -29,18 +29,79 @@
  */
 #include "common/base.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "access/freespace.h"
 #include "access/heapam.h"
 #include "access/heapam_visibility.h"
+#include "access/indexam.h"
 #include "access/htup_xact.h"
 #include "access/transam.h"
 #include "access/vacuum.h"
 #include "access/visibilitymap.h"
 #include "common/elog.h"
 #include "storage/bufmgr.h"
+#include "mmgr/mcxt.h"
 #include "storage/page.h"
+
+/*
+ * The heap TIDs whose line pointers the first pass left LP_DEAD, in TID
+ * order: every index loses its entries for them before the second pass
+ * makes them LP_UNUSED, so no entry ever points at a later, unrelated
+ * row that reuses the slot.
+ */
+typedef struct DeadItems {
+    ItemPointerData *tids;
+    int64 n, size;
+} DeadItems;
+
+/*
+ * One VACUUM of a table with indexes at a time (PostgreSQL's
+ * ShareUpdateExclusiveLock conflicts with itself): two would each
+ * bulk-delete for TIDs the other may already have freed and a writer
+ * reused, removing the new row's entries.
+ */
+static pthread_mutex_t index_vacuum_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void heap_vacuum(Relation rel, Transaction *xact,
+                        VacuumStats *stats_out);
+
+static void
+dead_items_add(DeadItems *d, BlockNumber blkno, OffsetNumber off)
+{
+    if (d->n == d->size) {
+        d->size = d->size == 0 ? 256 : d->size * 2;
+        d->tids = d->tids == NULL
+                      ? tdb_palloc(sizeof(ItemPointerData) * (Size)d->size)
+                      : tdb_repalloc(d->tids,
+                                     sizeof(ItemPointerData) * (Size)d->size);
+    }
+    ItemPointerSet(&d->tids[d->n++], blkno, off);
+}
+
+static int
+cmp_tid(const void *a, const void *b)
+{
+    const ItemPointerData *x = a, *y = b;
+    BlockNumber bx = ItemPointerGetBlockNumber(x);
+    BlockNumber by = ItemPointerGetBlockNumber(y);
+
+    if (bx != by)
+        return bx < by ? -1 : 1;
+    return (int)ItemPointerGetOffsetNumber(x) -
+           (int)ItemPointerGetOffsetNumber(y);
+}
+
+/* BTDeadCallback: is htid one of the dead items (arg)? */
+static bool
+tid_is_dead(const ItemPointerData *htid, void *arg)
+{
+    const DeadItems *d = arg;
+
+    return bsearch(htid, d->tids, (size_t)d->n, sizeof(ItemPointerData),
+                   cmp_tid) != NULL;
+}
 
 /* XX001 for a line pointer whose item lies outside the page's items. */
 TDB_NORETURN TDB_COLD static void
@@ -61,7 +122,8 @@ report_bad_item(Relation rel, BlockNumber blkno, OffsetNumber off)
 static bool
 prune_page(Relation rel, Buffer buf, BlockNumber blkno,
            TransactionId oldest_xmin, TransactionManager *tm,
-           VacuumStats *stats, bool *hints, bool *all_visible)
+           VacuumStats *stats, DeadItems *collect, bool *hints,
+           bool *all_visible)
 {
     Page page = tdb_buf_page(buf);
     OffsetNumber maxoff = tdb_page_get_max_offset(page);
@@ -80,9 +142,13 @@ prune_page(Relation rel, Buffer buf, BlockNumber blkno,
         if (!ItemIdIsUsed(lp))
             continue;
         if (ItemIdIsDead(lp)) {
-            /* tupledb writes none; with no index to point at it, an
-             * LP_DEAD slot is simply free */
-            dead[ndead++] = off;
+            /* left by a first pass whose second did not happen (an
+             * error in between): with no index to point at it, the slot
+             * is simply free; else its index entries go first */
+            if (collect != NULL)
+                dead_items_add(collect, blkno, off);
+            else
+                dead[ndead++] = off;
             continue;
         }
         if (!ItemIdIsNormal(lp))
@@ -124,8 +190,14 @@ prune_page(Relation rel, Buffer buf, BlockNumber blkno,
     if (ndead == 0)
         return false;
 
+    /* with indexes, only LP_DEAD (no storage) now: the second pass frees
+     * the slots once no index entry points at them */
     for (int i = 0; i < ndead; i++)
-        tdb_page_item_set_unused(page, dead[i]);
+        if (collect != NULL) {
+            tdb_page_item_set_dead(page, dead[i]);
+            dead_items_add(collect, blkno, dead[i]);
+        } else
+            tdb_page_item_set_unused(page, dead[i]);
     /* validates the page before moving a byte; zeroes the freed space */
     tdb_page_compact(page);
     tdb_page_set_prune_xid(page, prune_xid);
@@ -187,8 +259,102 @@ set_map_bits(Relation rel, const VisiblePage *pages, uint32 npages,
     return nset;
 }
 
+/* The free space entry of blkno (free_pages is in block order), or
+ * NULL. */
+static FsmPage *
+find_free_page(FsmPage *free_pages, uint32 nfree, BlockNumber blkno)
+{
+    uint32 lo = 0, hi = nfree;
+
+    while (lo < hi) {
+        uint32 mid = lo + (hi - lo) / 2;
+
+        if (free_pages[mid].blkno == blkno)
+            return &free_pages[mid];
+        if (free_pages[mid].blkno < blkno)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/*
+ * The second pass (PostgreSQL's lazy_vacuum_heap_rel): every index has
+ * lost its entries for the dead items, so their line pointers become
+ * LP_UNUSED, free for new rows.  Only the slot's state changes, no row
+ * moves: the exclusive content lock is enough.  A slot found no longer
+ * LP_DEAD (another VACUUM freed it and a writer reused it) is left
+ * alone.
+ */
+static void
+free_dead_items(Relation rel, const DeadItems *d, BufferAccessStrategy strategy,
+                FsmPage *free_pages, uint32 nfree)
+{
+    int64 i = 0;
+
+    while (i < d->n) {
+        BlockNumber blkno = ItemPointerGetBlockNumber(&d->tids[i]);
+        Buffer buf = tdb_buf_read(rel->rd_relfilenumber, blkno, strategy);
+        Page page = tdb_buf_page(buf);
+        FsmPage *fsm;
+
+        tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+        for (; i < d->n && ItemPointerGetBlockNumber(&d->tids[i]) == blkno;
+             i++) {
+            OffsetNumber off = ItemPointerGetOffsetNumber(&d->tids[i]);
+
+            if (off <= tdb_page_get_max_offset(page) &&
+                ItemIdIsDead(tdb_page_get_item_id(page, off)))
+                tdb_page_item_set_unused(page, off);
+        }
+        tdb_page_flag_set(page, PD_HAS_FREE_LINES);
+        tdb_buf_mark_dirty(buf);
+        fsm = find_free_page(free_pages, nfree, blkno);
+        if (fsm != NULL)
+            fsm->empty = tdb_page_has_no_used_items(page);
+        tdb_buf_unlock_release(buf);
+    }
+}
+
+/*
+ * Between the passes: every index of rel loses its entries pointing at
+ * the dead items, then the items are freed.
+ */
+static void
+vacuum_indexes_and_free(Relation rel, DeadItems *d,
+                        BufferAccessStrategy strategy, FsmPage *free_pages,
+                        uint32 nfree)
+{
+    qsort(d->tids, (size_t)d->n, sizeof(ItemPointerData), cmp_tid);
+    for (int i = 0; i < rel->rd_nindexes; i++)
+        (void)tdb_index_bulk_delete(rel, &rel->rd_indexes[i], tid_is_dead, d);
+    free_dead_items(rel, d, strategy, free_pages, nfree);
+}
+
 void
 tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
+{
+    if (rel->rd_nindexes == 0) {
+        heap_vacuum(rel, xact, stats_out);
+        return;
+    }
+    pthread_mutex_lock(&index_vacuum_lock);
+    TDB_TRY();
+    {
+        heap_vacuum(rel, xact, stats_out);
+    }
+    TDB_CATCH();
+    {
+        pthread_mutex_unlock(&index_vacuum_lock);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    pthread_mutex_unlock(&index_vacuum_lock);
+}
+
+static void
+heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
 {
     TransactionManager *tm = tdb_xact_manager_of(xact);
     RelFileNumber relfile = rel->rd_relfilenumber;
@@ -201,6 +367,7 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
     bool changed = false;
     /* buffers this thread pinned already (a suspended portal's scan) */
     int own_pins = tdb_buf_pins_held();
+    DeadItems dead = {NULL, 0, 0};
 
     memset(&stats, 0, sizeof(stats));
     /*
@@ -239,8 +406,9 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
         }
         TDB_TRY();
         {
-            bool pruned = prune_page(rel, buf, blkno, stats.oldest_xmin, tm,
-                                     &stats, &hints, &all_visible);
+            bool pruned = prune_page(
+                rel, buf, blkno, stats.oldest_xmin, tm, &stats,
+                rel->rd_nindexes > 0 ? &dead : NULL, &hints, &all_visible);
             bool flagged = tdb_page_flag_is_set(page, PD_ALL_VISIBLE);
 
             if (all_visible && !flagged)
@@ -278,6 +446,21 @@ tdb_heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
             free_pages[nfree].empty = empty;
             nfree++;
         }
+    }
+
+    if (dead.n > 0) {
+        TDB_TRY();
+        {
+            vacuum_indexes_and_free(rel, &dead, strategy, free_pages, nfree);
+        }
+        TDB_CATCH();
+        {
+            tdb_buf_strategy_free(strategy);
+            TDB_RE_THROW();
+        }
+        TDB_END_TRY();
+        changed = true;
+        tdb_pfree(dead.tids);
     }
 
     /* written and fsynced like a commit's pages (no WAL; vacuum.h); the

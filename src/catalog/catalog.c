@@ -80,20 +80,6 @@ static const CatalogColumn pg_type_columns[] = {
     {"typalign", CHAROID, false},    {"typstorage", CHAROID, false},
 };
 
-enum {
-    Anum_pg_class_oid = 1,
-    Anum_pg_class_relname,
-    Anum_pg_class_relnamespace,
-    Anum_pg_class_reltype,
-    Anum_pg_class_relfilenode,
-    Anum_pg_class_relpages,
-    Anum_pg_class_relpersistence,
-    Anum_pg_class_relkind,
-    Anum_pg_class_relnatts,
-    Anum_pg_class_reltoastrelid,
-    Anum_pg_class_relallvisible,
-    Natts_pg_class = Anum_pg_class_relallvisible
-};
 static const CatalogColumn pg_class_columns[] = {
     {"oid", OIDOID, false},
     {"relname", NAMEOID, false},
@@ -112,22 +98,6 @@ static const CatalogColumn pg_class_columns[] = {
     {"relallvisible", INT4OID, true},
 };
 
-enum {
-    Anum_pg_attribute_attrelid = 1,
-    Anum_pg_attribute_attname,
-    Anum_pg_attribute_atttypid,
-    Anum_pg_attribute_attlen,
-    Anum_pg_attribute_attnum,
-    Anum_pg_attribute_atttypmod,
-    Anum_pg_attribute_attbyval,
-    Anum_pg_attribute_attalign,
-    Anum_pg_attribute_attstorage,
-    Anum_pg_attribute_attnotnull,
-    Anum_pg_attribute_atthasdef,
-    Anum_pg_attribute_attisdropped,
-    Anum_pg_attribute_attcompression,
-    Natts_pg_attribute = Anum_pg_attribute_attcompression
-};
 static const CatalogColumn pg_attribute_columns[] = {
     {"attrelid", OIDOID, false},     {"attname", NAMEOID, false},
     {"atttypid", OIDOID, false},     {"attlen", INT2OID, false},
@@ -154,21 +124,48 @@ static const CatalogColumn pg_attrdef_columns[] = {
     {"adbin", TEXTOID, false},
 };
 
-enum {
-    Anum_pg_constraint_oid = 1,
-    Anum_pg_constraint_conname,
-    Anum_pg_constraint_contype,
-    Anum_pg_constraint_conrelid,
-    Anum_pg_constraint_conbin,
-    Natts_pg_constraint = Anum_pg_constraint_conbin
-};
 static const CatalogColumn pg_constraint_columns[] = {
     {"oid", OIDOID, false},
     {"conname", NAMEOID, false},
     {"contype", CHAROID, false},
     {"conrelid", OIDOID, false},
-    {"conbin", TEXTOID, false},
+    /* NULL for PRIMARY KEY and UNIQUE (rows older than them have it) */
+    {"conbin", TEXTOID, true},
+    /* the rest after conbin: rows older than them read NULL, which
+     * means false, no index, no key */
+    {"condeferrable", BOOLOID, true},
+    {"condeferred", BOOLOID, true},
+    {"conindid", OIDOID, true},
+    {"conkey", TEXTOID, true}, /* int2[] as text: "{1,2}" */
 };
+
+static const CatalogColumn pg_index_columns[] = {
+    {"indexrelid", OIDOID, false},
+    {"indrelid", OIDOID, false},
+    {"indnatts", INT2OID, false},
+    {"indnkeyatts", INT2OID, false},
+    {"indisunique", BOOLOID, false},
+    {"indnullsnotdistinct", BOOLOID, false},
+    {"indisprimary", BOOLOID, false},
+    {"indisexclusion", BOOLOID, false},
+    {"indimmediate", BOOLOID, false},
+    {"indisclustered", BOOLOID, false},
+    {"indisvalid", BOOLOID, false},
+    {"indcheckxmin", BOOLOID, false},
+    {"indisready", BOOLOID, false},
+    {"indislive", BOOLOID, false},
+    {"indisreplident", BOOLOID, false},
+    {"indkey", TEXTOID, false},       /* int2vector as text: "1 2" */
+    {"indcollation", TEXTOID, false}, /* oidvector as text */
+    {"indclass", TEXTOID, false},     /* oidvector as text */
+    {"indoption", TEXTOID, false},    /* int2vector as text */
+    {"indexprs", TEXTOID, true},      /* SQL text of the expressions */
+    {"indpred", TEXTOID, true},       /* SQL text of the predicate */
+};
+_Static_assert(sizeof(pg_index_columns) / sizeof(pg_index_columns[0]) ==
+                   Natts_pg_index,
+               "pg_index's columns match catalog_int.h");
+_Static_assert(Natts_pg_index <= MAX_CATALOG_COLUMNS, "pg_index fits");
 
 static const CatalogColumn pg_authid_columns[] = {
     {"oid", OIDOID, false},
@@ -205,6 +202,8 @@ static const CatalogDef catalogs[] = {
     /* last: data directories made before roles existed get it added */
     {AuthIdRelationId, "pg_authid", pg_authid_columns,
      LENGTHOF(pg_authid_columns)},
+    /* after it, for the same reason: made before indexes existed */
+    {IndexRelationId, "pg_index", pg_index_columns, LENGTHOF(pg_index_columns)},
 };
 
 _Static_assert(Natts_pg_class <= MAX_CATALOG_COLUMNS, "pg_class fits");
@@ -281,6 +280,7 @@ tdb_catalog_relation(Oid relid)
     tdb_tupdesc_finalize(rel->rd_att);
     tdb_catalog_copy_name(rel->rd_name, def->name);
     rel->rd_target_block = InvalidBlockNumber;
+    rel->rd_relkind = RELKIND_RELATION;
     rel->rd_committed_blocks = atomic_load_explicit(
         &catalog_lengths[def - catalogs], memory_order_relaxed);
     return rel;
@@ -369,25 +369,6 @@ tdb_catscan_delete_current(CatalogScan *cs, Transaction *xact)
              (int)result);
 }
 
-/* The pg_class row of a table, as read by find_class. */
-typedef struct ClassRow {
-    Oid oid;
-    char relname[NAMEDATALEN];
-    RelFileNumber relfilenode;
-    BlockNumber relpages;
-    int relnatts;
-    Oid reltoastrelid; /* InvalidOid: none (also a row older than it) */
-    ItemPointerData tid;
-    Datum values[Natts_pg_class]; /* for rewriting the row */
-} ClassRow;
-
-/* Which pg_class row find_class looks for. */
-typedef enum ClassKey {
-    CLASS_BY_OID,
-    CLASS_BY_NAME,
-    CLASS_BY_RELFILENODE,
-} ClassKey;
-
 static bool
 class_row_matches(const CatalogScan *cs, ClassKey key, Oid id,
                   const char *name)
@@ -443,6 +424,7 @@ find_class_by(Transaction *xact, ClassKey key, Oid id, const char *name,
             DatumGetObjectId(cs.values[Anum_pg_class_reltoastrelid - 1]);
         if (cs.isnull[Anum_pg_class_relallvisible - 1])
             cs.values[Anum_pg_class_relallvisible - 1] = Int32GetDatum(0);
+        row->relkind = DatumGetChar(cs.values[Anum_pg_class_relkind - 1]);
         row->tid = cs.tid;
         memcpy(row->values, cs.values, sizeof(row->values));
         /* the name must outlive the scan's page pin */
@@ -453,8 +435,9 @@ find_class_by(Transaction *xact, ClassKey key, Oid id, const char *name,
 }
 
 /* find_class_by for an OID (name NULL) or a name (relid InvalidOid). */
-static bool
-find_class(Transaction *xact, Oid relid, const char *name, ClassRow *row)
+bool
+tdb_catalog_find_class(Transaction *xact, Oid relid, const char *name,
+                       ClassRow *row)
 {
     return name != NULL ? find_class_by(xact, CLASS_BY_NAME, InvalidOid, name,
                                         row)
@@ -462,8 +445,9 @@ find_class(Transaction *xact, Oid relid, const char *name, ClassRow *row)
 }
 
 /* Delete every row of catalog relid whose column attnum holds OID relid. */
-static void
-delete_rows_of(Transaction *xact, Oid catalog, int attnum, Oid relid)
+void
+tdb_catalog_delete_rows_of(Transaction *xact, Oid catalog, int attnum,
+                           Oid relid)
 {
     CatalogScan cs;
 
@@ -543,8 +527,8 @@ pending_unlink_callback(XactEvent event, void *arg)
 }
 
 /* Remove relation file rel when the transaction commits / aborts. */
-static void
-unlink_at(Transaction *xact, RelFileNumber rel, XactEvent when)
+void
+tdb_catalog_unlink_at(Transaction *xact, RelFileNumber rel, XactEvent when)
 {
     const char *datadir = tdb_catalog_datadir_path(xact);
     PendingUnlink *pending = tdb_mcxt_alloc(
@@ -557,14 +541,14 @@ unlink_at(Transaction *xact, RelFileNumber rel, XactEvent when)
 }
 
 /* A new relation file, removed again if the transaction aborts. */
-static RelFileNumber
-new_relation_file(Transaction *xact)
+RelFileNumber
+tdb_catalog_new_relation_file(Transaction *xact)
 {
     RelFileNumber rel = tdb_datadir_alloc_relfilenumber(
         tdb_xact_manager_datadir(tdb_xact_manager_of(xact)));
 
     create_relation_file(xact, rel);
-    unlink_at(xact, rel, XACT_EVENT_ABORT);
+    tdb_catalog_unlink_at(xact, rel, XACT_EVENT_ABORT);
     return rel;
 }
 
@@ -599,8 +583,8 @@ catalog_version_callback(XactEvent event, void *arg)
  * later statements must re-plan) and again when it ends (other sessions
  * see the change, or its undoing, only then).
  */
-static void
-catalog_changed(Transaction *xact)
+void
+tdb_catalog_changed(Transaction *xact)
 {
     atomic_fetch_add(&catalog_version, 1);
     tdb_xact_register_callback(xact, catalog_version_callback, NULL);
@@ -610,10 +594,10 @@ catalog_changed(Transaction *xact)
  * Rows describing a table
  * ---------------------------------------------------------------------- */
 
-static void
-insert_class_row(Transaction *xact, Oid relid, const char *name,
-                 Oid namespace, RelFileNumber relfilenode, int natts,
-                 char relkind, Oid toastrelid)
+void
+tdb_catalog_insert_class_row(Transaction *xact, Oid relid, const char *name,
+                             Oid namespace, RelFileNumber relfilenode,
+                             int natts, char relkind, Oid toastrelid)
 {
     Datum values[Natts_pg_class];
 
@@ -631,9 +615,9 @@ insert_class_row(Transaction *xact, Oid relid, const char *name,
     tdb_catalog_insert(xact, RelationRelationId, values);
 }
 
-static void
-insert_attribute_row(Transaction *xact, Oid relid, int attnum,
-                     const ColumnDef *col)
+void
+tdb_catalog_insert_attribute_row(Transaction *xact, Oid relid, int attnum,
+                                 const ColumnDef *col)
 {
     const TypeInfo *type = tdb_type_lookup(col->typid);
     Datum values[Natts_pg_attribute];
@@ -676,10 +660,10 @@ insert_table_rows(Transaction *xact, Oid relid, const char *name,
                   const ColumnDef *cols, int ncols, char relkind,
                   Oid toastrelid)
 {
-    insert_class_row(xact, relid, name, namespace, relfilenode, ncols,
-                     relkind, toastrelid);
+    tdb_catalog_insert_class_row(xact, relid, name, namespace, relfilenode,
+                                 ncols, relkind, toastrelid);
     for (int i = 0; i < ncols; i++)
-        insert_attribute_row(xact, relid, i + 1, &cols[i]);
+        tdb_catalog_insert_attribute_row(xact, relid, i + 1, &cols[i]);
 }
 
 /* ----------------------------------------------------------------------
@@ -778,8 +762,8 @@ needs_toast_table(const ColumnDef *cols, int ncols)
 static Relation open_locked(Transaction *xact, Oid relid);
 
 /* A new OID (from the counter that also numbers files). */
-static Oid
-new_oid(Transaction *xact)
+Oid
+tdb_catalog_new_oid(Transaction *xact)
 {
     return tdb_datadir_alloc_relfilenumber(
         tdb_xact_manager_datadir(tdb_xact_manager_of(xact)));
@@ -796,7 +780,7 @@ create_toast_relation(Transaction *xact, Oid relid, Oid toastoid)
     char name[NAMEDATALEN];
 
     create_relation_file(xact, toastoid);
-    unlink_at(xact, toastoid, XACT_EVENT_ABORT);
+    tdb_catalog_unlink_at(xact, toastoid, XACT_EVENT_ABORT);
     snprintf(name, sizeof(name), "pg_toast_%u", relid);
     insert_table_rows(xact, toastoid, name, PG_TOAST_NAMESPACE, toastoid,
                       toast_columns, LENGTHOF(toast_columns),
@@ -888,8 +872,6 @@ namespace_exists(Transaction *xact, Oid oid)
     return found;
 }
 
-static void update_class_row(Transaction *xact, ClassRow *row);
-
 /*
  * Columns added to the catalogs since the directory was made
  * (pg_class.reltoastrelid, pg_attribute.attcompression): their
@@ -905,7 +887,7 @@ add_missing_catalog_columns(Transaction *xact)
         const CatalogDef *def = &catalogs[i];
         ClassRow row;
 
-        if (!find_class(xact, def->relid, NULL, &row) ||
+        if (!tdb_catalog_find_class(xact, def->relid, NULL, &row) ||
             row.relnatts >= def->ncolumns)
             continue;
         (void)tdb_xact_assign_xid(xact);
@@ -913,11 +895,11 @@ add_missing_catalog_columns(Transaction *xact)
             ColumnDef col = {def->columns[c].name, def->columns[c].typid, -1,
                              !def->columns[c].nullable, NULL, '\0', '\0'};
 
-            insert_attribute_row(xact, def->relid, c + 1, &col);
+            tdb_catalog_insert_attribute_row(xact, def->relid, c + 1, &col);
         }
         row.values[Anum_pg_class_relnatts - 1] =
             Int16GetDatum((int16)def->ncolumns);
-        update_class_row(xact, &row);
+        tdb_catalog_update_class_row(xact, &row);
         added = true;
     }
     return added;
@@ -935,7 +917,7 @@ tdb_catalog_add_missing(Transaction *xact, const char *superuser)
     if (!exists) {
         (void)tdb_xact_assign_xid(xact);
         create_relation_file(xact, AuthIdRelationId);
-        unlink_at(xact, AuthIdRelationId, XACT_EVENT_ABORT);
+        tdb_catalog_unlink_at(xact, AuthIdRelationId, XACT_EVENT_ABORT);
         insert_catalog_rows(xact, catalog_def(AuthIdRelationId));
         tdb_catalog_insert_bootstrap_role(xact, superuser);
         added = true;
@@ -966,7 +948,7 @@ tdb_catalog_is_bootstrapped(Transaction *xact)
     tdb_smgr_close(smgr);
     if (!exists)
         return false;
-    if (!find_class(xact, RelationRelationId, NULL, &row))
+    if (!tdb_catalog_find_class(xact, RelationRelationId, NULL, &row))
         ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
                 errmsg("the catalog of data directory \"%s\" is incomplete",
                        tdb_catalog_datadir_path(xact)),
@@ -979,8 +961,8 @@ tdb_catalog_is_bootstrapped(Transaction *xact)
  * DDL
  * ---------------------------------------------------------------------- */
 
-static void
-check_name_length(const char *name)
+void
+tdb_catalog_check_name_length(const char *name)
 {
     if (strlen(name) >= NAMEDATALEN)
         ereport(ERROR, errcode(ERRCODE_NAME_TOO_LONG),
@@ -998,7 +980,7 @@ check_columns(const ColumnDef *cols, int ncols)
     for (int i = 0; i < ncols; i++) {
         const TypeInfo *type = tdb_type_lookup(cols[i].typid);
 
-        check_name_length(cols[i].name);
+        tdb_catalog_check_name_length(cols[i].name);
         for (int j = 0; j < i; j++)
             if (strcmp(cols[i].name, cols[j].name) == 0)
                 ereport(ERROR, errcode(ERRCODE_DUPLICATE_COLUMN),
@@ -1022,10 +1004,10 @@ tdb_catalog_create_table(Transaction *xact, const char *name,
     Oid toastoid;
     ClassRow existing;
 
-    check_name_length(name);
+    tdb_catalog_check_name_length(name);
     check_columns(cols, ncols);
     (void)tdb_xact_assign_xid(xact); /* the writer lock: no racing DDL */
-    if (find_class(xact, InvalidOid, name, &existing)) {
+    if (tdb_catalog_find_class(xact, InvalidOid, name, &existing)) {
         if (if_not_exists) {
             ereport(NOTICE, errcode(ERRCODE_DUPLICATE_TABLE),
                     errmsg("relation \"%s\" already exists, skipping", name));
@@ -1034,14 +1016,15 @@ tdb_catalog_create_table(Transaction *xact, const char *name,
         ereport(ERROR, errcode(ERRCODE_DUPLICATE_TABLE),
                 errmsg("relation \"%s\" already exists", name));
     }
-    relfilenode = new_relation_file(xact);
+    relfilenode = tdb_catalog_new_relation_file(xact);
     /* the table's OID first, then its TOAST relation's, as PostgreSQL */
-    toastoid = needs_toast_table(cols, ncols) ? new_oid(xact) : InvalidOid;
+    toastoid =
+        needs_toast_table(cols, ncols) ? tdb_catalog_new_oid(xact) : InvalidOid;
     insert_table_rows(xact, relfilenode, name, PG_PUBLIC_NAMESPACE,
                       relfilenode, cols, ncols, RELKIND_RELATION, toastoid);
     if (toastoid != InvalidOid)
         create_toast_relation(xact, relfilenode, toastoid);
-    catalog_changed(xact);
+    tdb_catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
     return relfilenode;
 }
@@ -1069,38 +1052,45 @@ tdb_catalog_drop_table(Transaction *xact, const char *name, bool missing_ok)
                 errmsg("permission denied: \"%s\" is a system catalog",
                        name));
     tdb_lock_relation(xact, relid, REL_LOCK_EXCLUSIVE);
-    if (!find_class(xact, relid, NULL, &row))
+    if (!tdb_catalog_find_class(xact, relid, NULL, &row))
         elog(ERROR, "table \"%s\" vanished", name);
+    if (row.relkind == RELKIND_INDEX)
+        ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                errmsg("\"%s\" is not a table", name),
+                errhint("Use DROP INDEX to remove an index."));
+
+    tdb_catalog_drop_indexes_of(xact, relid);
 
     if (row.reltoastrelid != InvalidOid) {
         ClassRow toast;
 
         /* after the table's lock, as every user of it takes them */
         tdb_lock_relation(xact, row.reltoastrelid, REL_LOCK_EXCLUSIVE);
-        if (find_class(xact, row.reltoastrelid, NULL, &toast)) {
-            delete_rows_of(xact, AttributeRelationId,
-                           Anum_pg_attribute_attrelid, toast.oid);
-            delete_rows_of(xact, RelationRelationId, Anum_pg_class_oid,
-                           toast.oid);
-            unlink_at(xact, toast.relfilenode, XACT_EVENT_COMMIT);
+        if (tdb_catalog_find_class(xact, row.reltoastrelid, NULL, &toast)) {
+            tdb_catalog_delete_rows_of(xact, AttributeRelationId,
+                                       Anum_pg_attribute_attrelid, toast.oid);
+            tdb_catalog_delete_rows_of(xact, RelationRelationId,
+                                       Anum_pg_class_oid, toast.oid);
+            tdb_catalog_unlink_at(xact, toast.relfilenode, XACT_EVENT_COMMIT);
         }
     }
-    delete_rows_of(xact, AttrDefaultRelationId, Anum_pg_attrdef_adrelid,
-                   relid);
-    delete_rows_of(xact, ConstraintRelationId, Anum_pg_constraint_conrelid,
-                   relid);
-    delete_rows_of(xact, AttributeRelationId, Anum_pg_attribute_attrelid,
-                   relid);
-    delete_rows_of(xact, RelationRelationId, Anum_pg_class_oid, relid);
-    unlink_at(xact, row.relfilenode, XACT_EVENT_COMMIT);
-    catalog_changed(xact);
+    tdb_catalog_delete_rows_of(xact, AttrDefaultRelationId,
+                               Anum_pg_attrdef_adrelid, relid);
+    tdb_catalog_delete_rows_of(xact, ConstraintRelationId,
+                               Anum_pg_constraint_conrelid, relid);
+    tdb_catalog_delete_rows_of(xact, AttributeRelationId,
+                               Anum_pg_attribute_attrelid, relid);
+    tdb_catalog_delete_rows_of(xact, RelationRelationId, Anum_pg_class_oid,
+                               relid);
+    tdb_catalog_unlink_at(xact, row.relfilenode, XACT_EVENT_COMMIT);
+    tdb_catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
     return true;
 }
 
 /* Replace the pg_class row read into row by row->values. */
-static void
-update_class_row(Transaction *xact, ClassRow *row)
+void
+tdb_catalog_update_class_row(Transaction *xact, ClassRow *row)
 {
     Relation pg_class = tdb_catalog_relation(RelationRelationId);
     bool isnull[Natts_pg_class] = {false};
@@ -1117,13 +1107,13 @@ update_class_row(Transaction *xact, ClassRow *row)
 static void
 set_new_file(Transaction *xact, ClassRow *row)
 {
-    RelFileNumber relfilenode = new_relation_file(xact);
+    RelFileNumber relfilenode = tdb_catalog_new_relation_file(xact);
 
     row->values[Anum_pg_class_relfilenode - 1] = ObjectIdGetDatum(relfilenode);
     row->values[Anum_pg_class_relpages - 1] = Int32GetDatum(0);
     row->values[Anum_pg_class_relallvisible - 1] = Int32GetDatum(0);
-    update_class_row(xact, row);
-    unlink_at(xact, row->relfilenode, XACT_EVENT_COMMIT);
+    tdb_catalog_update_class_row(xact, row);
+    tdb_catalog_unlink_at(xact, row->relfilenode, XACT_EVENT_COMMIT);
 }
 
 void
@@ -1137,7 +1127,7 @@ tdb_catalog_truncate_table(Transaction *xact, Oid relid)
                 errmsg("permission denied: catalog %u is a system catalog",
                        relid));
     tdb_lock_relation(xact, relid, REL_LOCK_EXCLUSIVE);
-    if (!find_class(xact, relid, NULL, &row))
+    if (!tdb_catalog_find_class(xact, relid, NULL, &row))
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
                 errmsg("relation with OID %u does not exist", relid));
 
@@ -1146,10 +1136,12 @@ tdb_catalog_truncate_table(Transaction *xact, Oid relid)
         ClassRow toast;
 
         tdb_lock_relation(xact, row.reltoastrelid, REL_LOCK_EXCLUSIVE);
-        if (find_class(xact, row.reltoastrelid, NULL, &toast))
+        if (tdb_catalog_find_class(xact, row.reltoastrelid, NULL, &toast))
             set_new_file(xact, &toast);
     }
-    catalog_changed(xact);
+    tdb_xact_command_counter_increment(xact);
+    tdb_catalog_truncate_indexes_of(xact, relid);
+    tdb_catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
 }
 
@@ -1158,9 +1150,9 @@ tdb_catalog_truncate_table(Transaction *xact, Oid relid)
  * ---------------------------------------------------------------------- */
 
 /* Set column attnum's pg_attribute column `column` to value. */
-static void
-set_attribute_field(Transaction *xact, Oid relid, int attnum, int column,
-                    Datum value)
+void
+tdb_catalog_set_attribute_field(Transaction *xact, Oid relid, int attnum,
+                                int column, Datum value)
 {
     CatalogScan cs;
     bool found = false;
@@ -1193,7 +1185,7 @@ set_attribute_field(Transaction *xact, Oid relid, int attnum, int column,
     if (!found)
         elog(ERROR, "cache lookup failed for attribute %d of relation %u",
              attnum, relid);
-    catalog_changed(xact);
+    tdb_catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
 }
 
@@ -1203,8 +1195,9 @@ tdb_catalog_set_attstorage(Transaction *xact, Oid relid, int attnum,
 {
     Assert(storage == TYPSTORAGE_PLAIN || storage == TYPSTORAGE_EXTERNAL ||
            storage == TYPSTORAGE_MAIN || storage == TYPSTORAGE_EXTENDED);
-    set_attribute_field(xact, relid, attnum, Anum_pg_attribute_attstorage,
-                        CharGetDatum(storage));
+    tdb_catalog_set_attribute_field(xact, relid, attnum,
+                                    Anum_pg_attribute_attstorage,
+                                    CharGetDatum(storage));
 }
 
 void
@@ -1214,8 +1207,9 @@ tdb_catalog_set_attcompression(Transaction *xact, Oid relid, int attnum,
     Assert(compression == TOAST_COMPRESSION_DEFAULT ||
            compression == TOAST_COMPRESSION_PGLZ ||
            compression == TOAST_COMPRESSION_LZ4);
-    set_attribute_field(xact, relid, attnum, Anum_pg_attribute_attcompression,
-                        CharGetDatum(compression));
+    tdb_catalog_set_attribute_field(xact, relid, attnum,
+                                    Anum_pg_attribute_attcompression,
+                                    CharGetDatum(compression));
 }
 
 Oid
@@ -1230,7 +1224,7 @@ tdb_catalog_ensure_toast(Transaction *xact, Oid relid)
     /* the catalogs get none after bootstrap, as in PostgreSQL */
     if (relid < FirstNormalObjectId)
         return InvalidOid;
-    if (!find_class(xact, relid, NULL, &row))
+    if (!tdb_catalog_find_class(xact, relid, NULL, &row))
         elog(ERROR, "cache lookup failed for relation %u", relid);
     if (row.reltoastrelid != InvalidOid ||
         DatumGetChar(row.values[Anum_pg_class_relkind - 1]) !=
@@ -1253,11 +1247,11 @@ tdb_catalog_ensure_toast(Transaction *xact, Oid relid)
         return InvalidOid;
 
     (void)tdb_xact_assign_xid(xact);
-    toastoid = new_oid(xact);
+    toastoid = tdb_catalog_new_oid(xact);
     create_toast_relation(xact, relid, toastoid);
     row.values[Anum_pg_class_reltoastrelid - 1] = ObjectIdGetDatum(toastoid);
-    update_class_row(xact, &row);
-    catalog_changed(xact);
+    tdb_catalog_update_class_row(xact, &row);
+    tdb_catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
     return toastoid;
 }
@@ -1337,7 +1331,7 @@ tdb_catalog_set_relallvisible(Transaction *xact, Oid relid,
 {
     ClassRow row;
 
-    if (!find_class(xact, relid, NULL, &row))
+    if (!tdb_catalog_find_class(xact, relid, NULL, &row))
         return;
     if (set_int4_in_place(tdb_catalog_relation(RelationRelationId), &row.tid,
                           Anum_pg_class_relallvisible, (int32)nvisible))
@@ -1382,8 +1376,9 @@ tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
                       const char *expr)
 {
     Datum values[Natts_pg_constraint];
+    bool isnull[Natts_pg_constraint] = {false};
 
-    check_name_length(name);
+    tdb_catalog_check_name_length(name);
     (void)tdb_xact_assign_xid(xact);
     values[Anum_pg_constraint_oid - 1] =
         ObjectIdGetDatum(tdb_datadir_alloc_relfilenumber(
@@ -1393,8 +1388,12 @@ tdb_catalog_add_check(Transaction *xact, Oid relid, const char *name,
     values[Anum_pg_constraint_conrelid - 1] = ObjectIdGetDatum(relid);
     values[Anum_pg_constraint_conbin - 1] =
         PointerGetDatum(tdb_text_from_cstring(expr));
-    tdb_catalog_insert(xact, ConstraintRelationId, values);
-    catalog_changed(xact);
+    values[Anum_pg_constraint_condeferrable - 1] = BoolGetDatum(false);
+    values[Anum_pg_constraint_condeferred - 1] = BoolGetDatum(false);
+    values[Anum_pg_constraint_conindid - 1] = ObjectIdGetDatum(InvalidOid);
+    isnull[Anum_pg_constraint_conkey - 1] = true;
+    tdb_catalog_insert_nulls(xact, ConstraintRelationId, values, isnull);
+    tdb_catalog_changed(xact);
     tdb_xact_command_counter_increment(xact);
 }
 
@@ -1411,7 +1410,9 @@ load_checks(Transaction *xact, Relation rel)
         RelationCheck *check;
 
         if (DatumGetObjectId(cs.values[Anum_pg_constraint_conrelid - 1]) !=
-            rel->rd_id)
+                rel->rd_id ||
+            DatumGetChar(cs.values[Anum_pg_constraint_contype - 1]) !=
+                CONSTRAINT_CHECK)
             continue;
         rel->rd_checks = rel->rd_nchecks == 0
                              ? tdb_palloc(sizeof(RelationCheck))
@@ -1538,6 +1539,7 @@ relation_copy(Relation src)
                 tdb_mcxt_strdup(tdb_current_mcxt, src->rd_checks[i].expr);
         }
     }
+    tdb_catalog_copy_indexes(rel, src);
     return rel;
 }
 
@@ -1615,6 +1617,18 @@ relcache_add(Transaction *xact, Relation rel, bool by_name,
     tdb_xact_register_callback(xact, relcache_abort_callback, cache);
 }
 
+bool
+tdb_catalog_is_system_column(const char *name)
+{
+    static const char *const names[] = {"ctid", "xmin", "cmin",
+                                        "xmax", "cmax", "tableoid"};
+
+    for (size_t i = 0; i < lengthof(names); i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 Oid
 tdb_catalog_lookup_table(Transaction *xact, const char *name)
 {
@@ -1626,7 +1640,8 @@ tdb_catalog_lookup_table(Transaction *xact, const char *name)
             if (cache->entries[i].by_name &&
                 strcmp(cache->entries[i].rel->rd_name, name) == 0)
                 return cache->entries[i].rel->rd_id;
-    return find_class(xact, InvalidOid, name, &row) ? row.oid : InvalidOid;
+    return tdb_catalog_find_class(xact, InvalidOid, name, &row) ? row.oid
+                                                                : InvalidOid;
 }
 
 char *
@@ -1634,7 +1649,7 @@ tdb_catalog_relation_name(Transaction *xact, Oid relid)
 {
     ClassRow row;
 
-    if (!find_class(xact, relid, NULL, &row))
+    if (!tdb_catalog_find_class(xact, relid, NULL, &row))
         return NULL;
     return tdb_mcxt_strdup(tdb_current_mcxt, row.relname);
 }
@@ -1720,7 +1735,7 @@ open_locked(Transaction *xact, Oid relid)
     if ((rel = relcache_find_oid(xact, relid)) != NULL)
         return relation_copy(rel);
     versions = relcache_versions();
-    if (!find_class(xact, relid, NULL, &row))
+    if (!tdb_catalog_find_class(xact, relid, NULL, &row))
         return NULL;
     rel = tdb_palloc0(sizeof(RelationData));
     rel->rd_id = row.oid;
@@ -1729,8 +1744,10 @@ open_locked(Transaction *xact, Oid relid)
     memcpy(rel->rd_name, row.relname, NAMEDATALEN);
     rel->rd_target_block = InvalidBlockNumber;
     rel->rd_committed_blocks = row.relpages;
+    rel->rd_relkind = row.relkind;
     load_columns(xact, rel, row.relnatts);
     load_checks(xact, rel);
+    tdb_catalog_load_indexes(xact, rel);
     relcache_add(xact, rel,
                  DatumGetObjectId(row.values[Anum_pg_class_relnamespace -
                                              1]) != PG_TOAST_NAMESPACE,
@@ -1752,6 +1769,11 @@ tdb_relation_open(Transaction *xact, const char *name, RelLockMode mode)
     if (rel == NULL)
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
                 errmsg("relation \"%s\" does not exist", name));
+    /* PostgreSQL's table_open says so for every use of an index as a
+     * table (SELECT, INSERT, UPDATE, DELETE, COPY, ...) */
+    if (rel->rd_relkind == RELKIND_INDEX)
+        ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                errmsg("\"%s\" is an index", name));
     return rel;
 }
 
@@ -1785,6 +1807,7 @@ tdb_relation_close(Relation rel)
     }
     if (rel->rd_checks != NULL)
         tdb_pfree(rel->rd_checks);
+    tdb_catalog_free_indexes(rel);
     if (rel->rd_defaults != NULL) {
         for (int i = 0; i < rel->rd_att->natts; i++)
             if (rel->rd_defaults[i] != NULL)

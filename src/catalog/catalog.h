@@ -29,6 +29,13 @@
  *                        it: parser/ruleutils.c; the analyzer parses it)
  *   pg_constraint (2606) oid, conname, contype ('c' = CHECK), conrelid,
  *                        conbin (the CHECK expression, the same way)
+ *                        condeferrable, condeferred, conindid, conkey
+ *                        (PRIMARY KEY 'p' and UNIQUE 'u': conbin NULL,
+ *                        conkey the int2[] text "{1,2}", conindid the
+ *                        index; NULL in rows older than them)
+ *   pg_index     (2610)  PostgreSQL's columns up to indpred; the vectors
+ *                        as text, indexprs / indpred as SQL text
+ *                        (pg_index.c)
  *   pg_authid    (1260)  oid, rolname, rolsuper, rolinherit,
  *                        rolcreaterole, rolcreatedb, rolcanlogin,
  *                        rolreplication, rolbypassrls, rolconnlimit,
@@ -81,6 +88,7 @@
 #define ConstraintRelationId 2606
 #define NamespaceRelationId 2615
 #define AuthIdRelationId 1260
+#define IndexRelationId 2610
 
 /* The bootstrap superuser's OID (PostgreSQL's BOOTSTRAP_SUPERUSERID). */
 #define BOOTSTRAP_SUPERUSERID 10
@@ -91,6 +99,19 @@
 /* pg_class.relkind */
 #define RELKIND_RELATION 'r'
 #define RELKIND_TOASTVALUE 't'
+#define RELKIND_INDEX 'i'
+
+/* pg_am: the access methods (pg_class.relam) */
+#define HEAP_TABLE_AM_OID 2
+#define BTREE_AM_OID 403
+
+/* pg_constraint.contype */
+#define CONSTRAINT_CHECK 'c'
+#define CONSTRAINT_PRIMARY 'p'
+#define CONSTRAINT_UNIQUE 'u'
+
+/* An index has at most this many columns (PostgreSQL's INDEX_MAX_KEYS). */
+#define INDEX_MAX_KEYS 32
 
 /* A table has at most this many columns (PostgreSQL's MaxHeapAttributeNumber). */
 #define MaxHeapAttributeNumber 1600
@@ -204,6 +225,10 @@ bool tdb_catalog_drop_table(Transaction *xact, const char *name,
  */
 void tdb_catalog_truncate_table(Transaction *xact, Oid relid);
 
+/* Is name one of PostgreSQL's system columns (ctid, xmin, cmin, xmax,
+ * cmax, tableoid), which every table has but no DDL may use? */
+bool tdb_catalog_is_system_column(const char *name);
+
 /*
  * The OID of table name, or InvalidOid.  No lock taken: use
  * tdb_relation_open to use the table.
@@ -302,6 +327,115 @@ void tdb_catalog_set_attcompression(Transaction *xact, Oid relid, int attnum,
  * made.  The caller holds REL_LOCK_EXCLUSIVE on relid.
  */
 Oid tdb_catalog_ensure_toast(Transaction *xact, Oid relid);
+
+/* ----------------------------------------------------------------------
+ * Indexes and key constraints (pg_index.c)
+ * ---------------------------------------------------------------------- */
+
+/*
+ * What CREATE INDEX (or a PRIMARY KEY / UNIQUE constraint) stores: the
+ * commands layer has resolved columns, types, operator classes and
+ * expressions (SQL text).  Columns 0..nkeyatts-1 are keys, the rest
+ * INCLUDE columns.
+ */
+typedef struct IndexDef {
+    const char *name;
+    Oid relid; /* the table */
+    int natts; /* key + INCLUDE columns */
+    int nkeyatts;
+    const int16 *attnums;        /* natts: table column, 0: expression */
+    const char *const *colnames; /* natts: the index's column names */
+    const Oid *coltypes;         /* natts: their types */
+    const int32 *coltypmods;     /* natts */
+    const Oid *collations;       /* nkeyatts: 0 or the column's */
+    const Oid *opclasses;        /* nkeyatts: pg_opclass OIDs */
+    const int16 *options;        /* nkeyatts: INDOPTION_* bits */
+    const char *exprs; /* the expression columns' SQL, ", "-separated in
+                        * column order (parse as a SELECT list), or NULL */
+    const char *pred;  /* WHERE's SQL, or NULL */
+    bool unique;
+    bool primary;
+    bool nulls_not_distinct;
+} IndexDef;
+
+/*
+ * Create index def->name on table def->relid: its OID and relation file
+ * (removed again at abort; the file is empty: filling it is the index
+ * access method's, access/indexam.h), pg_class row (relkind 'i'),
+ * pg_attribute rows for its columns and pg_index row.  The caller holds
+ * the table's lock.  42P07 relation "x" already exists (if_not_exists:
+ * the NOTICE "relation "x" already exists, skipping" and InvalidOid).
+ */
+Oid tdb_catalog_create_index(Transaction *xact, const IndexDef *def,
+                             bool if_not_exists);
+
+/*
+ * The constraint of a PRIMARY KEY ('p') or UNIQUE ('u') index: its
+ * pg_constraint row, named as the index, with conkey the key columns.
+ * PRIMARY KEY also sets attnotnull on its columns.
+ */
+void tdb_catalog_add_index_constraint(Transaction *xact, Oid relid,
+                                      Oid indexoid, const char *name,
+                                      char contype, const int16 *attnums,
+                                      int nattnums);
+
+/* A table's constraint as DROP / DROP CONSTRAINT / \d see it. */
+typedef struct ConstraintInfo {
+    Oid oid;
+    char name[NAMEDATALEN];
+    char contype;
+    Oid relid;
+    Oid indexoid; /* InvalidOid: none */
+} ConstraintInfo;
+
+/* The constraint called name on table relid; false if none. */
+bool tdb_catalog_find_constraint(Transaction *xact, Oid relid, const char *name,
+                                 ConstraintInfo *out);
+/* The constraint backed by index indexoid; false if none. */
+bool tdb_catalog_index_constraint(Transaction *xact, Oid indexoid,
+                                  ConstraintInfo *out);
+/* The constraint with OID conoid (pg_get_constraintdef); false if none.
+ * conbin (may be NULL) gets a CHECK constraint's expression SQL,
+ * allocated in the current context, or NULL. */
+bool tdb_catalog_constraint_by_oid(Transaction *xact, Oid conoid,
+                                   ConstraintInfo *out, char **conbin);
+/* Does table relid have a PRIMARY KEY? */
+bool tdb_catalog_has_primary_key(Transaction *xact, Oid relid);
+
+/*
+ * Drop constraint c (its index too, for PRIMARY KEY and UNIQUE).  The
+ * caller holds the table's exclusive lock.
+ */
+void tdb_catalog_drop_constraint(Transaction *xact, const ConstraintInfo *c);
+
+/*
+ * Drop index indexoid (its rows; its file at commit).  The caller has
+ * locked its table exclusively and checked that no constraint needs it.
+ */
+void tdb_catalog_drop_index(Transaction *xact, Oid indexoid);
+
+/*
+ * What a name denotes, for DROP INDEX / ALTER INDEX / REINDEX: the OID,
+ * relkind and (for an index) table of relation name; false if none.
+ */
+bool tdb_catalog_lookup_relation(Transaction *xact, const char *name,
+                                 Oid *relid, char *relkind, Oid *indrelid);
+
+/*
+ * Rename relation relid to newname (42P07 if taken); an index that backs
+ * a constraint renames the constraint too, as PostgreSQL does.
+ */
+void tdb_catalog_rename_relation(Transaction *xact, Oid relid,
+                                 const char *newname);
+
+/*
+ * Give index indexoid a new, empty relation file (REINDEX); the old one
+ * goes at commit.  Returns the new file number.
+ */
+RelFileNumber tdb_catalog_index_new_file(Transaction *xact, Oid indexoid);
+
+/* The index of rel whose OID is indexoid, or NULL. */
+const RelationIndex *tdb_relation_index(Relation rel, Oid indexoid);
 
 /* Column attnum's (1-based) DEFAULT expression text, or NULL. */
 const char *tdb_relation_column_default(Relation rel, int attnum);

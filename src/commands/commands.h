@@ -52,6 +52,13 @@ void tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as);
 void tdb_sql_drop(Statement *st, const PgQuery__DropStmt *ds);
 void tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts);
 
+/* indexcmds.c: CREATE INDEX, DROP INDEX, ALTER INDEX ... RENAME TO,
+ * REINDEX */
+void tdb_sql_create_index(Statement *st, const PgQuery__IndexStmt *is);
+void tdb_sql_drop_index(Statement *st, const PgQuery__DropStmt *ds);
+void tdb_sql_rename(Statement *st, const PgQuery__RenameStmt *rs);
+void tdb_sql_reindex(Statement *st, const PgQuery__ReindexStmt *rs);
+
 /* ----- VACUUM and ANALYZE (vacuumcmds.c) ----- */
 
 void tdb_sql_vacuum(Statement *st, const PgQuery__VacuumStmt *vs);

@@ -54,7 +54,9 @@
 
 #include "access/heapam.h"
 #include "catalog/catalog.h"
+#include "commands/commands_int.h"
 #include "commands/copy_int.h"
+#include "executor/execindex.h"
 #include "common/elog.h"
 #include "common/utf8.h"
 #include "executor/executor.h"
@@ -118,9 +120,16 @@ typedef struct CopyFromState {
     MemoryContext batch_cxt;
     TupleTableSlot *row;  /* virtual slot: the row being built */
     HeapTuple *batch;
+    uint64 *batch_lines; /* each batched row's line, for CONTEXT */
     int nbatch;
     Size batch_bytes;
     BulkInsertState bistate;
+
+    /* the table's indexes (NULL: none), filled at each flush */
+    struct IndexWriters *indexes;
+    ExprContext index_econtext; /* per_row_mcxt: index_cxt */
+    MemoryContext index_cxt;
+    TupleTableSlot *index_row; /* a batched row, deformed */
 } CopyFromState;
 
 /* ----------------------------------------------------------------------
@@ -756,6 +765,12 @@ vars_to_scan(Node *node, void *arg)
     return tdb_expr_mutate_children(node, vars_to_scan, arg);
 }
 
+Node *
+tdb_sql_vars_to_scan(Node *node)
+{
+    return vars_to_scan(node, NULL);
+}
+
 /* The DEFAULTs of the columns the data leaves out, and the CHECKs. */
 static void
 prepare_expressions(CopyFromState *cs)
@@ -790,6 +805,14 @@ prepare_expressions(CopyFromState *cs)
 
         cs->where = tdb_exec_init_expr((Expr *)vars_to_scan((Node *)w, NULL),
                                        cs->estate);
+    }
+    cs->indexes = tdb_sql_open_indexes(cs->st, cs->estate, cs->rel);
+    if (cs->indexes != NULL) {
+        cs->index_cxt = tdb_aset_create(tdb_current_mcxt, "COPY index row",
+                                        ALLOCSET_DEFAULT_SIZES);
+        cs->index_econtext = *cs->econtext;
+        cs->index_econtext.per_row_mcxt = cs->index_cxt;
+        cs->index_row = tdb_slot_create(cs->desc, &tdb_tts_ops_virtual);
     }
     cs->nchecks = cs->rel->rd_nchecks;
     cs->checks = tdb_palloc(sizeof(ExprState *) * (Size)Max(1, cs->nchecks));
@@ -942,12 +965,42 @@ passes_where(CopyFromState *cs)
     return !isnull && DatumGetBool(ok);
 }
 
+/*
+ * The index entries of the batch just inserted, as PostgreSQL's COPY
+ * adds them after each multi-insert: a unique violation names the
+ * offending row's line in CONTEXT (without the line's text).
+ */
+static void
+index_batch(CopyFromState *cs)
+{
+    uint64 lineno = cs->lineno;
+    bool line_valid = cs->line_valid;
+    TupleTableSlot *row = cs->index_row;
+
+    for (int i = 0; i < cs->nbatch; i++) {
+        cs->lineno = cs->batch_lines[i];
+        cs->line_valid = false;
+        tdb_mcxt_reset(cs->index_cxt);
+        tdb_slot_clear(row);
+        tdb_heap_deform_tuple(cs->batch[i], cs->desc, row->tts_values,
+                              row->tts_isnull);
+        tdb_slot_store_virtual(row);
+        tdb_exec_insert_index_entries(cs->indexes, cs->estate,
+                                      &cs->index_econtext, row,
+                                      &cs->batch[i]->t_self);
+    }
+    cs->lineno = lineno;
+    cs->line_valid = line_valid;
+}
+
 static void
 flush_batch(CopyFromState *cs)
 {
     if (cs->nbatch > 0)
         tdb_heap_multi_insert(cs->rel, cs->batch, cs->nbatch, cs->st->xact,
                               cs->bistate);
+    if (cs->nbatch > 0 && cs->indexes != NULL)
+        index_batch(cs);
     cs->nbatch = 0;
     cs->batch_bytes = 0;
     tdb_mcxt_reset(cs->batch_cxt);
@@ -968,6 +1021,7 @@ add_to_batch(CopyFromState *cs)
                 errmsg("row is too big: size %zu, maximum size %zu",
                        (size_t)MAXALIGN(tup->t_len),
                        (size_t)MaxHeapTupleSize));
+    cs->batch_lines[cs->nbatch] = cs->lineno;
     cs->batch[cs->nbatch++] = tup;
     cs->batch_bytes += tup->t_len;
     if (cs->nbatch == BATCH_MAX_ROWS || cs->batch_bytes >= BATCH_MAX_BYTES)
@@ -999,6 +1053,7 @@ setup(CopyFromState *cs, Statement *st, const CopyOptions *opts,
         tdb_aset_create(cxt, "COPY batch", ALLOCSET_DEFAULT_SIZES);
     cs->row = tdb_slot_create(cs->desc, &tdb_tts_ops_virtual);
     cs->batch = tdb_palloc(sizeof(HeapTuple) * BATCH_MAX_ROWS);
+    cs->batch_lines = tdb_palloc(sizeof(uint64) * BATCH_MAX_ROWS);
     cs->types = tdb_palloc(sizeof(TypeSupport *) *
                            (Size)Max(1, cs->desc->natts));
     for (int i = 0; i < cs->desc->natts; i++) {

@@ -19,6 +19,7 @@
 #include "catalog/catalog.h"
 #include "catalog/pg_type.h"
 #include "commands/commands.h"
+#include "commands/commands_int.h"
 #include "common/elog.h"
 #include "parser/analyze.h"
 #include "parser/parser.h"
@@ -71,10 +72,19 @@ typedef struct PendingCheck {
     char *expr;         /* deparsed SQL */
 } PendingCheck;
 
-/* Apply a column constraint of CREATE TABLE to col. */
+/* A PRIMARY KEY / UNIQUE constraint of CREATE TABLE, added after the
+ * table exists. */
+typedef struct PendingKey {
+    const PgQuery__Constraint *constraint;
+    const char *column; /* a column constraint's column, or NULL */
+} PendingKey;
+
+/* Apply a column constraint of CREATE TABLE to col (NULL: a table
+ * constraint); PRIMARY KEY and UNIQUE go to *keys. */
 static void
 apply_column_constraint(const Statement *st, ColumnDef *col,
-                        const PgQuery__Constraint *c, List **checks)
+                        const PgQuery__Constraint *c, List **checks,
+                        List **keys)
 {
     switch (c->contype) {
     case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
@@ -96,12 +106,16 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
         return;
     }
     case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
-    case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("PRIMARY KEY and UNIQUE constraints are not "
-                       "supported yet (they need indexes)"),
-                errposition(stmt_errpos(st, c->location)));
-        break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: {
+        PendingKey *pk = tdb_palloc0(sizeof(PendingKey));
+
+        pk->constraint = c;
+        pk->column = col != NULL ? col->name : NULL;
+        if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY && col != NULL)
+            col->not_null = true;
+        *keys = tdb_lappend(*keys, pk);
+        return;
+    }
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("this kind of constraint is not supported yet"),
@@ -111,7 +125,7 @@ apply_column_constraint(const Statement *st, ColumnDef *col,
 
 static void
 column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
-                  ColumnDef *col, List **checks)
+                  ColumnDef *col, List **checks, List **keys)
 {
     memset(col, 0, sizeof(*col));
     col->name = def->colname;
@@ -130,7 +144,7 @@ column_from_parse(const Statement *st, const PgQuery__ColumnDef *def,
         if (def->constraints[i]->node_case ==
             PG_QUERY__NODE__NODE_CONSTRAINT)
             apply_column_constraint(st, col, def->constraints[i]->constraint,
-                                    checks);
+                                    checks, keys);
 }
 
 /* Is name among the constraint names chosen so far? */
@@ -197,6 +211,55 @@ add_pending_checks(Statement *st, const char *table, Oid relid, List *checks)
     tdb_relation_close(rel);
 }
 
+/*
+ * Before the table exists: one PRIMARY KEY at most (42P16 at the second,
+ * as PostgreSQL's transformIndexConstraints), and its columns NOT NULL.
+ */
+static void
+primary_key_columns(const Statement *st, const char *table, ColumnDef *cols,
+                    int ncols, List *keys)
+{
+    bool seen = false;
+
+    for (int i = 0; i < list_length(keys); i++) {
+        const PendingKey *pk = list_nth(keys, i);
+        const PgQuery__Constraint *c = pk->constraint;
+
+        if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
+            continue;
+        if (seen)
+            ereport(ERROR, errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+                    errmsg("multiple primary keys for table \"%s\" are not "
+                           "allowed",
+                           table),
+                    errposition(stmt_errpos(st, c->location)));
+        seen = true;
+        for (size_t k = 0; k < c->n_keys; k++)
+            for (int j = 0; j < ncols; j++)
+                if (strcmp(cols[j].name, c->keys[k]->string->sval) == 0)
+                    cols[j].not_null = true;
+    }
+}
+
+/* The PRIMARY KEY and UNIQUE constraints of a new table, in order. */
+static void
+add_pending_keys(Statement *st, Oid relid, List *keys)
+{
+    Relation rel;
+    List *taken = NIL;
+
+    if (keys == NIL)
+        return;
+    rel = tdb_relation_open_by_oid(st->xact, relid, REL_LOCK_EXCLUSIVE);
+    for (int i = 0; i < list_length(keys); i++) {
+        const PendingKey *pk = list_nth(keys, i);
+
+        tdb_sql_add_key_constraint(st, rel, pk->constraint, pk->column, false,
+                                   &taken);
+    }
+    tdb_relation_close(rel);
+}
+
 void
 tdb_sql_create_table(Statement *st, const PgQuery__CreateStmt *cs)
 {
@@ -206,6 +269,7 @@ tdb_sql_create_table(Statement *st, const PgQuery__CreateStmt *cs)
     int ncols = 0;
     Oid relid;
     List *checks = NIL;
+    List *keys = NIL;
 
     if (cs->n_inh_relations > 0 || cs->partspec != NULL ||
         cs->of_typename != NULL || cs->n_constraints > 0)
@@ -221,18 +285,22 @@ tdb_sql_create_table(Statement *st, const PgQuery__CreateStmt *cs)
         const PgQuery__Node *elt = cs->table_elts[i];
 
         if (elt->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF)
-            column_from_parse(st, elt->column_def, &cols[ncols++], &checks);
+            column_from_parse(st, elt->column_def, &cols[ncols++], &checks,
+                              &keys);
         else if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT)
-            apply_column_constraint(st, NULL, elt->constraint, &checks);
+            apply_column_constraint(st, NULL, elt->constraint, &checks, &keys);
         else
             ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("LIKE in CREATE TABLE is not supported yet"),
                     errposition(stmt_errpos(st, st->parsed->location)));
     }
+    primary_key_columns(st, name, cols, ncols, keys);
     relid = tdb_catalog_create_table(st->xact, name, cols, ncols,
                                      cs->if_not_exists);
-    if (relid != InvalidOid)
+    if (relid != InvalidOid) {
         add_pending_checks(st, name, relid, checks);
+        add_pending_keys(st, relid, keys);
+    }
     tdb_stmt_complete(st, "CREATE TABLE");
 }
 
@@ -284,19 +352,6 @@ storage_from_name(const char *name)
             errmsg("invalid storage type \"%s\"", name));
 }
 
-/* PostgreSQL's system columns: they exist, but cannot be altered. */
-static bool
-is_system_column(const char *name)
-{
-    static const char *const names[] = {"ctid", "xmin", "cmin",
-                                        "xmax", "cmax", "tableoid"};
-
-    for (size_t i = 0; i < lengthof(names); i++)
-        if (strcmp(name, names[i]) == 0)
-            return true;
-    return false;
-}
-
 /*
  * The column of an ALTER COLUMN subcommand: its 0-based index in rel,
  * with PostgreSQL's errors for one that does not exist or is a system
@@ -311,7 +366,7 @@ alter_column_index(Relation rel, const char *name)
         if (!att->attisdropped && strcmp(att->attname, name) == 0)
             return i;
     }
-    if (is_system_column(name))
+    if (tdb_catalog_is_system_column(name))
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("cannot alter system column \"%s\"", name));
     ereport(ERROR, errcode(ERRCODE_UNDEFINED_COLUMN),
@@ -356,6 +411,44 @@ alter_set_compression(Transaction *xact, Relation rel,
     char method = column_compression(att->atttypid, alter_cmd_string(cmd));
 
     tdb_catalog_set_attcompression(xact, rel->rd_id, i + 1, method);
+}
+
+/* ADD CONSTRAINT of a PRIMARY KEY or UNIQUE constraint? */
+static bool
+is_key_constraint_cmd(const PgQuery__AlterTableCmd *cmd)
+{
+    const PgQuery__Constraint *c;
+
+    if (cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint ||
+        cmd->def == NULL ||
+        cmd->def->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+        return false;
+    c = cmd->def->constraint;
+    return c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
+           c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE;
+}
+
+/* DROP CONSTRAINT [IF EXISTS] name (PostgreSQL's ATExecDropConstraint):
+ * a key constraint's index goes with it. */
+static void
+alter_drop_constraint(Statement *st, Relation rel,
+                      const PgQuery__AlterTableCmd *cmd)
+{
+    ConstraintInfo con;
+
+    if (!tdb_catalog_find_constraint(st->xact, rel->rd_id, cmd->name, &con)) {
+        if (cmd->missing_ok) {
+            ereport(NOTICE, errcode(ERRCODE_SUCCESSFUL_COMPLETION),
+                    errmsg("constraint \"%s\" of relation \"%s\" does not "
+                           "exist, skipping",
+                           cmd->name, rel->rd_name));
+            return;
+        }
+        ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
+                errmsg("constraint \"%s\" of relation \"%s\" does not exist",
+                       cmd->name, rel->rd_name));
+    }
+    tdb_catalog_drop_constraint(st->xact, &con);
 }
 
 /* The table ALTER TABLE names, locked exclusively; NULL: IF EXISTS and
@@ -405,7 +498,8 @@ void
 tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as)
 {
     Transaction *xact = st->xact;
-    Relation rel;
+    Relation rel, reopened;
+    List *taken = NIL;
 
     for (size_t i = 0; i < as->n_cmds; i++) {
         const PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
@@ -413,7 +507,9 @@ tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as)
         if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE ||
             as->cmds[i]->node_case != PG_QUERY__NODE__NODE_ALTER_TABLE_CMD ||
             (cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetStorage &&
-             cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetCompression))
+             cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetCompression &&
+             !is_key_constraint_cmd(cmd) &&
+             cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint))
             ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("%s is not supported yet",
                            tdb_sql_node_name(st->parsed->stmt)),
@@ -426,8 +522,21 @@ tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as)
 
             if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetStorage)
                 alter_set_storage(xact, rel, cmd);
-            else
+            else if (cmd->subtype ==
+                     PG_QUERY__ALTER_TABLE_TYPE__AT_SetCompression)
                 alter_set_compression(xact, rel, cmd);
+            else if (cmd->subtype ==
+                     PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint)
+                alter_drop_constraint(st, rel, cmd);
+            else {
+                tdb_sql_add_key_constraint(st, rel, cmd->def->constraint, NULL,
+                                           true, &taken);
+                /* later subcommands see the new index */
+                reopened = tdb_relation_open_by_oid(xact, rel->rd_id,
+                                                    REL_LOCK_EXCLUSIVE);
+                tdb_relation_close(rel);
+                rel = reopened;
+            }
         }
         (void)tdb_catalog_ensure_toast(xact, rel->rd_id);
         tdb_relation_close(rel);
@@ -439,9 +548,9 @@ tdb_sql_alter_table(Statement *st, const PgQuery__AlterTableStmt *as)
  * DROP, TRUNCATE, VACUUM, ANALYZE
  * ---------------------------------------------------------------------- */
 
-/* The table name of one DROP object (a list of name parts). */
-static const char *
-drop_object_name(const Statement *st, const PgQuery__Node *object)
+/* The relation name of one DROP object (a list of name parts). */
+const char *
+tdb_sql_drop_object_name(const Statement *st, const PgQuery__Node *object)
 {
     const PgQuery__List *parts;
     const PgQuery__Node *last;
@@ -462,17 +571,22 @@ drop_object_name(const Statement *st, const PgQuery__Node *object)
 void
 tdb_sql_drop(Statement *st, const PgQuery__DropStmt *ds)
 {
+    if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) {
+        tdb_sql_drop_index(st, ds);
+        return;
+    }
     if (ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("only DROP TABLE is supported yet"),
                 errposition(stmt_errpos(st, st->parsed->location)));
     for (size_t i = 0; i < ds->n_objects; i++) {
-        const char *name = drop_object_name(st, ds->objects[i]);
+        const char *name = tdb_sql_drop_object_name(st, ds->objects[i]);
         bool repeated = false;
 
         /* a table named twice is dropped once, as in PostgreSQL */
         for (size_t j = 0; j < i && !repeated; j++)
-            repeated = strcmp(drop_object_name(st, ds->objects[j]), name) == 0;
+            repeated =
+                strcmp(tdb_sql_drop_object_name(st, ds->objects[j]), name) == 0;
         if (!repeated)
             tdb_catalog_drop_table(st->xact, name, ds->missing_ok);
     }
@@ -488,7 +602,9 @@ tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
         const PgQuery__RangeVar *rv = ts->relations[i]->range_var;
         SystemRelKind kind;
         Relation rel;
-        Oid relid;
+        Oid relid, indrelid;
+        char relkind;
+        const char *name;
 
         /* the system's relations, with PostgreSQL's messages (whoever
          * asks: tupledb's catalogs are never truncated) */
@@ -500,8 +616,13 @@ tdb_sql_truncate(Statement *st, const PgQuery__TruncateStmt *ts)
             ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                     errmsg("permission denied: \"%s\" is a system catalog",
                            rv->relname));
-        rel =
-            tdb_relation_open(xact, tdb_sql_table_name(st, rv), REL_LOCK_SHARE);
+        name = tdb_sql_table_name(st, rv);
+        if (tdb_catalog_lookup_relation(xact, name, &relid, &relkind,
+                                        &indrelid) &&
+            relkind == RELKIND_INDEX)
+            ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                    errmsg("\"%s\" is not a table", name));
+        rel = tdb_relation_open(xact, name, REL_LOCK_SHARE);
         relid = rel->rd_id;
 
         tdb_relation_close(rel);

@@ -100,6 +100,7 @@
 #define ERRCODE_DUPLICATE_OBJECT MAKE_SQLSTATE('4', '2', '7', '1', '0')
 #define ERRCODE_DUPLICATE_COLUMN MAKE_SQLSTATE('4', '2', '7', '0', '1')
 #define ERRCODE_INVALID_TABLE_DEFINITION MAKE_SQLSTATE('4', '2', 'P', '1', '6')
+#define ERRCODE_INVALID_OBJECT_DEFINITION MAKE_SQLSTATE('4', '2', 'P', '1', '7')
 #define ERRCODE_NAME_TOO_LONG MAKE_SQLSTATE('4', '2', '6', '2', '2')
 #define ERRCODE_TOO_MANY_COLUMNS MAKE_SQLSTATE('5', '4', '0', '1', '1')
 #define ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST                                \
@@ -112,6 +113,7 @@
     MAKE_SQLSTATE('2', '8', '0', '0', '0')
 #define ERRCODE_INVALID_PASSWORD MAKE_SQLSTATE('2', '8', 'P', '0', '1')
 #define ERRCODE_NOT_NULL_VIOLATION MAKE_SQLSTATE('2', '3', '5', '0', '2')
+#define ERRCODE_UNIQUE_VIOLATION MAKE_SQLSTATE('2', '3', '5', '0', '5')
 
 /* File access (storage/): see tdb_fd_errcode() for the errno mapping. */
 #define ERRCODE_INSUFFICIENT_PRIVILEGE MAKE_SQLSTATE('4', '2', '5', '0', '1')

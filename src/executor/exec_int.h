@@ -22,6 +22,10 @@ PlanState *tdb_exec_init_agg(Agg *plan, EState *estate);
 PlanState *tdb_exec_init_sort(Sort *plan, EState *estate);
 /* A tuplesort configured from the statement (work_mem, temp files,
  * trace_sort, interrupts), its memory below parent. */
+/* estate's detoast cache (toast/detoast.h), made on first use: pushed
+ * around whatever detoasts outside tdb_exec_start / _fetch / _finish. */
+struct DetoastEnv *tdb_exec_detoast_env(EState *estate);
+
 struct Tuplesort *tdb_exec_begin_sort(EState *estate, TupleDesc desc,
                                       const SortKey *keys, int nkeys,
                                       MemoryContext parent);

@@ -87,8 +87,8 @@ open_toast_relation(void *arg, Oid relid)
 }
 
 /* The query's detoast cache, made at the first entry into the executor. */
-static DetoastEnv *
-detoast_env(EState *estate)
+DetoastEnv *
+tdb_exec_detoast_env(EState *estate)
 {
     if (estate->detoast_env == NULL)
         estate->detoast_env = tdb_detoast_env_create(
@@ -168,7 +168,7 @@ PlanState *
 tdb_exec_start(PlannedStmt *stmt, EState *estate, DestReceiver *dest)
 {
     MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
-    DetoastEnv *outer_env = tdb_detoast_env_push(detoast_env(estate));
+    DetoastEnv *outer_env = tdb_detoast_env_push(tdb_exec_detoast_env(estate));
     PlanState *top;
     bool sends_rows = stmt->command == CMD_SELECT || stmt->has_returning;
 
@@ -187,7 +187,7 @@ void
 tdb_exec_finish(EState *estate, PlanState *top)
 {
     MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
-    DetoastEnv *outer_env = tdb_detoast_env_push(detoast_env(estate));
+    DetoastEnv *outer_env = tdb_detoast_env_push(tdb_exec_detoast_env(estate));
 
     tdb_exec_end_node(top);
     for (int i = 0; i < list_length(estate->subplan_states); i++)
@@ -202,7 +202,7 @@ tdb_exec_fetch(PlannedStmt *stmt, EState *estate, PlanState *top,
                DestReceiver *dest, int64 count)
 {
     MemoryContext old = tdb_mcxt_switch_to(estate->query_mcxt);
-    DetoastEnv *outer_env = tdb_detoast_env_push(detoast_env(estate));
+    DetoastEnv *outer_env = tdb_detoast_env_push(tdb_exec_detoast_env(estate));
     bool sends_rows = stmt->command == CMD_SELECT || stmt->has_returning;
     TupleTableSlot *slot;
     int64 n = 0;

@@ -28,6 +28,7 @@
 #include "access/heapam.h"
 #include "common/elog.h"
 #include "executor/exec_int.h"
+#include "executor/execindex.h"
 #include "toast/toaster.h"
 #include "types/builtins.h"
 
@@ -41,6 +42,7 @@ typedef struct ModifyTableState {
     List *checks;               /* ExprState per CHECK constraint */
     ToastTarget toast;          /* where rows go, for the toaster */
     TupleTableSlot *stored_slot; /* a changed row as stored (heap slot) */
+    IndexWriters *indexes;       /* the table's indexes, or NULL */
     bool done;
 } ModifyTableState;
 
@@ -206,6 +208,9 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
         check_constraints(mt, mt->row_slot);
         tup = form_row(mt, NULL, NULL);
         tdb_heap_insert(mt->rel, tup, estate->xact, mt->bistate);
+        if (mt->indexes != NULL)
+            tdb_exec_insert_index_entries(mt->indexes, estate, mt->ps.econtext,
+                                          mt->row_slot, &tup->t_self);
         return true;
     }
     case CMD_UPDATE: {
@@ -224,6 +229,10 @@ apply_row(ModifyTableState *mt, TupleTableSlot *child_row)
         }
         if (result != TM_OK)
             raise_concurrent(result, "update");
+        /* no HOT: the new version gets an entry in every index */
+        if (mt->indexes != NULL)
+            tdb_exec_insert_index_entries(mt->indexes, estate, mt->ps.econtext,
+                                          mt->row_slot, &tup->t_self);
         if (old != NULL) {
             tdb_toast_delete_row(&mt->toast, old->tts_values, old->tts_isnull,
                                  stored, mt->row_slot->tts_isnull);
@@ -324,6 +333,9 @@ tdb_exec_init_modifytable(ModifyTable *plan, EState *estate)
     tdb_exec_init_toast_target(estate, mt->rel, &mt->toast);
     if (plan->operation == CMD_INSERT)
         mt->bistate = tdb_heap_bulk_insert_begin();
+    if (plan->operation != CMD_DELETE)
+        mt->indexes = tdb_exec_open_indexes(estate, mt->rel, plan->index_exprs,
+                                            plan->index_keycols);
     for (int i = 0; i < list_length(plan->check_exprs); i++)
         mt->checks = tdb_lappend(
             mt->checks, tdb_exec_init_expr(list_nth(plan->check_exprs, i),

@@ -280,6 +280,10 @@ typedef struct ModifyTable {
     List *check_exprs; /* CHECK constraints over the new row (SCAN_VAR);
                         * NOT NULL is checked from the descriptor */
     List *check_names; /* const char *, for the 23514 message */
+    /* the table's index expressions and predicates (SCAN_VAR) and key
+     * column lists, as executor/execindex.h takes them */
+    List *index_exprs;
+    List *index_keycols;
 } ModifyTable;
 
 /* The statement as the executor runs it. */

@@ -643,6 +643,8 @@ plan_modify(PlannerInfo *root)
     mt->plan.lefttree = child;
     mt->check_exprs = q->check_exprs;
     mt->check_names = q->check_names;
+    mt->index_exprs = q->index_exprs;
+    mt->index_keycols = q->index_keycols;
     mt->returning = q->returning;
     mt->plan.targetlist = q->returning;
     copy_estimates(&mt->plan, child);

@@ -316,5 +316,6 @@ tdb_plan_fix_returning(ModifyTable *mt, int result_relation)
 
     mt->returning = fix_expr(mt->returning, &ctx);
     mt->check_exprs = fix_expr(mt->check_exprs, &ctx);
+    mt->index_exprs = fix_expr(mt->index_exprs, &ctx);
     mt->plan.targetlist = mt->returning;
 }

@@ -1097,10 +1097,99 @@ tdb_analyze_rel_expr(Statement *st, Relation rel, const char *sql)
     return tdb_transform_expr(ps, raw, EXPR_KIND_CHECK_CONSTRAINT);
 }
 
-/* The target's CHECK constraints, for INSERT / UPDATE. */
+int
+tdb_analyze_rel_exprs(Statement *st, Relation rel, const char *sql,
+                      Expr ***exprs)
+{
+    ParseState *ps = new_parse_state(st, NULL, NIL);
+    NamespaceItem *item = tdb_palloc(sizeof(NamespaceItem));
+    Size len = strlen(sql) + 8;
+    char *select = tdb_palloc(len);
+    PgQuery__SelectStmt *sel;
+
+    item->rtindex = tdb_add_rte(ps, tdb_make_relation_rte(ps, rel, NULL));
+    item->cols_visible = item->rel_visible = true;
+    ps->namespace = tdb_list_make1(item);
+    snprintf(select, len, "SELECT %s", sql);
+    sel = tdb_sql_parse(select)->statements[0].stmt->select_stmt;
+    st->text = select;
+    *exprs = tdb_palloc(sizeof(Expr *) * Max(sel->n_target_list, 1));
+    for (size_t i = 0; i < sel->n_target_list; i++)
+        (*exprs)[i] =
+            tdb_transform_expr(ps, sel->target_list[i]->res_target->val,
+                               EXPR_KIND_CHECK_CONSTRAINT);
+    return (int)sel->n_target_list;
+}
+
+void
+tdb_analyze_index_exprs(Statement *st, Relation rel, List **exprs,
+                        List **keycols)
+{
+    /* the analyses below parse stored text: st's own text stays */
+    const char *saved = st->text;
+
+    *exprs = NIL;
+    *keycols = NIL;
+    for (int i = 0; i < rel->rd_nindexes; i++) {
+        const RelationIndex *ri = &rel->rd_indexes[i];
+        Expr **cols = NULL;
+        int next = 0;
+        Size len = 0;
+        char *list = tdb_palloc(1);
+
+        list[0] = '\0';
+        if (ri->ri_exprs != NULL)
+            (void)tdb_analyze_rel_exprs(st, rel, ri->ri_exprs, &cols);
+        for (int c = 0; c < ri->ri_natts; c++) {
+            Expr *e = ri->ri_attnums[c] == 0 ? cols[next++] : NULL;
+            char *one;
+
+            if (e != NULL)
+                *exprs = tdb_lappend(*exprs, e);
+            if (c >= ri->ri_nkeyatts)
+                continue;
+            one = tdb_deparse_index_column(rel, ri, c, e, true);
+            len += strlen(one) + 2;
+            list = tdb_repalloc(list, len + 1);
+            if (c > 0)
+                strcat(list, ", ");
+            strcat(list, one);
+        }
+        if (ri->ri_pred != NULL)
+            *exprs =
+                tdb_lappend(*exprs, tdb_analyze_rel_expr(st, rel, ri->ri_pred));
+        *keycols = tdb_lappend(*keycols, list);
+    }
+    st->text = saved;
+}
+
+/* Vars of range-table entry 1 moved to entry *arg (a copy). */
+static Node *
+vars_to_rtindex(Node *node, void *arg)
+{
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Var) && ((Var *)node)->varlevelsup == 0) {
+        Var *v = (Var *)tdb_copy_node_shallow(node);
+
+        v->varno = *(int *)arg;
+        return (Node *)v;
+    }
+    return tdb_expr_mutate_children(node, vars_to_rtindex, arg);
+}
+
+/* The target's CHECK constraints and index expressions, for INSERT /
+ * UPDATE. */
 static void
 add_checks(ParseState *ps, Query *q, Relation rel)
 {
+    List *exprs;
+
+    tdb_analyze_index_exprs(ps->st, rel, &exprs, &q->index_keycols);
+    for (int i = 0; i < list_length(exprs); i++)
+        q->index_exprs =
+            tdb_lappend(q->index_exprs, vars_to_rtindex(list_nth(exprs, i),
+                                                        &q->result_relation));
     for (int i = 0; i < rel->rd_nchecks; i++) {
         q->check_exprs = tdb_lappend(q->check_exprs,
                                      analyze_check_in(ps, rel->rd_checks[i].expr));

@@ -117,6 +117,14 @@ Expr *tdb_analyze_default(Statement *st, PgQuery__Node *raw, Oid typid,
 /* A stored DEFAULT or CHECK expression's SQL text analyzed over rel's
  * columns, without coercion to a result type (for pg_get_expr). */
 Expr *tdb_analyze_rel_expr(Statement *st, Relation rel, const char *sql);
+/*
+ * The expressions of a comma-separated list over rel's columns (an
+ * index's stored expression columns, pg_index.indexprs), analyzed as
+ * tdb_analyze_rel_expr does each: *exprs gets a new array of them (current
+ * context); returns how many.  st's text becomes the list's.
+ */
+int tdb_analyze_rel_exprs(Statement *st, Relation rel, const char *sql,
+                          Expr ***exprs);
 
 /* parse_clause.c: a RangeVar's table name (a statement's target, COPY's
  * table); schemas other than public are refused (0A000). */
@@ -127,6 +135,24 @@ const char *tdb_sql_table_name(const Statement *st,
  * desc's columns; NULL if e has a node kind it cannot print.  In the
  * current memory context. */
 char *tdb_deparse_expr(Expr *e, TupleDesc desc, bool pretty);
+
+/*
+ * ruleutils.c: column i of index ri on rel as pg_get_indexdef prints it:
+ * the column's name (quoted as needed), or e -- the column's expression
+ * -- in parentheses unless it prints as a function call.
+ */
+char *tdb_deparse_index_column(Relation rel, const RelationIndex *ri, int i,
+                               Expr *e, bool pretty);
+
+/*
+ * What writes need of rel's indexes beyond the catalog (executor/
+ * execindex.h): *exprs receives, for every index in rd_indexes order, its
+ * expression columns then its predicate, analyzed over rel's columns (rel
+ * as range-table entry 1); *keycols one "a, lower(email)" per index, as
+ * PostgreSQL's 23505 DETAIL names the key columns.
+ */
+void tdb_analyze_index_exprs(Statement *st, Relation rel, List **exprs,
+                             List **keycols);
 
 /* ----- expressions (parse_expr.c) ----- */
 

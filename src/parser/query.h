@@ -160,6 +160,11 @@ typedef struct Query {
     /* INSERT/UPDATE: the target's CHECK constraints, analyzed */
     List *check_exprs; /* Expr over the result relation's Vars */
     List *check_names; /* const char * */
+    /* INSERT/UPDATE: the target's index expressions and predicates over
+     * the result relation's Vars, and key column lists (parser's
+     * tdb_analyze_index_exprs; executor/execindex.h) */
+    List *index_exprs;
+    List *index_keycols; /* const char * */
 } Query;
 
 #endif /* TDB_PARSER_QUERY_H */

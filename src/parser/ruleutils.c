@@ -443,3 +443,49 @@ tdb_deparse_expr(Expr *e, TupleDesc desc, bool pretty)
     expr_out(&d, e, false);
     return d.failed ? NULL : d.data;
 }
+
+/* Is e printed as a function call, needing no parentheses of its own in
+ * an index's column list (PostgreSQL's looks_like_function)? */
+static bool
+looks_like_function(const Expr *e)
+{
+    switch (nodeTag(e)) {
+    case T_FuncExpr:
+        return !((const FuncExpr *)e)->is_cast;
+    case T_CoalesceExpr:
+    case T_NullIfExpr:
+    case T_MinMaxExpr:
+        return true;
+    default:
+        return false;
+    }
+}
+
+char *
+tdb_deparse_index_column(Relation rel, const RelationIndex *ri, int i, Expr *e,
+                         bool pretty)
+{
+    Deparse d;
+    char *printed;
+
+    d.size = 64;
+    d.data = tdb_palloc(d.size);
+    d.data[0] = '\0';
+    d.len = 0;
+    d.desc = rel->rd_att;
+    d.pretty = pretty;
+    d.failed = false;
+    if (ri->ri_attnums[i] != 0) {
+        ident_out(&d,
+                  TupleDescAttr(rel->rd_att, ri->ri_attnums[i] - 1)->attname);
+        return d.data;
+    }
+    printed = tdb_deparse_expr(e, rel->rd_att, pretty);
+    if (printed == NULL) /* CREATE INDEX printed it, so it prints */
+        elog(ERROR, "could not print an expression of index \"%s\"",
+             ri->ri_name);
+    if (looks_like_function(e))
+        return printed;
+    out(&d, "(%s)", printed);
+    return d.data;
+}

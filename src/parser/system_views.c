@@ -83,13 +83,15 @@ static const SystemView system_views[] = {
     {"pg_class",
      "SELECT sv_c.oid, sv_c.relname, sv_c.relnamespace, sv_c.reltype,\n"
      "       0::oid AS reloftype, 10::oid AS relowner,\n"
-     "       (CASE WHEN sv_c.relkind IN ('r', 't') THEN 2 ELSE 0 END)::oid\n"
+     "       (CASE WHEN sv_c.relkind IN ('r', 't') THEN 2\n"
+     "             WHEN sv_c.relkind = 'i' THEN 403 ELSE 0 END)::oid\n"
      "         AS relam,\n"
      "       sv_c.relfilenode, 0::oid AS reltablespace, sv_c.relpages,\n"
      "       (-1)::float4 AS reltuples,\n"
      "       COALESCE(sv_c.relallvisible, 0) AS relallvisible,\n"
      "       COALESCE(sv_c.reltoastrelid, 0::oid) AS reltoastrelid,\n"
-     "       false AS relhasindex,\n"
+     "       EXISTS (SELECT 1 FROM pg_catalog.pg_index sv_x\n"
+     "                WHERE sv_x.indrelid = sv_c.oid) AS relhasindex,\n"
      "       false AS relisshared, sv_c.relpersistence, sv_c.relkind,\n"
      "       sv_c.relnatts,\n"
      "       (SELECT count(*) FROM pg_catalog.pg_constraint sv_k\n"
@@ -113,9 +115,237 @@ static const SystemView system_views[] = {
      "         AS nspowner\n"
      "FROM pg_catalog.pg_namespace sv_n",
      false},
-    /* the only access method is the heap: tupledb has no indexes */
+    /* the heap and the B-tree */
     {"pg_am",
-     "SELECT 2::oid AS oid, 'heap'::name AS amname, 't'::\"char\" AS amtype",
+     "SELECT sv_m.oid, sv_m.amname, sv_m.amtype\n"
+     "FROM (VALUES (2::oid, 'heap'::name, 't'::\"char\"),\n"
+     "             (403, 'btree', 'i')) AS sv_m(oid, amname, amtype)",
+     false},
+    /* the B-tree operator classes, families, operators and support
+     * functions of the types tupledb indexes (PostgreSQL 15's rows and
+     * OIDs; the defaults commands/indexcmds.c chooses); pg_amproc
+     * without amproc, a regproc, which tupledb does not have */
+    {"pg_opclass",
+     "SELECT sv_o.oid, 403::oid AS opcmethod, sv_o.opcname,\n"
+     "       11::oid AS opcnamespace, 10::oid AS opcowner, sv_o.opcfamily,\n"
+     "       sv_o.opcintype, sv_o.opcdefault, sv_o.opckeytype\n"
+     "FROM (VALUES (1978::oid, 'int4_ops'::name, 1976::oid, 23::oid, true, "
+     "0::oid), (1979, 'int2_ops', 1976, 21, true, 0),\n"
+     "      (1981, 'oid_ops', 1989, 26, true, 0), (3122, 'date_ops', 434, "
+     "1082, true, 0),\n"
+     "      (3123, 'float8_ops', 1970, 701, true, 0), (3124, 'int8_ops', 1976, "
+     "20, true, 0),\n"
+     "      (3125, 'numeric_ops', 1988, 1700, true, 0), (3126, 'text_ops', "
+     "1994, 25, true, 0),\n"
+     "      (3127, 'timestamptz_ops', 434, 1184, true, 0), (3128, "
+     "'timestamp_ops', 434, 1114, true, 0),\n"
+     "      (10003, 'bool_ops', 424, 16, true, 0), (10004, 'bpchar_ops', 426, "
+     "1042, true, 0),\n"
+     "      (10006, 'bytea_ops', 428, 17, true, 0), (10007, 'char_ops', 429, "
+     "18, true, 0),\n"
+     "      (10012, 'float4_ops', 1970, 700, true, 0), (10022, 'interval_ops', "
+     "1982, 1186, true, 0),\n"
+     "      (10028, 'name_ops', 1994, 19, true, 2275), (10038, 'time_ops', "
+     "1996, 1083, true, 0),\n"
+     "      (10065, 'uuid_ops', 2968, 2950, true, 0))\n"
+     "     AS sv_o(oid, opcname, opcfamily, opcintype, opcdefault,\n"
+     "             opckeytype)",
+     false},
+    {"pg_opfamily",
+     "SELECT sv_f.oid, 403::oid AS opfmethod, sv_f.opfname,\n"
+     "       11::oid AS opfnamespace, 10::oid AS opfowner\n"
+     "FROM (VALUES (424::oid, 'bool_ops'::name), (426, 'bpchar_ops'), (428, "
+     "'bytea_ops'),\n"
+     "      (429, 'char_ops'), (434, 'datetime_ops'), (1970, 'float_ops'),\n"
+     "      (1976, 'integer_ops'), (1982, 'interval_ops'), (1988, "
+     "'numeric_ops'),\n"
+     "      (1989, 'oid_ops'), (1994, 'text_ops'), (1996, 'time_ops'),\n"
+     "      (2968, 'uuid_ops'))\n"
+     "     AS sv_f(oid, opfname)",
+     false},
+    {"pg_amop",
+     "SELECT sv_o.oid, sv_o.amopfamily, sv_o.amoplefttype,\n"
+     "       sv_o.amoprighttype, sv_o.amopstrategy,\n"
+     "       's'::\"char\" AS amoppurpose, sv_o.amopopr,\n"
+     "       403::oid AS amopmethod, 0::oid AS amopsortfamily\n"
+     "FROM (VALUES (10000::oid, 1976::oid, 21::oid, 21::oid, 1::int2, "
+     "95::oid), (10001, 1976, 21, 21, 2, 522), (10002, 1976, 21, 21, 3, 94),\n"
+     "      (10003, 1976, 21, 21, 4, 524), (10004, 1976, 21, 21, 5, 520), "
+     "(10005, 1976, 21, 23, 1, 534),\n"
+     "      (10006, 1976, 21, 23, 2, 540), (10007, 1976, 21, 23, 3, 532), "
+     "(10008, 1976, 21, 23, 4, 542),\n"
+     "      (10009, 1976, 21, 23, 5, 536), (10010, 1976, 21, 20, 1, 1864), "
+     "(10011, 1976, 21, 20, 2, 1866),\n"
+     "      (10012, 1976, 21, 20, 3, 1862), (10013, 1976, 21, 20, 4, 1867), "
+     "(10014, 1976, 21, 20, 5, 1865),\n"
+     "      (10015, 1976, 23, 23, 1, 97), (10016, 1976, 23, 23, 2, 523), "
+     "(10017, 1976, 23, 23, 3, 96),\n"
+     "      (10018, 1976, 23, 23, 4, 525), (10019, 1976, 23, 23, 5, 521), "
+     "(10020, 1976, 23, 21, 1, 535),\n"
+     "      (10021, 1976, 23, 21, 2, 541), (10022, 1976, 23, 21, 3, 533), "
+     "(10023, 1976, 23, 21, 4, 543),\n"
+     "      (10024, 1976, 23, 21, 5, 537), (10025, 1976, 23, 20, 1, 37), "
+     "(10026, 1976, 23, 20, 2, 80),\n"
+     "      (10027, 1976, 23, 20, 3, 15), (10028, 1976, 23, 20, 4, 82), "
+     "(10029, 1976, 23, 20, 5, 76),\n"
+     "      (10030, 1976, 20, 20, 1, 412), (10031, 1976, 20, 20, 2, 414), "
+     "(10032, 1976, 20, 20, 3, 410),\n"
+     "      (10033, 1976, 20, 20, 4, 415), (10034, 1976, 20, 20, 5, 413), "
+     "(10035, 1976, 20, 21, 1, 1870),\n"
+     "      (10036, 1976, 20, 21, 2, 1872), (10037, 1976, 20, 21, 3, 1868), "
+     "(10038, 1976, 20, 21, 4, 1873),\n"
+     "      (10039, 1976, 20, 21, 5, 1871), (10040, 1976, 20, 23, 1, 418), "
+     "(10041, 1976, 20, 23, 2, 420),\n"
+     "      (10042, 1976, 20, 23, 3, 416), (10043, 1976, 20, 23, 4, 430), "
+     "(10044, 1976, 20, 23, 5, 419),\n"
+     "      (10045, 1989, 26, 26, 1, 609), (10046, 1989, 26, 26, 2, 611), "
+     "(10047, 1989, 26, 26, 3, 607),\n"
+     "      (10048, 1989, 26, 26, 4, 612), (10049, 1989, 26, 26, 5, 610), "
+     "(10065, 1970, 700, 700, 1, 622),\n"
+     "      (10066, 1970, 700, 700, 2, 624), (10067, 1970, 700, 700, 3, 620), "
+     "(10068, 1970, 700, 700, 4, 625),\n"
+     "      (10069, 1970, 700, 700, 5, 623), (10070, 1970, 700, 701, 1, 1122), "
+     "(10071, 1970, 700, 701, 2, 1124),\n"
+     "      (10072, 1970, 700, 701, 3, 1120), (10073, 1970, 700, 701, 4, "
+     "1125), (10074, 1970, 700, 701, 5, 1123),\n"
+     "      (10075, 1970, 701, 701, 1, 672), (10076, 1970, 701, 701, 2, 673), "
+     "(10077, 1970, 701, 701, 3, 670),\n"
+     "      (10078, 1970, 701, 701, 4, 675), (10079, 1970, 701, 701, 5, 674), "
+     "(10080, 1970, 701, 700, 1, 1132),\n"
+     "      (10081, 1970, 701, 700, 2, 1134), (10082, 1970, 701, 700, 3, "
+     "1130), (10083, 1970, 701, 700, 4, 1135),\n"
+     "      (10084, 1970, 701, 700, 5, 1133), (10085, 429, 18, 18, 1, 631), "
+     "(10086, 429, 18, 18, 2, 632),\n"
+     "      (10087, 429, 18, 18, 3, 92), (10088, 429, 18, 18, 4, 634), (10089, "
+     "429, 18, 18, 5, 633),\n"
+     "      (10090, 1994, 25, 25, 1, 664), (10091, 1994, 25, 25, 2, 665), "
+     "(10092, 1994, 25, 25, 3, 98),\n"
+     "      (10093, 1994, 25, 25, 4, 667), (10094, 1994, 25, 25, 5, 666), "
+     "(10095, 1994, 19, 19, 1, 660),\n"
+     "      (10096, 1994, 19, 19, 2, 661), (10097, 1994, 19, 19, 3, 93), "
+     "(10098, 1994, 19, 19, 4, 663),\n"
+     "      (10099, 1994, 19, 19, 5, 662), (10100, 1994, 19, 25, 1, 255), "
+     "(10101, 1994, 19, 25, 2, 256),\n"
+     "      (10102, 1994, 19, 25, 3, 254), (10103, 1994, 19, 25, 4, 257), "
+     "(10104, 1994, 19, 25, 5, 258),\n"
+     "      (10105, 1994, 25, 19, 1, 261), (10106, 1994, 25, 19, 2, 262), "
+     "(10107, 1994, 25, 19, 3, 260),\n"
+     "      (10108, 1994, 25, 19, 4, 263), (10109, 1994, 25, 19, 5, 264), "
+     "(10110, 426, 1042, 1042, 1, 1058),\n"
+     "      (10111, 426, 1042, 1042, 2, 1059), (10112, 426, 1042, 1042, 3, "
+     "1054), (10113, 426, 1042, 1042, 4, 1061),\n"
+     "      (10114, 426, 1042, 1042, 5, 1060), (10115, 428, 17, 17, 1, 1957), "
+     "(10116, 428, 17, 17, 2, 1958),\n"
+     "      (10117, 428, 17, 17, 3, 1955), (10118, 428, 17, 17, 4, 1960), "
+     "(10119, 428, 17, 17, 5, 1959),\n"
+     "      (10120, 434, 1082, 1082, 1, 1095), (10121, 434, 1082, 1082, 2, "
+     "1096), (10122, 434, 1082, 1082, 3, 1093),\n"
+     "      (10123, 434, 1082, 1082, 4, 1098), (10124, 434, 1082, 1082, 5, "
+     "1097), (10125, 434, 1082, 1114, 1, 2345),\n"
+     "      (10126, 434, 1082, 1114, 2, 2346), (10127, 434, 1082, 1114, 3, "
+     "2347), (10128, 434, 1082, 1114, 4, 2348),\n"
+     "      (10129, 434, 1082, 1114, 5, 2349), (10130, 434, 1082, 1184, 1, "
+     "2358), (10131, 434, 1082, 1184, 2, 2359),\n"
+     "      (10132, 434, 1082, 1184, 3, 2360), (10133, 434, 1082, 1184, 4, "
+     "2361), (10134, 434, 1082, 1184, 5, 2362),\n"
+     "      (10135, 434, 1114, 1114, 1, 2062), (10136, 434, 1114, 1114, 2, "
+     "2063), (10137, 434, 1114, 1114, 3, 2060),\n"
+     "      (10138, 434, 1114, 1114, 4, 2065), (10139, 434, 1114, 1114, 5, "
+     "2064), (10140, 434, 1114, 1082, 1, 2371),\n"
+     "      (10141, 434, 1114, 1082, 2, 2372), (10142, 434, 1114, 1082, 3, "
+     "2373), (10143, 434, 1114, 1082, 4, 2374),\n"
+     "      (10144, 434, 1114, 1082, 5, 2375), (10145, 434, 1114, 1184, 1, "
+     "2534), (10146, 434, 1114, 1184, 2, 2535),\n"
+     "      (10147, 434, 1114, 1184, 3, 2536), (10148, 434, 1114, 1184, 4, "
+     "2537), (10149, 434, 1114, 1184, 5, 2538),\n"
+     "      (10150, 434, 1184, 1184, 1, 1322), (10151, 434, 1184, 1184, 2, "
+     "1323), (10152, 434, 1184, 1184, 3, 1320),\n"
+     "      (10153, 434, 1184, 1184, 4, 1325), (10154, 434, 1184, 1184, 5, "
+     "1324), (10155, 434, 1184, 1082, 1, 2384),\n"
+     "      (10156, 434, 1184, 1082, 2, 2385), (10157, 434, 1184, 1082, 3, "
+     "2386), (10158, 434, 1184, 1082, 4, 2387),\n"
+     "      (10159, 434, 1184, 1082, 5, 2388), (10160, 434, 1184, 1114, 1, "
+     "2540), (10161, 434, 1184, 1114, 2, 2541),\n"
+     "      (10162, 434, 1184, 1114, 3, 2542), (10163, 434, 1184, 1114, 4, "
+     "2543), (10164, 434, 1184, 1114, 5, 2544),\n"
+     "      (10165, 1996, 1083, 1083, 1, 1110), (10166, 1996, 1083, 1083, 2, "
+     "1111), (10167, 1996, 1083, 1083, 3, 1108),\n"
+     "      (10168, 1996, 1083, 1083, 4, 1113), (10169, 1996, 1083, 1083, 5, "
+     "1112), (10175, 1982, 1186, 1186, 1, 1332),\n"
+     "      (10176, 1982, 1186, 1186, 2, 1333), (10177, 1982, 1186, 1186, 3, "
+     "1330), (10178, 1982, 1186, 1186, 4, 1335),\n"
+     "      (10179, 1982, 1186, 1186, 5, 1334), (10195, 1988, 1700, 1700, 1, "
+     "1754), (10196, 1988, 1700, 1700, 2, 1755),\n"
+     "      (10197, 1988, 1700, 1700, 3, 1752), (10198, 1988, 1700, 1700, 4, "
+     "1757), (10199, 1988, 1700, 1700, 5, 1756),\n"
+     "      (10200, 424, 16, 16, 1, 58), (10201, 424, 16, 16, 2, 1694), "
+     "(10202, 424, 16, 16, 3, 91),\n"
+     "      (10203, 424, 16, 16, 4, 1695), (10204, 424, 16, 16, 5, 59), "
+     "(10245, 2968, 2950, 2950, 1, 2974),\n"
+     "      (10246, 2968, 2950, 2950, 2, 2976), (10247, 2968, 2950, 2950, 3, "
+     "2972), (10248, 2968, 2950, 2950, 4, 2977),\n"
+     "      (10249, 2968, 2950, 2950, 5, 2975))\n"
+     "     AS sv_o(oid, amopfamily, amoplefttype, amoprighttype,\n"
+     "             amopstrategy, amopopr)",
+     false},
+    {"pg_amproc",
+     "SELECT sv_p.oid, sv_p.amprocfamily, sv_p.amproclefttype,\n"
+     "       sv_p.amprocrighttype, sv_p.amprocnum\n"
+     "FROM (VALUES (10003::oid, 424::oid, 16::oid, 16::oid, 1::int2), (10004, "
+     "424, 16, 16, 4), (10005, 426, 1042, 1042, 1),\n"
+     "      (10006, 426, 1042, 1042, 2), (10007, 426, 1042, 1042, 4), (10008, "
+     "428, 17, 17, 1),\n"
+     "      (10009, 428, 17, 17, 2), (10010, 428, 17, 17, 4), (10011, 429, 18, "
+     "18, 1),\n"
+     "      (10012, 429, 18, 18, 4), (10013, 434, 1082, 1082, 1), (10014, 434, "
+     "1082, 1082, 2),\n"
+     "      (10015, 434, 1082, 1082, 4), (10016, 434, 1082, 1114, 1), (10017, "
+     "434, 1082, 1184, 1),\n"
+     "      (10018, 434, 1114, 1114, 1), (10019, 434, 1114, 1114, 2), (10020, "
+     "434, 1114, 1114, 4),\n"
+     "      (10021, 434, 1114, 1082, 1), (10022, 434, 1114, 1184, 1), (10023, "
+     "434, 1184, 1184, 1),\n"
+     "      (10024, 434, 1184, 1184, 2), (10025, 434, 1184, 1184, 4), (10026, "
+     "434, 1184, 1082, 1),\n"
+     "      (10027, 434, 1184, 1114, 1), (10028, 434, 1082, 1186, 3), (10029, "
+     "434, 1114, 1186, 3),\n"
+     "      (10030, 434, 1184, 1186, 3), (10031, 1970, 700, 700, 1), (10032, "
+     "1970, 700, 700, 2),\n"
+     "      (10033, 1970, 700, 701, 1), (10034, 1970, 701, 701, 1), (10035, "
+     "1970, 701, 701, 2),\n"
+     "      (10036, 1970, 701, 700, 1), (10037, 1970, 701, 701, 3), (10038, "
+     "1970, 700, 701, 3),\n"
+     "      (10042, 1976, 21, 21, 1), (10043, 1976, 21, 21, 2), (10044, 1976, "
+     "21, 21, 4),\n"
+     "      (10045, 1976, 21, 23, 1), (10046, 1976, 21, 20, 1), (10047, 1976, "
+     "21, 20, 3),\n"
+     "      (10048, 1976, 21, 23, 3), (10049, 1976, 21, 21, 3), (10050, 1976, "
+     "23, 23, 1),\n"
+     "      (10051, 1976, 23, 23, 2), (10052, 1976, 23, 23, 4), (10053, 1976, "
+     "23, 20, 1),\n"
+     "      (10054, 1976, 23, 21, 1), (10055, 1976, 23, 20, 3), (10056, 1976, "
+     "23, 23, 3),\n"
+     "      (10057, 1976, 23, 21, 3), (10058, 1976, 20, 20, 1), (10059, 1976, "
+     "20, 20, 2),\n"
+     "      (10060, 1976, 20, 20, 4), (10061, 1976, 20, 23, 1), (10062, 1976, "
+     "20, 21, 1),\n"
+     "      (10063, 1976, 20, 20, 3), (10064, 1982, 1186, 1186, 1), (10065, "
+     "1982, 1186, 1186, 3),\n"
+     "      (10069, 1988, 1700, 1700, 1), (10070, 1988, 1700, 1700, 2), "
+     "(10071, 1988, 1700, 1700, 3),\n"
+     "      (10072, 1989, 26, 26, 1), (10073, 1989, 26, 26, 2), (10074, 1989, "
+     "26, 26, 4),\n"
+     "      (10077, 1994, 25, 25, 1), (10078, 1994, 25, 25, 2), (10079, 1994, "
+     "25, 25, 4),\n"
+     "      (10080, 1994, 19, 19, 1), (10081, 1994, 19, 19, 2), (10082, 1994, "
+     "19, 19, 4),\n"
+     "      (10083, 1994, 19, 25, 1), (10084, 1994, 25, 19, 1), (10085, 1996, "
+     "1083, 1083, 1),\n"
+     "      (10086, 1996, 1083, 1083, 4), (10087, 1996, 1083, 1186, 3), "
+     "(10103, 2968, 2950, 2950, 1),\n"
+     "      (10104, 2968, 2950, 2950, 2), (10105, 2968, 2950, 2950, 4))\n"
+     "     AS sv_p(oid, amprocfamily, amproclefttype, amprocrighttype,\n"
+     "             amprocnum)",
      false},
     /* the roles of pg_authid (passwords hidden, as PostgreSQL hides
      * them), and pg_database_owner, the predefined role that owns schema
@@ -201,18 +431,35 @@ static const SystemView system_views[] = {
      "       false AS inhdetachpending\n"
      "WHERE false",
      false},
-    /* no indexes */
+    /* the stored rows (catalog/pg_index.c); the oidvector columns
+     * (indcollation, indclass) are their text ("1978 3126", as
+     * PostgreSQL prints them: tupledb has no oidvector type), indexprs
+     * and indpred SQL text where PostgreSQL has pg_node_tree */
     {"pg_index",
-     "SELECT 0::oid AS indexrelid, 0::oid AS indrelid,\n"
-     "       0::int2 AS indnatts, 0::int2 AS indnkeyatts,\n"
-     "       false AS indisunique, false AS indnullsnotdistinct,\n"
-     "       false AS indisprimary, false AS indisexclusion,\n"
-     "       false AS indimmediate, false AS indisclustered,\n"
-     "       false AS indisvalid, false AS indcheckxmin,\n"
-     "       false AS indisready, false AS indislive,\n"
-     "       false AS indisreplident\n"
-     "WHERE false",
+     "SELECT sv_i.indexrelid, sv_i.indrelid, sv_i.indnatts,\n"
+     "       sv_i.indnkeyatts, sv_i.indisunique, sv_i.indnullsnotdistinct,\n"
+     "       sv_i.indisprimary, sv_i.indisexclusion, sv_i.indimmediate,\n"
+     "       sv_i.indisclustered, sv_i.indisvalid, sv_i.indcheckxmin,\n"
+     "       sv_i.indisready, sv_i.indislive, sv_i.indisreplident,\n"
+     "       sv_i.indkey::int2vector AS indkey,\n"
+     "       sv_i.indcollation, sv_i.indclass,\n"
+     "       sv_i.indoption::int2vector AS indoption,\n"
+     "       sv_i.indexprs, sv_i.indpred\n"
+     "FROM pg_catalog.pg_index sv_i",
      false},
+    /* every index of a table, with its CREATE INDEX statement (tupledb
+     * has no tablespaces: NULL) */
+    {"pg_indexes",
+     "SELECT sv_n.nspname AS schemaname, sv_c.relname AS tablename,\n"
+     "       sv_r.relname AS indexname, NULL::name AS tablespace,\n"
+     "       pg_catalog.pg_get_indexdef(sv_r.oid) AS indexdef\n"
+     "FROM pg_catalog.pg_index sv_x\n"
+     "     JOIN pg_catalog.pg_class sv_c ON sv_c.oid = sv_x.indrelid\n"
+     "     JOIN pg_catalog.pg_class sv_r ON sv_r.oid = sv_x.indexrelid\n"
+     "     LEFT JOIN pg_catalog.pg_namespace sv_n\n"
+     "            ON sv_n.oid = sv_c.relnamespace\n"
+     "WHERE sv_c.relkind = 'r' AND sv_r.relkind = 'i'",
+     true},
     /* no row security policies, extended statistics or publications;
      * pg_node_tree columns are text here (tupledb stores expressions as
      * SQL text) */
@@ -418,13 +665,10 @@ tdb_system_view_query(ParseState *ps, const SystemView *view)
 #define SV_CLASS(alias_)                                                    \
     "(SELECT oid, relname, relnamespace, relpages FROM pg_catalog.pg_class)" \
     " AS " alias_ "(sv_oid, sv_name, sv_nsp, sv_pages)"
-#define SV_DESCRIPTION(alias_)                                              \
-    "(SELECT objoid, classoid, objsubid, description"                      \
-    " FROM pg_catalog.pg_description)"                                     \
+#define SV_DESCRIPTION(alias_)                                                 \
+    "(SELECT objoid, classoid, objsubid, description"                          \
+    " FROM pg_catalog.pg_description)"                                         \
     " AS " alias_ "(sv_objoid, sv_classoid, sv_subid, sv_text)"
-#define SV_CONSTRAINT(alias_)                                               \
-    "(SELECT oid, conrelid, conbin FROM pg_catalog.pg_constraint)"          \
-    " AS " alias_ "(sv_oid, sv_relid, sv_bin)"
 #define SV_SIZE                                                             \
     "(SELECT sv_c.sv_pages::int8 * 8192 FROM " SV_CLASS("sv_c")            \
     "  WHERE sv_c.sv_oid = ($1)::oid)"
@@ -447,6 +691,29 @@ tdb_system_view_query(ParseState *ps, const SystemView *view)
     "                                 AS sv_t(sv_oid, sv_toast)\n"          \
     "          WHERE sv_t.sv_oid = ($1)::oid))"
 
+/* The pages of the relation's indexes, 0 when it has none, NULL for no
+ * such relation. */
+#define SV_INDEXES_SIZE                                                        \
+    "(CASE WHEN EXISTS (SELECT 1 FROM " SV_CLASS(                              \
+        "sv_e") "\n"                                                           \
+                "                    WHERE sv_e.sv_oid = ($1)::oid)\n"         \
+                "      THEN COALESCE((SELECT sum(sv_c.sv_pages)::int8 * "      \
+                "8192\n"                                                       \
+                "                       FROM " SV_CLASS(                       \
+                    "sv_c") "\n"                                               \
+                            "                      WHERE sv_c.sv_oid IN\n"     \
+                            "                            (SELECT "             \
+                            "sv_x.sv_index\n"                                  \
+                            "                               FROM (SELECT "     \
+                            "indexrelid, indrelid\n"                           \
+                            "                                       FROM "     \
+                            "pg_catalog.pg_index)\n"                           \
+                            "                                    AS "          \
+                            "sv_x(sv_index, sv_table)\n"                       \
+                            "                              WHERE "             \
+                            "sv_x.sv_table = ($1)::oid)),\n"                   \
+                            "                    0) END)"
+
 typedef struct SystemFunction {
     const char *name;
     int nargs;
@@ -460,56 +727,71 @@ static const SystemFunction system_functions[] = {
     /* visible: the relation exists, is in the search path (pg_catalog,
      * then public: not pg_toast), and no relation of that name comes
      * earlier in it */
-    {"pg_table_is_visible", 1,
+    {"pg_table_is_visible",
+     1,
      "(SELECT sv_c.sv_nsp = 11 OR (sv_c.sv_nsp = 2200 AND NOT EXISTS\n"
-     "          (SELECT 1 FROM " SV_CLASS("sv_o") "\n"
-     "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = sv_c.sv_name))\n"
-     "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)", {"oid"}},
-    {"pg_get_userbyid", 1,
+     "          (SELECT 1 FROM " SV_CLASS(
+         "sv_o") "\n"
+                 "            WHERE sv_o.sv_nsp = 11 AND sv_o.sv_name = "
+                 "sv_c.sv_name))\n"
+                 "   FROM " SV_CLASS("sv_c") " WHERE sv_c.sv_oid = ($1)::oid)",
+     {"oid"}},
+    {"pg_get_userbyid",
+     1,
      "COALESCE((SELECT sv_r.sv_name\n"
      "            FROM (SELECT oid, rolname FROM pg_catalog.pg_roles)\n"
      "                 sv_r(sv_oid, sv_name)\n"
      "           WHERE sv_r.sv_oid = ($1)::oid),\n"
-     "         ('unknown (OID=' || ($1)::oid::text || ')')::name)", {"oid"}},
-    {"obj_description", 2,
-     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
-     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = 0\n"
-     "    AND sv_d.sv_classoid = (SELECT sv_k.sv_oid FROM " SV_CLASS("sv_k") "\n"
-     "                             WHERE sv_k.sv_nsp = 11\n"
-     "                               AND sv_k.sv_name = ($2)::name))",
+     "         ('unknown (OID=' || ($1)::oid::text || ')')::name)",
+     {"oid"}},
+    {"obj_description",
+     2,
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION(
+         "sv_d") "\n"
+                 "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = 0\n"
+                 "    AND sv_d.sv_classoid = (SELECT sv_k.sv_oid "
+                 "FROM " SV_CLASS("sv_k") "\n"
+                                          "                             WHERE "
+                                          "sv_k.sv_nsp = 11\n"
+                                          "                               AND "
+                                          "sv_k.sv_name = ($2)::name))",
      {"oid", "name"}},
     /* no comments on shared objects (roles) yet: psql's \du+ */
-    {"shobj_description", 2,
+    {"shobj_description",
+     2,
      "(CASE WHEN ($1)::oid IS NULL OR ($2)::name IS NULL THEN NULL::text\n"
-     "      END)", {"oid", "name"}},
-    {"col_description", 2,
-     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION("sv_d") "\n"
-     "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = ($2)::int4\n"
-     "    AND sv_d.sv_classoid = 1259)", {"oid", "int4"}},
-    {"pg_get_constraintdef", 1,
-     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
-     "                       sv_k.sv_relid, false) || ')'\n"
-     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)",
-     {"oid"}},
-    {"pg_get_constraintdef", 2,
-     "(SELECT 'CHECK (' || pg_catalog.pg_get_expr(sv_k.sv_bin,\n"
-     "                       sv_k.sv_relid, ($2)::bool) || ')'\n"
-     "   FROM " SV_CONSTRAINT("sv_k") " WHERE sv_k.sv_oid = ($1)::oid)",
-     {"oid", "bool"}},
+     "      END)",
+     {"oid", "name"}},
+    {"col_description",
+     2,
+     "(SELECT sv_d.sv_text FROM " SV_DESCRIPTION(
+         "sv_d") "\n"
+                 "  WHERE sv_d.sv_objoid = ($1)::oid AND sv_d.sv_subid = "
+                 "($2)::int4\n"
+                 "    AND sv_d.sv_classoid = 1259)",
+     {"oid", "int4"}},
     /* no extended statistics objects: nothing to list */
-    {"pg_get_statisticsobjdef_columns", 1,
-     "(SELECT NULL::text WHERE ($1)::oid IS NULL)", {"oid"}},
+    {"pg_get_statisticsobjdef_columns",
+     1,
+     "(SELECT NULL::text WHERE ($1)::oid IS NULL)",
+     {"oid"}},
     /* a permanent user table (not a catalog) */
-    {"pg_relation_is_publishable", 1,
-     "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS("sv_c")
-     " WHERE sv_c.sv_oid = ($1)::oid)", {"regclass"}},
+    {"pg_relation_is_publishable",
+     1,
+     "(SELECT sv_c.sv_oid >= 16384 FROM " SV_CLASS(
+         "sv_c") " WHERE sv_c.sv_oid = ($1)::oid)",
+     {"regclass"}},
     /* the main fork's length (tupledb has no free space or visibility
-     * map forks and no indexes); the table sizes add the TOAST
-     * relation's and its index's (SV_SIZE_WITH_TOAST); NULL for no such
-     * relation */
+     * map forks); the table sizes add the TOAST relation's and its
+     * index's (SV_SIZE_WITH_TOAST), the total size the table's indexes
+     * too (SV_INDEXES_SIZE); NULL for no such relation */
     {"pg_table_size", 1, SV_SIZE_WITH_TOAST, {"regclass"}},
     {"pg_relation_size", 1, SV_SIZE, {"regclass"}},
-    {"pg_total_relation_size", 1, SV_SIZE_WITH_TOAST, {"regclass"}},
+    {"pg_indexes_size", 1, SV_INDEXES_SIZE, {"regclass"}},
+    {"pg_total_relation_size",
+     1,
+     "(" SV_SIZE_WITH_TOAST " + " SV_INDEXES_SIZE ")",
+     {"regclass"}},
 };
 
 PgQuery__Node *

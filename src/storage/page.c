@@ -628,6 +628,28 @@ line_pointers_ok(const PageData *page)
     return ok;
 }
 
+/*
+ * Is page a B-tree metapage (PostgreSQL's btree format: the magic number
+ * at the start of the contents, BTP_META in the 16-byte special space's
+ * flags)?  Its pd_lower ends the metadata, which holds no line pointers:
+ * their check does not apply (the B-tree checks its metapage itself).
+ */
+static bool
+page_is_btree_meta(const PageData *page)
+{
+    const PageHeaderData *hdr = tdb_page_header_const(page);
+    uint32 magic;
+    uint16 flags;
+
+    if (hdr->pd_special != BLCKSZ - 16 ||
+        hdr->pd_lower < SizeOfPageHeaderData + sizeof(uint32))
+        return false;
+    memcpy(&magic, (const char *)page + SizeOfPageHeaderData, sizeof(magic));
+    /* btpo_flags: after btpo_prev, btpo_next (4 each), btpo_level (4) */
+    memcpy(&flags, (const char *)page + hdr->pd_special + 12, sizeof(flags));
+    return magic == 0x053162 && (flags & (1 << 3)) != 0;
+}
+
 PageVerifyStatus
 tdb_page_verify(const PageData *page, BlockNumber blkno, bool checksums_enabled,
                 PageVerifyReport *report)
@@ -653,7 +675,7 @@ tdb_page_verify(const PageData *page, BlockNumber blkno, bool checksums_enabled,
                  r->computed_checksum, r->stored_checksum);
     } else if (!page_header_sane(hdr, r->detail, sizeof(r->detail)))
         r->status = PAGE_VERIFY_BAD_HEADER;
-    else if (!line_pointers_ok(page) &&
+    else if (!line_pointers_ok(page) && !page_is_btree_meta(page) &&
              !page_line_pointers_sane(page, r->detail, sizeof(r->detail)))
         r->status = PAGE_VERIFY_BAD_LINE_POINTER;
     return r->status;

@@ -47,10 +47,10 @@
  *      pd_special MAXALIGNed, and no pd_flags bit outside PD_VALID_FLAG_BITS.
  *   3. The line pointer array fills exactly [24, pd_lower).  Every item with
  *      storage lies inside [pd_upper, pd_special) at a MAXALIGNed offset; a
- *      redirect names a slot of the same page.  (Unlike PostgreSQL, tupledb
- *      keeps this array on every page, metapages included: a PostgreSQL
- *      btree metapage, which stores its metadata below pd_lower, does not
- *      pass.)
+ *      redirect names a slot of the same page.  The one exception is a
+ *      B-tree metapage (btree magic, BTP_META in its 16-byte special
+ *      space), which stores its metadata below pd_lower as PostgreSQL's
+ *      does: the B-tree checks it itself (access/nbtpage.c).
  *   4. With data checksums on, pd_checksum = tdb_page_checksum(page, blkno),
  *      computed when the page is written out.
  *   5. An all-zero page is a valid "new" page (a relation extended just

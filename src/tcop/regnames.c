@@ -3,7 +3,8 @@
  * (types/regtypes.c reads them through TypeIOSettings.catalog): a
  * relation's name by OID and its OID by name for regclass, and a stored
  * DEFAULT/CHECK expression printed back for pg_get_expr (analyzed over
- * the relation's columns, then ruleutils.c), in the session's current
+ * the relation's columns, then ruleutils.c), and pg_get_indexdef /
+ * pg_get_constraintdef (indexdefs.c), in the session's current
  * transaction (catalog reads take a fresh snapshot, catalog.h).
  *
  * Every relation name is unique in tupledb (public and pg_catalog share
@@ -35,10 +36,10 @@ relation_oid(void *arg, const char *name)
     return tdb_catalog_lookup_table(s->xact, name);
 }
 
-static char *
-deparse_expr(void *arg, const char *sql, Oid relid, bool pretty)
+char *
+tdb_tcop_deparse_stored_expr(Session *s, const char *sql, Oid relid,
+                             bool pretty)
 {
-    Session *s = arg;
     Statement st = tdb_tcop_statement(s, sql, NULL, NULL);
     Relation rel = tdb_relation_open_by_oid(s->xact, relid, REL_LOCK_SHARE);
     Expr *e = NULL;
@@ -62,6 +63,24 @@ deparse_expr(void *arg, const char *sql, Oid relid, bool pretty)
     return printed != NULL ? printed : tdb_mcxt_strdup(tdb_current_mcxt, sql);
 }
 
+static char *
+deparse_expr(void *arg, const char *sql, Oid relid, bool pretty)
+{
+    return tdb_tcop_deparse_stored_expr(arg, sql, relid, pretty);
+}
+
+static char *
+index_def(void *arg, Oid indexoid, int colno, bool pretty)
+{
+    return tdb_tcop_index_def(arg, indexoid, colno, pretty);
+}
+
+static char *
+constraint_def(void *arg, Oid conoid, bool pretty)
+{
+    return tdb_tcop_constraint_def(arg, conoid, pretty);
+}
+
 void
 tdb_tcop_init_catalog_lookup(Session *s)
 {
@@ -69,5 +88,7 @@ tdb_tcop_init_catalog_lookup(Session *s)
     s->catalog_lookup.relation_name = relation_name;
     s->catalog_lookup.relation_oid = relation_oid;
     s->catalog_lookup.deparse_expr = deparse_expr;
+    s->catalog_lookup.index_def = index_def;
+    s->catalog_lookup.constraint_def = constraint_def;
     s->typeio.catalog = &s->catalog_lookup;
 }

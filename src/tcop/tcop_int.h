@@ -133,6 +133,14 @@ bool tdb_tcop_is_transaction_end(const PgQuery__Node *stmt);
 
 /* regnames.c: point s->typeio.catalog at the session's catalog. */
 void tdb_tcop_init_catalog_lookup(Session *s);
+/* regnames.c: a stored DEFAULT / CHECK expression of relation relid
+ * printed as pg_get_expr prints it (current context). */
+char *tdb_tcop_deparse_stored_expr(Session *s, const char *sql, Oid relid,
+                                   bool pretty);
+/* indexdefs.c: pg_get_indexdef's and pg_get_constraintdef's text
+ * (current context), or NULL for no such index, column or constraint. */
+char *tdb_tcop_index_def(Session *s, Oid indexoid, int colno, bool pretty);
+char *tdb_tcop_constraint_def(Session *s, Oid conoid, bool pretty);
 
 /* session.c: copy the settings' type I/O part into s->typeio, and
  * max_stack_depth into the thread's limit (common/stack_depth.h), after

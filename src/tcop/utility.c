@@ -330,6 +330,18 @@ tdb_tcop_run_utility(Statement *st)
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
         tdb_sql_vacuum(st, n->vacuum_stmt);
         return true;
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+        tdb_sql_create_index(st, n->index_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+        if (n->rename_stmt->rename_type !=
+            PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
+            return tdb_sql_run_role_utility(st); /* ALTER ROLE ... RENAME */
+        tdb_sql_rename(st, n->rename_stmt);
+        return true;
+    case PG_QUERY__NODE__NODE_REINDEX_STMT:
+        tdb_sql_reindex(st, n->reindex_stmt);
+        return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         tdb_sql_copy(st, n->copy_stmt);
         return true;

@@ -245,6 +245,18 @@ reghash(PG_FUNCTION_ARGS)
     PG_RETURN_INT32((int32)tdb_hash_uint32(PG_GETARG_OID(0)));
 }
 
+/* The session's catalog, or 0A000 naming the function. */
+static const CatalogLookup *
+session_catalog(const char *fn)
+{
+    const CatalogLookup *cat = tdb_typeio()->catalog;
+
+    if (cat == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("%s needs a session", fn));
+    return cat;
+}
+
 /*
  * pg_get_expr(expr, relation [, pretty]): a stored DEFAULT or CHECK
  * expression (tupledb stores SQL text where PostgreSQL stores a node
@@ -254,22 +266,59 @@ reghash(PG_FUNCTION_ARGS)
 static Datum
 pg_get_expr_fn(PG_FUNCTION_ARGS)
 {
-    const CatalogLookup *cat = tdb_typeio()->catalog;
+    const CatalogLookup *cat = session_catalog("pg_get_expr");
     char *sql = tdb_text_to_cstring(PG_GETARG_VARLENA_P(0));
     bool pretty = PG_NARGS() > 2 && PG_GETARG_BOOL(2);
-
-    if (cat == NULL)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("pg_get_expr needs a session"));
     PG_RETURN_POINTER(tdb_text_from_cstring(
         cat->deparse_expr(cat->arg, sql, PG_GETARG_OID(1), pretty)));
 }
 
+/*
+ * pg_get_indexdef(index [, column, pretty]): the index's CREATE INDEX
+ * statement, or one column's definition; NULL for an OID that is not an
+ * index or a column it does not have.  Stable, as in PostgreSQL.
+ */
+static Datum
+pg_get_indexdef_fn(PG_FUNCTION_ARGS)
+{
+    const CatalogLookup *cat = session_catalog("pg_get_indexdef");
+    bool three = PG_NARGS() > 2;
+    char *def = cat->index_def(cat->arg, PG_GETARG_OID(0),
+                               three ? PG_GETARG_INT32(1) : 0,
+                               three && PG_GETARG_BOOL(2));
+
+    if (def == NULL)
+        PG_RETURN_NULL();
+    PG_RETURN_POINTER(tdb_text_from_cstring(def));
+}
+
+/* pg_get_constraintdef(constraint [, pretty]); NULL for no such
+ * constraint. */
+static Datum
+pg_get_constraintdef_fn(PG_FUNCTION_ARGS)
+{
+    const CatalogLookup *cat = session_catalog("pg_get_constraintdef");
+    char *def = cat->constraint_def(cat->arg, PG_GETARG_OID(0),
+                                    PG_NARGS() > 1 && PG_GETARG_BOOL(1));
+
+    if (def == NULL)
+        PG_RETURN_NULL();
+    PG_RETURN_POINTER(tdb_text_from_cstring(def));
+}
+
 static const FuncDesc regtypes_funcs[] = {
-    FUNC_V(1716, "pg_get_expr", pg_get_expr_fn, PROVOLATILE_STABLE, TEXTOID,
-           2, TEXTOID, OIDOID),
-    FUNC_V(2509, "pg_get_expr", pg_get_expr_fn, PROVOLATILE_STABLE, TEXTOID,
-           3, TEXTOID, OIDOID, BOOLOID),
+    FUNC_V(1716, "pg_get_expr", pg_get_expr_fn, PROVOLATILE_STABLE, TEXTOID, 2,
+           TEXTOID, OIDOID),
+    FUNC_V(2509, "pg_get_expr", pg_get_expr_fn, PROVOLATILE_STABLE, TEXTOID, 3,
+           TEXTOID, OIDOID, BOOLOID),
+    FUNC_V(1643, "pg_get_indexdef", pg_get_indexdef_fn, PROVOLATILE_STABLE,
+           TEXTOID, 1, OIDOID),
+    FUNC_V(2507, "pg_get_indexdef", pg_get_indexdef_fn, PROVOLATILE_STABLE,
+           TEXTOID, 3, OIDOID, INT4OID, BOOLOID),
+    FUNC_V(1387, "pg_get_constraintdef", pg_get_constraintdef_fn,
+           PROVOLATILE_STABLE, TEXTOID, 1, OIDOID),
+    FUNC_V(2508, "pg_get_constraintdef", pg_get_constraintdef_fn,
+           PROVOLATILE_STABLE, TEXTOID, 2, OIDOID, BOOLOID),
 };
 
 #define RC REGCLASSOID

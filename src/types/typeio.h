@@ -92,6 +92,13 @@ typedef struct CatalogLookup {
      * pg_get_expr prints it (pretty or not) */
     char *(*deparse_expr)(void *arg, const char *sql, Oid relid,
                           bool pretty);
+    /* pg_get_indexdef: index indexoid's CREATE INDEX statement (colno
+     * 0) or its column colno as PostgreSQL prints them; NULL when
+     * indexoid is not an index or colno not one of its columns */
+    char *(*index_def)(void *arg, Oid indexoid, int colno, bool pretty);
+    /* pg_get_constraintdef: constraint conoid's definition; NULL when
+     * there is no such constraint */
+    char *(*constraint_def)(void *arg, Oid conoid, bool pretty);
 } CatalogLookup;
 
 typedef struct TypeIOSettings {

@@ -213,12 +213,12 @@ TEST_BEGIN(test_bootstrap)
 
     (void)tdb_type_all(&ntypes);
     tdb_xact_begin(s);
-    expect_int_eq(count_rows(s, "pg_class", NULL), 7);
+    expect_int_eq(count_rows(s, "pg_class", NULL), 8);
     expect_int_eq(count_rows(s, "pg_type", NULL), ntypes);
     /* pg_catalog, public, pg_toast */
     expect_int_eq(count_rows(s, "pg_namespace", NULL), 3);
     expect_int_eq(count_rows(s, "pg_attribute", NULL),
-                  2 + 12 + 11 + 13 + 4 + 5 + 11);
+                  2 + 12 + 11 + 13 + 4 + 9 + 11 + 21);
     expect_int_eq(count_rows(s, "pg_authid", NULL), 1);
     rel = tdb_relation_open(s, "pg_class", REL_LOCK_SHARE);
     expect_int_eq(rel->rd_id, RelationRelationId);
@@ -232,7 +232,7 @@ TEST_BEGIN(test_bootstrap)
     /* reopening does not bootstrap again */
     s = open_session(path, &db);
     tdb_xact_begin(s);
-    expect_int_eq(count_rows(s, "pg_class", NULL), 7);
+    expect_int_eq(count_rows(s, "pg_class", NULL), 8);
     tdb_xact_commit(s);
     close_session(db, s);
 }

@@ -1156,16 +1156,14 @@ check_parse(const PgRelation *rel, PgPage *pg)
 
 /*
  * Our checksum of every page equals the pd_checksum PostgreSQL wrote, and
- * the page verifies.  A PostgreSQL btree metapage keeps its metadata where
- * the line pointer array would be (pd_lower = 72 here), which tupledb's
- * verify reads as line pointers and rejects -- a deliberate difference,
- * documented in page.h: tupledb's own metapages will keep the array.
+ * the page verifies -- a btree metapage too, which keeps its metadata
+ * where the line pointer array would be (pd_lower = 72 here): tupledb's
+ * B-tree writes the same metapage, and verify recognizes it (page.h).
  */
 static void
 check_checksum_and_verify(const PgRelation *rel, PgPage *pg)
 {
     Page page = pg->raw.data;
-    bool is_metapage = rel->relkind == 'i' && pg->blkno == 0;
     PageVerifyReport report;
     PGAlignedBlock flipped;
     Size pos;
@@ -1174,8 +1172,7 @@ check_checksum_and_verify(const PgRelation *rel, PgPage *pg)
         page_fail(rel, pg, "checksum %u, PostgreSQL wrote %u",
                   tdb_page_checksum(page, pg->blkno), pg->checksum);
     (void)tdb_page_verify(page, pg->blkno, true, &report);
-    if (report.status !=
-        (is_metapage ? PAGE_VERIFY_BAD_LINE_POINTER : PAGE_VERIFY_OK))
+    if (report.status != PAGE_VERIFY_OK)
         page_fail(rel, pg, "verify says %d: %s", report.status, report.detail);
     if (tdb_page_verify(page, pg->blkno + 1, true, NULL) !=
         PAGE_VERIFY_BAD_CHECKSUM)

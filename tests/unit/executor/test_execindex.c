@@ -1,0 +1,184 @@
+/*
+ * test_execindex.c -- indexes as writes maintain them
+ * (executor/execindex.h): the comparators chosen for each key type, and
+ * the B-trees that CREATE INDEX builds and INSERT, UPDATE, DELETE and
+ * VACUUM change, checked with tdb_bt_check for their structure and entry
+ * counts.
+ */
+#include "common/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "access/nbtree.h"
+#include "access/xact.h"
+#include "api/tupledb.h"
+#include "catalog/catalog.h"
+#include "catalog/catalog_test.h"
+#include "catalog/database.h"
+#include "catalog/pg_type.h"
+#include "executor/execindex.h"
+#include "storage/storage_test.h"
+#include "types/builtins.h"
+#include "test.h"
+
+/* A descriptor of the given column types. */
+static TupleDesc
+desc_of(const Oid *types, int n)
+{
+    TupleDesc desc = tdb_tupdesc_create(n);
+
+    for (int i = 0; i < n; i++) {
+        const TypeInfo *t = tdb_type_lookup(types[i]);
+
+        tdb_tupdesc_init_attr(desc, i, "k", types[i], -1, t->len, t->byval,
+                              t->align, t->storage);
+    }
+    tdb_tupdesc_finalize(desc);
+    return desc;
+}
+
+TEST_BEGIN(test_comparators)
+{
+    Oid types[] = {INT4OID, INT8OID, TEXTOID, VARCHAROID, NUMERICOID};
+    int16 attnums[] = {1, 2, 3, 4, 5, 6};
+    int16 options[] = {0, INDOPTION_DESC | INDOPTION_NULLS_FIRST, 0, 0, 0};
+    RelationIndex ri;
+    BTIndexData bt;
+    const BTKeyColumn *k = bt.keys;
+
+    memset(&ri, 0, sizeof(ri));
+    snprintf(ri.ri_name, sizeof(ri.ri_name), "i");
+    ri.ri_natts = 5;
+    ri.ri_nkeyatts = 5;
+    ri.ri_attnums = attnums;
+    ri.ri_options = options;
+    tdb_bt_index_init(&bt, 1, "i", desc_of(types, 5));
+    tdb_exec_index_comparators(&bt, &ri);
+    expect_true(k[0].cmp == tdb_bt_cmp_int4);
+    expect_true(k[1].cmp == tdb_bt_cmp_int8);
+    expect_true(k[2].cmp == tdb_bt_cmp_text_c);
+    expect_true(k[3].cmp == tdb_bt_cmp_text_c);
+    expect_false(k[0].desc);
+    expect_true(k[1].desc);
+    expect_true(k[1].nulls_first);
+    /* numeric: its btree cmp through fmgr -- 1.50 = 1.5 < 10 */
+    expect_int_eq(k[4].cmp(tdb_type_input(NUMERICOID, "1.5", -1),
+                           tdb_type_input(NUMERICOID, "10", -1),
+                           k[4].cmp_arg) < 0,
+                  1);
+    expect_int_eq(k[4].cmp(tdb_type_input(NUMERICOID, "1.50", -1),
+                           tdb_type_input(NUMERICOID, "1.5", -1), k[4].cmp_arg),
+                  0);
+    /* numeric's equal values differ in image: no deduplication */
+    expect_false(bt.allequalimage);
+    expect_int_eq(bt.nkeyatts, 5);
+    expect_true(bt.fast == BT_FAST_NONE);
+
+    /* INCLUDE columns turn deduplication off, as in PostgreSQL */
+    ri.ri_natts = 2;
+    ri.ri_nkeyatts = 1;
+    tdb_bt_index_init(&bt, 1, "i", desc_of(types, 2));
+    tdb_exec_index_comparators(&bt, &ri);
+    expect_true(bt.allequalimage);
+    expect_false(bt.deduplicate_items);
+    /* one int4 key: the tree's inlined comparison */
+    ri.ri_natts = 1;
+    tdb_bt_index_init(&bt, 1, "i", desc_of(types, 1));
+    tdb_exec_index_comparators(&bt, &ri);
+    expect_true(bt.deduplicate_items);
+    expect_true(bt.fast == BT_FAST_INT4);
+}
+TEST_END
+
+static int
+exec_ok(tupledb *db, const char *sql)
+{
+    return tupledb_exec(db, sql, NULL, NULL);
+}
+
+/* tdb_bt_check of every index of table t (plain columns only): their
+ * heap TID counts into counts[], in rd_indexes order; returns how many. */
+static int
+check_indexes(const char *path, int64 *counts)
+{
+    DatabaseOptions options = {.nbuffers = 256};
+    Database *db = catalog_test_open_db(path, &options);
+    Transaction *s = tdb_database_session(db, NULL);
+    Relation rel;
+    int n;
+
+    tdb_xact_begin(s);
+    rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
+    n = rel->rd_nindexes;
+    for (int i = 0; i < n; i++) {
+        const RelationIndex *ri = &rel->rd_indexes[i];
+        Oid types[INDEX_MAX_KEYS];
+        BTIndexData bt;
+
+        for (int c = 0; c < ri->ri_natts; c++)
+            types[c] =
+                TupleDescAttr(rel->rd_att, ri->ri_attnums[c] - 1)->atttypid;
+        tdb_bt_index_init(&bt, ri->ri_relfilenumber, ri->ri_name,
+                          desc_of(types, ri->ri_natts));
+        tdb_exec_index_comparators(&bt, ri);
+        counts[i] = tdb_bt_check(&bt);
+    }
+    tdb_relation_close(rel);
+    tdb_xact_commit(s);
+    tdb_xact_destroy(s);
+    tdb_database_close(db);
+    return n;
+}
+
+TEST_BEGIN(test_built_and_written_indexes_are_sound)
+{
+    const char *path = test_path(test_tmpdir(), "db");
+    tupledb *db;
+    int64 counts[4];
+
+    expect_int_eq(tupledb_open(path, &db, NULL), 0);
+    /* the primary key filled by inserts (many splits); the others built
+     * bottom-up from 20,000 rows, then written by inserts, updates */
+    expect_int_eq(exec_ok(db,
+                          "CREATE TABLE t (a int PRIMARY KEY, b text, c int8);"
+                          "INSERT INTO t SELECT g, 'k' || (g % 1000), g * 7"
+                          "  FROM generate_series(1, 20000) g;"
+                          "CREATE INDEX t_b ON t (b);"
+                          "CREATE UNIQUE INDEX t_c_b ON t (c DESC, b);"
+                          "INSERT INTO t SELECT g, 'z' || g, -g"
+                          "  FROM generate_series(20001, 30000) g;"
+                          "UPDATE t SET b = b || '!' WHERE a % 10 = 0;"),
+                  0);
+    tupledb_close(db);
+    expect_int_eq(check_indexes(path, counts), 3);
+    /* every row version has its entry: 30,000 + 3,000 new versions */
+    for (int i = 0; i < 3; i++)
+        expect_int_eq(counts[i], 33000);
+
+    /* VACUUM takes the dead versions' entries out with them */
+    expect_int_eq(tupledb_open(path, &db, NULL), 0);
+    expect_int_eq(exec_ok(db, "DELETE FROM t WHERE a % 3 = 0"), 0);
+    expect_int_eq(exec_ok(db, "VACUUM t"), 0);
+    tupledb_close(db);
+    expect_int_eq(check_indexes(path, counts), 3);
+    for (int i = 0; i < 3; i++)
+        expect_int_eq(counts[i], 20000);
+
+    /* REINDEX builds them again from the 20,000 rows */
+    expect_int_eq(tupledb_open(path, &db, NULL), 0);
+    expect_int_eq(exec_ok(db, "REINDEX TABLE t;"), 0);
+    tupledb_close(db);
+    expect_int_eq(check_indexes(path, counts), 3);
+    for (int i = 0; i < 3; i++)
+        expect_int_eq(counts[i], 20000);
+}
+TEST_END
+
+int
+main(int argc, char **argv)
+{
+    return test_main(argc, argv, "executor_execindex",
+                     TEST_CASE(test_comparators),
+                     TEST_CASE(test_built_and_written_indexes_are_sound));
+}
