@@ -11,9 +11,10 @@
  *   Column |  Type   | Collation | Nullable | Default     Storage,
  *   -------+---------+-----------+----------+---------    Compression,
  *   a      | integer |           | not null | 1           Stats target,
- *   Check constraints:                                   Description and
- *       "t_a_check" CHECK (a > 0)                        "Access method:
- *                                                        heap")
+ *   Indexes:                                             Description and
+ *       "t_pkey" PRIMARY KEY, btree (a)                  "Access method:
+ *   Check constraints:                                   heap")
+ *       "t_a_check" CHECK (a > 0)
  *
  * Both read the catalog with ordinary SQL on the pg_catalog views and
  * functions psql's own queries use (parser/system_views.c): format_type,
@@ -74,6 +75,19 @@
     "FROM pg_catalog.pg_constraint r\n"                                     \
     "WHERE r.conrelid = %s AND r.contype = 'c'\n"                           \
     "ORDER BY 1"
+
+/* psql's query for the "Indexes:" footer, in its order */
+#define INDEXES_QUERY                                                       \
+    "SELECT c2.relname, i.indisprimary, i.indisunique, i.indisvalid,\n"     \
+    "  pg_catalog.pg_get_indexdef(i.indexrelid, 0, true), con.contype\n"    \
+    "FROM pg_catalog.pg_class c2\n"                                         \
+    "     JOIN pg_catalog.pg_index i ON i.indexrelid = c2.oid\n"            \
+    "     LEFT JOIN pg_catalog.pg_constraint con ON con.conrelid =\n"       \
+    "       i.indrelid AND con.conindid = i.indexrelid\n"                   \
+    "       AND con.contype IN ('p', 'u', 'x')\n"                           \
+    "WHERE i.indrelid = %s\n"                                               \
+    "ORDER BY i.indisprimary DESC, c2.relname"
+#define INDEXES_NCOLS 6
 
 #define AM_QUERY                                                            \
     "SELECT am.amname FROM pg_catalog.pg_class c\n"                         \
@@ -259,20 +273,56 @@ run_for_table(Shell *sh, const char *fmt, const char *oid, CliResult *res)
 }
 
 /*
- * The footers of \d: the CHECK constraints, and for \d+ the access
- * method, each a malloc'd line appended to *footers.
+ * One line of the "Indexes:" footer as psql prints it: the name, what
+ * the index is (PRIMARY KEY, UNIQUE CONSTRAINT, UNIQUE), and its
+ * definition from the access method on ("btree (a) WHERE ...").
+ */
+static char *
+index_footer_line(char *const *row)
+{
+    const char *def = cell(row[4]);
+    const char *using = strstr(def, " USING ");
+    const char *kind = "";
+    CliBuf line;
+
+    if (strcmp(cell(row[1]), "t") == 0)
+        kind = " PRIMARY KEY,";
+    else if (strcmp(cell(row[2]), "t") == 0)
+        kind = strcmp(cell(row[5]), "u") == 0 ? " UNIQUE CONSTRAINT,"
+                                               : " UNIQUE,";
+    tdb_cli_buf_init(&line);
+    tdb_cli_buf_printf(&line, "    \"%s\"%s %s%s", cell(row[0]), kind,
+                       using != NULL ? using + 7 : def,
+                       strcmp(cell(row[3]), "t") == 0 ? "" : " INVALID");
+    return line.data;
+}
+
+/*
+ * The footers of \d: the indexes, the CHECK constraints, and for \d+ the
+ * access method, each a malloc'd line appended to *footers.
  */
 static bool
 table_footers(Shell *sh, const char *oid, bool verbose, char ***footers,
               int *nfooters)
 {
-    CliResult checks, am;
+    CliResult indexes, checks, am;
     CliBuf line;
 
-    if (!run_for_table(sh, CHECKS_QUERY, oid, &checks))
+    if (!run_for_table(sh, INDEXES_QUERY, oid, &indexes))
         return false;
-    *footers = tdb_cli_alloc(sizeof(char *) * (size_t)(checks.nrows + 2));
+    if (!run_for_table(sh, CHECKS_QUERY, oid, &checks)) {
+        tdb_cli_result_free(&indexes);
+        return false;
+    }
+    *footers = tdb_cli_alloc(sizeof(char *) *
+                             (size_t)(indexes.nrows + checks.nrows + 3));
     *nfooters = 0;
+    if (indexes.nrows > 0)
+        (*footers)[(*nfooters)++] = tdb_cli_strdup("Indexes:");
+    for (long r = 0; r < indexes.nrows; r++)
+        (*footers)[(*nfooters)++] =
+            index_footer_line(&indexes.cells[r * INDEXES_NCOLS]);
+    tdb_cli_result_free(&indexes);
     if (checks.nrows > 0)
         (*footers)[(*nfooters)++] = tdb_cli_strdup("Check constraints:");
     for (long r = 0; r < checks.nrows; r++) {

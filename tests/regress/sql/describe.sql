@@ -42,3 +42,15 @@ CREATE TABLE z (a int DEFAULT COALESCE(NULL, 3), b int CHECK (b IS DISTINCT FROM
 INSERT INTO z (b, c, d, f) VALUES (1, 2, 3, 3);
 INSERT INTO z (f) VALUES (4);
 SELECT * FROM z;
+-- the "Indexes:" footer: primary key, unique constraints, unique and
+-- partial / expression / INCLUDE / NULLS NOT DISTINCT indexes, before CHECK
+CREATE TABLE dix (a int PRIMARY KEY, b text UNIQUE, c int, d int CHECK (d > 0));
+CREATE INDEX ON dix (c DESC NULLS LAST) INCLUDE (d) WHERE c > 0;
+CREATE UNIQUE INDEX dix_lower ON dix (lower(b));
+CREATE UNIQUE INDEX dix_nnd ON dix (c) NULLS NOT DISTINCT;
+ALTER TABLE dix ADD CONSTRAINT dix_cd UNIQUE (c, d);
+\d dix
+CREATE TABLE dix2 (x int);
+CREATE INDEX dix2_x ON dix2 (x);
+\d dix2
+DROP TABLE dix, dix2;
