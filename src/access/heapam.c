@@ -156,6 +156,18 @@ flush_relation_at_commit(XactEvent event, void *arg)
                            tdb_buf_relation_nblocks(written->rel));
 }
 
+/* Flush rel's pages when xact commits, then record its length. */
+static void
+flush_at_commit(Transaction *xact, RelFileNumber rel)
+{
+    WrittenRelation *written =
+        tdb_mcxt_alloc(tdb_xact_context(xact), sizeof(WrittenRelation));
+
+    written->xact = xact;
+    written->rel = rel;
+    tdb_xact_register_callback(xact, flush_relation_at_commit, written);
+}
+
 /*
  * The transaction's xid and command id for a write to rel, taking the
  * writer lock if this is its first write, and arranging for rel's pages
@@ -172,18 +184,18 @@ begin_write(Relation rel, Transaction *xact, CommandId *cid)
 
     *cid = tdb_xact_current_command_id(xact, true);
     if (tdb_xact_note_relation_written(xact, rel->rd_relfilenumber)) {
-        WrittenRelation *written;
-
         if (rel->rd_committed_blocks > 0)
             (void)tdb_heap_relation_nblocks(rel);
-        written =
-            tdb_mcxt_alloc(tdb_xact_context(xact), sizeof(WrittenRelation));
-
-        written->xact = xact;
-        written->rel = rel->rd_relfilenumber;
-        tdb_xact_register_callback(xact, flush_relation_at_commit, written);
+        flush_at_commit(xact, rel->rd_relfilenumber);
     }
     return xid;
+}
+
+void
+tdb_relation_written(Transaction *xact, RelFileNumber rel)
+{
+    if (tdb_xact_note_relation_written(xact, rel))
+        flush_at_commit(xact, rel);
 }
 
 /* ----------------------------------------------------------------------

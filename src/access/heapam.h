@@ -69,6 +69,13 @@ typedef void (*HeapCommitLengthHook)(Transaction *xact, RelFileNumber rel,
 void tdb_heap_set_commit_length_hook(HeapCommitLengthHook hook);
 
 /*
+ * A relation other than a heap (an index) that xact wrote: its pages are
+ * flushed when xact commits, then its length recorded by the hook above,
+ * as for the tables it writes.  Cheap to call for every write.
+ */
+void tdb_relation_written(Transaction *xact, RelFileNumber rel);
+
+/*
  * A damaged relation: its file is shorter than the length recorded at the
  * last commit that grew it (rel->rd_committed_blocks, pg_class.relpages),
  * so blocks were lost behind the database's back.  PostgreSQL fails a

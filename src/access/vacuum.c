@@ -327,8 +327,12 @@ vacuum_indexes_and_free(Relation rel, DeadItems *d,
                         uint32 nfree)
 {
     qsort(d->tids, (size_t)d->n, sizeof(ItemPointerData), cmp_tid);
-    for (int i = 0; i < rel->rd_nindexes; i++)
+    for (int i = 0; i < rel->rd_nindexes; i++) {
         (void)tdb_index_bulk_delete(rel, &rel->rd_indexes[i], tid_is_dead, d);
+        /* on disk before any freed slot can be: after a crash no entry
+         * may point at a slot a later row reuses (no WAL to redo it) */
+        tdb_buf_flush_relation(rel->rd_indexes[i].ri_relfilenumber);
+    }
     free_dead_items(rel, d, strategy, free_pages, nfree);
 }
 

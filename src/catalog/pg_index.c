@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access/heapam.h"
 #include "access/indexam.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_int.h"
@@ -440,8 +441,10 @@ tdb_catalog_truncate_indexes_of(Transaction *xact, Oid relid)
         (void)tdb_catalog_index_new_file(xact, oids[i]);
     /* each new file gets the empty index the access method makes */
     rel = tdb_relation_open_by_oid(xact, relid, REL_LOCK_EXCLUSIVE);
-    for (int i = 0; i < rel->rd_nindexes; i++)
+    for (int i = 0; i < rel->rd_nindexes; i++) {
+        tdb_relation_written(xact, rel->rd_indexes[i].ri_relfilenumber);
         tdb_index_build_empty(rel, &rel->rd_indexes[i]);
+    }
     tdb_relation_close(rel);
 }
 

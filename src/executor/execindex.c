@@ -300,6 +300,7 @@ tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
         compute_entry(iw, w, econtext);
         if (w->ri->ri_unique)
             check_unique(iw, w, estate->xact);
+        tdb_relation_written(estate->xact, w->bt.relfilenumber);
         tdb_bt_insert(&w->bt, iw->values, iw->isnull, tid);
     }
     tdb_mcxt_switch_to(old);
@@ -464,6 +465,7 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
     }
     tdb_heap_endscan(scan);
     tdb_tuplesort_perform(ts);
+    tdb_relation_written(estate->xact, w->bt.relfilenumber);
     if (tdb_tuplesort_count(ts) == 0)
         tdb_bt_create_empty(&w->bt);
     else

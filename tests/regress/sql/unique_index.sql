@@ -153,3 +153,15 @@ CREATE INDEX big_t ON big (t);
 SELECT count(*) FROM pg_class WHERE relname = 'big_t';
 
 DROP TABLE t, c, m, s, n, n2, e, e2, e3, d, x, v, big;
+-- an index's size is its B-tree's pages (the metapage at least), recorded
+-- at commit like a table's: PostgreSQL's sizes, as the pages are its
+CREATE TABLE isz (a int PRIMARY KEY, b text);
+SELECT pg_relation_size('isz_pkey') AS empty_index;
+INSERT INTO isz SELECT g, 'v' || g FROM generate_series(1, 1000) g;
+CREATE INDEX isz_b ON isz (b);
+SELECT pg_relation_size('isz_pkey') AS pkey, pg_relation_size('isz_b') AS b_idx,
+       pg_indexes_size('isz') AS indexes,
+       pg_total_relation_size('isz') - pg_table_size('isz') AS total_minus_table;
+TRUNCATE isz;
+SELECT pg_relation_size('isz_pkey') AS after_truncate;
+DROP TABLE isz;
