@@ -716,6 +716,25 @@ group_damage() {
   else fail "damage: a deleted pg_xact segment: the shell refuses the database" "exit $rc; $out"
   fi
   [ ! -e "$dir2/pg_xact/0000" ] || fail "damage: nothing recreated pg_xact/0000"
+
+  # a crash right after COMMIT keeps the committed rows' index entries
+  # (there is no WAL: index pages are flushed before the commit, as
+  # table pages are), so the primary key still refuses their keys
+  local dir3=$work/damage-index
+  SRV_PORT=$(free_port)
+  server_start "$dir3" || { fail "damage: server start (index)"; return; }
+  out=$(psql_env; "$PSQL" -X -q -v ON_ERROR_STOP=1 \
+        -c "CREATE TABLE k (a int PRIMARY KEY, b text)" \
+        -c "INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, 3000) g" 2>&1)
+  [ -z "$out" ] || fail "damage: setup (index)" "$out"
+  kill -KILL "$SRV_PID"; wait "$SRV_PID" 2>/dev/null; SRV_PID=
+  rm -f "$SRV_SOCKDIR/.s.PGSQL.$SRV_PORT"
+  server_start "$dir3" || { fail "damage: restart after a crash (index)"; return; }
+  damage_sql "after a crash the primary key still has every committed key" \
+    'DETAIL:  Key (a)=(2500) already exists.' "INSERT INTO k VALUES (2500, 'again')"
+  damage_sql "... and the table every committed row" "3000" \
+    "SELECT count(*) FROM k"
+  server_stop
 }
 
 PASSED=0; FAILED=0; SKIPPED=0
