@@ -155,30 +155,6 @@ tdb_bt_copy_tuple(IndexTuple t)
     return c;
 }
 
-static inline Datum
-fetch_byval(const char *p, int16 len)
-{
-    switch (len) {
-    case 1:
-        return CharGetDatum(*(const char *)p);
-    case 2: {
-        int16 v;
-        memcpy(&v, p, 2);
-        return Int16GetDatum(v);
-    }
-    case 4: {
-        int32 v;
-        memcpy(&v, p, 4);
-        return Int32GetDatum(v);
-    }
-    default: {
-        int64 v;
-        memcpy(&v, p, 8);
-        return Int64GetDatum(v);
-    }
-    }
-}
-
 /*
  * Walk the attributes of t up to natts, filling values/isnull.  Index
  * tuples have no missing attributes: a pivot's truncated ones are not
@@ -207,7 +183,7 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
         if (c->attlen > 0) {
             off = TYPEALIGN(c->attalignby, off);
             values[i] = (c->attflags & ATTR_BYVAL)
-                            ? fetch_byval(tp + off, c->attlen)
+                            ? tdb_fetch_byval(tp + off, c->attlen)
                             : PointerGetDatum(tp + off);
             off += (Size)c->attlen;
         } else if (c->attlen == -1) {
@@ -234,7 +210,7 @@ tdb_bt_getattr(const BTIndexData *idx, IndexTuple t, int attno, bool *isnull)
 
         *isnull = false;
         if (c->attflags & ATTR_BYVAL)
-            return fetch_byval(p, c->attlen);
+            return tdb_fetch_byval(p, c->attlen);
         return PointerGetDatum(p);
     }
     tdb_bt_deform(idx, t, values, nulls);

@@ -190,8 +190,10 @@ api_copy_out_end(CopyChannel *ch)
 
 /*
  * A failed open's report for the caller: the message, then DETAIL and
- * HINT lines as psql prints a refused connection's.  malloc'd (the
- * caller frees it); NULL if even that fails.
+ * HINT lines as psql prints a refused connection's.  malloc'd, not
+ * palloc'd: the API hands it to the caller, who frees it with free()
+ * after every memory context of the failed open is gone; NULL if even
+ * that fails.
  */
 static char *
 open_error_text(const ErrorData *e)

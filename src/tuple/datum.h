@@ -14,6 +14,8 @@
 
 #include "common/base.h"
 
+#include <string.h>
+
 typedef uintptr_t Datum;
 
 _Static_assert(sizeof(Datum) == 8, "Datum must be 8 bytes");
@@ -71,6 +73,39 @@ Float8GetDatum(double f)
 
     memcpy(&d, &f, sizeof(d));
     return d;
+}
+
+/*
+ * The Datum of a by-value value of len bytes (1, 2, 4 or 8) stored at p,
+ * which need not be aligned; ints sign-extended, as the *GetDatum
+ * functions make them.  (heaptuple.c's deformer keeps its own copy,
+ * specialised by column.)
+ */
+static inline Datum
+tdb_fetch_byval(const char *p, int len)
+{
+    switch (len) {
+    case 1:
+        return CharGetDatum(*p);
+    case 2: {
+        int16 v;
+
+        memcpy(&v, p, 2);
+        return Int16GetDatum(v);
+    }
+    case 4: {
+        int32 v;
+
+        memcpy(&v, p, 4);
+        return Int32GetDatum(v);
+    }
+    default: {
+        int64 v;
+
+        memcpy(&v, p, 8);
+        return Int64GetDatum(v);
+    }
+    }
 }
 
 #endif /* TDB_TUPLE_DATUM_H */

@@ -123,28 +123,7 @@ tdb_packed_fetch(const TypeInfo *t, const char *p)
 {
     if (!t->byval)
         return PointerGetDatum(p);
-    switch (t->len) {
-    case 1:
-        return CharGetDatum(*p);
-    case 2: {
-        int16 v;
-
-        memcpy(&v, p, 2);
-        return Int16GetDatum(v);
-    }
-    case 4: {
-        int32 v;
-
-        memcpy(&v, p, 4);
-        return Int32GetDatum(v);
-    }
-    default: {
-        int64 v;
-
-        memcpy(&v, p, 8);
-        return Int64GetDatum(v);
-    }
-    }
+    return tdb_fetch_byval(p, t->len);
 }
 
 static const TypeInfo *

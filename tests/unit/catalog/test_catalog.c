@@ -41,19 +41,11 @@ new_db_path(void)
     return test_path(test_tmpdir(), "db");
 }
 
-static Database *
-open_db(const char *path)
-{
-    DatabaseOptions options = {.nbuffers = 64};
-
-    return catalog_test_open_db(path, &options);
-}
-
 /* Open the database at path and a session on it. */
 static Transaction *
 open_session(const char *path, Database **db)
 {
-    *db = open_db(path);
+    *db = catalog_test_open_small(path);
     return tdb_database_session(*db, NULL);
 }
 
@@ -279,7 +271,7 @@ TEST_END
 
 TEST_BEGIN(test_create_errors)
 {
-    Database *db = open_db(new_db_path());
+    Database *db = catalog_test_open_small(new_db_path());
     Transaction *s = tdb_database_session(db, NULL);
     ColumnDef dup[2] = {{"a", INT4OID, -1, false, NULL, 0, 0},
                         {"a", TEXTOID, -1, false, NULL, 0, 0}};
@@ -627,7 +619,7 @@ TEST_BEGIN(test_readers_and_writer)
     int rounds = RUNNING_ON_VALGRIND ? 30 : 400;
     uint64 rng = tdb_test_seed();
 
-    shared.db = open_db(new_db_path());
+    shared.db = catalog_test_open_small(new_db_path());
     shared.naccounts = 200;
     s = tdb_database_session(shared.db, NULL);
     create_filled(s, "accounts", shared.naccounts);
@@ -705,7 +697,7 @@ TEST_BEGIN(test_drop_waits_for_reader)
     HeapScanDesc scan;
     int n = 0;
 
-    shared.db = open_db(new_db_path());
+    shared.db = catalog_test_open_small(new_db_path());
     s = tdb_database_session(shared.db, NULL);
     create_filled(s, "t", 3000);
 
@@ -940,7 +932,7 @@ expect_open_refused(const char *path, const char *name)
     char msg[128];
 
     snprintf(msg, sizeof(msg), "relation \"%s\" is missing blocks", name);
-    expect_error(db = open_db(path), ERRCODE_DATA_CORRUPTED, msg);
+    expect_error(db = catalog_test_open_small(path), ERRCODE_DATA_CORRUPTED, msg);
     expect_str_eq(tdb_test_last_error.hint,
                   "The file was truncated outside the database. Restore it "
                   "from a backup.");
@@ -1143,11 +1135,11 @@ TEST_END
 TEST_BEGIN(test_second_open_refused)
 {
     const char *path = new_db_path();
-    Database *db = open_db(path);
+    Database *db = catalog_test_open_small(path);
 
-    expect_error(open_db(path), ERRCODE_LOCK_NOT_AVAILABLE, "is in use");
+    expect_error(catalog_test_open_small(path), ERRCODE_LOCK_NOT_AVAILABLE, "is in use");
     tdb_database_close(db);
-    db = open_db(path);
+    db = catalog_test_open_small(path);
     tdb_database_close(db);
 }
 TEST_END
@@ -1157,7 +1149,7 @@ static const char *
 name_of(const char *path)
 {
     static char name[NAMEDATALEN];
-    Database *db = open_db(path);
+    Database *db = catalog_test_open_small(path);
 
     snprintf(name, sizeof(name), "%s", tdb_database_name(db));
     tdb_database_close(db);

@@ -25,23 +25,6 @@
 #include "storage/storage_test.h"
 #include "test.h"
 
-static Database *
-open_db(const char *path)
-{
-    DatabaseOptions options = {.nbuffers = 64};
-
-    return catalog_test_open_db(path, &options);
-}
-
-static bool
-rel_file_exists(const char *db_path, RelFileNumber rel)
-{
-    char buf[600];
-
-    snprintf(buf, sizeof(buf), "%s/base/%u", db_path, rel);
-    return access(buf, F_OK) == 0;
-}
-
 static off_t
 rel_file_size(const char *db_path, RelFileNumber rel)
 {
@@ -112,7 +95,7 @@ nindexes(Transaction *s)
 TEST_BEGIN(test_create_and_describe)
 {
     const char *path = test_path(test_tmpdir(), "db");
-    Database *db = open_db(path);
+    Database *db = catalog_test_open_small(path);
     Transaction *s = tdb_database_session(db, NULL);
     Oid relid, pkey, idx;
     RelFileNumber idxfile;
@@ -127,8 +110,8 @@ TEST_BEGIN(test_create_and_describe)
     idx = make_index(s, relid, "t_a_lower_b_idx", false);
     expect_true(tdb_xact_commit(s));
     expect_true(pkey > relid && idx > pkey);
-    expect_true(rel_file_exists(path, pkey));
-    expect_true(rel_file_exists(path, idx));
+    expect_true(catalog_test_file_exists(path, pkey));
+    expect_true(catalog_test_file_exists(path, idx));
 
     tdb_xact_begin(s);
     rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
@@ -183,7 +166,7 @@ TEST_BEGIN(test_create_and_describe)
     /* kept across a reopen */
     tdb_xact_destroy(s);
     tdb_database_close(db);
-    db = open_db(path);
+    db = catalog_test_open_small(path);
     s = tdb_database_session(db, NULL);
     expect_int_eq(nindexes(s), 2);
 
@@ -205,12 +188,12 @@ TEST_BEGIN(test_create_and_describe)
     tdb_catalog_drop_index(s, idx);
     tdb_xact_abort(s);
     expect_int_eq(nindexes(s), 2);
-    expect_true(rel_file_exists(path, idxfile));
+    expect_true(catalog_test_file_exists(path, idxfile));
     tdb_xact_begin(s);
     tdb_catalog_drop_index(s, idx);
-    expect_true(rel_file_exists(path, idxfile)); /* until the commit */
+    expect_true(catalog_test_file_exists(path, idxfile)); /* until the commit */
     expect_true(tdb_xact_commit(s));
-    expect_false(rel_file_exists(path, idxfile));
+    expect_false(catalog_test_file_exists(path, idxfile));
     expect_int_eq(nindexes(s), 1);
 
     /* DROP CONSTRAINT takes its index along */
@@ -220,7 +203,7 @@ TEST_BEGIN(test_create_and_describe)
     tdb_lock_relation(s, relid, REL_LOCK_EXCLUSIVE);
     tdb_catalog_drop_constraint(s, &con);
     expect_true(tdb_xact_commit(s));
-    expect_false(rel_file_exists(path, pkey));
+    expect_false(catalog_test_file_exists(path, pkey));
     expect_int_eq(nindexes(s), 0);
     tdb_xact_begin(s);
     expect_false(tdb_catalog_has_primary_key(s, relid));
@@ -234,7 +217,7 @@ TEST_END
 TEST_BEGIN(test_abort_and_drop_table)
 {
     const char *path = test_path(test_tmpdir(), "db");
-    Database *db = open_db(path);
+    Database *db = catalog_test_open_small(path);
     Transaction *s = tdb_database_session(db, NULL);
     Oid relid, idx;
     Oid found, indrelid;
@@ -251,9 +234,9 @@ TEST_BEGIN(test_abort_and_drop_table)
     (void)tdb_xact_assign_xid(s);
     tdb_lock_relation(s, relid, REL_LOCK_EXCLUSIVE);
     idx = make_index(s, relid, "t_pkey", true);
-    expect_true(rel_file_exists(path, idx));
+    expect_true(catalog_test_file_exists(path, idx));
     tdb_xact_abort(s);
-    expect_false(rel_file_exists(path, idx));
+    expect_false(catalog_test_file_exists(path, idx));
     expect_int_eq(nindexes(s), 0);
     tdb_xact_begin(s);
     expect_false(
@@ -280,8 +263,8 @@ TEST_BEGIN(test_abort_and_drop_table)
     (void)tdb_xact_assign_xid(s);
     tdb_catalog_truncate_table(s, relid);
     expect_true(tdb_xact_commit(s));
-    expect_false(rel_file_exists(path, relid));
-    expect_false(rel_file_exists(path, idx));
+    expect_false(catalog_test_file_exists(path, relid));
+    expect_false(catalog_test_file_exists(path, idx));
     expect_int_eq(nindexes(s), 1);
     tdb_xact_begin(s);
     rel = tdb_relation_open_by_oid(s, relid, REL_LOCK_SHARE);
@@ -296,12 +279,12 @@ TEST_BEGIN(test_abort_and_drop_table)
     tdb_xact_begin(s);
     expect_true(tdb_catalog_drop_table(s, "t", false));
     tdb_xact_abort(s);
-    expect_true(rel_file_exists(path, idx_file));
+    expect_true(catalog_test_file_exists(path, idx_file));
     tdb_xact_begin(s);
     expect_true(tdb_catalog_drop_table(s, "t", false));
     expect_true(tdb_xact_commit(s));
-    expect_false(rel_file_exists(path, idx_file));
-    expect_false(rel_file_exists(path, rel_file));
+    expect_false(catalog_test_file_exists(path, idx_file));
+    expect_false(catalog_test_file_exists(path, rel_file));
     tdb_xact_begin(s);
     expect_false(
         tdb_catalog_lookup_relation(s, "t_pkey", &found, &relkind, &indrelid));

@@ -25,23 +25,6 @@
 #include "test.h"
 #include "toast/toast.h"
 
-static Database *
-open_db(const char *path)
-{
-    DatabaseOptions options = {.nbuffers = 64};
-
-    return catalog_test_open_db(path, &options);
-}
-
-static bool
-rel_file_exists(const char *db_path, RelFileNumber rel)
-{
-    char buf[600];
-
-    snprintf(buf, sizeof(buf), "%s/base/%u", db_path, rel);
-    return access(buf, F_OK) == 0;
-}
-
 static Oid
 create(Transaction *s, const char *name, const ColumnDef *cols, int n)
 {
@@ -71,7 +54,7 @@ toast_of(Transaction *s, const char *name)
 TEST_BEGIN(test_which_tables)
 {
     const char *path = test_path(test_tmpdir(), "db");
-    Database *db = open_db(path);
+    Database *db = catalog_test_open_small(path);
     Transaction *s = tdb_database_session(db, NULL);
     ColumnDef texts[] = {{"a", INT4OID, -1, false, NULL, 0, 0},
                         {"b", TEXTOID, -1, false, NULL, 0, 0}};
@@ -106,7 +89,7 @@ TEST_BEGIN(test_which_tables)
         tdb_catalog_set_attstorage(s, relid, 1, TYPSTORAGE_EXTENDED);
         toast = tdb_catalog_ensure_toast(s, relid);
         expect_true(toast != InvalidOid);
-        expect_true(rel_file_exists(path, toast));
+        expect_true(catalog_test_file_exists(path, toast));
         /* once is enough */
         expect_int_eq(tdb_catalog_ensure_toast(s, relid), InvalidOid);
     }
@@ -129,7 +112,7 @@ TEST_END
 TEST_BEGIN(test_open_toast_and_files)
 {
     const char *path = test_path(test_tmpdir(), "db");
-    Database *db = open_db(path);
+    Database *db = catalog_test_open_small(path);
     Transaction *s = tdb_database_session(db, NULL);
     ColumnDef cols[] = {{"a", INT4OID, -1, false, NULL, 0, 0},
                         {"b", BYTEAOID, -1, false, NULL, 0, 0}};
@@ -154,7 +137,7 @@ TEST_BEGIN(test_open_toast_and_files)
         expect_int_eq(TupleDescAttr(toast->rd_att, i)->attstorage,
                       TYPSTORAGE_PLAIN);
     old_file = toast->rd_relfilenumber;
-    expect_true(rel_file_exists(path, old_file));
+    expect_true(catalog_test_file_exists(path, old_file));
     tdb_relation_close(toast);
     tdb_relation_close(rel);
     tdb_xact_commit(s);
@@ -166,17 +149,17 @@ TEST_BEGIN(test_open_toast_and_files)
     toast = tdb_relation_open_toast(s, rel, REL_LOCK_SHARE);
     new_file = toast->rd_relfilenumber;
     expect_true(new_file != old_file);
-    expect_true(rel_file_exists(path, new_file));
+    expect_true(catalog_test_file_exists(path, new_file));
     tdb_relation_close(toast);
     tdb_relation_close(rel);
     tdb_xact_abort(s);
-    expect_false(rel_file_exists(path, new_file));
-    expect_true(rel_file_exists(path, old_file));
+    expect_false(catalog_test_file_exists(path, new_file));
+    expect_true(catalog_test_file_exists(path, old_file));
 
     tdb_xact_begin(s);
     tdb_catalog_truncate_table(s, relid);
     expect_true(tdb_xact_commit(s));
-    expect_false(rel_file_exists(path, old_file));
+    expect_false(catalog_test_file_exists(path, old_file));
     expect_int_eq(toast_of(s, "t"), toastid); /* the OID stays */
 
     /* DROP: the TOAST relation's file goes at commit */
@@ -189,9 +172,9 @@ TEST_BEGIN(test_open_toast_and_files)
     tdb_xact_commit(s);
     tdb_xact_begin(s);
     tdb_catalog_drop_table(s, "t", false);
-    expect_true(rel_file_exists(path, new_file));
+    expect_true(catalog_test_file_exists(path, new_file));
     expect_true(tdb_xact_commit(s));
-    expect_false(rel_file_exists(path, new_file));
+    expect_false(catalog_test_file_exists(path, new_file));
     tdb_xact_begin(s);
     expect_error(tdb_relation_open_by_oid(s, toastid, REL_LOCK_SHARE),
                  ERRCODE_UNDEFINED_TABLE, NULL);
@@ -204,7 +187,7 @@ TEST_END
 TEST_BEGIN(test_column_settings_persist)
 {
     const char *path = test_path(test_tmpdir(), "db");
-    Database *db = open_db(path);
+    Database *db = catalog_test_open_small(path);
     Transaction *s = tdb_database_session(db, NULL);
     ColumnDef cols[] = {
         {"a", TEXTOID, -1, false, NULL, 0, TOAST_COMPRESSION_LZ4},
@@ -228,7 +211,7 @@ TEST_BEGIN(test_column_settings_persist)
     tdb_xact_destroy(s);
     tdb_database_close(db);
 
-    db = open_db(path);
+    db = catalog_test_open_small(path);
     s = tdb_database_session(db, NULL);
     tdb_xact_begin(s);
     rel = tdb_relation_open(s, "t", REL_LOCK_SHARE);
