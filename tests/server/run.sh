@@ -68,10 +68,7 @@
 #              -X -a -q against the server, diffed against
 #              tests/regress/expected -- the acceptance test;
 #              files in tests/regress/known_failures.txt count as skipped
-#   psqldescribe  the regression files the shell fails only by its own
-#              \d lacking indexes (PSQL_DESCRIBE_FILES: known failures of
-#              the shell) through psql against the server, diffed against
-#              tests/regress/expected
+#              (compared as tests/regress/compare.sh says)
 #   damage     files damaged while the server was down: a table file cut
 #              short fails every statement that reaches the table with
 #              XX001 (restart included) and is never written over; DROP
@@ -95,6 +92,8 @@ ROOT=$(cd "$HERE/../.." && pwd)
 source "$HERE/lib.sh"
 # shellcheck source=tests/cli/lib.sh
 source "$ROOT/tests/cli/lib.sh"
+# shellcheck source=tests/regress/compare.sh
+source "$ROOT/tests/regress/compare.sh"
 
 TDB=${1:-$ROOT/build/release/tupledb}
 shift || true
@@ -108,7 +107,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PSQL=$PGBIN/psql
 
 if [ $# -gt 0 ]; then groups=("$@")
-else groups=(protocol deep limit shutdown auth psql libpq node cli regress psqldescribe damage)
+else groups=(protocol deep limit shutdown auth psql libpq node cli regress damage)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
@@ -559,7 +558,7 @@ group_cli() {
       ok "cli: tests/cli/cases/$name.sh through psql and the server"
     else
       fail "cli: tests/cli/cases/$name.sh through psql and the server"
-      diff -u "$expected" "$got" | sed 's/^/    /' | head -40
+      regress_diff "$expected" "$got" | sed 's/^/    /' | head -40
     fi
   done
 }
@@ -590,41 +589,13 @@ group_regress() {
     (psql_env; cd "$work" && LC_ALL=C \
        timeout 300 "$PSQL" -X -a -q -d "regress_$name" < "$sql" > "$got" 2>&1)
     server_stop
-    if cmp -s "$expected" "$got"; then
+    if same_regress_output "$expected" "$got"; then
       ok "regress: $name through psql and the server"
     elif [ -n "${known[$name]:-}" ]; then
       skip "regress: $name" "known failure: ${known[$name]}"
     else
       fail "regress: $name through psql and the server"
       diff -u "$expected" "$got" | sed 's/^/    /' | head -40
-    fi
-  done
-}
-
-# The regression files that tests/regress/known_failures.txt lists only
-# because the shell's own \d does not show indexes yet: through psql and
-# the server they must match PostgreSQL 15.
-PSQL_DESCRIBE_FILES=(index_describe)
-group_psqldescribe() {
-  local name sql got
-  # \di's Owner field of unaligned rows: the bootstrap role's name
-  local owner='s/^\([^|]*|[^|]*|index|\)[^|]*/\1OWNER/'
-  $have_psql || { skip "psqldescribe" "no $PSQL"; return; }
-  for name in "${PSQL_DESCRIBE_FILES[@]}"; do
-    sql=$ROOT/tests/regress/sql/$name.sql
-    got=$work/psqldescribe-$name.out
-    SRV_PORT=$(free_port)
-    server_start "$work/regress_idx_$name" \
-      || { fail "psqldescribe: $name (server start)"; continue; }
-    (psql_env; cd "$work" && LC_ALL=C \
-       timeout 300 "$PSQL" -X -a -q -d "regress_idx_$name" < "$sql" > "$got" 2>&1)
-    server_stop
-    if diff -u <(sed "$owner" "$ROOT/tests/regress/expected/$name.out") \
-         <(sed "$owner" "$got") > "$got.diff"; then
-      ok "psqldescribe: $name through psql and the server"
-    else
-      fail "psqldescribe: $name through psql and the server"
-      sed 's/^/    /' "$got.diff" | head -40
     fi
   done
 }
