@@ -31,6 +31,9 @@ tdb_index_build_empty(Relation heap, const RelationIndex *index)
     BTIndexData bt;
     TupleDesc desc = keyless_index(&bt, heap, index);
 
+    /* the metapage says whether deduplication is safe: what the key
+     * columns' operator classes say, as CREATE INDEX wrote it */
+    bt.allequalimage = index->ri_allequalimage;
     tdb_bt_create_empty(&bt);
     tdb_pfree(desc);
 }
