@@ -725,6 +725,22 @@ mark_halfdead(BTIndex idx, Buffer leafbuf, BTStack stack)
     return true;
 }
 
+/* unlink_halfdead found a link not as expected: release the siblings
+ * and the target (lbuf, rbuf may be invalid), keep the leaf locked. */
+static bool
+unlink_give_up(Buffer leafbuf, Buffer lbuf, Buffer tbuf, Buffer rbuf)
+{
+    if (rbuf != InvalidBuffer)
+        tdb_buf_unlock_release(rbuf);
+    if (tbuf != leafbuf)
+        tdb_buf_unlock_release(tbuf);
+    if (lbuf != InvalidBuffer)
+        tdb_buf_unlock_release(lbuf);
+    if (tbuf != leafbuf)
+        tdb_buf_lock(leafbuf, BUF_LOCK_EXCLUSIVE);
+    return false;
+}
+
 /*
  * Step (2) for the top page of the half-dead leaf's subtree (the leaf
  * itself at last); leafbuf is pinned and exclusively locked on entry and
@@ -787,13 +803,7 @@ unlink_halfdead(VacState *vs, Buffer leafbuf)
              ? !P_ISHALFDEAD(to)
              : P_IGNORE(to) ||
                    P_FIRSTDATAKEY(to) != tdb_page_get_max_offset(tpage))) {
-        if (tbuf != leafbuf)
-            tdb_buf_unlock_release(tbuf);
-        if (lbuf != InvalidBuffer)
-            tdb_buf_unlock_release(lbuf);
-        if (tbuf != leafbuf)
-            tdb_buf_lock(leafbuf, BUF_LOCK_EXCLUSIVE);
-        return false;
+        return unlink_give_up(leafbuf, lbuf, tbuf, InvalidBuffer);
     }
     if (target != leafblk)
         nextchild = bt_tuple_downlink(
@@ -801,14 +811,7 @@ unlink_halfdead(VacState *vs, Buffer leafbuf)
     rightsib = to->btpo_next;
     rbuf = tdb_bt_getbuf(idx, rightsib, BUF_LOCK_EXCLUSIVE);
     if (bt_opaque(tdb_buf_page(rbuf))->btpo_prev != target) {
-        tdb_buf_unlock_release(rbuf);
-        if (tbuf != leafbuf)
-            tdb_buf_unlock_release(tbuf);
-        if (lbuf != InvalidBuffer)
-            tdb_buf_unlock_release(lbuf);
-        if (tbuf != leafbuf)
-            tdb_buf_lock(leafbuf, BUF_LOCK_EXCLUSIVE);
-        return false;
+        return unlink_give_up(leafbuf, lbuf, tbuf, rbuf);
     }
     if (tbuf != leafbuf)
         tdb_buf_lock(leafbuf, BUF_LOCK_EXCLUSIVE); /* nobody waits on it */
