@@ -249,6 +249,10 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
     lo->btpo_next = rightblk;
     ro->btpo_prev = origblk;
     ro->btpo_next = oo->btpo_next;
+    /* a VACUUM running now may have passed the new page's block already:
+     * the cycle id tells it to come back for it (tdb_bt_vacuum) */
+    lo->btpo_cycleid = ro->btpo_cycleid =
+        tdb_bt_vacuum_cycleid(idx->relfilenumber);
 
     rightoff = P_HIKEY;
     if (!isrightmost) {
@@ -294,6 +298,10 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
                 idx, sblk,
                 "The right sibling's left link does not point back.");
         }
+        /* items that were on the original page when the VACUUM began are
+         * on the pages up to the first one of another cycle */
+        if (bt_opaque(tdb_buf_page(sbuf))->btpo_cycleid != ro->btpo_cycleid)
+            ro->btpo_flags |= BTP_SPLIT_END;
     }
     /* from here on nothing raises: install both halves */
     memcpy(leftpage, origpage, offsetof(PageHeaderData, pd_flags));
@@ -352,11 +360,15 @@ new_root(BTIndex idx, Buffer lbuf, Buffer rbuf)
 
 /*
  * The parent page holding the downlink to child, exclusively locked;
- * *off receives the downlink's offset.  Starts at the remembered page and
- * offset, moves right if the parent has split.
+ * *off receives the downlink's offset.  Starts at the remembered page
+ * (stack) and offset, moves right if the parent has split, and past
+ * pages being deleted.  Not found: raises XX002, or with missing_ok
+ * returns InvalidBuffer.  The caller may hold child's lock (child, then
+ * parent: the order every writer and page deletion use).
  */
-static Buffer
-get_parent(BTIndex idx, BTStack stack, BlockNumber child, OffsetNumber *off)
+Buffer
+tdb_bt_getstackbuf(BTIndex idx, BTStack stack, BlockNumber child,
+                   OffsetNumber *off, bool missing_ok)
 {
     BlockNumber blk = stack->blkno;
 
@@ -364,27 +376,35 @@ get_parent(BTIndex idx, BTStack stack, BlockNumber child, OffsetNumber *off)
         Buffer buf = tdb_bt_getbuf(idx, blk, BUF_LOCK_EXCLUSIVE);
         Page page = tdb_buf_page(buf);
         BTPageOpaque o = bt_opaque(page);
-        OffsetNumber minoff = P_FIRSTDATAKEY(o),
-                     maxoff = tdb_page_get_max_offset(page);
-        OffsetNumber start = Max(minoff, Min(stack->offset, maxoff));
 
-        for (OffsetNumber k = start; k <= maxoff; k++)
-            if (bt_tuple_downlink(bt_page_item(page, k)) == child) {
-                *off = k;
-                return buf;
-            }
-        for (OffsetNumber k = start; k-- > minoff;)
-            if (bt_tuple_downlink(bt_page_item(page, k)) == child) {
-                *off = k;
-                return buf;
-            }
+        if (!P_IGNORE(o)) {
+            OffsetNumber minoff = P_FIRSTDATAKEY(o),
+                         maxoff = tdb_page_get_max_offset(page);
+            OffsetNumber start = Max(minoff, Min(stack->offset, maxoff));
+
+            for (OffsetNumber k = start; k <= maxoff; k++)
+                if (bt_tuple_downlink(bt_page_item_checked(idx, page, k)) ==
+                    child) {
+                    *off = stack->offset = k;
+                    return buf;
+                }
+            for (OffsetNumber k = start; k-- > minoff;)
+                if (bt_tuple_downlink(bt_page_item_checked(idx, page, k)) ==
+                    child) {
+                    *off = stack->offset = k;
+                    return buf;
+                }
+        }
         if (P_RIGHTMOST(o)) {
             tdb_buf_unlock_release(buf);
+            if (missing_ok)
+                return InvalidBuffer;
             tdb_bt_raise_corrupt(
                 idx, blk,
                 "The downlink to a split page was not found in its parent.");
         }
         blk = o->btpo_next;
+        stack->blkno = blk;
         stack->offset = FirstOffsetNumber;
         tdb_buf_unlock_release(buf);
     }
@@ -450,7 +470,8 @@ insert_on_page(BTIndex idx, Buffer buf, BTStack stack, IndexTuple itup,
                 elog(ERROR, "no parent for a split page of index \"%s\"",
                      idx->name);
             bt_tuple_set_downlink(downlink, tdb_buf_block_number(rbuf));
-            pbuf = get_parent(idx, stack, tdb_buf_block_number(buf), &poff);
+            pbuf = tdb_bt_getstackbuf(idx, stack, tdb_buf_block_number(buf),
+                                      &poff, false);
             tdb_buf_unlock_release(rbuf);
             insert_on_page(idx, pbuf, stack->parent, downlink,
                            (OffsetNumber)(poff + 1), 0, buf);

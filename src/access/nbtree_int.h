@@ -24,8 +24,11 @@
 
 #include "common/base.h"
 #include "access/nbtree.h"
+#include "access/transam.h"
 #include "storage/bufmgr.h"
 #include "storage/page.h"
+
+#include <string.h>
 
 #define BTREE_METAPAGE 0
 #define BTREE_MAGIC 0x053162
@@ -110,6 +113,32 @@ P_RIGHTMOST(BTPageOpaque o)
 }
 
 static inline bool
+P_ISDELETED(BTPageOpaque o)
+{
+    return (o->btpo_flags & BTP_DELETED) != 0;
+}
+
+static inline bool
+P_ISHALFDEAD(BTPageOpaque o)
+{
+    return (o->btpo_flags & BTP_HALF_DEAD) != 0;
+}
+
+/* A page that is being or has been deleted: readers step past it by its
+ * right link and read nothing on it. */
+static inline bool
+P_IGNORE(BTPageOpaque o)
+{
+    return (o->btpo_flags & (BTP_DELETED | BTP_HALF_DEAD)) != 0;
+}
+
+static inline bool
+P_INCOMPLETE_SPLIT(BTPageOpaque o)
+{
+    return (o->btpo_flags & BTP_INCOMPLETE_SPLIT) != 0;
+}
+
+static inline bool
 P_LEFTMOST(BTPageOpaque o)
 {
     return o->btpo_prev == P_NONE;
@@ -151,6 +180,27 @@ bt_page_item_checked(const BTIndexData *idx, Page page, OffsetNumber off)
         tdb_bt_raise_corrupt(idx, InvalidBlockNumber,
                              "A line pointer is invalid.");
     return t;
+}
+
+/*
+ * A deleted page (PostgreSQL 15's BTDeletedPageData, with BTP_DELETED |
+ * BTP_HAS_FULLXID): the 64-bit transaction id (epoch 0 in tupledb: its
+ * xids stop before wrapping) that was next when the page was unlinked,
+ * right after the page header; pd_lower just past it, no items.  Once it
+ * precedes the horizon every scan that could still hold a link to the
+ * page has ended, and the page may be reused.
+ */
+typedef struct BTDeletedPageData {
+    uint64 safexid;
+} BTDeletedPageData;
+
+static inline TransactionId
+bt_page_safexid(Page page)
+{
+    uint64 x;
+
+    memcpy(&x, page + MAXALIGN(SizeOfPageHeaderData), sizeof(x));
+    return (TransactionId)x;
 }
 
 static inline BTMetaPageData *
@@ -321,6 +371,7 @@ int tdb_bt_cmp_values(const BTIndexData *idx, int attno, Datum a, bool anull,
 
 /* nbtpage.c */
 void tdb_bt_page_init(Page page, uint32 level, uint16 flags);
+uint16 tdb_bt_vacuum_cycleid(RelFileNumber rel);
 void tdb_bt_init_metapage(Page page, BlockNumber root, uint32 level,
                           bool allequalimage);
 Buffer tdb_bt_getbuf(const BTIndexData *idx, BlockNumber blk,
@@ -331,6 +382,10 @@ Buffer tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode);
 void tdb_bt_delete_items(Page page, const OffsetNumber *offs, int n);
 void tdb_bt_page_add_tuple(Page page, IndexTuple itup, Size itemsz,
                            OffsetNumber off, bool newfirstdataitem);
+
+/* nbtinsert.c */
+Buffer tdb_bt_getstackbuf(BTIndex idx, BTStack stack, BlockNumber child,
+                          OffsetNumber *off, bool missing_ok);
 
 /* nbtsearch.c */
 Buffer tdb_bt_moveright(const BTIndexData *idx, const BTInsertKey *key,

@@ -36,9 +36,18 @@ tdb_bt_moveright(const BTIndexData *idx, const BTInsertKey *key, Buffer buf,
         BTPageOpaque o = bt_opaque(page);
         BlockNumber next;
 
-        if (P_RIGHTMOST(o) || tdb_bt_compare(idx, key, page, P_HIKEY) < cmpval)
+        /* a half-dead or deleted page holds nothing: its key range went
+         * to its right sibling */
+        if (!P_IGNORE(o) && (P_RIGHTMOST(o) ||
+                             tdb_bt_compare(idx, key, page, P_HIKEY) < cmpval))
             return buf;
         next = o->btpo_next;
+        if (next == P_NONE || next == tdb_buf_block_number(buf)) {
+            BlockNumber blk = tdb_buf_block_number(buf);
+
+            tdb_buf_unlock_release(buf);
+            tdb_bt_raise_corrupt(idx, blk, "A deleted page has no right link.");
+        }
         tdb_buf_unlock_release(buf);
         buf = tdb_bt_getbuf(idx, next, mode);
     }
@@ -397,6 +406,11 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
     scan->next_page = o->btpo_next;
     scan->prev_page = o->btpo_prev;
     scan->nitems = scan->item = 0;
+    if (P_IGNORE(o)) {
+        /* deleted since the link to it was read: nothing here, go on */
+        scan->more = scan->dir == BT_FORWARD ? !P_RIGHTMOST(o) : true;
+        return false;
+    }
     if (scan->dir == BT_FORWARD) {
         for (off = Max(off, minoff); off <= maxoff && cont; off++) {
             ItemIdData *lp = tdb_page_get_item_id(page, off);
@@ -420,32 +434,75 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
 }
 
 /*
- * The left neighbour of page `from` (whose left link was prev when read),
- * share-locked: prev, or -- if prev split since -- the page right of it
- * whose right link is `from`.
+ * The live left neighbour of page `from` (whose left link was prev when
+ * read), share-locked: prev, or -- if prev split since -- the page right
+ * of it whose right link is `from`; a neighbour deleted since is passed
+ * by its own left link.  If `from` itself was deleted meanwhile (its
+ * neighbours' links no longer lead to it), the walk starts over from the
+ * first live page right of it, which the scan has read already.
+ * InvalidBuffer when there is no page to the left any more.
  */
 static Buffer
 walk_left(BTScanDesc scan, BlockNumber prev, BlockNumber from)
 {
-    Buffer buf = tdb_bt_getbuf(scan->idx, prev, BUF_LOCK_SHARE);
+    BTIndex idx = scan->idx;
+    BlockNumber nblocks = tdb_buf_relation_nblocks(idx->relfilenumber);
 
-    for (;;) {
-        BTPageOpaque o = bt_opaque(tdb_buf_page(buf));
-        BlockNumber next = o->btpo_next;
+    for (uint32 tries = 0; tries <= nblocks; tries++) {
+        Buffer buf;
+        BTPageOpaque o;
+        bool found_from = false;
 
-        if (next == from)
-            return buf;
-        if (next == P_NONE) {
-            BlockNumber blk = tdb_buf_block_number(buf);
+        if (prev == P_NONE)
+            return InvalidBuffer;
+        buf = tdb_bt_getbuf(idx, prev, BUF_LOCK_SHARE);
+        /* right from prev, looking for the page that links to from */
+        for (uint32 steps = 0; steps <= nblocks; steps++) {
+            BlockNumber next;
 
+            o = bt_opaque(tdb_buf_page(buf));
+            if (o->btpo_next == from) {
+                if (!P_IGNORE(o))
+                    return buf;
+                /* deleted since: its left link passes it */
+                prev = o->btpo_prev;
+                found_from = true;
+                break;
+            }
+            if (P_RIGHTMOST(o))
+                break;
+            next = o->btpo_next;
             tdb_buf_unlock_release(buf);
-            tdb_bt_raise_corrupt(
-                scan->idx, blk,
-                "The left sibling's right links do not lead back.");
+            buf = tdb_bt_getbuf(idx, next, BUF_LOCK_SHARE);
         }
         tdb_buf_unlock_release(buf);
-        buf = tdb_bt_getbuf(scan->idx, next, BUF_LOCK_SHARE);
+        if (found_from)
+            continue;
+        /* no page links to from any more: from was deleted.  Start over
+         * from the first live page right of it, which the scan has read
+         * already (a backward scan reads right to left). */
+        buf = tdb_bt_getbuf(idx, from, BUF_LOCK_SHARE);
+        o = bt_opaque(tdb_buf_page(buf));
+        if (!P_IGNORE(o) && o->btpo_prev == prev) {
+            tdb_buf_unlock_release(buf);
+            tdb_bt_raise_corrupt(
+                idx, from, "The left sibling's right links do not lead back.");
+        }
+        while (P_IGNORE(o)) {
+            BlockNumber next = o->btpo_next;
+
+            tdb_buf_unlock_release(buf);
+            if (next == P_NONE)
+                tdb_bt_raise_corrupt(idx, from,
+                                     "A deleted page has no right link.");
+            from = next;
+            buf = tdb_bt_getbuf(idx, from, BUF_LOCK_SHARE);
+            o = bt_opaque(tdb_buf_page(buf));
+        }
+        prev = o->btpo_prev;
+        tdb_buf_unlock_release(buf);
     }
+    tdb_bt_raise_corrupt(idx, from, "The left links of a level form a cycle.");
 }
 
 /* Descend to the leftmost (forward) or rightmost leaf. */
@@ -461,7 +518,7 @@ get_endpoint(BTScanDesc scan)
         BTPageOpaque o = bt_opaque(page);
         BlockNumber child;
 
-        if (scan->dir == BT_BACKWARD && !P_RIGHTMOST(o)) {
+        if ((scan->dir == BT_BACKWARD || P_IGNORE(o)) && !P_RIGHTMOST(o)) {
             child = o->btpo_next;
         } else if (P_ISLEAF(o)) {
             return buf;
@@ -558,6 +615,8 @@ step_page(BTScanDesc scan)
             read_page(scan, buf, FirstOffsetNumber);
         } else {
             buf = walk_left(scan, scan->prev_page, scan->curr_page);
+            if (buf == InvalidBuffer)
+                return false;
             read_page(scan, buf, MaxOffsetNumber);
         }
         tdb_buf_unlock_release(buf);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "access/heapam.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "common/elog.h"
 #include "executor/exec_int.h"
@@ -152,6 +153,8 @@ tdb_exec_open_indexes(EState *estate, Relation rel, List *exprs, List *keycols)
         tdb_bt_index_init(&w->bt, ri->ri_relfilenumber, ri->ri_name,
                           index_tupdesc(rel, ri, own));
         memcpy(w->bt.heap_name, rel->rd_name, NAMEDATALEN);
+        /* splits may reuse pages VACUUM deleted, once past its horizon */
+        w->bt.tm = tdb_xact_manager_of(estate->xact);
         tdb_exec_index_comparators(&w->bt, ri);
     }
     return iw;
