@@ -43,7 +43,7 @@ binsrch_insert(const BTIndexData *idx, const BTInsertKey *key, Page page,
 
     *postingoff = 0;
     if (off <= maxoff) {
-        IndexTuple t = bt_page_item(page, off);
+        IndexTuple t = bt_page_item_checked(idx, page, off);
 
         if (bt_tuple_is_posting(t) &&
             tdb_bt_compare(idx, key, page, off) == 0) {
@@ -124,7 +124,11 @@ tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup)
     TDB_TRY();
     {
         if (bt_page_free_space(page) < itemsz) {
-            bool changed = delete_dead_items(page);
+            bool changed;
+
+            /* the page is rearranged below: all of it must be sound */
+            bt_page_items_checked(idx, page);
+            changed = delete_dead_items(page);
 
             if (bt_page_free_space(page) < itemsz && idx->deduplicate_items &&
                 idx->allequalimage) {
@@ -205,6 +209,8 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
     OffsetNumber i;
     SplitDest dest;
 
+    /* every item is copied below: none may lie about its size */
+    bt_page_items_checked(idx, origpage);
     firstright = tdb_bt_findsplitloc(idx, origpage, newitemoff, newitemsz,
                                      newitem, &newitemonleft);
     flags =

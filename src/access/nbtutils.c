@@ -86,11 +86,11 @@ tdb_bt_raise_corrupt(const BTIndexData *idx, BlockNumber blk, const char *what)
     if (blk == InvalidBlockNumber)
         ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
                 errmsg("index \"%s\" contains corrupted page", idx->name),
-                errdetail("%s", what));
+                errdetail("%s", what), errhint("Please REINDEX it."));
     ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
             errmsg("index \"%s\" contains corrupted page at block %u",
                    idx->name, blk),
-            errdetail("%s", what));
+            errdetail("%s", what), errhint("Please REINDEX it."));
 }
 
 /* ----------------------------------------------------------------------
@@ -158,7 +158,9 @@ tdb_bt_copy_tuple(IndexTuple t)
 /*
  * Walk the attributes of t up to natts, filling values/isnull.  Index
  * tuples have no missing attributes: a pivot's truncated ones are not
- * asked for.
+ * asked for.  Every attribute is checked to lie inside the tuple (whose
+ * size its line pointer vouched for: bt_page_item_checked), so a damaged
+ * length raises XX002 instead of sending a comparator past the page.
  */
 void
 tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
@@ -166,6 +168,9 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
     TupleDesc desc = idx->tupdesc;
     int natts = Min(bt_tuple_natts(idx, t), desc->natts);
     const char *tp = (const char *)t + itup_data_offset(t);
+    Size avail = IndexTupleSize(t) > itup_data_offset(t)
+                     ? IndexTupleSize(t) - itup_data_offset(t)
+                     : 0;
     const bits8 *bits = (t->t_info & INDEX_NULL_MASK)
                             ? (const bits8 *)t + sizeof(IndexTupleData)
                             : NULL;
@@ -173,6 +178,7 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
 
     for (int i = 0; i < natts; i++) {
         const CompactAttribute *c = &desc->compact_attrs[i];
+        Size len;
 
         if (bits != NULL && att_isnull(i, bits)) {
             values[i] = 0;
@@ -182,20 +188,43 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
         isnull[i] = false;
         if (c->attlen > 0) {
             off = TYPEALIGN(c->attalignby, off);
+            len = (Size)c->attlen;
+            if (unlikely(off + len > avail))
+                goto bad;
             values[i] = (c->attflags & ATTR_BYVAL)
                             ? tdb_fetch_byval(tp + off, c->attlen)
                             : PointerGetDatum(tp + off);
-            off += (Size)c->attlen;
         } else if (c->attlen == -1) {
+            Size hdr;
+
+            if (unlikely(off >= avail))
+                goto bad;
             if (*(const uint8 *)(tp + off) == 0)
                 off = TYPEALIGN(c->attalignby, off);
+            /* the header itself, then the whole value; never a TOAST
+             * pointer (index values are inline) */
+            if (unlikely(off >= avail))
+                goto bad;
+            hdr = VARATT_IS_1B(tp + off) ? VARHDRSZ_SHORT : VARHDRSZ;
+            if (unlikely(off + hdr > avail || VARATT_IS_EXTERNAL(tp + off)))
+                goto bad;
+            len = VARSIZE_ANY(tp + off);
+            if (unlikely(len < hdr || off + len > avail))
+                goto bad;
             values[i] = PointerGetDatum(tp + off);
-            off += VARSIZE_ANY(tp + off);
         } else {
+            if (unlikely(off >= avail))
+                goto bad;
+            len = strnlen(tp + off, avail - off) + 1;
+            if (unlikely(off + len > avail))
+                goto bad;
             values[i] = PointerGetDatum(tp + off);
-            off += strlen(tp + off) + 1;
         }
+        off += len;
     }
+    return;
+bad:
+    bt_raise_corrupt_at(idx, t, "An index tuple's attribute overruns it.");
 }
 
 Datum
