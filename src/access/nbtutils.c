@@ -358,10 +358,22 @@ tdb_bt_compare(const BTIndexData *idx, const BTInsertKey *key, Page page,
     return 0;
 }
 
-/* datum_image_eq: bitwise equality of two non-null values. */
+/*
+ * Are the non-null values a and b of key column attno bitwise equal
+ * (PostgreSQL's datum_image_eq, which compares compressed values
+ * decompressed)?  A compressed key -- the executor compresses large ones
+ * -- goes to the caller's comparator, which decompresses (access/ may
+ * not): in the indexes that ask (deduplication, truncation: all
+ * equalimage) its equality is bitwise equality.
+ */
 static bool
-datum_image_eq(Datum a, Datum b, const CompactAttribute *c)
+datum_image_eq(const BTIndexData *idx, int attno, Datum a, Datum b)
 {
+    const CompactAttribute *c = &idx->tupdesc->compact_attrs[attno];
+
+    if (c->attlen == -1 && (VARATT_IS_COMPRESSED(DatumGetPointer(a)) ||
+                            VARATT_IS_COMPRESSED(DatumGetPointer(b))))
+        return tdb_bt_cmp_values(idx, attno, a, false, b, false) == 0;
     if (c->attflags & ATTR_BYVAL)
         return a == b;
     if (c->attlen > 0)
@@ -399,8 +411,32 @@ tdb_bt_keep_natts_fast(const BTIndexData *idx, IndexTuple a, IndexTuple b)
     for (int i = 0; i < idx->nkeyatts; i++) {
         if (na[i] != nb[i])
             break;
-        if (!na[i] &&
-            !datum_image_eq(va[i], vb[i], &idx->tupdesc->compact_attrs[i]))
+        if (!na[i] && !datum_image_eq(idx, i, va[i], vb[i]))
+            break;
+        keep++;
+    }
+    return keep;
+}
+
+/*
+ * 1 + the number of leading key attributes of a and b that compare equal
+ * (PostgreSQL's _bt_keep_natts, for truncation): the comparators decide
+ * where bitwise equality is not equality (numeric 1.0 and 1.00).
+ */
+static int
+keep_natts(const BTIndexData *idx, IndexTuple a, IndexTuple b)
+{
+    Datum va[INDEX_MAX_KEYS], vb[INDEX_MAX_KEYS];
+    bool na[INDEX_MAX_KEYS], nb[INDEX_MAX_KEYS];
+    int keep = 1;
+
+    if (idx->allequalimage)
+        return tdb_bt_keep_natts_fast(idx, a, b);
+    tdb_bt_deform(idx, a, va, na);
+    tdb_bt_deform(idx, b, vb, nb);
+    for (int i = 0; i < idx->nkeyatts; i++) {
+        if (na[i] != nb[i] ||
+            (!na[i] && tdb_bt_cmp_values(idx, i, va[i], false, vb[i], false)))
             break;
         keep++;
     }
@@ -477,7 +513,7 @@ tdb_bt_truncate(const BTIndexData *idx, IndexTuple lastleft,
                 IndexTuple firstright)
 {
     int nkeyatts = idx->nkeyatts;
-    int keep = tdb_bt_keep_natts_fast(idx, lastleft, firstright);
+    int keep = keep_natts(idx, lastleft, firstright);
     int leave = Min(keep, nkeyatts);
     IndexTuple pivot, tidpivot;
     Size newsize;
