@@ -434,6 +434,7 @@ void tdb_bt_page_add_tuple(Page page, IndexTuple itup, Size itemsz,
                            OffsetNumber off, bool newfirstdataitem);
 
 /* nbtinsert.c */
+void tdb_bt_finish_split(BTIndex idx, Buffer lbuf, BTStack stack);
 Buffer tdb_bt_getstackbuf(BTIndex idx, BTStack stack, BlockNumber child,
                           OffsetNumber *off, bool missing_ok);
 

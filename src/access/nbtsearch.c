@@ -144,6 +144,28 @@ tdb_bt_binsrch(const BTIndexData *idx, const BTInsertKey *key, Page page)
 }
 
 /*
+ * An inserting descent met the left half of an interrupted split in buf
+ * (locked in mode): finish it (PostgreSQL's _bt_moveright does, for
+ * writers) and return the same page again in mode, for the descent to
+ * move right from.  stack: the path to its parent.
+ */
+static Buffer
+finish_split(BTIndex idx, Buffer buf, BTStack stack, BufferLockMode mode)
+{
+    BlockNumber blk = tdb_buf_block_number(buf);
+
+    if (mode != BUF_LOCK_EXCLUSIVE) {
+        tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
+        tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    }
+    if (P_INCOMPLETE_SPLIT(bt_opaque(tdb_buf_page(buf))))
+        tdb_bt_finish_split(idx, buf, stack);
+    else
+        tdb_buf_unlock_release(buf);
+    return tdb_bt_getbuf(idx, blk, mode);
+}
+
+/*
  * Descend to the leaf where key belongs; it is returned in *bufp locked
  * in leafmode (InvalidBuffer if the index is empty and leafmode is share).
  * Returns the path (parent pages and downlink offsets), allocated in the
@@ -176,10 +198,18 @@ tdb_bt_search(BTIndex idx, const BTInsertKey *key, Buffer *bufp,
         BTStack s;
         BufferLockMode mode;
 
+        /* an insert finishes the interrupted splits it meets: the page
+         * the downlink led to, or the one it moved right to */
+        if (unlikely(P_INCOMPLETE_SPLIT(bt_opaque(tdb_buf_page(buf)))) &&
+            leafmode == BUF_LOCK_EXCLUSIVE)
+            buf = finish_split(idx, buf, stack,
+                               level == 0 ? leafmode : BUF_LOCK_SHARE);
         buf = tdb_bt_moveright(idx, key, buf,
                                level == 0 ? leafmode : BUF_LOCK_SHARE);
         page = tdb_buf_page(buf);
         o = bt_opaque(page);
+        if (unlikely(P_INCOMPLETE_SPLIT(o)) && leafmode == BUF_LOCK_EXCLUSIVE)
+            continue;
         if (o->btpo_level != level) {
             BlockNumber blk = tdb_buf_block_number(buf);
 

@@ -195,23 +195,28 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
                             ? tdb_fetch_byval(tp + off, c->attlen)
                             : PointerGetDatum(tp + off);
         } else if (c->attlen == -1) {
-            Size hdr;
+            const char *p;
 
-            if (unlikely(off >= avail))
-                goto bad;
+            /* the bytes read before the length is checked lie at most a
+             * pad and a header past the tuple: inside its page (or, for
+             * a tuple formed in memory, inside the tuple, which is
+             * sound) */
             if (*(const uint8 *)(tp + off) == 0)
                 off = TYPEALIGN(c->attalignby, off);
-            /* the header itself, then the whole value; never a TOAST
-             * pointer (index values are inline) */
-            if (unlikely(off >= avail))
+            p = tp + off;
+            if (VARATT_IS_1B(p)) {
+                /* never a TOAST pointer: index values are inline */
+                if (unlikely(VARATT_IS_1B_E(p)))
+                    goto bad;
+                len = VARSIZE_1B(p);
+            } else {
+                len = VARSIZE_4B(p);
+                if (unlikely(len < VARHDRSZ))
+                    goto bad;
+            }
+            if (unlikely(off + len > avail))
                 goto bad;
-            hdr = VARATT_IS_1B(tp + off) ? VARHDRSZ_SHORT : VARHDRSZ;
-            if (unlikely(off + hdr > avail || VARATT_IS_EXTERNAL(tp + off)))
-                goto bad;
-            len = VARSIZE_ANY(tp + off);
-            if (unlikely(len < hdr || off + len > avail))
-                goto bad;
-            values[i] = PointerGetDatum(tp + off);
+            values[i] = PointerGetDatum(p);
         } else {
             if (unlikely(off >= avail))
                 goto bad;

@@ -869,6 +869,80 @@ TEST_BEGIN(test_corruption_bounds)
 }
 TEST_END
 
+/* In the parent page, remove the downlink to block *arg. */
+static void
+remove_downlink(Page page, void *arg)
+{
+    BlockNumber child = *(BlockNumber *)arg;
+
+    for (OffsetNumber off = P_FIRSTDATAKEY(bt_opaque(page));
+         off <= tdb_page_get_max_offset(page); off++)
+        if (bt_tuple_downlink(bt_page_item(page, off)) == child) {
+            tdb_bt_delete_items(page, &off, 1);
+            return;
+        }
+}
+
+static void
+set_incomplete_split(Page page, void *arg)
+{
+    (void)arg;
+    bt_opaque(page)->btpo_flags |= BTP_INCOMPLETE_SPLIT;
+}
+
+/*
+ * A split interrupted between writing its halves and inserting the
+ * downlink to the right half (an error in the parent's split, a crash):
+ * the left half flagged BTP_INCOMPLETE_SPLIT, no downlink to the right
+ * half.  Readers reach the right half by the right link; the next insert
+ * that meets the left half finishes the split as PostgreSQL's
+ * _bt_finish_split does, and the structure check passes again.
+ */
+TEST_BEGIN(test_finish_incomplete_split)
+{
+    BtEnv *e = bt_env_start(128);
+    BTIndex idx = bt_new_index(e, "t_split_idx", BTK_INT4);
+    BlockNumber root, right;
+    uint32 level;
+    PGAlignedBlock b;
+    ItemPointerData t[4];
+    BTScanKeyData k;
+    int32 firstright;
+
+    tdb_bt_create_empty(idx);
+    for (int i = 0; i < 3000; i++)
+        insert_int(idx, i, tid_of((BlockNumber)i, 1));
+    meta_root(idx, &root, &level);
+    expect_int_eq(level, 1);
+    right = bt_opaque(read_page_copy(idx, 1, &b))->btpo_next;
+    firstright = DatumGetInt32(
+        tdb_bt_getattr(idx, bt_page_item(read_page_copy(idx, right, &b),
+                                         P_FIRSTKEY),
+                       0, &(bool){false}));
+    edit_page(idx, root, remove_downlink, &right);
+    edit_page(idx, 1, set_incomplete_split, NULL);
+    /* readers still find everything, through the right link */
+    expect_int_eq(scan_all(idx, NULL, 0, BT_FORWARD, t, 1), 3000);
+    k = (BTScanKeyData){1, BT_EQUAL, Int32GetDatum(firstright)};
+    expect_int_eq(scan_all(idx, &k, 1, BT_FORWARD, t, 4), 1);
+    /* an insert into the right half's range finishes the split first */
+    insert_int(idx, firstright, tid_of(5000, 1));
+    expect_false(P_INCOMPLETE_SPLIT(bt_opaque(read_page_copy(idx, 1, &b))));
+    {
+        Page rp = read_page_copy(idx, root, &b);
+        bool found = false;
+
+        for (OffsetNumber off = P_FIRSTDATAKEY(bt_opaque(rp));
+             off <= tdb_page_get_max_offset(rp); off++)
+            found |= bt_tuple_downlink(bt_page_item(rp, off)) == right;
+        expect_true(found);
+    }
+    expect_int_eq(tdb_bt_check(idx), 3001);
+    expect_int_eq(scan_all(idx, &k, 1, BT_FORWARD, t, 4), 2);
+    bt_env_finish(e);
+}
+TEST_END
+
 /* ---- a scan while another thread splits pages ---------------------------- */
 
 typedef struct ConcArg {
@@ -1314,6 +1388,7 @@ main(int argc, char **argv)
         TEST_CASE(test_scan_keys_text_and_nulls), TEST_CASE(test_find_equal),
         TEST_CASE(test_loader), TEST_CASE(test_structure_check),
         TEST_CASE(test_corruption_bounds),
+        TEST_CASE(test_finish_incomplete_split),
         TEST_CASE(test_scan_concurrent_with_splits),
         TEST_CASE(test_page_deletion_and_reuse),
         TEST_CASE(test_page_deletion_edge_cases), TEST_CASE(test_random_model));
