@@ -85,7 +85,11 @@ tdb_bt_check_page(const BTIndexData *idx, Page page, BlockNumber blk)
     BTPageOpaque o;
 
     if (tdb_page_is_new(page))
-        tdb_bt_raise_corrupt(idx, blk, "The page is uninitialized.");
+        ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
+                errmsg("index \"%s\" contains unexpected zero page at block "
+                       "%u",
+                       idx->name, blk),
+                errhint("Please REINDEX it."));
     if (h->pd_special != BLCKSZ - MAXALIGN(sizeof(BTPageOpaqueData)) ||
         h->pd_lower < SizeOfPageHeaderData || h->pd_lower > h->pd_upper ||
         h->pd_upper > h->pd_special)
@@ -100,9 +104,20 @@ tdb_bt_check_page(const BTIndexData *idx, Page page, BlockNumber blk)
     if (blk == BTREE_METAPAGE) {
         const BTMetaPageData *m = bt_metadata(page);
 
-        if (!(o->btpo_flags & BTP_META) || m->btm_magic != BTREE_MAGIC ||
-            m->btm_version != BTREE_VERSION)
-            tdb_bt_raise_corrupt(idx, blk, "The metapage is invalid.");
+        /* PostgreSQL's _bt_getmeta messages */
+        if (!(o->btpo_flags & BTP_META) || m->btm_magic != BTREE_MAGIC)
+            ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
+                    errmsg("index \"%s\" is not a btree", idx->name));
+        if (m->btm_version != BTREE_VERSION)
+            ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
+                    errmsg("version mismatch in index \"%s\": file version "
+                           "%d, current version %d, minimal supported "
+                           "version %d",
+                           idx->name, (int)m->btm_version, BTREE_VERSION,
+                           BTREE_MIN_VERSION));
+        if (m->btm_root == BTREE_METAPAGE ? m->btm_level != 0
+                                          : m->btm_fastroot == BTREE_METAPAGE)
+            tdb_bt_raise_corrupt(idx, blk, "The metapage's root is invalid.");
         return;
     }
     if ((o->btpo_flags & BTP_META) || P_ISLEAF(o) != (o->btpo_level == 0))
@@ -309,6 +324,7 @@ tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode)
     meta = tdb_bt_getbuf(idx, BTREE_METAPAGE, BUF_LOCK_SHARE);
     BTMetaPageData *m = bt_metadata(tdb_buf_page(meta));
     BlockNumber root = m->btm_root;
+    uint32 level;
     Buffer buf;
 
     if (root == P_NONE) {
@@ -341,9 +357,16 @@ tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode)
         }
         return buf;
     }
+    level = m->btm_level;
     tdb_buf_unlock_release(meta);
+    buf = tdb_bt_getbuf(idx, root, mode);
+    if (bt_opaque(tdb_buf_page(buf))->btpo_level != level) {
+        tdb_buf_unlock_release(buf);
+        tdb_bt_raise_corrupt(idx, root,
+                             "The root page's level is not the metapage's.");
+    }
     __atomic_store_n(&idx->cached_root, root, __ATOMIC_RELAXED);
-    return tdb_bt_getbuf(idx, root, mode);
+    return buf;
 }
 
 /*
@@ -410,7 +433,8 @@ tdb_bt_delete_items(Page page, const OffsetNumber *offs, int n)
  * place: dead ones dropped, posting lists shrunk.
  */
 static int64
-vacuum_leaf(Page page, BTDeadCallback is_dead, void *arg, int64 *kept)
+vacuum_leaf(const BTIndexData *idx, Page page, BTDeadCallback is_dead,
+            void *arg, int64 *kept)
 {
     BTPageOpaque o = bt_opaque(page);
     OffsetNumber maxoff = tdb_page_get_max_offset(page);
@@ -421,8 +445,11 @@ vacuum_leaf(Page page, BTDeadCallback is_dead, void *arg, int64 *kept)
     ItemPointerData *live =
         tdb_palloc(sizeof(ItemPointerData) * BT_MAX_TIDS_PER_PAGE);
 
+    /* all of it before changing any of it */
+    bt_page_items_checked(idx, page);
+
     for (OffsetNumber off = P_FIRSTDATAKEY(o); off <= maxoff; off++) {
-        IndexTuple t = bt_page_item(page, off);
+        IndexTuple t = bt_page_item_checked(idx, page, off);
 
         if (!bt_tuple_is_posting(t)) {
             if (is_dead(&t->t_tid, arg)) {
@@ -1011,7 +1038,7 @@ vacuum_page(VacState *vs, BlockNumber scanblk)
             return;
         }
         if (vs->is_dead != NULL) {
-            int64 r = vacuum_leaf(page, vs->is_dead, vs->arg, &vs->kept);
+            int64 r = vacuum_leaf(vs->idx, page, vs->is_dead, vs->arg, &vs->kept);
 
             if (r > 0)
                 tdb_buf_mark_dirty(buf);

@@ -157,29 +157,79 @@ bt_page_item(Page page, OffsetNumber off)
                         ItemIdGetOffset(tdb_page_get_item_id(page, off)));
 }
 
+/*
+ * Raise XX002 "index "NAME" contains corrupted page at block N" (hint
+ * "Please REINDEX it.", as PostgreSQL's page checks) with what as the
+ * detail.  blk InvalidBlockNumber: a page outside the buffer pool.
+ */
 void tdb_bt_raise_corrupt(const BTIndexData *idx, BlockNumber blk,
                           const char *what) TDB_NORETURN;
 
+/* The same for the pool page that ptr points into (its block found from
+ * the pointer: callers that have the page but not its buffer). */
+static inline TDB_NORETURN void
+bt_raise_corrupt_at(const BTIndexData *idx, const void *ptr, const char *what)
+{
+    tdb_bt_raise_corrupt(idx, tdb_buf_block_of_pointer(ptr), what);
+}
+
 /*
  * Item off of page, checked to lie inside the page's item area with a
- * size matching its line pointer: a damaged page raises XX002 instead of
- * being read out of bounds (the caller's locks and pins are released at
- * the statement boundary).
+ * size matching its line pointer, and a posting list to lie inside its
+ * tuple: a damaged page raises XX002 instead of being read out of
+ * bounds (the caller's locks and pins are released at the statement
+ * boundary).  Attribute data is checked where it is read (tdb_bt_deform).
  */
 static inline IndexTuple
 bt_page_item_checked(const BTIndexData *idx, Page page, OffsetNumber off)
 {
     const PageHeaderData *h = tdb_page_header_const(page);
-    const ItemIdData *lp = &h->pd_linp[off - 1];
-    IndexTuple t = (IndexTuple)(page + lp->lp_off);
+    const ItemIdData *lp;
+    IndexTuple t;
 
+    if (unlikely(off < FirstOffsetNumber ||
+                 off > tdb_page_get_max_offset(page)))
+        bt_raise_corrupt_at(idx, page, "An item offset is out of range.");
+    lp = &h->pd_linp[off - 1];
+    t = (IndexTuple)(page + lp->lp_off);
     if (unlikely(lp->lp_off < h->pd_upper ||
                  lp->lp_off + lp->lp_len > h->pd_special ||
                  lp->lp_len < sizeof(IndexTupleData) ||
                  IndexTupleSize(t) != lp->lp_len))
-        tdb_bt_raise_corrupt(idx, InvalidBlockNumber,
-                             "A line pointer is invalid.");
+        bt_raise_corrupt_at(idx, page, "A line pointer is invalid.");
+    if (unlikely(t->t_info & INDEX_ALT_TID_MASK)) {
+        uint16 status = ItemPointerGetOffsetNumber(&t->t_tid);
+
+        /* a posting list: 1.. TIDs inside the tuple, after its header */
+        if ((status & BT_IS_POSTING) &&
+            ((status & BT_OFFSET_MASK) == 0 ||
+             ItemPointerGetBlockNumber(&t->t_tid) < sizeof(IndexTupleData) ||
+             ItemPointerGetBlockNumber(&t->t_tid) +
+                     (status & BT_OFFSET_MASK) * sizeof(ItemPointerData) >
+                 lp->lp_len))
+            bt_raise_corrupt_at(idx, page, "A posting list is invalid.");
+        /* a pivot: at most the key columns, its heap TID inside it */
+        if (!(status & BT_IS_POSTING) &&
+            ((int)(status & BT_OFFSET_MASK) > idx->nkeyatts ||
+             ((status & BT_PIVOT_HEAP_TID_ATTR) &&
+              lp->lp_len < sizeof(IndexTupleData) + sizeof(ItemPointerData))))
+            bt_raise_corrupt_at(idx, page, "A pivot tuple is invalid.");
+    }
     return t;
+}
+
+/*
+ * Every item of page through bt_page_item_checked: before the page is
+ * rearranged as a whole (deduplication, a split, VACUUM), whose code
+ * then reads items unchecked.
+ */
+static inline void
+bt_page_items_checked(const BTIndexData *idx, Page page)
+{
+    OffsetNumber maxoff = tdb_page_get_max_offset(page);
+
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+        (void)bt_page_item_checked(idx, page, off);
 }
 
 /*
@@ -384,6 +434,7 @@ void tdb_bt_page_add_tuple(Page page, IndexTuple itup, Size itemsz,
                            OffsetNumber off, bool newfirstdataitem);
 
 /* nbtinsert.c */
+void tdb_bt_finish_split(BTIndex idx, Buffer lbuf, BTStack stack);
 Buffer tdb_bt_getstackbuf(BTIndex idx, BTStack stack, BlockNumber child,
                           OffsetNumber *off, bool missing_ok);
 

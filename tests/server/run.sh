@@ -74,7 +74,13 @@
 #              XX001 (restart included) and is never written over; DROP
 #              works; a deleted pg_xact segment makes the server and the
 #              shell refuse the database with PostgreSQL's "could not
-#              access status of transaction" and its DETAIL
+#              access status of transaction" and its DETAIL; an index
+#              page failing its checksum, pages of impossible B-tree
+#              structure with right checksums, a bad metapage and a file
+#              of garbage fail INSERT and VACUUM with XX001 / XX002
+#              naming the index while other tables work, and REINDEX
+#              INDEX / TABLE repairs each (tests/server/btpage.py damages
+#              the file)
 #
 # Prints one line per check and ends with
 #   RESULT server: N passed, N failed, N skipped
@@ -706,6 +712,85 @@ group_damage() {
   damage_sql "... and the table every committed row" "3000" \
     "SELECT count(*) FROM k"
   server_stop
+  group_damage_index
+}
+
+# index_file: the path of k_pkey's file (the server is up; REINDEX gives
+# the index a new file each time)
+index_file() {
+  local rfn
+  rfn=$(psql_env; "$PSQL" -X -q -A -t -c \
+        "SELECT relfilenode FROM pg_class WHERE relname = 'k_pkey'" 2>&1)
+  echo "$dir/base/$rfn"
+}
+
+# damage_index NAME DAMAGE ERROR [VACUUM_ERROR]: stop the server, damage k_pkey's file
+# with `btpage.py FILE DAMAGE...`, restart; an INSERT that reaches the
+# damaged page and a VACUUM fail with ERROR (VACUUM_ERROR if given; a
+# line of psql's verbose
+# output, "FILE" in it replaced by the file's base/N), other tables work;
+# REINDEX (INDEX or TABLE, alternately) repairs it: the keys are there
+# again, the one deleted before the VACUUM can come back.
+damage_index() {
+  local name=$1 damage=$2 error=$3 verror=${4:-$3} file rel reindex out
+  local gone=$((100 + nfixed))
+  file=$(index_file)
+  rel=base/${file##*/}
+  server_stop
+  # shellcheck disable=SC2086
+  python3 "$HERE/btpage.py" "$file" $damage ||
+    { fail "damage: index $name: btpage.py"; return; }
+  server_start "$dir" || { fail "damage: index $name: restart"; return; }
+  error=${error//FILE/$rel}
+  verror=${verror//FILE/$rel}
+  damage_sql "index $name: INSERT fails" "$error" \
+    "INSERT INTO k VALUES (5, 'again')"
+  out=$(psql_env; "$PSQL" -X -q -A -t -v VERBOSITY=verbose \
+        -c "DELETE FROM k WHERE a = $gone" -c "VACUUM k" 2>&1)
+  if grep -qxF -- "$verror" <<<"$out"; then ok "damage: index $name: VACUUM fails"
+  else fail "damage: index $name: VACUUM fails" "$out"; fi
+  damage_sql "index $name: other tables work" "$((nfixed + 2))" \
+    "INSERT INTO u VALUES ($((nfixed + 2))); SELECT count(*) FROM u"
+  reindex="REINDEX INDEX k_pkey"
+  [ $((nfixed % 2)) -eq 1 ] && reindex="REINDEX TABLE k"
+  nfixed=$((nfixed + 1))
+  damage_sql "index $name: $reindex repairs it" "repaired" \
+    "$reindex; SELECT 'repaired'"
+  damage_sql "index $name: every key is there" \
+    'DETAIL:  Key (a)=(5) already exists.' "INSERT INTO k VALUES (5, 'again')"
+  damage_sql "index $name: the deleted key can come back" "3000" \
+    "INSERT INTO k VALUES ($gone, 'back'); SELECT count(*) FROM k"
+}
+
+# Index files damaged while the server is down: a page failing its
+# checksum (XX001), pages whose checksum is right but whose B-tree
+# structure is impossible (XX002 naming the index, or PostgreSQL's
+# metapage message), and a file of garbage, which REINDEX replaces
+# without reading any of it.
+group_damage_index() {
+  local dir=$work/damage-btree nfixed=0 out hk file
+  SRV_PORT=$(free_port)
+  server_start "$dir" || { fail "damage: server start (btree)"; return; }
+  out=$(psql_env; "$PSQL" -X -q -v ON_ERROR_STOP=1 \
+        -c "CREATE TABLE k (a int PRIMARY KEY, b text)" \
+        -c "INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, 3000) g" \
+        -c "CREATE TABLE u (a int PRIMARY KEY); INSERT INTO u VALUES (1)" 2>&1)
+  [ -z "$out" ] || fail "damage: setup (btree)" "$out"
+  # block 1 is the leftmost leaf (keys from 1), block 0 the metapage
+  damage_index "checksum" "flip 1 5000" \
+    "ERROR:  XX001: invalid page in block 1 of relation FILE"
+  damage_index "level" "set 1 8184 03000000" \
+    'ERROR:  XX002: index "k_pkey" contains corrupted page at block 1'
+  file=$(index_file)
+  hk=$(python3 "$HERE/btpage.py" "$file" item 1 1)
+  damage_index "high key size" "set 1 $((hk + 6)) f01f" \
+    'ERROR:  XX002: index "k_pkey" contains corrupted page at block 1'
+  damage_index "metapage version" "set 0 28 03000000" \
+    'ERROR:  XX002: version mismatch in index "k_pkey": file version 3, current version 4, minimal supported version 2'
+  damage_index "garbage file" "garbage" \
+    "ERROR:  XX001: invalid page in block 0 of relation FILE" \
+    "ERROR:  XX001: invalid page in block 1 of relation FILE"
+  server_stop "damage (btree)"
 }
 
 PASSED=0; FAILED=0; SKIPPED=0
