@@ -322,11 +322,13 @@ datum_to_tid(Datum d, ItemPointerData *tid)
     ItemPointerSet(tid, (BlockNumber)(v >> 16), (OffsetNumber)(v & 0xFFFF));
 }
 
-/* The sort's row: the index's columns, then the heap TID (int8). */
+/* The sort's row: the index's columns, the heap TID (int8), then whether
+ * the build's snapshot sees the row (bool: the rows a unique index must
+ * not hold twice). */
 static TupleDesc
 build_sort_desc(TupleDesc itd)
 {
-    TupleDesc sd = tdb_tupdesc_create(itd->natts + 1);
+    TupleDesc sd = tdb_tupdesc_create(itd->natts + 2);
 
     for (int i = 0; i < itd->natts; i++) {
         const TupleAttr *a = TupleDescAttr(itd, i);
@@ -337,6 +339,8 @@ build_sort_desc(TupleDesc itd)
     }
     tdb_tupdesc_init_attr(sd, itd->natts, "tid", INT8OID, -1, 8, true, 'd',
                           'p');
+    tdb_tupdesc_init_attr(sd, itd->natts + 1, "visible", BOOLOID, -1, 1, true,
+                          'c', 'p');
     tdb_tupdesc_finalize(sd);
     return sd;
 }
@@ -359,7 +363,9 @@ keys_equal(IndexWriter *w, const Datum *a, const bool *an, const Datum *b,
     return true;
 }
 
-/* Sort the entries of ts into the loader, checking uniqueness. */
+/* Sort the entries of ts into the loader, checking uniqueness among the
+ * entries of rows the build's snapshot sees (entries with equal keys are
+ * adjacent, so each is compared with the last such entry before it). */
 static void
 load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
 {
@@ -375,8 +381,11 @@ load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
     while ((slot = tdb_tuplesort_next(ts)) != NULL) {
         ItemPointerData tid;
 
+        bool visible;
+
         tdb_slot_getallattrs(slot);
-        if (w->ri->ri_unique && have_prev &&
+        visible = DatumGetBool(slot->tts_values[natts + 1]);
+        if (w->ri->ri_unique && visible && have_prev &&
             keys_equal(w, prev, prev_null, slot->tts_values,
                        slot->tts_isnull)) {
             memcpy(iw->values, slot->tts_values, sizeof(Datum) * natts);
@@ -389,7 +398,7 @@ load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
         }
         datum_to_tid(slot->tts_values[natts], &tid);
         tdb_bt_load_add(ld, slot->tts_values, slot->tts_isnull, &tid);
-        if (w->ri->ri_unique) {
+        if (w->ri->ri_unique && visible) {
             MemoryContext old;
 
             tdb_mcxt_reset(prev_cxt);
@@ -443,7 +452,9 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
     econtext.per_query_mcxt = estate->query_mcxt;
     econtext.estate = estate;
     econtext.scan_slot = row;
-    scan = tdb_heap_beginscan(iw->rel, estate->snapshot);
+    scan = tdb_heap_beginscan_nondead(
+        iw->rel, estate->snapshot,
+        tdb_xact_manager_oldest_xmin(tdb_xact_manager_of(estate->xact)));
     while (tdb_heap_getnextslot(scan, row)) {
         MemoryContext old;
 
@@ -458,6 +469,9 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
             memcpy(entry->tts_isnull, iw->isnull, sizeof(bool) * natts);
             entry->tts_values[natts] = tid_to_datum(&row->tts_tid);
             entry->tts_isnull[natts] = false;
+            entry->tts_values[natts + 1] =
+                BoolGetDatum(tdb_heap_scan_row_visible(scan));
+            entry->tts_isnull[natts + 1] = false;
             tdb_slot_store_virtual(entry);
             tdb_tuplesort_put(ts, entry);
         }
