@@ -205,6 +205,12 @@ typedef struct BTScanDescData {
     bool more;             /* pages remain in the scan's direction */
     int nitems, item;
     ItemPointerData *items;
+    /* tdb_bt_scan_keep_tuples: the current page's matching index tuples
+     * copied into tuples (one page's worth at most), item i's at
+     * tuples + tuple_off[i]; NULL when not asked for */
+    char *tuples;
+    uint16 *tuple_off;
+    Size tuples_used;
 } BTScanDescData;
 
 static int
@@ -288,7 +294,29 @@ tdb_bt_endscan(BTScanDesc scan)
 {
     tdb_pfree(scan->keys);
     tdb_pfree(scan->items);
+    if (scan->tuples != NULL) {
+        tdb_pfree(scan->tuples);
+        tdb_pfree(scan->tuple_off);
+    }
     tdb_pfree(scan);
+}
+
+void
+tdb_bt_scan_keep_tuples(BTScanDesc scan)
+{
+    if (scan->tuples != NULL)
+        return;
+    scan->tuples = tdb_palloc(BLCKSZ);
+    scan->tuple_off = tdb_palloc(sizeof(uint16) * BT_MAX_TIDS_PER_PAGE);
+}
+
+void
+tdb_bt_scan_current_values(BTScanDesc scan, Datum *values, bool *isnull)
+{
+    Assert(scan->tuples != NULL && scan->item > 0);
+    tdb_bt_deform(scan->idx,
+                  (IndexTuple)(scan->tuples + scan->tuple_off[scan->item - 1]),
+                  values, isnull);
 }
 
 /* Does tuple t satisfy every key?  *cont becomes false when no later
@@ -366,6 +394,8 @@ check_keys(BTScanDesc scan, IndexTuple t, bool *cont)
 static void
 add_tuple_tids(BTScanDesc scan, IndexTuple t)
 {
+    int first = scan->nitems;
+
     if (bt_tuple_is_posting(t)) {
         int n = bt_tuple_nposting(t);
 
@@ -377,6 +407,16 @@ add_tuple_tids(BTScanDesc scan, IndexTuple t)
                 scan->items[scan->nitems++] = *bt_tuple_posting_n(t, i);
     } else {
         scan->items[scan->nitems++] = t->t_tid;
+    }
+    if (scan->tuples != NULL) {
+        Size size = IndexTupleSize(t);
+
+        /* the tuples matched on one page fit in a page */
+        Assert(scan->tuples_used + size <= BLCKSZ);
+        memcpy(scan->tuples + scan->tuples_used, t, size);
+        for (int i = first; i < scan->nitems; i++)
+            scan->tuple_off[i] = (uint16)scan->tuples_used;
+        scan->tuples_used += MAXALIGN(size);
     }
 }
 
@@ -397,6 +437,7 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
     scan->next_page = o->btpo_next;
     scan->prev_page = o->btpo_prev;
     scan->nitems = scan->item = 0;
+    scan->tuples_used = 0;
     if (scan->dir == BT_FORWARD) {
         for (off = Max(off, minoff); off <= maxoff && cont; off++) {
             ItemIdData *lp = tdb_page_get_item_id(page, off);

@@ -111,6 +111,31 @@ index_tupdesc(Relation rel, const RelationIndex *ri, Expr **exprs)
     return desc;
 }
 
+void
+tdb_exec_index_open_scan(BTIndexData *bt, Relation rel, const RelationIndex *ri,
+                         List *exprs)
+{
+    Expr **own = tdb_palloc(sizeof(Expr *) * (Size)Max(1, list_length(exprs)));
+
+    for (int i = 0; i < list_length(exprs); i++)
+        own[i] = list_nth(exprs, i);
+    tdb_bt_index_init(bt, ri->ri_relfilenumber, ri->ri_name,
+                      index_tupdesc(rel, ri, own));
+    memcpy(bt->heap_name, rel->rd_name, NAMEDATALEN);
+    tdb_exec_index_comparators(bt, ri);
+}
+
+int
+tdb_exec_index_tree_height(const RelationIndex *ri)
+{
+    BTIndexData bt;
+
+    memset(&bt, 0, sizeof(bt));
+    bt.relfilenumber = ri->ri_relfilenumber;
+    memcpy(bt.name, ri->ri_name, NAMEDATALEN);
+    return tdb_bt_tree_height(&bt);
+}
+
 IndexWriters *
 tdb_exec_open_indexes(EState *estate, Relation rel, List *exprs, List *keycols)
 {

@@ -60,6 +60,19 @@ IndexWriters *tdb_exec_open_indexes(EState *estate, Relation rel, List *exprs,
 void tdb_exec_index_comparators(BTIndexData *bt, const RelationIndex *ri);
 
 /*
+ * Open index ri of rel for a scan into *bt (PostgreSQL's index_open for
+ * reading): its tuple descriptor -- exprs are its expression columns, in
+ * order, whose types it takes -- and comparators.  Allocates in the
+ * current memory context.
+ */
+void tdb_exec_index_open_scan(BTIndexData *bt, Relation rel,
+                              const RelationIndex *ri, List *exprs);
+
+/* The height of index ri above its leaves (tdb_bt_tree_height), for the
+ * planner's cost of a descent.  Reads the metapage. */
+int tdb_exec_index_tree_height(const RelationIndex *ri);
+
+/*
  * The entries of the new heap row at tid (row: the table-shaped slot,
  * all columns deformed) in every index whose predicate holds, after the
  * unique checks: 23505 "duplicate key value violates unique constraint"

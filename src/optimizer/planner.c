@@ -166,8 +166,8 @@ tdb_plan_contains_node(Node *node, NodeTag tag)
  * ---------------------------------------------------------------------- */
 
 /* Every Var (levelsup 0) the query reads, deduplicated. */
-static bool
-collect_vars(Node *node, void *arg)
+bool
+tdb_plan_collect_vars(Node *node, void *arg)
 {
     List **vars = arg;
 
@@ -184,7 +184,7 @@ collect_vars(Node *node, void *arg)
         *vars = tdb_lappend(*vars, v);
         return false;
     }
-    return tdb_expr_walk_children(node, collect_vars, arg);
+    return tdb_expr_walk_children(node, tdb_plan_collect_vars, arg);
 }
 
 static void
@@ -193,12 +193,12 @@ collect_jointree_vars(Node *node, List **vars)
     tdb_check_stack_depth();
 
     if (IsA(node, FromExpr)) {
-        collect_vars((Node *)((FromExpr *)node)->quals, vars);
+        tdb_plan_collect_vars((Node *)((FromExpr *)node)->quals, vars);
         for (int i = 0; i < list_length(((FromExpr *)node)->fromlist); i++)
             collect_jointree_vars(list_nth(((FromExpr *)node)->fromlist, i),
                                   vars);
     } else if (IsA(node, JoinExpr)) {
-        collect_vars((Node *)((JoinExpr *)node)->quals, vars);
+        tdb_plan_collect_vars((Node *)((JoinExpr *)node)->quals, vars);
         collect_jointree_vars(((JoinExpr *)node)->larg, vars);
         collect_jointree_vars(((JoinExpr *)node)->rarg, vars);
     }
@@ -444,10 +444,10 @@ needed_vars(Query *q)
     List *vars = NIL;
 
     for (int i = 0; i < list_length(q->target_list); i++)
-        collect_vars(list_nth(q->target_list, i), &vars);
+        tdb_plan_collect_vars(list_nth(q->target_list, i), &vars);
     for (int i = 0; i < list_length(q->returning); i++)
-        collect_vars(list_nth(q->returning, i), &vars);
-    collect_vars((Node *)q->having, &vars);
+        tdb_plan_collect_vars(list_nth(q->returning, i), &vars);
+    tdb_plan_collect_vars((Node *)q->having, &vars);
     collect_jointree_vars((Node *)q->jointree, &vars);
     return vars;
 }
@@ -488,14 +488,56 @@ check_srf_placement(Query *q)
     }
 }
 
+/* A LIMIT / OFFSET that is a constant, as a count (-1: none or not a
+ * constant). */
+static double
+const_count(Expr *e)
+{
+    if (e == NULL || !IsA(e, Const) || ((Const *)e)->constisnull)
+        return -1;
+    return (double)DatumGetInt64(((Const *)e)->constvalue);
+}
+
+/*
+ * The ORDER BY a single-table SELECT's scan may return in index order
+ * (indxpath.c): one table in FROM, nothing between the scan and the
+ * sort (aggregation, DISTINCT, set-returning functions).
+ */
+static void
+set_wanted_order(PlannerInfo *root)
+{
+    Query *q = root->q;
+    Node *item;
+    double count, offset;
+
+    root->wanted_order = NIL;
+    root->wanted_limit = 0;
+    root->order_provided = false;
+    if (q->sort_clause == NIL || q->has_aggs || q->group_clause != NIL ||
+        q->having != NULL || q->distinct_clause != NIL || q->has_target_srfs ||
+        list_length(q->jointree->fromlist) != 1)
+        return;
+    item = linitial(q->jointree->fromlist);
+    if (!IsA(item, RangeTblRef) ||
+        rt_fetch(q, ((RangeTblRef *)item)->rtindex)->rtekind != RTE_RELATION)
+        return;
+    root->wanted_order = q->sort_clause;
+    count = const_count(q->limit_count);
+    offset = const_count(q->limit_offset);
+    if (count >= 0)
+        root->wanted_limit = count + Max(offset, 0.0);
+}
+
 /* The SELECT part: join tree, aggregation, DISTINCT, ORDER BY, LIMIT. */
 static Plan *
 plan_select(PlannerInfo *root)
 {
     Query *q = root->q;
     List *needed = needed_vars(q);
-    Plan *plan = tdb_plan_jointree(root, needed);
+    Plan *plan;
 
+    set_wanted_order(root);
+    plan = tdb_plan_jointree(root, needed);
     if (q->has_target_srfs) {
         ProjectSet *ps = MAKE_PLAN(ProjectSet);
 
@@ -537,7 +579,7 @@ plan_select(PlannerInfo *root)
         plan = tdb_plan_make_unique(plan, q->distinct_clause, q->target_list);
     } else if (q->distinct_clause != NIL)
         plan = tdb_plan_distinct(root, plan);
-    else if (q->sort_clause != NIL)
+    else if (q->sort_clause != NIL && !root->order_provided)
         plan = tdb_plan_make_sort(plan, q->sort_clause, q->target_list);
     if (q->limit_offset != NULL || q->limit_count != NULL)
         plan = tdb_plan_make_limit(plan, q->limit_offset, q->limit_count);
@@ -557,7 +599,7 @@ add_returning_columns(Query *q, List *tlist, List **needed)
 {
     List *vars = NIL;
 
-    collect_vars((Node *)q->returning, &vars);
+    tdb_plan_collect_vars((Node *)q->returning, &vars);
     for (int i = 0; i < list_length(vars); i++) {
         Var *v = list_nth(vars, i);
 
@@ -626,7 +668,7 @@ plan_modify(PlannerInfo *root)
                                                           a - 1),
                                            false));
             if (IsA(e, Var))
-                collect_vars((Node *)e, &needed);
+                tdb_plan_collect_vars((Node *)e, &needed);
         }
         tlist = tdb_lappend(tlist, tdb_make_target_entry((Expr *)ctid,
                                                          natts + 1, "ctid",

@@ -211,10 +211,12 @@ session_ok(Session *s, const char *sql)
 
 /*
  * CREATE INDEX indexes the rows an older snapshot still sees: a row
- * deleted (and committed) while a REPEATABLE READ transaction that began
- * before is open keeps its entry, as in PostgreSQL, since that
- * transaction may read through the new index; the unique index built
- * beside it ignores the deleted row's key.
+ * deleted (and committed) while a transaction that took a snapshot
+ * before is open keeps its entry, as in PostgreSQL, since such a
+ * snapshot may read through the new index (tupledb runs every
+ * transaction READ COMMITTED today, but the open one keeps its first
+ * snapshot's xmin, and so the horizon, until it ends); the unique index
+ * built beside it ignores the deleted row's key.
  */
 TEST_BEGIN(test_build_keeps_rows_older_snapshots_see)
 {

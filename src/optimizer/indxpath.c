@@ -1,0 +1,738 @@
+/*
+ * indxpath.c -- index scans for a base relation's conditions and for
+ * ORDER BY (PostgreSQL's indxpath.c, with the cost arithmetic of
+ * costsize.c's cost_index and selfuncs.c's btcostestimate /
+ * genericcostestimate).
+ *
+ * For each valid B-tree index of the table, the scan's conditions that
+ * the index can search are matched to its key columns:
+ *
+ *   column op value      op one of = < <= > >= (either side: "5 = a" is
+ *                        used as "a = 5"), value reading no column of
+ *                        the query and calling nothing volatile (a
+ *                        constant, a prepared statement's parameter, an
+ *                        initplan's result), of the column's type or --
+ *                        for int2 / int4 / int8 columns -- another of
+ *                        those (PostgreSQL's integer_ops family);
+ *   column IN (values)   an IN list of such values (ScalarArrayOp);
+ *   column IS NULL
+ *
+ * where "column" is a table column the index holds as a key column.  The
+ * other conditions stay as the scan's Filter.  An index whose key
+ * columns hold every column the query reads of the table gives an Index
+ * Only Scan (as PostgreSQL, which then builds no plain Index Scan).
+ *
+ * The scan chosen is the cheapest of the sequential scan and the index
+ * paths by PostgreSQL's formulas; when the query's ORDER BY (a
+ * single-table SELECT: PlannerInfo.wanted_order) is an index's order --
+ * forward, or backward reversing every column's direction and NULLS
+ * placement -- that path competes with the cheapest one plus a sort,
+ * both costed for the rows LIMIT reads, as PostgreSQL's fractional
+ * costs do.  enable_seqscan / enable_indexscan / enable_indexonlyscan
+ * add PostgreSQL's disable_cost.
+ *
+ * Not here yet (PostgreSQL has them): bitmap scans, IS NOT NULL as an
+ * index condition, = ANY (array), expression and partial indexes, index
+ * scans parameterized by a join's outer row, min() / max() by an index.
+ *
+ * Entry point (planner_int.h): tdb_plan_index_scan.
+ */
+#include "common/base.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "executor/execindex.h"
+#include "optimizer/planner_int.h"
+#include "storage/bufmgr.h"
+
+/* PostgreSQL's constants (costsize.h, guc defaults). */
+#define RANDOM_PAGE_COST 4.0
+#define SEQ_PAGE_COST 1.0
+#define CPU_INDEX_TUPLE_COST 0.005
+#define EFFECTIVE_CACHE_SIZE 524288.0 /* pages: 4GB */
+
+/* BTStrategy values (access/nbtree.h, which this layer cannot include) */
+enum {
+    KEY_LESS = 1,
+    KEY_LESS_EQUAL = 2,
+    KEY_EQUAL = 3,
+    KEY_GREATER_EQUAL = 4,
+    KEY_GREATER = 5,
+    KEY_IS_NULL = 6,
+};
+
+/* One condition matched to an index column. */
+typedef struct IndexClause {
+    int col;     /* 0-based index column */
+    Expr *orig;  /* the scan's condition */
+    Expr *shown; /* as EXPLAIN shows it: the column on the left */
+    IndexKey key;
+} IndexClause;
+
+/* An index path: the index, its conditions, its cost. */
+typedef struct IndexPath {
+    const RelationIndex *ri;
+    List *clauses; /* IndexClause, in index column order */
+    bool index_only;
+    bool backward;
+    double startup;
+    double total;
+} IndexPath;
+
+/* What the paths of one table share. */
+typedef struct IndexContext {
+    PlannerInfo *root;
+    int rtindex;
+    Relation rel;
+    List *quals;        /* the scan's conditions */
+    List *tlist;        /* the scan's output (Vars) */
+    double tuples;      /* the table's estimated rows */
+    double pages;       /* ... and pages */
+    double rows;        /* rows after every condition */
+    double total_pages; /* every table of the query (index_pages_fetched) */
+    List *unique_attnos;
+} IndexContext;
+
+/* ----------------------------------------------------------------------
+ * Matching conditions to index columns
+ * ---------------------------------------------------------------------- */
+
+static bool
+is_int_type(Oid t)
+{
+    return t == INT2OID || t == INT4OID || t == INT8OID;
+}
+
+static bool
+is_text_type(Oid t)
+{
+    return t == TEXTOID || t == VARCHAROID;
+}
+
+/* Can a value of type arg search a column of type col (same order)? */
+static bool
+types_compatible(Oid col, Oid arg)
+{
+    return col == arg || (is_int_type(col) && is_int_type(arg)) ||
+           (is_text_type(col) && is_text_type(arg));
+}
+
+/* The key's arg_type: the column's when the values compare the same
+ * way without fitting (text and varchar). */
+static Oid
+key_arg_type(Oid col, Oid arg)
+{
+    return is_text_type(col) ? col : arg;
+}
+
+/* Is e table column attnum of rtindex (under a binary relabeling)? */
+static bool
+is_index_column(Expr *e, int rtindex, int attnum)
+{
+    while (e != NULL && IsA(e, RelabelType))
+        e = ((RelabelType *)e)->arg;
+    return e != NULL && IsA(e, Var) && ((Var *)e)->varno == rtindex &&
+           ((Var *)e)->varlevelsup == 0 && ((Var *)e)->varattno == attnum;
+}
+
+/* A value the scan can compute once at its start? */
+static bool
+is_scan_constant(Expr *e)
+{
+    return !tdb_plan_contains_node((Node *)e, T_Var) &&
+           !tdb_plan_contains_node((Node *)e, T_SubPlan) &&
+           !tdb_plan_contains_node((Node *)e, T_Aggref) &&
+           !tdb_contains_volatile((Node *)e);
+}
+
+static int
+strategy_of(const char *op)
+{
+    if (strcmp(op, "=") == 0)
+        return KEY_EQUAL;
+    if (strcmp(op, "<") == 0)
+        return KEY_LESS;
+    if (strcmp(op, "<=") == 0)
+        return KEY_LESS_EQUAL;
+    if (strcmp(op, ">") == 0)
+        return KEY_GREATER;
+    if (strcmp(op, ">=") == 0)
+        return KEY_GREATER_EQUAL;
+    return 0;
+}
+
+static const char *
+commuted_name(int strategy)
+{
+    static const char *const names[] = {"", ">", ">=", "=", "<=", "<"};
+
+    return names[strategy];
+}
+
+/*
+ * Match cond to index column attnum (a table column of type coltype);
+ * fills *ic.  False if the index cannot search it.
+ */
+static bool
+match_clause(Expr *cond, int rtindex, int attnum, Oid coltype, IndexClause *ic)
+{
+    memset(ic, 0, sizeof(*ic));
+    ic->orig = cond;
+    ic->shown = cond;
+    if (IsA(cond, OpExpr)) {
+        OpExpr *op = (OpExpr *)cond;
+        Expr *l, *r;
+        int strategy = strategy_of(op->op->name);
+
+        if (list_length(op->args) != 2 || strategy == 0 ||
+            op->op->result != BOOLOID)
+            return false;
+        l = linitial(op->args);
+        r = list_nth(op->args, 1);
+        if (is_index_column(l, rtindex, attnum) && is_scan_constant(r) &&
+            types_compatible(coltype, exprType(r))) {
+            ic->key.arg = r;
+        } else if (is_index_column(r, rtindex, attnum) && is_scan_constant(l) &&
+                   types_compatible(coltype, exprType(l))) {
+            /* "5 < a": searched, and shown, as "a > 5" */
+            const char *name;
+            const OperDesc *comm;
+            OpExpr *shown;
+
+            strategy = strategy_of(commuted_name(strategy));
+            name = commuted_name(strategy_of(op->op->name));
+            comm = tdb_oper_lookup(name, exprType(r), exprType(l));
+            if (comm == NULL)
+                return false;
+            shown = (OpExpr *)tdb_copy_node_shallow((Node *)op);
+            shown->op = comm;
+            shown->args = tdb_list_make2(r, l);
+            ic->shown = &shown->xpr;
+            ic->key.arg = l;
+        } else
+            return false;
+        ic->key.strategy = strategy;
+        ic->key.arg_type = key_arg_type(coltype, exprType(ic->key.arg));
+        return true;
+    }
+    if (IsA(cond, NullTest)) {
+        NullTest *nt = (NullTest *)cond;
+
+        if (nt->is_not_null || !is_index_column(nt->arg, rtindex, attnum))
+            return false;
+        ic->key.strategy = KEY_IS_NULL;
+        ic->key.arg_type = coltype;
+        return true;
+    }
+    if (IsA(cond, InListExpr)) {
+        InListExpr *in = (InListExpr *)cond;
+        Oid item_type;
+
+        if (in->is_not || !in->op->is_equality ||
+            !is_index_column(in->arg, rtindex, attnum) || in->items == NIL)
+            return false;
+        item_type = exprType(linitial(in->items));
+        if (!types_compatible(coltype, item_type))
+            return false;
+        for (int i = 0; i < list_length(in->items); i++)
+            if (!is_scan_constant(list_nth(in->items, i)) ||
+                exprType(list_nth(in->items, i)) != item_type)
+                return false;
+        ic->key.strategy = KEY_EQUAL;
+        ic->key.items = in->items;
+        ic->key.arg_type = key_arg_type(coltype, item_type);
+        return true;
+    }
+    return false;
+}
+
+/* The conditions index ri can search, in its column order. */
+static List *
+match_index(IndexContext *cx, const RelationIndex *ri)
+{
+    List *clauses = NIL;
+
+    for (int c = 0; c < ri->ri_nkeyatts; c++) {
+        int attnum = ri->ri_attnums[c];
+        Oid coltype;
+
+        if (attnum <= 0)
+            continue;
+        coltype = TupleDescAttr(cx->rel->rd_att, attnum - 1)->atttypid;
+        for (int i = 0; i < list_length(cx->quals); i++) {
+            IndexClause *ic = tdb_palloc(sizeof(IndexClause));
+
+            if (!match_clause(list_nth(cx->quals, i), cx->rtindex, attnum,
+                              coltype, ic))
+                continue;
+            ic->col = c;
+            ic->key.attno = c + 1;
+            clauses = tdb_lappend(clauses, ic);
+        }
+    }
+    return clauses;
+}
+
+/* Does ri hold (as key or INCLUDE columns) every column the scan reads? */
+static bool
+covers_columns(IndexContext *cx, const RelationIndex *ri)
+{
+    for (int i = 0; i < list_length(cx->tlist); i++) {
+        Expr *e = ((TargetEntry *)list_nth(cx->tlist, i))->expr;
+
+        if (!IsA(e, Var))
+            return false;
+        if (((Var *)e)->varattno <= 0)
+            return false;
+        {
+            bool found = false;
+
+            for (int c = 0; c < ri->ri_natts && !found; c++)
+                found = ri->ri_attnums[c] == ((Var *)e)->varattno;
+            if (!found)
+                return false;
+        }
+    }
+    for (int q = 0; q < list_length(cx->quals); q++) {
+        List *qvars = NIL;
+
+        tdb_plan_collect_vars((Node *)list_nth(cx->quals, q), &qvars);
+        for (int i = 0; i < list_length(qvars); i++) {
+            Var *v = list_nth(qvars, i);
+            bool found = false;
+
+            if (v->varattno <= 0)
+                return false;
+            for (int c = 0; c < ri->ri_natts && !found; c++)
+                found = ri->ri_attnums[c] == v->varattno;
+            if (!found)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* ----------------------------------------------------------------------
+ * Costs
+ * ---------------------------------------------------------------------- */
+
+/*
+ * PostgreSQL's index_pages_fetched: the Mackert-Lohman estimate of the
+ * heap pages fetched for tuples_fetched rows of a table of pages pages,
+ * with effective_cache_size shared among the query's tables.
+ */
+static double
+index_pages_fetched(double tuples_fetched, double pages, double index_pages,
+                    double total_table_pages)
+{
+    double T = pages > 1 ? pages : 1.0;
+    double total = Max(total_table_pages + index_pages, 1.0);
+    double b = EFFECTIVE_CACHE_SIZE * T / total;
+    double N = tuples_fetched, fetched;
+
+    b = b <= 1.0 ? 1.0 : ceil(b);
+    if (T <= b) {
+        fetched = (2.0 * T * N) / (2.0 * T + N);
+        return fetched >= T ? T : ceil(fetched);
+    } else {
+        double lim = (2.0 * T * b) / (2.0 * T - b);
+
+        if (N <= lim)
+            fetched = (2.0 * T * N) / (2.0 * T + N);
+        else
+            fetched = b + (N - lim) * (T - b) / T;
+        return ceil(fetched);
+    }
+}
+
+/* The estimated elements of an IN list (PostgreSQL's
+ * estimate_array_length). */
+static double
+array_length(const IndexClause *ic)
+{
+    return ic->key.items != NIL ? list_length(ic->key.items) : 1;
+}
+
+/* The cost of computing a key's value at the start (PostgreSQL's
+ * index_other_operands_eval_cost): a constant or parameter costs
+ * nothing, an operator or function call cpu_operator_cost. */
+static double
+operand_cost(const IndexClause *ic)
+{
+    double n = 0;
+
+    if (ic->key.arg != NULL && !IsA(ic->key.arg, Const) &&
+        !IsA(ic->key.arg, Param))
+        n += 1;
+    return n * CPU_OPERATOR_COST;
+}
+
+/*
+ * btcostestimate + genericcostestimate + cost_index (PostgreSQL 15, for
+ * one scan, no statistics): the path's startup and total cost.
+ */
+static void
+cost_index_path(IndexContext *cx, IndexPath *path)
+{
+    const RelationIndex *ri = path->ri;
+    Settings *settings = cx->root->glob->st->settings;
+    double index_pages =
+        Max(1.0, tdb_buf_relation_nblocks(ri->ri_relfilenumber));
+    double index_tuples = cx->tuples;
+    List *bound = NIL, *all = NIL;
+    int col = 0;
+    bool eq_here = false, found_saop = false, found_null = false;
+    double num_sa_scans = 1, bound_sa_scans = 1;
+    double num_index_tuples, num_index_pages, sel;
+    double index_startup, index_total, qual_arg_cost = 0, descent;
+    double tuples_fetched, pages_fetched, max_io, min_io, run;
+    double cpu_per_tuple, nfilter = 0;
+
+    /* the boundary conditions: "=" on leading columns, then any on the
+     * next one */
+    for (int i = 0; i < list_length(path->clauses); i++) {
+        IndexClause *ic = list_nth(path->clauses, i);
+
+        all = tdb_lappend(all, ic->orig);
+        qual_arg_cost += operand_cost(ic);
+        if (array_length(ic) > 1)
+            num_sa_scans *= array_length(ic);
+    }
+    for (int i = 0; i < list_length(path->clauses); i++) {
+        IndexClause *ic = list_nth(path->clauses, i);
+
+        if (ic->col != col) {
+            if (!eq_here)
+                break;
+            eq_here = false;
+            col++;
+            if (ic->col != col)
+                break;
+        }
+        if (ic->key.items != NIL) {
+            found_saop = true;
+            if (array_length(ic) > 1)
+                bound_sa_scans *= array_length(ic);
+        }
+        if (ic->key.strategy == KEY_IS_NULL)
+            found_null = true;
+        if (ic->key.strategy == KEY_EQUAL || ic->key.strategy == KEY_IS_NULL)
+            eq_here = true;
+        bound = tdb_lappend(bound, ic->orig);
+    }
+    if (ri->ri_unique && col == ri->ri_nkeyatts - 1 && eq_here && !found_saop &&
+        !found_null)
+        num_index_tuples = 1.0;
+    else
+        num_index_tuples = rint(tdb_plan_restriction_selectivity(
+                                    bound, cx->tuples, cx->unique_attnos) *
+                                cx->tuples / bound_sa_scans);
+    /* genericcostestimate */
+    sel = tdb_plan_restriction_selectivity(all, cx->tuples, cx->unique_attnos);
+    if (num_index_tuples > index_tuples)
+        num_index_tuples = index_tuples;
+    if (num_index_tuples < 1.0)
+        num_index_tuples = 1.0;
+    if (index_pages > 1 && index_tuples > 1)
+        num_index_pages = ceil(num_index_tuples * index_pages / index_tuples);
+    else
+        num_index_pages = 1.0;
+    index_total = num_index_pages * RANDOM_PAGE_COST;
+    index_startup = qual_arg_cost;
+    index_total += qual_arg_cost;
+    index_total +=
+        num_index_tuples * num_sa_scans *
+        (CPU_INDEX_TUPLE_COST + CPU_OPERATOR_COST * list_length(path->clauses));
+    /* btcostestimate's descent: comparisons, and pages descended */
+    if (index_tuples > 1) {
+        descent = ceil(log(index_tuples) / log(2.0)) * CPU_OPERATOR_COST;
+        index_startup += descent;
+        index_total += num_sa_scans * descent;
+    }
+    descent = (tdb_exec_index_tree_height(ri) + 1) * 50.0 * CPU_OPERATOR_COST;
+    index_startup += descent;
+    index_total += num_sa_scans * descent;
+
+    /* cost_index */
+    path->startup = index_startup;
+    run = index_total - index_startup;
+    tuples_fetched = Max(1.0, rint(sel * cx->tuples));
+    pages_fetched = index_pages_fetched(tuples_fetched, cx->pages, index_pages,
+                                        cx->total_pages);
+    /* an Index Only Scan's all-visible share: 0 without statistics */
+    max_io = pages_fetched * RANDOM_PAGE_COST;
+    pages_fetched = ceil(sel * cx->pages);
+    if (pages_fetched > 0) {
+        min_io = RANDOM_PAGE_COST;
+        if (pages_fetched > 1)
+            min_io += (pages_fetched - 1) * SEQ_PAGE_COST;
+    } else
+        min_io = 0;
+    (void)min_io; /* no correlation without statistics: max_io counts */
+    run += max_io;
+    for (int i = 0; i < list_length(cx->quals); i++) {
+        bool used = false;
+
+        for (int k = 0; k < list_length(path->clauses) && !used; k++)
+            used = ((IndexClause *)list_nth(path->clauses, k))->orig ==
+                   list_nth(cx->quals, i);
+        if (!used)
+            nfilter++;
+    }
+    cpu_per_tuple = CPU_TUPLE_COST + nfilter * CPU_OPERATOR_COST;
+    run += cpu_per_tuple * tuples_fetched;
+    if (path->index_only ? !settings->enable_indexonlyscan
+                         : !settings->enable_indexscan)
+        path->startup += DISABLE_COST;
+    path->total = path->startup + run;
+}
+
+/* ----------------------------------------------------------------------
+ * Order
+ * ---------------------------------------------------------------------- */
+
+/*
+ * Does scanning ri give the wanted ORDER BY (forward, or with
+ * *backward)?  Every ORDER BY key must be the next key column (a column
+ * that an "=" condition fixes may be skipped, as PostgreSQL's pathkeys
+ * drop constants), with the same direction and NULLS placement, all
+ * reversed for a backward scan.
+ */
+static bool
+index_gives_order(IndexContext *cx, const RelationIndex *ri, List *clauses,
+                  bool *backward)
+{
+    List *order = cx->root->wanted_order;
+    List *tlist = cx->root->q->target_list;
+    int col = 0, dir = 0;
+
+    for (int i = 0; i < list_length(order); i++) {
+        SortGroupClause *sc = list_nth(order, i);
+        TargetEntry *te = tdb_plan_tle_for_ref(tlist, sc->tle_ref);
+        bool matched = false;
+
+        while (col < ri->ri_nkeyatts && !matched) {
+            bool desc = (ri->ri_options[col] & INDOPTION_DESC) != 0;
+            bool nf = (ri->ri_options[col] & INDOPTION_NULLS_FIRST) != 0;
+            bool fixed = false;
+
+            if (is_index_column(te->expr, cx->rtindex, ri->ri_attnums[col]) &&
+                ri->ri_attnums[col] > 0 && !IsA(te->expr, RelabelType)) {
+                int d = (sc->descending == desc && sc->nulls_first == nf)   ? 1
+                        : (sc->descending != desc && sc->nulls_first != nf) ? -1
+                                                                            : 0;
+
+                if (d == 0 || (dir != 0 && d != dir))
+                    return false;
+                dir = d;
+                matched = true;
+                col++;
+                break;
+            }
+            for (int k = 0; k < list_length(clauses) && !fixed; k++) {
+                IndexClause *ic = list_nth(clauses, k);
+
+                fixed = ic->col == col && ic->key.strategy == KEY_EQUAL &&
+                        ic->key.items == NIL;
+            }
+            if (!fixed)
+                return false;
+            col++;
+        }
+        if (!matched)
+            return false;
+    }
+    /* an IN list past the first column visits its items one scan each:
+     * the order holds only within each (PostgreSQL 15 keeps no order) */
+    for (int k = 0; k < list_length(clauses); k++) {
+        IndexClause *ic = list_nth(clauses, k);
+
+        if (ic->key.items != NIL && ic->col > 0)
+            return false;
+    }
+    *backward = dir < 0;
+    return true;
+}
+
+/* ----------------------------------------------------------------------
+ * The plan
+ * ---------------------------------------------------------------------- */
+
+static Plan *
+make_index_plan(IndexContext *cx, SeqScan *seq, IndexPath *path)
+{
+    IndexScan *is = MAKE_PLAN(IndexScan);
+    List *filter = NIL;
+    int n = list_length(path->clauses);
+
+    is->relid = seq->relid;
+    is->relname = seq->relname;
+    is->alias = seq->alias;
+    is->scanrelid = seq->scanrelid;
+    is->indexid = path->ri->ri_oid;
+    is->indexname = tdb_pstrdup(path->ri->ri_name);
+    is->index_only = path->index_only;
+    is->backward = path->backward;
+    is->nkeys = n;
+    is->keys = tdb_palloc0(sizeof(IndexKey) * (Size)Max(n, 1));
+    for (int i = 0; i < n; i++) {
+        IndexClause *ic = list_nth(path->clauses, i);
+
+        is->keys[i] = ic->key;
+        is->indexqualorig = tdb_lappend(is->indexqualorig, ic->shown);
+    }
+    for (int i = 0; i < list_length(cx->quals); i++) {
+        Expr *q = list_nth(cx->quals, i);
+        bool used = false;
+
+        for (int k = 0; k < n && !used; k++)
+            used = ((IndexClause *)list_nth(path->clauses, k))->orig == q;
+        if (!used)
+            filter = tdb_lappend(filter, q);
+    }
+    is->plan.targetlist = seq->plan.targetlist;
+    is->plan.qual = filter;
+    is->plan.scan_colnames = seq->plan.scan_colnames;
+    is->plan.scan_refname = seq->plan.scan_refname;
+    is->plan.plan_rows = seq->plan.plan_rows;
+    is->plan.plan_width = seq->plan.plan_width;
+    is->plan.startup_cost = path->startup;
+    is->plan.total_cost = path->total;
+    return &is->plan;
+}
+
+/* The relation's single-column unique indexes' columns (PostgreSQL's
+ * has_unique_index, for the selectivity of "="). */
+static List *
+unique_columns(Relation rel)
+{
+    List *cols = NIL;
+
+    for (int i = 0; i < rel->rd_nindexes; i++) {
+        const RelationIndex *ri = &rel->rd_indexes[i];
+
+        if (ri->ri_unique && ri->ri_valid && ri->ri_nkeyatts == 1 &&
+            ri->ri_attnums[0] > 0 && ri->ri_pred == NULL)
+            cols = tdb_lappend_int(cols, ri->ri_attnums[0]);
+    }
+    return cols;
+}
+
+/* Pages of every table the query level reads (index_pages_fetched). */
+static double
+query_table_pages(PlannerInfo *root)
+{
+    double total = 0;
+
+    for (int i = 0; i < list_length(root->q->rtable); i++) {
+        RangeTblEntry *rte = list_nth(root->q->rtable, i);
+        double pages = 0;
+
+        if (rte->rtekind == RTE_RELATION) {
+            (void)tdb_plan_estimate_rows(root, i + 1, &pages);
+            total += pages;
+        }
+    }
+    return total;
+}
+
+Plan *
+tdb_plan_index_scan(PlannerInfo *root, SeqScan *seq, int rtindex)
+{
+    Settings *settings = root->glob->st->settings;
+    IndexContext cx;
+    Relation rel;
+    IndexPath best, ordered;
+    bool have_best = false, have_ordered = false;
+    double seq_startup = seq->plan.startup_cost,
+           seq_total = seq->plan.total_cost;
+    Plan *result = &seq->plan;
+
+    rel = tdb_relation_open_by_oid(root->glob->st->xact, seq->relid,
+                                   REL_LOCK_SHARE);
+    if (rel->rd_nindexes == 0) {
+        tdb_relation_close(rel);
+        return result;
+    }
+    memset(&cx, 0, sizeof(cx));
+    cx.root = root;
+    cx.rtindex = rtindex;
+    cx.rel = rel;
+    cx.quals = seq->plan.qual;
+    cx.tlist = seq->plan.targetlist;
+    cx.tuples = tdb_plan_estimate_rows(root, rtindex, &cx.pages);
+    cx.unique_attnos = unique_columns(rel);
+    cx.total_pages = query_table_pages(root);
+    /* the scan's rows with the unique indexes known */
+    seq->plan.plan_rows =
+        Max(1.0, rint(cx.tuples * tdb_plan_restriction_selectivity(
+                                      cx.quals, cx.tuples, cx.unique_attnos)));
+    if (!settings->enable_seqscan) {
+        seq_startup += DISABLE_COST;
+        seq_total += DISABLE_COST;
+        seq->plan.startup_cost = seq_startup;
+        seq->plan.total_cost = seq_total;
+    }
+    /* newest first, as PostgreSQL's index list is: on a cost tie the
+     * path found first stays */
+    for (int i = rel->rd_nindexes - 1; i >= 0; i--) {
+        const RelationIndex *ri = &rel->rd_indexes[i];
+        IndexPath path;
+        bool backward = false, gives_order;
+
+        /* expression and partial indexes are not used yet */
+        if (!ri->ri_valid || ri->ri_exprs != NULL || ri->ri_pred != NULL)
+            continue;
+        memset(&path, 0, sizeof(path));
+        path.ri = ri;
+        path.clauses = match_index(&cx, ri);
+        path.index_only = covers_columns(&cx, ri);
+        gives_order = root->wanted_order != NIL &&
+                      index_gives_order(&cx, ri, path.clauses, &backward);
+        /* PostgreSQL builds a path for an index with conditions, a useful
+         * order, or all the columns */
+        if (path.clauses == NIL && !gives_order && !path.index_only)
+            continue;
+        cost_index_path(&cx, &path);
+        if (path.clauses != NIL || path.index_only) {
+            if (!have_best || path.total < best.total) {
+                best = path;
+                have_best = true;
+            }
+        }
+        if (gives_order) {
+            path.backward = backward;
+            if (!have_ordered || path.total < ordered.total) {
+                ordered = path;
+                have_ordered = true;
+            }
+        }
+    }
+    if (have_best && best.total < seq_total) {
+        result = make_index_plan(&cx, seq, &best);
+        seq_startup = best.startup;
+        seq_total = best.total;
+    }
+    if (have_ordered) {
+        /* the cheapest path sorted, against the ordered path, for the
+         * rows LIMIT reads */
+        double rows = seq->plan.plan_rows, limit = root->wanted_limit;
+        PathCost in = {seq_startup, seq_total};
+        PathCost sorted = tdb_plan_add_sort_cost(in, rows, limit);
+        PathCost idx = {ordered.startup, ordered.total};
+
+        if (!settings->enable_sort)
+            sorted.startup += DISABLE_COST, sorted.total += DISABLE_COST;
+        if (tdb_plan_limited_cost(idx, rows, limit) <
+            tdb_plan_limited_cost(sorted, rows, limit)) {
+            result = make_index_plan(&cx, seq, &ordered);
+            root->order_provided = true;
+        }
+    }
+    tdb_relation_close(rel);
+    return result;
+}
