@@ -41,6 +41,7 @@
 #include "common/elog.h"
 #include "executor/exec_int.h"
 #include "executor/execindex.h"
+#include "toast/detoast.h"
 
 /* Rows between two interrupt checks (as a SeqScan's). */
 #define INDEXSCAN_INTERRUPT_ROWS 64
@@ -145,15 +146,27 @@ fit_int_key(Oid col, Oid arg_type, int *strategy, Datum *value)
     return true;
 }
 
-/* A key's value in the column's type; false if no row can match. */
+/*
+ * A key's value in the column's type, a varlena one detoasted (the
+ * B-tree compares plain values; an initplan's result may be a toasted
+ * column value), in the current memory context (the keys'); false if no
+ * row can match.
+ */
 static bool
 key_value(IndexScanState *is, const IndexKey *k, int *strategy, Datum *value)
 {
-    Oid col = TupleDescAttr(is->bt.tupdesc, k->attno - 1)->atttypid;
+    const TupleAttr *att = TupleDescAttr(is->bt.tupdesc, k->attno - 1);
 
-    if (k->arg_type == col)
+    if (att->attlen == -1 && VARATT_IS_EXTENDED(DatumGetPointer(*value))) {
+        DetoastEnv *outer =
+            tdb_detoast_env_push(tdb_exec_detoast_env(is->ps.estate));
+
+        *value = PointerGetDatum(tdb_detoast(DatumGetPointer(*value)));
+        tdb_detoast_env_pop(outer);
+    }
+    if (k->arg_type == att->atttypid)
         return true;
-    return fit_int_key(col, k->arg_type, strategy, value);
+    return fit_int_key(att->atttypid, k->arg_type, strategy, value);
 }
 
 /* Sort elems by the column's type order and drop duplicates (insertion

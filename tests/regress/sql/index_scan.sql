@@ -122,3 +122,16 @@ CREATE TABLE e (x int PRIMARY KEY);
 SELECT * FROM e WHERE x = 1;
 SELECT * FROM e ORDER BY x LIMIT 1;
 EXPLAIN (COSTS OFF) SELECT * FROM e WHERE x = 1;
+
+-- a key from an initplan: a compressed text value
+CREATE TABLE big (id int, c text);
+INSERT INTO big VALUES (1, repeat('x', 2000));
+CREATE TABLE tt (c text);
+INSERT INTO tt SELECT 'k' || g FROM generate_series(1, 1000) g;
+INSERT INTO tt VALUES (repeat('x', 2000));
+CREATE INDEX tt_c ON tt (c);
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT length(c) FROM tt WHERE c = (SELECT c FROM big WHERE id = 1);
+SELECT length(c) FROM tt WHERE c = (SELECT c FROM big WHERE id = 1);
+SELECT count(*) FROM tt WHERE c < (SELECT c FROM big WHERE id = 1) AND c > 'k990';
+RESET enable_seqscan;
