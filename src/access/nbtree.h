@@ -191,7 +191,8 @@ typedef enum BTStrategy {
     BT_EQUAL = 3,
     BT_GREATER_EQUAL = 4,
     BT_GREATER = 5,
-    BT_IS_NULL = 6, /* argument unused */
+    BT_IS_NULL = 6,     /* argument unused */
+    BT_IS_NOT_NULL = 7, /* argument unused (PostgreSQL's SK_SEARCHNOTNULL) */
 } BTStrategy;
 
 /* One condition "column <strategy> argument" in the type's order. */

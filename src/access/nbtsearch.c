@@ -186,6 +186,7 @@ typedef struct ScanKeyState {
     int att;         /* 0-based */
     int strategy;    /* in index order (DESC commuted) */
     bool isnull_key; /* IS NULL */
+    bool notnull_key; /* IS NOT NULL */
     bool req_fwd;    /* failing it ends a forward scan */
     bool req_bwd;    /* ... a backward scan */
     Datum arg;
@@ -242,12 +243,15 @@ setup_keys(BTScanDesc scan, const BTScanKeyData *keys, int nkeys)
         ScanKeyState *k = &scan->keys[i];
 
         if (keys[i].attno < 1 || keys[i].attno > idx->nkeyatts ||
-            keys[i].strategy < BT_LESS || keys[i].strategy > BT_IS_NULL)
+            keys[i].strategy < BT_LESS || keys[i].strategy > BT_IS_NOT_NULL)
             elog(ERROR, "invalid scan key for index \"%s\"", idx->name);
         k->att = keys[i].attno - 1;
         k->isnull_key = keys[i].strategy == BT_IS_NULL;
+        k->notnull_key = keys[i].strategy == BT_IS_NOT_NULL;
         if (k->isnull_key)
             k->strategy = BT_EQUAL;
+        else if (k->notnull_key)
+            k->strategy = 0; /* positions nothing; ends a scan at the NULLs */
         else if (idx->keys[k->att].desc)
             k->strategy = commute((int)keys[i].strategy);
         else
@@ -264,6 +268,13 @@ setup_keys(BTScanDesc scan, const BTScanKeyData *keys, int nkeys)
             required &= has_eq[a];
         k->req_fwd = required && k->strategy <= BT_EQUAL;
         k->req_bwd = required && k->strategy >= BT_EQUAL;
+        if (k->notnull_key) {
+            /* the NULLs lie at one end: reaching them ends the scan */
+            bool nf = idx->keys[k->att].nulls_first;
+
+            k->req_fwd = required && !nf;
+            k->req_bwd = required && nf;
+        }
     }
 }
 
@@ -348,6 +359,13 @@ check_keys(BTScanDesc scan, IndexTuple t, bool *cont)
 
         if (k->isnull_key) {
             if (isnull[k->att])
+                continue;
+            if ((k->req_fwd && fwd) || (k->req_bwd && !fwd))
+                *cont = false;
+            return false;
+        }
+        if (k->notnull_key) {
+            if (!isnull[k->att])
                 continue;
             if ((k->req_fwd && fwd) || (k->req_bwd && !fwd))
                 *cont = false;
@@ -539,7 +557,9 @@ scan_first(BTScanDesc scan)
         for (int i = 0; i < scan->nkeys; i++) {
             ScanKeyState *k = &scan->keys[i];
 
-            if (k->att != att)
+            /* IS NOT NULL positions nothing: a scan starting at the
+             * NULLs' end steps over them (PostgreSQL starts past them) */
+            if (k->att != att || k->notnull_key)
                 continue;
             if (k->strategy == BT_EQUAL) {
                 chosen = k;

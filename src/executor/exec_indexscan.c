@@ -245,7 +245,7 @@ compute_keys(IndexScanState *is)
         sk->attno = key->attno;
         sk->strategy = (BTStrategy)key->strategy;
         sk->argument = (Datum)0;
-        if (key->strategy == BT_IS_NULL)
+        if (key->strategy == BT_IS_NULL || key->strategy == BT_IS_NOT_NULL)
             continue;
         if (key->items != NIL) {
             ArrayKey *ak = &is->arrays[is->narrays++];

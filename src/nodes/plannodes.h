@@ -61,8 +61,8 @@ typedef struct SeqScan {
  */
 typedef struct IndexKey {
     int attno;    /* 1-based index column */
-    int strategy; /* access/nbtree.h BTStrategy: BT_LESS .. BT_IS_NULL */
-    Expr *arg;    /* the value (NULL for IS NULL, and for an IN list) */
+    int strategy; /* access/nbtree.h BTStrategy: BT_LESS .. BT_IS_NOT_NULL */
+    Expr *arg;    /* the value (NULL for IS [NOT] NULL, and an IN list) */
     List *items;  /* column IN (items): one scan per distinct non-null
                    * item, in index order (PostgreSQL's ScalarArrayOp
                    * index qual) */

@@ -15,7 +15,7 @@
  *                        for int2 / int4 / int8 columns -- another of
  *                        those (PostgreSQL's integer_ops family);
  *   column IN (values)   an IN list of such values (ScalarArrayOp);
- *   column IS NULL
+ *   column IS [NOT] NULL
  *
  * where "column" is a table column the index holds as a key column.  The
  * other conditions stay as the scan's Filter.  An index whose key
@@ -31,9 +31,9 @@
  * costs do.  enable_seqscan / enable_indexscan / enable_indexonlyscan
  * add PostgreSQL's disable_cost.
  *
- * Not here yet (PostgreSQL has them): bitmap scans, IS NOT NULL as an
- * index condition, = ANY (array), expression and partial indexes, index
- * scans parameterized by a join's outer row, min() / max() by an index.
+ * Not here yet (PostgreSQL has them): bitmap scans, = ANY (array),
+ * expression and partial indexes, index scans parameterized by a join's
+ * outer row.
  *
  * Entry point (planner_int.h): tdb_plan_index_scan.
  */
@@ -63,6 +63,7 @@ enum {
     KEY_GREATER_EQUAL = 4,
     KEY_GREATER = 5,
     KEY_IS_NULL = 6,
+    KEY_IS_NOT_NULL = 7,
 };
 
 /* One condition matched to an index column. */
@@ -222,9 +223,9 @@ match_clause(Expr *cond, int rtindex, int attnum, Oid coltype, IndexClause *ic)
     if (IsA(cond, NullTest)) {
         NullTest *nt = (NullTest *)cond;
 
-        if (nt->is_not_null || !is_index_column(nt->arg, rtindex, attnum))
+        if (!is_index_column(nt->arg, rtindex, attnum))
             return false;
-        ic->key.strategy = KEY_IS_NULL;
+        ic->key.strategy = nt->is_not_null ? KEY_IS_NOT_NULL : KEY_IS_NULL;
         ic->key.arg_type = coltype;
         return true;
     }

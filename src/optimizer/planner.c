@@ -298,6 +298,16 @@ tdb_plan_make_unique(Plan *child, List *clauses, List *tlist)
     return &u->plan;
 }
 
+/* A LIMIT / OFFSET that is a constant, as a count (-1: none or not a
+ * constant). */
+static double
+const_count(Expr *e)
+{
+    if (e == NULL || !IsA(e, Const) || ((Const *)e)->constisnull)
+        return -1;
+    return (double)DatumGetInt64(((Const *)e)->constvalue);
+}
+
 Plan *
 tdb_plan_make_limit(Plan *child, Expr *offset, Expr *count)
 {
@@ -308,10 +318,27 @@ tdb_plan_make_limit(Plan *child, Expr *offset, Expr *count)
     copy_estimates(&l->plan, child);
     l->limit_offset = offset;
     l->limit_count = count;
-    if (count != NULL && IsA(count, Const) && !((Const *)count)->constisnull)
-        l->plan.plan_rows =
-            Min(child->plan_rows,
-                (double)DatumGetInt64(((Const *)count)->constvalue));
+    /* PostgreSQL's adjust_limit_rows_costs for constant counts: the
+     * input's run cost in proportion to the rows skipped and read */
+    {
+        double in_rows = child->plan_rows;
+        double run = child->total_cost - child->startup_cost;
+        double skip = const_count(offset), take = const_count(count);
+
+        if (skip > 0) {
+            skip = Min(skip, l->plan.plan_rows);
+            if (in_rows > 0)
+                l->plan.startup_cost += run * skip / in_rows;
+            l->plan.plan_rows = Max(1.0, l->plan.plan_rows - skip);
+        }
+        if (take >= 0) {
+            take = Min(take, l->plan.plan_rows);
+            if (in_rows > 0)
+                l->plan.total_cost =
+                    l->plan.startup_cost + run * take / in_rows;
+            l->plan.plan_rows = Max(1.0, take);
+        }
+    }
     return &l->plan;
 }
 
@@ -488,16 +515,6 @@ check_srf_placement(Query *q)
     }
 }
 
-/* A LIMIT / OFFSET that is a constant, as a count (-1: none or not a
- * constant). */
-static double
-const_count(Expr *e)
-{
-    if (e == NULL || !IsA(e, Const) || ((Const *)e)->constisnull)
-        return -1;
-    return (double)DatumGetInt64(((Const *)e)->constvalue);
-}
-
 /*
  * The ORDER BY a single-table SELECT's scan may return in index order
  * (indxpath.c): one table in FROM, nothing between the scan and the
@@ -553,9 +570,13 @@ plan_select(PlannerInfo *root)
         copy_estimates(&ps->plan, plan);
         ps->plan.plan_rows = plan->plan_rows * 10;
         plan = &ps->plan;
-    } else if (q->has_aggs || q->group_clause != NIL || q->having != NULL)
+    } else if (q->has_aggs || q->group_clause != NIL || q->having != NULL) {
+        Plan *minmax;
+
         plan = plan_aggregation(root, plan, needed);
-    else {
+        if ((minmax = tdb_plan_minmax_aggregates(root, plan)) != NULL)
+            plan = minmax;
+    } else {
         /* the top join/scan node (or a Result) computes the select list */
         plan->targetlist = q->target_list;
     }

@@ -56,7 +56,10 @@
  *     cheaper than the sequential scan (indxpath.c); a single-table
  *     SELECT's ORDER BY [LIMIT] is read in index order, forward or
  *     backward, when that costs less than sorting;
- *   - ORDER BY sorts otherwise; LIMIT/OFFSET stop early;
+ *   - min() / max() of one table are read from one end of such an index
+ *     (an initplan each, planagg.c) when that costs less;
+ *   - ORDER BY sorts otherwise; LIMIT/OFFSET stop early (a Limit's cost
+ *     is its input's in proportion to the rows read, as PostgreSQL's);
  *   - a query whose only FROM item is a one-row VALUES list reads the
  *     row without a scan (a Result), as PostgreSQL does;
  *   - IN (subquery) and correlated [NOT] EXISTS at the top level of

@@ -185,6 +185,10 @@ double tdb_plan_restriction_selectivity(List *quals, double tuples,
  */
 Plan *tdb_plan_index_scan(PlannerInfo *root, SeqScan *seq, int rtindex);
 
+/* planagg.c: min() / max() from an index's end, as initplans, when they
+ * cost less than plain, the aggregation planned already; NULL if not */
+Plan *tdb_plan_minmax_aggregates(PlannerInfo *root, Plan *plain);
+
 /* setops.c: DISTINCT hashed or sorted, set operations */
 Plan *tdb_plan_distinct(PlannerInfo *root, Plan *plan);
 /* The plan of a query with set_operations, with its ORDER BY and LIMIT;
