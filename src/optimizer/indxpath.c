@@ -31,9 +31,14 @@
  * costs do.  enable_seqscan / enable_indexscan / enable_indexonlyscan
  * add PostgreSQL's disable_cost.
  *
- * Not here yet (PostgreSQL has them): bitmap scans, = ANY (array),
- * expression and partial indexes, index scans parameterized by a join's
- * outer row.
+ * An expression index serves conditions and ORDER BY on the same
+ * expression (lower(c) = 'x'); a partial index serves a query whose
+ * WHERE has every conjunct of its predicate (PostgreSQL proves more
+ * implications: a > 20 for a predicate a > 10), and the conditions the
+ * predicate implies are no Filter of the scan.
+ *
+ * Not here yet (PostgreSQL has them): bitmap scans, = ANY (array), index
+ * scans parameterized by a join's outer row.
  *
  * Entry point (planner_int.h): tdb_plan_index_scan.
  */
@@ -47,6 +52,7 @@
 #include "common/elog.h"
 #include "executor/execindex.h"
 #include "optimizer/planner_int.h"
+#include "parser/analyze.h"
 #include "storage/bufmgr.h"
 
 /* PostgreSQL's constants (costsize.h, guc defaults). */
@@ -55,7 +61,10 @@
 #define CPU_INDEX_TUPLE_COST 0.005
 #define EFFECTIVE_CACHE_SIZE 524288.0 /* pages: 4GB */
 
-/* BTStrategy values (access/nbtree.h, which this layer cannot include) */
+/* INDEX_MAX_KEYS (access/nbtree.h, which this layer cannot include) */
+#define INDEX_MAX_KEYS_PLANNER 32
+
+/* BTStrategy values (access/nbtree.h) */
 enum {
     KEY_LESS = 1,
     KEY_LESS_EQUAL = 2,
@@ -74,8 +83,19 @@ typedef struct IndexClause {
     IndexKey key;
 } IndexClause;
 
+/* What the planner knows of one index: its key columns as expressions
+ * over the table (a Var for a column), its expression columns, its
+ * predicate's conjuncts (all folded, Vars of the scanned rtindex). */
+typedef struct IndexInfo {
+    const RelationIndex *ri;
+    Expr *cols[INDEX_MAX_KEYS_PLANNER];
+    List *exprs; /* the expression columns, in order */
+    List *pred;  /* Expr, ANDed; NIL if not partial */
+} IndexInfo;
+
 /* An index path: the index, its conditions, its cost. */
 typedef struct IndexPath {
+    const IndexInfo *info;
     const RelationIndex *ri;
     List *clauses; /* IndexClause, in index column order */
     bool index_only;
@@ -130,14 +150,20 @@ key_arg_type(Oid col, Oid arg)
     return is_text_type(col) ? col : arg;
 }
 
-/* Is e table column attnum of rtindex (under a binary relabeling)? */
+/* Is e the index column whose expression is col (a table column's Var,
+ * or an expression column's expression), under a binary relabeling? */
 static bool
-is_index_column(Expr *e, int rtindex, int attnum)
+is_index_column(Expr *e, Expr *col)
 {
     while (e != NULL && IsA(e, RelabelType))
         e = ((RelabelType *)e)->arg;
-    return e != NULL && IsA(e, Var) && ((Var *)e)->varno == rtindex &&
-           ((Var *)e)->varlevelsup == 0 && ((Var *)e)->varattno == attnum;
+    if (e == NULL || col == NULL)
+        return false;
+    if (IsA(col, Var))
+        return IsA(e, Var) && ((Var *)e)->varno == ((Var *)col)->varno &&
+               ((Var *)e)->varlevelsup == 0 &&
+               ((Var *)e)->varattno == ((Var *)col)->varattno;
+    return tdb_expr_equal((Node *)e, (Node *)col);
 }
 
 /* A value the scan can compute once at its start? */
@@ -175,11 +201,11 @@ commuted_name(int strategy)
 }
 
 /*
- * Match cond to index column attnum (a table column of type coltype);
- * fills *ic.  False if the index cannot search it.
+ * Match cond to the index column whose expression is col (of type
+ * coltype); fills *ic.  False if the index cannot search it.
  */
 static bool
-match_clause(Expr *cond, int rtindex, int attnum, Oid coltype, IndexClause *ic)
+match_clause(Expr *cond, Expr *col, Oid coltype, IndexClause *ic)
 {
     memset(ic, 0, sizeof(*ic));
     ic->orig = cond;
@@ -194,10 +220,10 @@ match_clause(Expr *cond, int rtindex, int attnum, Oid coltype, IndexClause *ic)
             return false;
         l = linitial(op->args);
         r = list_nth(op->args, 1);
-        if (is_index_column(l, rtindex, attnum) && is_scan_constant(r) &&
+        if (is_index_column(l, col) && is_scan_constant(r) &&
             types_compatible(coltype, exprType(r))) {
             ic->key.arg = r;
-        } else if (is_index_column(r, rtindex, attnum) && is_scan_constant(l) &&
+        } else if (is_index_column(r, col) && is_scan_constant(l) &&
                    types_compatible(coltype, exprType(l))) {
             /* "5 < a": searched, and shown, as "a > 5" */
             const char *name;
@@ -223,7 +249,7 @@ match_clause(Expr *cond, int rtindex, int attnum, Oid coltype, IndexClause *ic)
     if (IsA(cond, NullTest)) {
         NullTest *nt = (NullTest *)cond;
 
-        if (!is_index_column(nt->arg, rtindex, attnum))
+        if (!is_index_column(nt->arg, col))
             return false;
         ic->key.strategy = nt->is_not_null ? KEY_IS_NOT_NULL : KEY_IS_NULL;
         ic->key.arg_type = coltype;
@@ -234,7 +260,7 @@ match_clause(Expr *cond, int rtindex, int attnum, Oid coltype, IndexClause *ic)
         Oid item_type;
 
         if (in->is_not || !in->op->is_equality ||
-            !is_index_column(in->arg, rtindex, attnum) || in->items == NIL)
+            !is_index_column(in->arg, col) || in->items == NIL)
             return false;
         item_type = exprType(linitial(in->items));
         if (!types_compatible(coltype, item_type))
@@ -251,24 +277,53 @@ match_clause(Expr *cond, int rtindex, int attnum, Oid coltype, IndexClause *ic)
     return false;
 }
 
-/* The conditions index ri can search, in its column order. */
-static List *
-match_index(IndexContext *cx, const RelationIndex *ri)
+/*
+ * Is cond one of the conjuncts of ii's predicate (so true for every row
+ * the index holds)?  PostgreSQL's predicate_implied_by proves more (a >
+ * 10 from a > 20); tupledb matches equal conditions only.
+ */
+static bool
+implied_by_predicate(const IndexInfo *ii, Expr *cond)
 {
+    for (int i = 0; i < list_length(ii->pred); i++)
+        if (tdb_expr_equal(list_nth(ii->pred, i), (Node *)cond))
+            return true;
+    return false;
+}
+
+/* May the query use partial index ii: does its WHERE hold every
+ * conjunct of the predicate? */
+static bool
+predicate_holds(IndexContext *cx, const IndexInfo *ii)
+{
+    for (int i = 0; i < list_length(ii->pred); i++) {
+        bool found = false;
+
+        for (int k = 0; k < list_length(cx->quals) && !found; k++)
+            found =
+                tdb_expr_equal(list_nth(cx->quals, k), list_nth(ii->pred, i));
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* The conditions index ii can search, in its column order (none that
+ * its predicate implies: those hold for every entry). */
+static List *
+match_index(IndexContext *cx, const IndexInfo *ii)
+{
+    const RelationIndex *ri = ii->ri;
     List *clauses = NIL;
 
     for (int c = 0; c < ri->ri_nkeyatts; c++) {
-        int attnum = ri->ri_attnums[c];
-        Oid coltype;
+        Oid coltype = exprType(ii->cols[c]);
 
-        if (attnum <= 0)
-            continue;
-        coltype = TupleDescAttr(cx->rel->rd_att, attnum - 1)->atttypid;
         for (int i = 0; i < list_length(cx->quals); i++) {
             IndexClause *ic = tdb_palloc(sizeof(IndexClause));
 
-            if (!match_clause(list_nth(cx->quals, i), cx->rtindex, attnum,
-                              coltype, ic))
+            if (implied_by_predicate(ii, list_nth(cx->quals, i)) ||
+                !match_clause(list_nth(cx->quals, i), ii->cols[c], coltype, ic))
                 continue;
             ic->col = c;
             ic->key.attno = c + 1;
@@ -278,10 +333,15 @@ match_index(IndexContext *cx, const RelationIndex *ri)
     return clauses;
 }
 
-/* Does ri hold (as key or INCLUDE columns) every column the scan reads? */
+/*
+ * Does ii hold (as key or INCLUDE columns) every column the scan reads --
+ * its output and its conditions, but those its predicate implies?
+ */
 static bool
-covers_columns(IndexContext *cx, const RelationIndex *ri)
+covers_columns(IndexContext *cx, const IndexInfo *ii)
 {
+    const RelationIndex *ri = ii->ri;
+
     for (int i = 0; i < list_length(cx->tlist); i++) {
         Expr *e = ((TargetEntry *)list_nth(cx->tlist, i))->expr;
 
@@ -301,6 +361,8 @@ covers_columns(IndexContext *cx, const RelationIndex *ri)
     for (int q = 0; q < list_length(cx->quals); q++) {
         List *qvars = NIL;
 
+        if (implied_by_predicate(ii, list_nth(cx->quals, q)))
+            continue;
         tdb_plan_collect_vars((Node *)list_nth(cx->quals, q), &qvars);
         for (int i = 0; i < list_length(qvars); i++) {
             Var *v = list_nth(qvars, i);
@@ -380,10 +442,16 @@ static void
 cost_index_path(IndexContext *cx, IndexPath *path)
 {
     const RelationIndex *ri = path->ri;
+    const IndexInfo *ii = path->info;
     Settings *settings = cx->root->glob->st->settings;
     double index_pages =
         Max(1.0, tdb_buf_relation_nblocks(ri->ri_relfilenumber));
-    double index_tuples = cx->tuples;
+    /* a partial index: the rows its predicate keeps (PostgreSQL measures
+     * the index; tupledb has no statistics for that) */
+    double index_tuples = Max(
+        1.0, rint(cx->tuples * tdb_plan_restriction_selectivity(
+                                   ii->pred, cx->tuples, cx->unique_attnos)));
+    List *pred_extra = NIL;
     List *bound = NIL, *all = NIL;
     int col = 0;
     bool eq_here = false, found_saop = false, found_null = false;
@@ -395,6 +463,19 @@ cost_index_path(IndexContext *cx, IndexPath *path)
 
     /* the boundary conditions: "=" on leading columns, then any on the
      * next one */
+    /* add_predicate_to_index_quals: the predicate's conjuncts that are
+     * no index condition count for the index's selectivity */
+    for (int i = 0; i < list_length(ii->pred); i++) {
+        bool is_qual = false;
+
+        for (int k = 0; k < list_length(path->clauses) && !is_qual; k++)
+            is_qual = tdb_expr_equal(
+                (Node *)((IndexClause *)list_nth(path->clauses, k))->orig,
+                list_nth(ii->pred, i));
+        if (!is_qual)
+            pred_extra = tdb_lappend(pred_extra, list_nth(ii->pred, i));
+    }
+    all = tdb_list_copy(pred_extra);
     for (int i = 0; i < list_length(path->clauses); i++) {
         IndexClause *ic = list_nth(path->clauses, i);
 
@@ -429,9 +510,11 @@ cost_index_path(IndexContext *cx, IndexPath *path)
         !found_null)
         num_index_tuples = 1.0;
     else
-        num_index_tuples = rint(tdb_plan_restriction_selectivity(
-                                    bound, cx->tuples, cx->unique_attnos) *
-                                cx->tuples / bound_sa_scans);
+        num_index_tuples =
+            rint(tdb_plan_restriction_selectivity(
+                     tdb_list_concat(tdb_list_copy(pred_extra), bound),
+                     cx->tuples, cx->unique_attnos) *
+                 cx->tuples / bound_sa_scans);
     /* genericcostestimate */
     sel = tdb_plan_restriction_selectivity(all, cx->tuples, cx->unique_attnos);
     if (num_index_tuples > index_tuples)
@@ -481,7 +564,7 @@ cost_index_path(IndexContext *cx, IndexPath *path)
         for (int k = 0; k < list_length(path->clauses) && !used; k++)
             used = ((IndexClause *)list_nth(path->clauses, k))->orig ==
                    list_nth(cx->quals, i);
-        if (!used)
+        if (!used && !implied_by_predicate(ii, list_nth(cx->quals, i)))
             nfilter++;
     }
     cpu_per_tuple = CPU_TUPLE_COST + nfilter * CPU_OPERATOR_COST;
@@ -504,9 +587,10 @@ cost_index_path(IndexContext *cx, IndexPath *path)
  * reversed for a backward scan.
  */
 static bool
-index_gives_order(IndexContext *cx, const RelationIndex *ri, List *clauses,
+index_gives_order(IndexContext *cx, const IndexInfo *ii, List *clauses,
                   bool *backward)
 {
+    const RelationIndex *ri = ii->ri;
     List *order = cx->root->wanted_order;
     List *tlist = cx->root->q->target_list;
     int col = 0, dir = 0;
@@ -521,8 +605,8 @@ index_gives_order(IndexContext *cx, const RelationIndex *ri, List *clauses,
             bool nf = (ri->ri_options[col] & INDOPTION_NULLS_FIRST) != 0;
             bool fixed = false;
 
-            if (is_index_column(te->expr, cx->rtindex, ri->ri_attnums[col]) &&
-                ri->ri_attnums[col] > 0 && !IsA(te->expr, RelabelType)) {
+            if (is_index_column(te->expr, ii->cols[col]) &&
+                !IsA(te->expr, RelabelType)) {
                 int d = (sc->descending == desc && sc->nulls_first == nf)   ? 1
                         : (sc->descending != desc && sc->nulls_first != nf) ? -1
                                                                             : 0;
@@ -586,13 +670,15 @@ make_index_plan(IndexContext *cx, SeqScan *seq, IndexPath *path)
         is->keys[i] = ic->key;
         is->indexqualorig = tdb_lappend(is->indexqualorig, ic->shown);
     }
+    is->indexexprs = path->info->exprs;
     for (int i = 0; i < list_length(cx->quals); i++) {
         Expr *q = list_nth(cx->quals, i);
         bool used = false;
 
         for (int k = 0; k < n && !used; k++)
             used = ((IndexClause *)list_nth(path->clauses, k))->orig == q;
-        if (!used)
+        /* PostgreSQL drops from the Filter what the predicate implies */
+        if (!used && !implied_by_predicate(path->info, q))
             filter = tdb_lappend(filter, q);
     }
     is->plan.targetlist = seq->plan.targetlist;
@@ -604,6 +690,75 @@ make_index_plan(IndexContext *cx, SeqScan *seq, IndexPath *path)
     is->plan.startup_cost = path->startup;
     is->plan.total_cost = path->total;
     return &is->plan;
+}
+
+/* Vars of range-table entry 1 (the index's own analysis) moved to
+ * rtindex *arg. */
+static Node *
+vars_to_rtindex(Node *node, void *arg)
+{
+    if (node == NULL)
+        return NULL;
+    if (IsA(node, Var) && ((Var *)node)->varlevelsup == 0) {
+        Var *v = (Var *)tdb_copy_node_shallow(node);
+
+        v->varno = *(int *)arg;
+        return (Node *)v;
+    }
+    return tdb_expr_mutate_children(node, vars_to_rtindex, arg);
+}
+
+/*
+ * The planner's view of rel's indexes (rd_indexes order): key columns as
+ * expressions, expression columns, predicates -- the last two analyzed
+ * from their SQL (parser/analyze.h) only when some index has them.
+ */
+static IndexInfo *
+index_infos(IndexContext *cx)
+{
+    Relation rel = cx->rel;
+    IndexInfo *infos = tdb_palloc0(sizeof(IndexInfo) * (Size)rel->rd_nindexes);
+    List *exprs = NIL, *keycols = NIL;
+    bool analyze = false;
+    int next = 0;
+
+    for (int i = 0; i < rel->rd_nindexes; i++)
+        analyze |= rel->rd_indexes[i].ri_exprs != NULL ||
+                   rel->rd_indexes[i].ri_pred != NULL;
+    if (analyze)
+        tdb_analyze_index_exprs(cx->root->glob->st, rel, &exprs, &keycols);
+    for (int i = 0; i < rel->rd_nindexes; i++) {
+        const RelationIndex *ri = &rel->rd_indexes[i];
+        IndexInfo *ii = &infos[i];
+
+        ii->ri = ri;
+        for (int c = 0; c < ri->ri_natts; c++) {
+            Expr *e;
+
+            if (ri->ri_attnums[c] > 0) {
+                const TupleAttr *att =
+                    TupleDescAttr(rel->rd_att, ri->ri_attnums[c] - 1);
+
+                e = (Expr *)tdb_make_var(cx->rtindex, ri->ri_attnums[c],
+                                         att->atttypid, att->atttypmod, 0);
+            } else {
+                e = (Expr *)vars_to_rtindex(list_nth(exprs, next++),
+                                            &cx->rtindex);
+                ii->exprs = tdb_lappend(ii->exprs, e);
+                e = tdb_eval_const_expressions(e);
+            }
+            if (c < INDEX_MAX_KEYS_PLANNER)
+                ii->cols[c] = e;
+        }
+        if (ri->ri_pred != NULL) {
+            Expr *pred =
+                (Expr *)vars_to_rtindex(list_nth(exprs, next++), &cx->rtindex);
+
+            pred = tdb_canonicalize_qual(tdb_eval_const_expressions(pred));
+            ii->pred = tdb_plan_conjuncts(pred, NIL);
+        }
+    }
+    return infos;
 }
 
 /* The relation's single-column unique indexes' columns (PostgreSQL's
@@ -652,6 +807,7 @@ tdb_plan_index_scan(PlannerInfo *root, SeqScan *seq, int rtindex)
     double seq_startup = seq->plan.startup_cost,
            seq_total = seq->plan.total_cost;
     Plan *result = &seq->plan;
+    IndexInfo *infos;
 
     rel = tdb_relation_open_by_oid(root->glob->st->xact, seq->relid,
                                    REL_LOCK_SHARE);
@@ -680,26 +836,29 @@ tdb_plan_index_scan(PlannerInfo *root, SeqScan *seq, int rtindex)
     }
     /* newest first, as PostgreSQL's index list is: on a cost tie the
      * path found first stays */
+    infos = index_infos(&cx);
     for (int i = rel->rd_nindexes - 1; i >= 0; i--) {
         const RelationIndex *ri = &rel->rd_indexes[i];
         IndexPath path;
         bool backward = false, gives_order;
 
-        /* expression and partial indexes are not used yet */
-        if (!ri->ri_valid || ri->ri_exprs != NULL || ri->ri_pred != NULL)
+        if (!ri->ri_valid || !predicate_holds(&cx, &infos[i]))
             continue;
         memset(&path, 0, sizeof(path));
+        path.info = &infos[i];
         path.ri = ri;
-        path.clauses = match_index(&cx, ri);
-        path.index_only = covers_columns(&cx, ri);
-        gives_order = root->wanted_order != NIL &&
-                      index_gives_order(&cx, ri, path.clauses, &backward);
+        path.clauses = match_index(&cx, &infos[i]);
+        path.index_only = covers_columns(&cx, &infos[i]);
+        gives_order =
+            root->wanted_order != NIL &&
+            index_gives_order(&cx, &infos[i], path.clauses, &backward);
         /* PostgreSQL builds a path for an index with conditions, a useful
-         * order, or all the columns */
-        if (path.clauses == NIL && !gives_order && !path.index_only)
+         * order, all the columns, or a predicate the query implies */
+        if (path.clauses == NIL && !gives_order && !path.index_only &&
+            infos[i].pred == NIL)
             continue;
         cost_index_path(&cx, &path);
-        if (path.clauses != NIL || path.index_only) {
+        if (path.clauses != NIL || path.index_only || infos[i].pred != NIL) {
             if (!have_best || path.total < best.total) {
                 best = path;
                 have_best = true;

@@ -135,3 +135,35 @@ EXPLAIN (COSTS OFF) SELECT length(c) FROM tt WHERE c = (SELECT c FROM big WHERE 
 SELECT length(c) FROM tt WHERE c = (SELECT c FROM big WHERE id = 1);
 SELECT count(*) FROM tt WHERE c < (SELECT c FROM big WHERE id = 1) AND c > 'k990';
 RESET enable_seqscan;
+
+-- expression indexes: conditions and ORDER BY on the same expression
+CREATE TABLE x (id int, name text, n int);
+INSERT INTO x SELECT g, CASE WHEN g % 2 = 0 THEN 'Name' ELSE 'NAME' END || g, g % 10
+  FROM generate_series(1, 5000) g;
+CREATE INDEX x_lower ON x (lower(name));
+CREATE INDEX x_n2 ON x ((n * 2));
+EXPLAIN (COSTS OFF) SELECT id FROM x WHERE lower(name) = 'name77';
+SELECT id FROM x WHERE lower(name) = 'name77';
+SELECT id FROM x WHERE lower(name) IN ('name78', 'name7', 'nope') ORDER BY id;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM x WHERE n * 2 = 8 AND id < 40;
+SELECT id FROM x WHERE n * 2 = 8 AND id < 40 ORDER BY id;
+RESET enable_seqscan;
+EXPLAIN (COSTS OFF) SELECT lower(name) FROM x ORDER BY lower(name) LIMIT 3;
+SELECT lower(name) FROM x ORDER BY lower(name) LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT id FROM x WHERE upper(name) = 'NAME77';
+
+-- partial indexes: used when the WHERE holds the predicate
+CREATE TABLE pt (id int, status text, v int);
+INSERT INTO pt SELECT g, CASE WHEN g % 100 = 0 THEN 'open' ELSE 'done' END, g
+  FROM generate_series(1, 10000) g;
+CREATE INDEX pt_open ON pt (id) WHERE status = 'open';
+EXPLAIN (COSTS OFF) SELECT id, v FROM pt WHERE status = 'open' AND id < 500;
+SELECT id, v FROM pt WHERE status = 'open' AND id < 500 ORDER BY id;
+EXPLAIN (COSTS OFF) SELECT id FROM pt WHERE id < 500;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id, v FROM pt WHERE status = 'open';
+SELECT count(*) FROM pt WHERE status = 'open';
+EXPLAIN (COSTS OFF) SELECT id, v FROM pt WHERE status = 'open' ORDER BY id DESC LIMIT 2;
+SELECT id, v FROM pt WHERE status = 'open' ORDER BY id DESC LIMIT 2;
+RESET enable_seqscan;
