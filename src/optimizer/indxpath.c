@@ -569,8 +569,9 @@ cost_index_path(IndexContext *cx, IndexPath *path)
     }
     cpu_per_tuple = CPU_TUPLE_COST + nfilter * CPU_OPERATOR_COST;
     run += cpu_per_tuple * tuples_fetched;
-    if (path->index_only ? !settings->enable_indexonlyscan
-                         : !settings->enable_indexscan)
+    /* enable_indexscan covers Index Only Scans too (PostgreSQL 15's
+     * cost_index; enable_indexonlyscan = off makes a plain Index Scan) */
+    if (!settings->enable_indexscan)
         path->startup += DISABLE_COST;
     path->total = path->startup + run;
 }
@@ -848,7 +849,8 @@ tdb_plan_index_scan(PlannerInfo *root, SeqScan *seq, int rtindex)
         path.info = &infos[i];
         path.ri = ri;
         path.clauses = match_index(&cx, &infos[i]);
-        path.index_only = covers_columns(&cx, &infos[i]);
+        path.index_only =
+            settings->enable_indexonlyscan && covers_columns(&cx, &infos[i]);
         gives_order =
             root->wanted_order != NIL &&
             index_gives_order(&cx, &infos[i], path.clauses, &backward);

@@ -167,3 +167,14 @@ SELECT count(*) FROM pt WHERE status = 'open';
 EXPLAIN (COSTS OFF) SELECT id, v FROM pt WHERE status = 'open' ORDER BY id DESC LIMIT 2;
 SELECT id, v FROM pt WHERE status = 'open' ORDER BY id DESC LIMIT 2;
 RESET enable_seqscan;
+
+-- enable_indexonlyscan off: a plain Index Scan; enable_indexscan off
+-- disables both
+SET enable_indexonlyscan = off;
+EXPLAIN (COSTS OFF) SELECT a FROM t WHERE a = 5;
+SELECT a FROM t WHERE a = 5;
+RESET enable_indexonlyscan;
+SET enable_indexscan = off;
+EXPLAIN (COSTS OFF) SELECT a FROM t WHERE a = 5;
+EXPLAIN (COSTS OFF) SELECT * FROM t ORDER BY a LIMIT 1;
+RESET enable_indexscan;
