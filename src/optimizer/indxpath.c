@@ -693,22 +693,6 @@ make_index_plan(IndexContext *cx, SeqScan *seq, IndexPath *path)
     return &is->plan;
 }
 
-/* Vars of range-table entry 1 (the index's own analysis) moved to
- * rtindex *arg. */
-static Node *
-vars_to_rtindex(Node *node, void *arg)
-{
-    if (node == NULL)
-        return NULL;
-    if (IsA(node, Var) && ((Var *)node)->varlevelsup == 0) {
-        Var *v = (Var *)tdb_copy_node_shallow(node);
-
-        v->varno = *(int *)arg;
-        return (Node *)v;
-    }
-    return tdb_expr_mutate_children(node, vars_to_rtindex, arg);
-}
-
 /*
  * The planner's view of rel's indexes (rd_indexes order): key columns as
  * expressions, expression columns, predicates -- the last two analyzed
@@ -743,8 +727,8 @@ index_infos(IndexContext *cx)
                 e = (Expr *)tdb_make_var(cx->rtindex, ri->ri_attnums[c],
                                          att->atttypid, att->atttypmod, 0);
             } else {
-                e = (Expr *)vars_to_rtindex(list_nth(exprs, next++),
-                                            &cx->rtindex);
+                e = (Expr *)tdb_vars_to_rtindex(list_nth(exprs, next++),
+                                                &cx->rtindex);
                 ii->exprs = tdb_lappend(ii->exprs, e);
                 e = tdb_eval_const_expressions(e);
             }
@@ -752,8 +736,8 @@ index_infos(IndexContext *cx)
                 ii->cols[c] = e;
         }
         if (ri->ri_pred != NULL) {
-            Expr *pred =
-                (Expr *)vars_to_rtindex(list_nth(exprs, next++), &cx->rtindex);
+            Expr *pred = (Expr *)tdb_vars_to_rtindex(list_nth(exprs, next++),
+                                                     &cx->rtindex);
 
             pred = tdb_canonicalize_qual(tdb_eval_const_expressions(pred));
             ii->pred = tdb_plan_conjuncts(pred, NIL);
