@@ -14,8 +14,9 @@
 #              lock_timeout (simple and extended protocol, lock waits),
 #              22021 for bytes that are not UTF-8 (query text, names, Bind
 #              parameters, COPY data; the
-#              group passes against PostgreSQL 15 too) (Unix socket;
-#              startup and query again over TCP)
+#              group passes against PostgreSQL 15 too), index scans with
+#              Bind parameters (Unix socket; startup and query again over
+#              TCP)
 #   deep       pgwire.py: statements nested past max_stack_depth (1+1+...,
 #              ||, UNION ALL, INTERSECT, casts; 10k, 100k and 1M terms)
 #              get PostgreSQL's 54001 and past the grammar's stack its
@@ -46,7 +47,8 @@
 #              psql over TCP; psql's Ctrl-C cancel; pgbench in its three
 #              query modes (a script without variables, and one with
 #              \set random() variables, which become Bind parameters);
-#              \gdesc; two psql at once; sql/*.sql through psql
+#              pgbench -i -s 1 and -S (its query an Index Scan using
+#              pgbench_accounts_pkey); \gdesc; two psql at once; sql/*.sql through psql
 #              against PostgreSQL 15's expected/*.out (made by
 #              regen_expected.sh), with the client environment of
 #              sql/NAME.env
