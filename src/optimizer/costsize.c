@@ -79,11 +79,9 @@ tdb_plan_tlist_width(List *tlist)
  * the whole rows of the estimated width that fit in a page.  *pages
  * (out): the pages.
  */
-static double
-table_rows(PlannerInfo *root, Oid relid, double *pages)
+double
+tdb_plan_relation_rows(Relation rel, double *pages)
 {
-    Relation rel =
-        tdb_relation_open_by_oid(root->glob->st->xact, relid, REL_LOCK_SHARE);
     BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
     int width = 24 + 4; /* tuple header and line pointer */
 
@@ -93,9 +91,19 @@ table_rows(PlannerInfo *root, Oid relid, double *pages)
         if (!att->attisdropped)
             width += type_avg_width(att->atttypid, att->atttypmod);
     }
-    tdb_relation_close(rel);
     *pages = Max(nblocks, 10);
     return *pages * (double)(8168 / width);
+}
+
+static double
+table_rows(PlannerInfo *root, Oid relid, double *pages)
+{
+    Relation rel =
+        tdb_relation_open_by_oid(root->glob->st->xact, relid, REL_LOCK_SHARE);
+    double rows = tdb_plan_relation_rows(rel, pages);
+
+    tdb_relation_close(rel);
+    return rows;
 }
 
 /*

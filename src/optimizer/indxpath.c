@@ -763,9 +763,10 @@ unique_columns(Relation rel)
     return cols;
 }
 
-/* Pages of every table the query level reads (index_pages_fetched). */
+/* Pages of every table the query level reads (index_pages_fetched);
+ * pages: those of rtindex's table, known already. */
 static double
-query_table_pages(PlannerInfo *root)
+query_table_pages(PlannerInfo *root, int rtindex, double pages_known)
 {
     double total = 0;
 
@@ -773,7 +774,9 @@ query_table_pages(PlannerInfo *root)
         RangeTblEntry *rte = list_nth(root->q->rtable, i);
         double pages = 0;
 
-        if (rte->rtekind == RTE_RELATION) {
+        if (i + 1 == rtindex)
+            total += pages_known;
+        else if (rte->rtekind == RTE_RELATION) {
             (void)tdb_plan_estimate_rows(root, i + 1, &pages);
             total += pages;
         }
@@ -806,9 +809,9 @@ tdb_plan_index_scan(PlannerInfo *root, SeqScan *seq, int rtindex)
     cx.rel = rel;
     cx.quals = seq->plan.qual;
     cx.tlist = seq->plan.targetlist;
-    cx.tuples = tdb_plan_estimate_rows(root, rtindex, &cx.pages);
+    cx.tuples = tdb_plan_relation_rows(rel, &cx.pages);
     cx.unique_attnos = unique_columns(rel);
-    cx.total_pages = query_table_pages(root);
+    cx.total_pages = query_table_pages(root, rtindex, cx.pages);
     /* the scan's rows with the unique indexes known */
     seq->plan.plan_rows =
         Max(1.0, rint(cx.tuples * tdb_plan_restriction_selectivity(

@@ -155,6 +155,9 @@ Plan *tdb_plan_jointree(PlannerInfo *root, List *needed);
 
 /* costsize.c: estimates and costs */
 double tdb_plan_estimate_rows(PlannerInfo *root, int rtindex, double *pages);
+/* The rows of open table rel (tdb_plan_estimate_rows's estimate); *pages
+ * (out): its pages. */
+double tdb_plan_relation_rows(Relation rel, double *pages);
 void tdb_plan_set_scan_estimates(Plan *plan, double rows, double base_cost);
 /* The share of a join's rows its conditions keep: 1/10 per equality,
  * 1/3 per other condition. */
