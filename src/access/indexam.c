@@ -31,18 +31,36 @@ tdb_index_build_empty(Relation heap, const RelationIndex *index)
     BTIndexData bt;
     TupleDesc desc = keyless_index(&bt, heap, index);
 
+    /* the metapage says whether deduplication is safe: what the key
+     * columns' operator classes say, as CREATE INDEX wrote it */
+    bt.allequalimage = index->ri_allequalimage;
     tdb_bt_create_empty(&bt);
     tdb_pfree(desc);
 }
 
 int64
 tdb_index_bulk_delete(Relation heap, const RelationIndex *index,
-                      BTDeadCallback is_dead, void *arg)
+                      BTDeadCallback is_dead, void *arg, TransactionManager *tm)
 {
     BTIndexData bt;
     TupleDesc desc = keyless_index(&bt, heap, index);
-    int64 removed = tdb_bt_bulk_delete(&bt, is_dead, arg, NULL);
+    int64 removed;
 
+    bt.tm = tm;
+    removed = tdb_bt_bulk_delete(&bt, is_dead, arg, NULL);
     tdb_pfree(desc);
     return removed;
+}
+
+void
+tdb_index_vacuum_cleanup(Relation heap, const RelationIndex *index,
+                         TransactionManager *tm)
+{
+    BTIndexData bt;
+    TupleDesc desc = keyless_index(&bt, heap, index);
+
+    bt.tm = tm;
+    if (tdb_bt_vacuum_needs_cleanup(&bt))
+        (void)tdb_bt_bulk_delete(&bt, NULL, NULL, NULL);
+    tdb_pfree(desc);
 }

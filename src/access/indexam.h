@@ -16,7 +16,14 @@
  *                           holds the table's lock and the writer lock.
  *   tdb_index_bulk_delete   remove every entry whose heap TID is_dead
  *                           says is dead (VACUUM, before it frees those
- *                           line pointers); returns how many went.
+ *                           line pointers); returns how many went.  Leaf
+ *                           pages left empty are deleted, and deleted
+ *                           pages no scan can reach any more (tm's
+ *                           horizon) recorded for reuse.
+ *   tdb_index_vacuum_cleanup  VACUUM found nothing to remove: visit the
+ *                           index anyway if its metapage counts enough
+ *                           deleted pages not yet recorded for reuse
+ *                           (PostgreSQL's btvacuumcleanup).
  */
 #ifndef TDB_ACCESS_INDEXAM_H
 #define TDB_ACCESS_INDEXAM_H
@@ -24,9 +31,13 @@
 #include "common/base.h"
 #include "access/nbtree.h"
 #include "access/relation.h"
+#include "access/xact.h"
 
 void tdb_index_build_empty(Relation heap, const RelationIndex *index);
 int64 tdb_index_bulk_delete(Relation heap, const RelationIndex *index,
-                            BTDeadCallback is_dead, void *arg);
+                            BTDeadCallback is_dead, void *arg,
+                            TransactionManager *tm);
+void tdb_index_vacuum_cleanup(Relation heap, const RelationIndex *index,
+                              TransactionManager *tm);
 
 #endif /* TDB_ACCESS_INDEXAM_H */

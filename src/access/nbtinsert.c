@@ -43,7 +43,7 @@ binsrch_insert(const BTIndexData *idx, const BTInsertKey *key, Page page,
 
     *postingoff = 0;
     if (off <= maxoff) {
-        IndexTuple t = bt_page_item(page, off);
+        IndexTuple t = bt_page_item_checked(idx, page, off);
 
         if (bt_tuple_is_posting(t) &&
             tdb_bt_compare(idx, key, page, off) == 0) {
@@ -124,7 +124,11 @@ tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup)
     TDB_TRY();
     {
         if (bt_page_free_space(page) < itemsz) {
-            bool changed = delete_dead_items(page);
+            bool changed;
+
+            /* the page is rearranged below: all of it must be sound */
+            bt_page_items_checked(idx, page);
+            changed = delete_dead_items(page);
 
             if (bt_page_free_space(page) < itemsz && idx->deduplicate_items &&
                 idx->allequalimage) {
@@ -205,6 +209,8 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
     OffsetNumber i;
     SplitDest dest;
 
+    /* every item is copied below: none may lie about its size */
+    bt_page_items_checked(idx, origpage);
     firstright = tdb_bt_findsplitloc(idx, origpage, newitemoff, newitemsz,
                                      newitem, &newitemonleft);
     flags =
@@ -249,6 +255,10 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
     lo->btpo_next = rightblk;
     ro->btpo_prev = origblk;
     ro->btpo_next = oo->btpo_next;
+    /* a VACUUM running now may have passed the new page's block already:
+     * the cycle id tells it to come back for it (tdb_bt_vacuum) */
+    lo->btpo_cycleid = ro->btpo_cycleid =
+        tdb_bt_vacuum_cycleid(idx->relfilenumber);
 
     rightoff = P_HIKEY;
     if (!isrightmost) {
@@ -294,6 +304,10 @@ split_page(BTIndex idx, Buffer buf, IndexTuple newitem, OffsetNumber newitemoff,
                 idx, sblk,
                 "The right sibling's left link does not point back.");
         }
+        /* items that were on the original page when the VACUUM began are
+         * on the pages up to the first one of another cycle */
+        if (bt_opaque(tdb_buf_page(sbuf))->btpo_cycleid != ro->btpo_cycleid)
+            ro->btpo_flags |= BTP_SPLIT_END;
     }
     /* from here on nothing raises: install both halves */
     memcpy(leftpage, origpage, offsetof(PageHeaderData, pd_flags));
@@ -351,12 +365,85 @@ new_root(BTIndex idx, Buffer lbuf, Buffer rbuf)
 }
 
 /*
- * The parent page holding the downlink to child, exclusively locked;
- * *off receives the downlink's offset.  Starts at the remembered page and
- * offset, moves right if the parent has split.
+ * Finish a split that was interrupted after its halves were written but
+ * before the downlink to the right half reached the parent
+ * (BTP_INCOMPLETE_SPLIT on the left half, PostgreSQL's _bt_finish_split):
+ * insert that downlink now -- a new root if the left half was the root
+ * -- which clears the flag.  lbuf (the left half, exclusively locked) is
+ * released; stack is the path to its parent (NULL at the root level).
+ * The caller holds the writer lock.
  */
-static Buffer
-get_parent(BTIndex idx, BTStack stack, BlockNumber child, OffsetNumber *off)
+void
+tdb_bt_finish_split(BTIndex idx, Buffer lbuf, BTStack stack)
+{
+    Page lpage = tdb_buf_page(lbuf);
+    BTPageOpaque lo = bt_opaque(lpage);
+    BlockNumber lblk = tdb_buf_block_number(lbuf);
+    Buffer rbuf, pbuf;
+    IndexTuple downlink;
+    OffsetNumber poff;
+    BTStackData top;
+
+    if (P_RIGHTMOST(lo))
+        tdb_bt_raise_corrupt(idx, lblk,
+                             "An incomplete split has no right half.");
+    rbuf = tdb_bt_getbuf(idx, lo->btpo_next, BUF_LOCK_EXCLUSIVE);
+    if (bt_opaque(tdb_buf_page(rbuf))->btpo_prev != lblk ||
+        bt_opaque(tdb_buf_page(rbuf))->btpo_level != lo->btpo_level) {
+        BlockNumber rblk = tdb_buf_block_number(rbuf);
+
+        tdb_buf_unlock_release(rbuf);
+        tdb_bt_raise_corrupt(idx, rblk,
+                             "The right half of a split does not match.");
+    }
+    if (stack == NULL) {
+        Buffer meta = tdb_bt_getbuf(idx, BTREE_METAPAGE, BUF_LOCK_SHARE);
+        BTMetaPageData *m = bt_metadata(tdb_buf_page(meta));
+        bool wasroot = m->btm_root == lblk;
+        BlockNumber blk = m->btm_root;
+        uint32 level = m->btm_level;
+
+        tdb_buf_unlock_release(meta);
+        if (wasroot) {
+            new_root(idx, lbuf, rbuf);
+            return;
+        }
+        /* the parent level's leftmost page: the downlink to lblk is on
+         * that level, right of it (tdb_bt_getstackbuf moves right) */
+        while (level > lo->btpo_level + 1) {
+            Buffer b = tdb_bt_getbuf(idx, blk, BUF_LOCK_SHARE);
+            Page p = tdb_buf_page(b);
+
+            blk = bt_tuple_downlink(
+                bt_page_item_checked(idx, p, P_FIRSTDATAKEY(bt_opaque(p))));
+            level--;
+            tdb_buf_unlock_release(b);
+        }
+        top.blkno = blk;
+        top.offset = FirstOffsetNumber;
+        top.parent = NULL;
+        stack = &top;
+    }
+    downlink = tdb_bt_copy_tuple(bt_page_item_checked(idx, lpage, P_HIKEY));
+    bt_tuple_set_downlink(downlink, tdb_buf_block_number(rbuf));
+    pbuf = tdb_bt_getstackbuf(idx, stack, lblk, &poff, false);
+    tdb_buf_unlock_release(rbuf);
+    insert_on_page(idx, pbuf, stack->parent, downlink, (OffsetNumber)(poff + 1),
+                   0, lbuf);
+    tdb_pfree(downlink);
+}
+
+/*
+ * The parent page holding the downlink to child, exclusively locked;
+ * *off receives the downlink's offset.  Starts at the remembered page
+ * (stack) and offset, moves right if the parent has split, and past
+ * pages being deleted.  Not found: raises XX002, or with missing_ok
+ * returns InvalidBuffer.  The caller may hold child's lock (child, then
+ * parent: the order every writer and page deletion use).
+ */
+Buffer
+tdb_bt_getstackbuf(BTIndex idx, BTStack stack, BlockNumber child,
+                   OffsetNumber *off, bool missing_ok)
 {
     BlockNumber blk = stack->blkno;
 
@@ -364,27 +451,35 @@ get_parent(BTIndex idx, BTStack stack, BlockNumber child, OffsetNumber *off)
         Buffer buf = tdb_bt_getbuf(idx, blk, BUF_LOCK_EXCLUSIVE);
         Page page = tdb_buf_page(buf);
         BTPageOpaque o = bt_opaque(page);
-        OffsetNumber minoff = P_FIRSTDATAKEY(o),
-                     maxoff = tdb_page_get_max_offset(page);
-        OffsetNumber start = Max(minoff, Min(stack->offset, maxoff));
 
-        for (OffsetNumber k = start; k <= maxoff; k++)
-            if (bt_tuple_downlink(bt_page_item(page, k)) == child) {
-                *off = k;
-                return buf;
-            }
-        for (OffsetNumber k = start; k-- > minoff;)
-            if (bt_tuple_downlink(bt_page_item(page, k)) == child) {
-                *off = k;
-                return buf;
-            }
+        if (!P_IGNORE(o)) {
+            OffsetNumber minoff = P_FIRSTDATAKEY(o),
+                         maxoff = tdb_page_get_max_offset(page);
+            OffsetNumber start = Max(minoff, Min(stack->offset, maxoff));
+
+            for (OffsetNumber k = start; k <= maxoff; k++)
+                if (bt_tuple_downlink(bt_page_item_checked(idx, page, k)) ==
+                    child) {
+                    *off = stack->offset = k;
+                    return buf;
+                }
+            for (OffsetNumber k = start; k-- > minoff;)
+                if (bt_tuple_downlink(bt_page_item_checked(idx, page, k)) ==
+                    child) {
+                    *off = stack->offset = k;
+                    return buf;
+                }
+        }
         if (P_RIGHTMOST(o)) {
             tdb_buf_unlock_release(buf);
+            if (missing_ok)
+                return InvalidBuffer;
             tdb_bt_raise_corrupt(
                 idx, blk,
                 "The downlink to a split page was not found in its parent.");
         }
         blk = o->btpo_next;
+        stack->blkno = blk;
         stack->offset = FirstOffsetNumber;
         tdb_buf_unlock_release(buf);
     }
@@ -450,7 +545,8 @@ insert_on_page(BTIndex idx, Buffer buf, BTStack stack, IndexTuple itup,
                 elog(ERROR, "no parent for a split page of index \"%s\"",
                      idx->name);
             bt_tuple_set_downlink(downlink, tdb_buf_block_number(rbuf));
-            pbuf = get_parent(idx, stack, tdb_buf_block_number(buf), &poff);
+            pbuf = tdb_bt_getstackbuf(idx, stack, tdb_buf_block_number(buf),
+                                      &poff, false);
             tdb_buf_unlock_release(rbuf);
             insert_on_page(idx, pbuf, stack->parent, downlink,
                            (OffsetNumber)(poff + 1), 0, buf);

@@ -114,6 +114,13 @@ typedef struct BTIndexData {
      * share a BTIndexData); P_NONE (0) when unknown.
      */
     BlockNumber cached_root;
+    /*
+     * The transaction manager whose horizon says when a deleted page may
+     * be reused, and whose next xid stamps pages deleted now; NULL: empty
+     * pages are not deleted by tdb_bt_bulk_delete and new pages always
+     * come from the end of the file.
+     */
+    struct TransactionManager *tm;
 } BTIndexData;
 typedef BTIndexData *BTIndex;
 
@@ -173,13 +180,35 @@ void tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup);
 /*
  * Bulk delete for VACUUM: every leaf item (and every TID of a posting
  * list) whose heap TID is_dead says is dead is removed.  Runs beside the
- * single writer and scans.  Returns the number of heap TIDs removed;
- * *remaining (if not NULL) receives the number left.  Empty pages stay
- * in the tree (their recycling is a later increment).
+ * single writer and scans (one bulk delete of an index at a time).
+ * Returns the number of heap TIDs removed; *remaining (if not NULL)
+ * receives the number left.
+ *
+ * With idx->tm set it also deletes the leaf pages it leaves empty
+ * (PostgreSQL's page deletion: half-dead, then unlinked from its
+ * siblings and marked deleted with the next xid), and records deleted
+ * pages whose xid precedes the horizon as free, for splits to reuse
+ * (README.md, "Page deletion").  is_dead may be NULL: only that last
+ * part, VACUUM's cleanup of an index it had no entries to remove from.
  */
 typedef bool (*BTDeadCallback)(const ItemPointerData *htid, void *arg);
 int64 tdb_bt_bulk_delete(BTIndex idx, BTDeadCallback is_dead, void *arg,
                          int64 *remaining);
+
+/* What one tdb_bt_bulk_delete did to the pages (tests, VACUUM VERBOSE). */
+typedef struct BTVacuumStats {
+    BlockNumber pages;         /* index pages when it ended */
+    BlockNumber pages_deleted; /* pages it deleted */
+    BlockNumber pages_free;    /* deleted pages recorded free for reuse */
+} BTVacuumStats;
+void tdb_bt_last_vacuum_stats(BTVacuumStats *stats);
+
+/*
+ * Should VACUUM, having no entries to remove, still visit the index to
+ * recycle pages (PostgreSQL's _bt_vacuum_needs_cleanup: the metapage
+ * counts deleted pages not yet free, more than 5% of the index)?
+ */
+bool tdb_bt_vacuum_needs_cleanup(BTIndex idx);
 
 /* ----------------------------------------------------------------------
  * Scans

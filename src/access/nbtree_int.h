@@ -24,8 +24,11 @@
 
 #include "common/base.h"
 #include "access/nbtree.h"
+#include "access/transam.h"
 #include "storage/bufmgr.h"
 #include "storage/page.h"
+
+#include <string.h>
 
 #define BTREE_METAPAGE 0
 #define BTREE_MAGIC 0x053162
@@ -110,6 +113,32 @@ P_RIGHTMOST(BTPageOpaque o)
 }
 
 static inline bool
+P_ISDELETED(BTPageOpaque o)
+{
+    return (o->btpo_flags & BTP_DELETED) != 0;
+}
+
+static inline bool
+P_ISHALFDEAD(BTPageOpaque o)
+{
+    return (o->btpo_flags & BTP_HALF_DEAD) != 0;
+}
+
+/* A page that is being or has been deleted: readers step past it by its
+ * right link and read nothing on it. */
+static inline bool
+P_IGNORE(BTPageOpaque o)
+{
+    return (o->btpo_flags & (BTP_DELETED | BTP_HALF_DEAD)) != 0;
+}
+
+static inline bool
+P_INCOMPLETE_SPLIT(BTPageOpaque o)
+{
+    return (o->btpo_flags & BTP_INCOMPLETE_SPLIT) != 0;
+}
+
+static inline bool
 P_LEFTMOST(BTPageOpaque o)
 {
     return o->btpo_prev == P_NONE;
@@ -128,29 +157,100 @@ bt_page_item(Page page, OffsetNumber off)
                         ItemIdGetOffset(tdb_page_get_item_id(page, off)));
 }
 
+/*
+ * Raise XX002 "index "NAME" contains corrupted page at block N" (hint
+ * "Please REINDEX it.", as PostgreSQL's page checks) with what as the
+ * detail.  blk InvalidBlockNumber: a page outside the buffer pool.
+ */
 void tdb_bt_raise_corrupt(const BTIndexData *idx, BlockNumber blk,
                           const char *what) TDB_NORETURN;
 
+/* The same for the pool page that ptr points into (its block found from
+ * the pointer: callers that have the page but not its buffer). */
+static inline TDB_NORETURN void
+bt_raise_corrupt_at(const BTIndexData *idx, const void *ptr, const char *what)
+{
+    tdb_bt_raise_corrupt(idx, tdb_buf_block_of_pointer(ptr), what);
+}
+
 /*
  * Item off of page, checked to lie inside the page's item area with a
- * size matching its line pointer: a damaged page raises XX002 instead of
- * being read out of bounds (the caller's locks and pins are released at
- * the statement boundary).
+ * size matching its line pointer, and a posting list to lie inside its
+ * tuple: a damaged page raises XX002 instead of being read out of
+ * bounds (the caller's locks and pins are released at the statement
+ * boundary).  Attribute data is checked where it is read (tdb_bt_deform).
  */
 static inline IndexTuple
 bt_page_item_checked(const BTIndexData *idx, Page page, OffsetNumber off)
 {
     const PageHeaderData *h = tdb_page_header_const(page);
-    const ItemIdData *lp = &h->pd_linp[off - 1];
-    IndexTuple t = (IndexTuple)(page + lp->lp_off);
+    const ItemIdData *lp;
+    IndexTuple t;
 
+    if (unlikely(off < FirstOffsetNumber ||
+                 off > tdb_page_get_max_offset(page)))
+        bt_raise_corrupt_at(idx, page, "An item offset is out of range.");
+    lp = &h->pd_linp[off - 1];
+    t = (IndexTuple)(page + lp->lp_off);
     if (unlikely(lp->lp_off < h->pd_upper ||
                  lp->lp_off + lp->lp_len > h->pd_special ||
                  lp->lp_len < sizeof(IndexTupleData) ||
                  IndexTupleSize(t) != lp->lp_len))
-        tdb_bt_raise_corrupt(idx, InvalidBlockNumber,
-                             "A line pointer is invalid.");
+        bt_raise_corrupt_at(idx, page, "A line pointer is invalid.");
+    if (unlikely(t->t_info & INDEX_ALT_TID_MASK)) {
+        uint16 status = ItemPointerGetOffsetNumber(&t->t_tid);
+
+        /* a posting list: 1.. TIDs inside the tuple, after its header */
+        if ((status & BT_IS_POSTING) &&
+            ((status & BT_OFFSET_MASK) == 0 ||
+             ItemPointerGetBlockNumber(&t->t_tid) < sizeof(IndexTupleData) ||
+             ItemPointerGetBlockNumber(&t->t_tid) +
+                     (status & BT_OFFSET_MASK) * sizeof(ItemPointerData) >
+                 lp->lp_len))
+            bt_raise_corrupt_at(idx, page, "A posting list is invalid.");
+        /* a pivot: at most the key columns, its heap TID inside it */
+        if (!(status & BT_IS_POSTING) &&
+            ((int)(status & BT_OFFSET_MASK) > idx->nkeyatts ||
+             ((status & BT_PIVOT_HEAP_TID_ATTR) &&
+              lp->lp_len < sizeof(IndexTupleData) + sizeof(ItemPointerData))))
+            bt_raise_corrupt_at(idx, page, "A pivot tuple is invalid.");
+    }
     return t;
+}
+
+/*
+ * Every item of page through bt_page_item_checked: before the page is
+ * rearranged as a whole (deduplication, a split, VACUUM), whose code
+ * then reads items unchecked.
+ */
+static inline void
+bt_page_items_checked(const BTIndexData *idx, Page page)
+{
+    OffsetNumber maxoff = tdb_page_get_max_offset(page);
+
+    for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+        (void)bt_page_item_checked(idx, page, off);
+}
+
+/*
+ * A deleted page (PostgreSQL 15's BTDeletedPageData, with BTP_DELETED |
+ * BTP_HAS_FULLXID): the 64-bit transaction id (epoch 0 in tupledb: its
+ * xids stop before wrapping) that was next when the page was unlinked,
+ * right after the page header; pd_lower just past it, no items.  Once it
+ * precedes the horizon every scan that could still hold a link to the
+ * page has ended, and the page may be reused.
+ */
+typedef struct BTDeletedPageData {
+    uint64 safexid;
+} BTDeletedPageData;
+
+static inline TransactionId
+bt_page_safexid(Page page)
+{
+    uint64 x;
+
+    memcpy(&x, page + MAXALIGN(SizeOfPageHeaderData), sizeof(x));
+    return (TransactionId)x;
 }
 
 static inline BTMetaPageData *
@@ -321,6 +421,7 @@ int tdb_bt_cmp_values(const BTIndexData *idx, int attno, Datum a, bool anull,
 
 /* nbtpage.c */
 void tdb_bt_page_init(Page page, uint32 level, uint16 flags);
+uint16 tdb_bt_vacuum_cycleid(RelFileNumber rel);
 void tdb_bt_init_metapage(Page page, BlockNumber root, uint32 level,
                           bool allequalimage);
 Buffer tdb_bt_getbuf(const BTIndexData *idx, BlockNumber blk,
@@ -331,6 +432,11 @@ Buffer tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode);
 void tdb_bt_delete_items(Page page, const OffsetNumber *offs, int n);
 void tdb_bt_page_add_tuple(Page page, IndexTuple itup, Size itemsz,
                            OffsetNumber off, bool newfirstdataitem);
+
+/* nbtinsert.c */
+void tdb_bt_finish_split(BTIndex idx, Buffer lbuf, BTStack stack);
+Buffer tdb_bt_getstackbuf(BTIndex idx, BTStack stack, BlockNumber child,
+                          OffsetNumber *off, bool missing_ok);
 
 /* nbtsearch.c */
 Buffer tdb_bt_moveright(const BTIndexData *idx, const BTInsertKey *key,

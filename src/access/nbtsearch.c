@@ -24,22 +24,52 @@
 #include "common/elog.h"
 #include "mmgr/mcxt.h"
 
+/*
+ * Has a walk along a level taken more steps than the index has pages (a
+ * cycle of links: corruption)?  *nblocks caches the relation's length,
+ * asked for only when steps passes the last value known (InvalidBlockNumber
+ * at first), so the common walk of a step or two costs a compare.
+ */
+static bool
+steps_exhausted(const BTIndexData *idx, uint32 steps, BlockNumber *nblocks)
+{
+    if (*nblocks != InvalidBlockNumber && steps < *nblocks)
+        return false;
+    if (steps < 8)
+        return false;
+    *nblocks = tdb_buf_relation_nblocks(idx->relfilenumber);
+    return steps >= *nblocks;
+}
+
 /* Move right from buf (locked in mode) while key is past the high key. */
 Buffer
 tdb_bt_moveright(const BTIndexData *idx, const BTInsertKey *key, Buffer buf,
                  BufferLockMode mode)
 {
     int cmpval = key->nextkey ? 0 : 1;
+    BlockNumber nblocks = InvalidBlockNumber;
 
-    for (;;) {
+    for (uint32 steps = 0;; steps++) {
         Page page = tdb_buf_page(buf);
         BTPageOpaque o = bt_opaque(page);
         BlockNumber next;
 
-        if (P_RIGHTMOST(o) || tdb_bt_compare(idx, key, page, P_HIKEY) < cmpval)
+        /* a half-dead or deleted page holds nothing: its key range went
+         * to its right sibling */
+        if (!P_IGNORE(o) && (P_RIGHTMOST(o) ||
+                             tdb_bt_compare(idx, key, page, P_HIKEY) < cmpval))
             return buf;
         next = o->btpo_next;
+        if (next == P_NONE || next == tdb_buf_block_number(buf)) {
+            BlockNumber blk = tdb_buf_block_number(buf);
+
+            tdb_buf_unlock_release(buf);
+            tdb_bt_raise_corrupt(idx, blk, "A deleted page has no right link.");
+        }
         tdb_buf_unlock_release(buf);
+        if (steps_exhausted(idx, steps, &nblocks))
+            tdb_bt_raise_corrupt(idx, next,
+                                 "The right links of a level form a cycle.");
         buf = tdb_bt_getbuf(idx, next, mode);
     }
 }
@@ -114,6 +144,28 @@ tdb_bt_binsrch(const BTIndexData *idx, const BTInsertKey *key, Page page)
 }
 
 /*
+ * An inserting descent met the left half of an interrupted split in buf
+ * (locked in mode): finish it (PostgreSQL's _bt_moveright does, for
+ * writers) and return the same page again in mode, for the descent to
+ * move right from.  stack: the path to its parent.
+ */
+static Buffer
+finish_split(BTIndex idx, Buffer buf, BTStack stack, BufferLockMode mode)
+{
+    BlockNumber blk = tdb_buf_block_number(buf);
+
+    if (mode != BUF_LOCK_EXCLUSIVE) {
+        tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
+        tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    }
+    if (P_INCOMPLETE_SPLIT(bt_opaque(tdb_buf_page(buf))))
+        tdb_bt_finish_split(idx, buf, stack);
+    else
+        tdb_buf_unlock_release(buf);
+    return tdb_bt_getbuf(idx, blk, mode);
+}
+
+/*
  * Descend to the leaf where key belongs; it is returned in *bufp locked
  * in leafmode (InvalidBuffer if the index is empty and leafmode is share).
  * Returns the path (parent pages and downlink offsets), allocated in the
@@ -146,10 +198,18 @@ tdb_bt_search(BTIndex idx, const BTInsertKey *key, Buffer *bufp,
         BTStack s;
         BufferLockMode mode;
 
+        /* an insert finishes the interrupted splits it meets: the page
+         * the downlink led to, or the one it moved right to */
+        if (unlikely(P_INCOMPLETE_SPLIT(bt_opaque(tdb_buf_page(buf)))) &&
+            leafmode == BUF_LOCK_EXCLUSIVE)
+            buf = finish_split(idx, buf, stack,
+                               level == 0 ? leafmode : BUF_LOCK_SHARE);
         buf = tdb_bt_moveright(idx, key, buf,
                                level == 0 ? leafmode : BUF_LOCK_SHARE);
         page = tdb_buf_page(buf);
         o = bt_opaque(page);
+        if (unlikely(P_INCOMPLETE_SPLIT(o)) && leafmode == BUF_LOCK_EXCLUSIVE)
+            continue;
         if (o->btpo_level != level) {
             BlockNumber blk = tdb_buf_block_number(buf);
 
@@ -161,7 +221,7 @@ tdb_bt_search(BTIndex idx, const BTInsertKey *key, Buffer *bufp,
         if (P_ISLEAF(o))
             break;
         off = tdb_bt_binsrch(idx, key, page);
-        child = bt_tuple_downlink(bt_page_item(page, off));
+        child = bt_tuple_downlink(bt_page_item_checked(idx, page, off));
         s = tdb_palloc(sizeof(BTStackData));
         s->blkno = tdb_buf_block_number(buf);
         s->offset = off;
@@ -204,6 +264,8 @@ typedef struct BTScanDescData {
     BlockNumber next_page; /* its right link when read */
     BlockNumber prev_page; /* its left link when read */
     bool more;             /* pages remain in the scan's direction */
+    uint32 steps;          /* pages stepped to since the first */
+    BlockNumber nblocks;   /* the index's length as last asked */
     int nitems, item;
     ItemPointerData *items;
     /* tdb_bt_scan_keep_tuples: the current page's matching index tuples
@@ -287,6 +349,7 @@ tdb_bt_beginscan(BTIndex idx, const BTScanKeyData *keys, int nkeys,
     scan->idx = idx;
     scan->dir = dir;
     scan->items = tdb_palloc(sizeof(ItemPointerData) * BT_MAX_TIDS_PER_PAGE);
+    scan->nblocks = InvalidBlockNumber;
     setup_keys(scan, keys, nkeys);
     return scan;
 }
@@ -298,6 +361,7 @@ tdb_bt_rescan(BTScanDesc scan, const BTScanKeyData *keys, int nkeys)
     setup_keys(scan, keys, nkeys);
     scan->started = scan->done = false;
     scan->nitems = scan->item = 0;
+    scan->steps = 0;
 }
 
 void
@@ -414,6 +478,11 @@ add_tuple_tids(BTScanDesc scan, IndexTuple t)
 {
     int first = scan->nitems;
 
+    /* more than a page can hold: line pointers sharing tuples */
+    if (unlikely(scan->nitems + (bt_tuple_is_posting(t)
+                                     ? bt_tuple_nposting(t)
+                                     : 1) > BT_MAX_TIDS_PER_PAGE))
+        bt_raise_corrupt_at(scan->idx, t, "Line pointers overlap.");
     if (bt_tuple_is_posting(t)) {
         int n = bt_tuple_nposting(t);
 
@@ -456,6 +525,16 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
     scan->prev_page = o->btpo_prev;
     scan->nitems = scan->item = 0;
     scan->tuples_used = 0;
+    if (P_IGNORE(o)) {
+        /* deleted since the link to it was read: nothing here, go on */
+        scan->more = scan->dir == BT_FORWARD ? !P_RIGHTMOST(o) : true;
+        return false;
+    }
+    if (!P_ISLEAF(o)) {
+        tdb_buf_unlock_release(buf);
+        tdb_bt_raise_corrupt(scan->idx, scan->curr_page,
+                             "A leaf's sibling link leads off the leaf level.");
+    }
     if (scan->dir == BT_FORWARD) {
         for (off = Max(off, minoff); off <= maxoff && cont; off++) {
             ItemIdData *lp = tdb_page_get_item_id(page, off);
@@ -479,60 +558,120 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
 }
 
 /*
- * The left neighbour of page `from` (whose left link was prev when read),
- * share-locked: prev, or -- if prev split since -- the page right of it
- * whose right link is `from`.
+ * The live left neighbour of page `from` (whose left link was prev when
+ * read), share-locked: prev, or -- if prev split since -- the page right
+ * of it whose right link is `from`; a neighbour deleted since is passed
+ * by its own left link.  If `from` itself was deleted meanwhile (its
+ * neighbours' links no longer lead to it), the walk starts over from the
+ * first live page right of it, which the scan has read already.
+ * InvalidBuffer when there is no page to the left any more.
  */
 static Buffer
 walk_left(BTScanDesc scan, BlockNumber prev, BlockNumber from)
 {
-    Buffer buf = tdb_bt_getbuf(scan->idx, prev, BUF_LOCK_SHARE);
+    BTIndex idx = scan->idx;
+    BlockNumber nblocks = tdb_buf_relation_nblocks(idx->relfilenumber);
 
-    for (;;) {
-        BTPageOpaque o = bt_opaque(tdb_buf_page(buf));
-        BlockNumber next = o->btpo_next;
+    for (uint32 tries = 0; tries <= nblocks; tries++) {
+        Buffer buf;
+        BTPageOpaque o;
+        bool found_from = false;
 
-        if (next == from)
-            return buf;
-        if (next == P_NONE) {
-            BlockNumber blk = tdb_buf_block_number(buf);
+        if (prev == P_NONE)
+            return InvalidBuffer;
+        buf = tdb_bt_getbuf(idx, prev, BUF_LOCK_SHARE);
+        /* right from prev, looking for the page that links to from */
+        for (uint32 steps = 0; steps <= nblocks; steps++) {
+            BlockNumber next;
 
+            o = bt_opaque(tdb_buf_page(buf));
+            if (o->btpo_next == from) {
+                if (!P_IGNORE(o))
+                    return buf;
+                /* deleted since: its left link passes it */
+                prev = o->btpo_prev;
+                found_from = true;
+                break;
+            }
+            if (P_RIGHTMOST(o))
+                break;
+            next = o->btpo_next;
             tdb_buf_unlock_release(buf);
-            tdb_bt_raise_corrupt(
-                scan->idx, blk,
-                "The left sibling's right links do not lead back.");
+            buf = tdb_bt_getbuf(idx, next, BUF_LOCK_SHARE);
         }
         tdb_buf_unlock_release(buf);
-        buf = tdb_bt_getbuf(scan->idx, next, BUF_LOCK_SHARE);
+        if (found_from)
+            continue;
+        /* no page links to from any more: from was deleted.  Start over
+         * from the first live page right of it, which the scan has read
+         * already (a backward scan reads right to left). */
+        buf = tdb_bt_getbuf(idx, from, BUF_LOCK_SHARE);
+        o = bt_opaque(tdb_buf_page(buf));
+        if (!P_IGNORE(o) && o->btpo_prev == prev) {
+            tdb_buf_unlock_release(buf);
+            tdb_bt_raise_corrupt(
+                idx, from, "The left sibling's right links do not lead back.");
+        }
+        while (P_IGNORE(o)) {
+            BlockNumber next = o->btpo_next;
+
+            tdb_buf_unlock_release(buf);
+            if (next == P_NONE)
+                tdb_bt_raise_corrupt(idx, from,
+                                     "A deleted page has no right link.");
+            from = next;
+            buf = tdb_bt_getbuf(idx, from, BUF_LOCK_SHARE);
+            o = bt_opaque(tdb_buf_page(buf));
+        }
+        prev = o->btpo_prev;
+        tdb_buf_unlock_release(buf);
     }
+    tdb_bt_raise_corrupt(idx, from, "The left links of a level form a cycle.");
 }
 
 /* Descend to the leftmost (forward) or rightmost leaf. */
 static Buffer
 get_endpoint(BTScanDesc scan)
 {
-    Buffer buf = tdb_bt_getroot(scan->idx, false, BUF_LOCK_SHARE);
+    BTIndex idx = scan->idx;
+    Buffer buf = tdb_bt_getroot(idx, false, BUF_LOCK_SHARE);
+    BlockNumber nblocks = InvalidBlockNumber;
+    uint32 level;
 
     if (buf == InvalidBuffer)
         return buf;
-    for (;;) {
+    level = bt_opaque(tdb_buf_page(buf))->btpo_level;
+    for (uint32 steps = 0;; steps++) {
         Page page = tdb_buf_page(buf);
         BTPageOpaque o = bt_opaque(page);
-        BlockNumber child;
+        BlockNumber blk = tdb_buf_block_number(buf), child = P_NONE;
+        const char *bad = NULL;
 
-        if (scan->dir == BT_BACKWARD && !P_RIGHTMOST(o)) {
+        if (o->btpo_level != level) {
+            bad = "The page's level is not its parent's level minus one.";
+        } else if ((scan->dir == BT_BACKWARD || P_IGNORE(o)) &&
+                   !P_RIGHTMOST(o)) {
             child = o->btpo_next;
         } else if (P_ISLEAF(o)) {
             return buf;
+        } else if (P_IGNORE(o)) {
+            bad = "A deleted page has no right link.";
         } else {
             OffsetNumber off = scan->dir == BT_FORWARD
                                    ? P_FIRSTDATAKEY(o)
                                    : tdb_page_get_max_offset(page);
 
-            child = bt_tuple_downlink(bt_page_item(page, off));
+            child = bt_tuple_downlink(bt_page_item_checked(idx, page, off));
+            level--;
+            if (child == P_NONE || child == blk)
+                bad = "A downlink is invalid.";
         }
         tdb_buf_unlock_release(buf);
-        buf = tdb_bt_getbuf(scan->idx, child, BUF_LOCK_SHARE);
+        if (bad == NULL && steps_exhausted(idx, steps, &nblocks))
+            bad = "The right links of a level form a cycle.";
+        if (bad != NULL)
+            tdb_bt_raise_corrupt(idx, blk, bad);
+        buf = tdb_bt_getbuf(idx, child, BUF_LOCK_SHARE);
     }
 }
 
@@ -614,11 +753,17 @@ step_page(BTScanDesc scan)
     while (scan->more) {
         Buffer buf;
 
+        /* more pages than the index has: the links form a cycle */
+        if (steps_exhausted(scan->idx, scan->steps++, &scan->nblocks))
+            tdb_bt_raise_corrupt(scan->idx, scan->curr_page,
+                                 "The sibling links of a level form a cycle.");
         if (scan->dir == BT_FORWARD) {
             buf = tdb_bt_getbuf(scan->idx, scan->next_page, BUF_LOCK_SHARE);
             read_page(scan, buf, FirstOffsetNumber);
         } else {
             buf = walk_left(scan, scan->prev_page, scan->curr_page);
+            if (buf == InvalidBuffer)
+                return false;
             read_page(scan, buf, MaxOffsetNumber);
         }
         tdb_buf_unlock_release(buf);

@@ -86,11 +86,11 @@ tdb_bt_raise_corrupt(const BTIndexData *idx, BlockNumber blk, const char *what)
     if (blk == InvalidBlockNumber)
         ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
                 errmsg("index \"%s\" contains corrupted page", idx->name),
-                errdetail("%s", what));
+                errdetail("%s", what), errhint("Please REINDEX it."));
     ereport(ERROR, errcode(ERRCODE_INDEX_CORRUPTED),
             errmsg("index \"%s\" contains corrupted page at block %u",
                    idx->name, blk),
-            errdetail("%s", what));
+            errdetail("%s", what), errhint("Please REINDEX it."));
 }
 
 /* ----------------------------------------------------------------------
@@ -158,7 +158,9 @@ tdb_bt_copy_tuple(IndexTuple t)
 /*
  * Walk the attributes of t up to natts, filling values/isnull.  Index
  * tuples have no missing attributes: a pivot's truncated ones are not
- * asked for.
+ * asked for.  Every attribute is checked to lie inside the tuple (whose
+ * size its line pointer vouched for: bt_page_item_checked), so a damaged
+ * length raises XX002 instead of sending a comparator past the page.
  */
 void
 tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
@@ -166,6 +168,9 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
     TupleDesc desc = idx->tupdesc;
     int natts = Min(bt_tuple_natts(idx, t), desc->natts);
     const char *tp = (const char *)t + itup_data_offset(t);
+    Size avail = IndexTupleSize(t) > itup_data_offset(t)
+                     ? IndexTupleSize(t) - itup_data_offset(t)
+                     : 0;
     const bits8 *bits = (t->t_info & INDEX_NULL_MASK)
                             ? (const bits8 *)t + sizeof(IndexTupleData)
                             : NULL;
@@ -173,6 +178,7 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
 
     for (int i = 0; i < natts; i++) {
         const CompactAttribute *c = &desc->compact_attrs[i];
+        Size len;
 
         if (bits != NULL && att_isnull(i, bits)) {
             values[i] = 0;
@@ -182,20 +188,48 @@ tdb_bt_deform(const BTIndexData *idx, IndexTuple t, Datum *values, bool *isnull)
         isnull[i] = false;
         if (c->attlen > 0) {
             off = TYPEALIGN(c->attalignby, off);
+            len = (Size)c->attlen;
+            if (unlikely(off + len > avail))
+                goto bad;
             values[i] = (c->attflags & ATTR_BYVAL)
                             ? tdb_fetch_byval(tp + off, c->attlen)
                             : PointerGetDatum(tp + off);
-            off += (Size)c->attlen;
         } else if (c->attlen == -1) {
+            const char *p;
+
+            /* the bytes read before the length is checked lie at most a
+             * pad and a header past the tuple: inside its page (or, for
+             * a tuple formed in memory, inside the tuple, which is
+             * sound) */
             if (*(const uint8 *)(tp + off) == 0)
                 off = TYPEALIGN(c->attalignby, off);
-            values[i] = PointerGetDatum(tp + off);
-            off += VARSIZE_ANY(tp + off);
+            p = tp + off;
+            if (VARATT_IS_1B(p)) {
+                /* never a TOAST pointer: index values are inline */
+                if (unlikely(VARATT_IS_1B_E(p)))
+                    goto bad;
+                len = VARSIZE_1B(p);
+            } else {
+                len = VARSIZE_4B(p);
+                if (unlikely(len < VARHDRSZ))
+                    goto bad;
+            }
+            if (unlikely(off + len > avail))
+                goto bad;
+            values[i] = PointerGetDatum(p);
         } else {
+            if (unlikely(off >= avail))
+                goto bad;
+            len = strnlen(tp + off, avail - off) + 1;
+            if (unlikely(off + len > avail))
+                goto bad;
             values[i] = PointerGetDatum(tp + off);
-            off += strlen(tp + off) + 1;
         }
+        off += len;
     }
+    return;
+bad:
+    bt_raise_corrupt_at(idx, t, "An index tuple's attribute overruns it.");
 }
 
 Datum
@@ -329,10 +363,22 @@ tdb_bt_compare(const BTIndexData *idx, const BTInsertKey *key, Page page,
     return 0;
 }
 
-/* datum_image_eq: bitwise equality of two non-null values. */
+/*
+ * Are the non-null values a and b of key column attno bitwise equal
+ * (PostgreSQL's datum_image_eq, which compares compressed values
+ * decompressed)?  A compressed key -- the executor compresses large ones
+ * -- goes to the caller's comparator, which decompresses (access/ may
+ * not): in the indexes that ask (deduplication, truncation: all
+ * equalimage) its equality is bitwise equality.
+ */
 static bool
-datum_image_eq(Datum a, Datum b, const CompactAttribute *c)
+datum_image_eq(const BTIndexData *idx, int attno, Datum a, Datum b)
 {
+    const CompactAttribute *c = &idx->tupdesc->compact_attrs[attno];
+
+    if (c->attlen == -1 && (VARATT_IS_COMPRESSED(DatumGetPointer(a)) ||
+                            VARATT_IS_COMPRESSED(DatumGetPointer(b))))
+        return tdb_bt_cmp_values(idx, attno, a, false, b, false) == 0;
     if (c->attflags & ATTR_BYVAL)
         return a == b;
     if (c->attlen > 0)
@@ -370,8 +416,32 @@ tdb_bt_keep_natts_fast(const BTIndexData *idx, IndexTuple a, IndexTuple b)
     for (int i = 0; i < idx->nkeyatts; i++) {
         if (na[i] != nb[i])
             break;
-        if (!na[i] &&
-            !datum_image_eq(va[i], vb[i], &idx->tupdesc->compact_attrs[i]))
+        if (!na[i] && !datum_image_eq(idx, i, va[i], vb[i]))
+            break;
+        keep++;
+    }
+    return keep;
+}
+
+/*
+ * 1 + the number of leading key attributes of a and b that compare equal
+ * (PostgreSQL's _bt_keep_natts, for truncation): the comparators decide
+ * where bitwise equality is not equality (numeric 1.0 and 1.00).
+ */
+static int
+keep_natts(const BTIndexData *idx, IndexTuple a, IndexTuple b)
+{
+    Datum va[INDEX_MAX_KEYS], vb[INDEX_MAX_KEYS];
+    bool na[INDEX_MAX_KEYS], nb[INDEX_MAX_KEYS];
+    int keep = 1;
+
+    if (idx->allequalimage)
+        return tdb_bt_keep_natts_fast(idx, a, b);
+    tdb_bt_deform(idx, a, va, na);
+    tdb_bt_deform(idx, b, vb, nb);
+    for (int i = 0; i < idx->nkeyatts; i++) {
+        if (na[i] != nb[i] ||
+            (!na[i] && tdb_bt_cmp_values(idx, i, va[i], false, vb[i], false)))
             break;
         keep++;
     }
@@ -448,7 +518,7 @@ tdb_bt_truncate(const BTIndexData *idx, IndexTuple lastleft,
                 IndexTuple firstright)
 {
     int nkeyatts = idx->nkeyatts;
-    int keep = tdb_bt_keep_natts_fast(idx, lastleft, firstright);
+    int keep = keep_natts(idx, lastleft, firstright);
     int leave = Min(keep, nkeyatts);
     IndexTuple pivot, tidpivot;
     Size newsize;

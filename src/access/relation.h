@@ -43,6 +43,9 @@ typedef struct RelationIndex {
     bool ri_primary;
     bool ri_nulls_not_distinct;
     bool ri_valid; /* indisvalid */
+    /* every key column's operator class has bitwise equality (btree
+     * support 4, "equalimage"): the B-tree metapage's btm_allequalimage */
+    bool ri_allequalimage;
 } RelationIndex;
 
 typedef struct RelationData {

@@ -322,13 +322,14 @@ free_dead_items(Relation rel, const DeadItems *d, BufferAccessStrategy strategy,
  * the dead items, then the items are freed.
  */
 static void
-vacuum_indexes_and_free(Relation rel, DeadItems *d,
+vacuum_indexes_and_free(Relation rel, DeadItems *d, TransactionManager *tm,
                         BufferAccessStrategy strategy, FsmPage *free_pages,
                         uint32 nfree)
 {
     qsort(d->tids, (size_t)d->n, sizeof(ItemPointerData), cmp_tid);
     for (int i = 0; i < rel->rd_nindexes; i++) {
-        (void)tdb_index_bulk_delete(rel, &rel->rd_indexes[i], tid_is_dead, d);
+        (void)tdb_index_bulk_delete(rel, &rel->rd_indexes[i], tid_is_dead, d,
+                                    tm);
         /* on disk before any freed slot can be: after a crash no entry
          * may point at a slot a later row reuses (no WAL to redo it) */
         tdb_buf_flush_relation(rel->rd_indexes[i].ri_relfilenumber);
@@ -455,7 +456,8 @@ heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
     if (dead.n > 0) {
         TDB_TRY();
         {
-            vacuum_indexes_and_free(rel, &dead, strategy, free_pages, nfree);
+            vacuum_indexes_and_free(rel, &dead, tm, strategy, free_pages,
+                                    nfree);
         }
         TDB_CATCH();
         {
@@ -465,6 +467,13 @@ heap_vacuum(Relation rel, Transaction *xact, VacuumStats *stats_out)
         TDB_END_TRY();
         changed = true;
         tdb_pfree(dead.tids);
+    } else {
+        /* nothing to remove: the indexes may still have deleted pages
+         * to record for reuse */
+        for (int i = 0; i < rel->rd_nindexes; i++) {
+            tdb_index_vacuum_cleanup(rel, &rel->rd_indexes[i], tm);
+            tdb_buf_flush_relation(rel->rd_indexes[i].ri_relfilenumber);
+        }
     }
 
     /* written and fsynced like a commit's pages (no WAL; vacuum.h); the

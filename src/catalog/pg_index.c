@@ -554,6 +554,20 @@ nullable_text(const CatalogScan *cs, int attnum)
                : tdb_text_to_cstring(DatumGetPointer(cs->values[attnum - 1]));
 }
 
+/*
+ * Is the operator class's equality bitwise equality (its btree support
+ * function 4, "equalimage")?  PostgreSQL 15 says no for float4_ops,
+ * float8_ops and numeric_ops (equal values with different images: 0 and
+ * -0, 1.0 and 1.00); every other opclass tupledb has says yes.
+ */
+static bool
+opclass_equalimage(Oid opclass)
+{
+    return opclass != 10012 /* float4_ops */ &&
+           opclass != 3123 /* float8_ops */ &&
+           opclass != 3125 /* numeric_ops */;
+}
+
 void
 tdb_catalog_load_indexes(Transaction *xact, Relation rel)
 {
@@ -602,6 +616,9 @@ tdb_catalog_load_indexes(Transaction *xact, Relation rel)
         ri->ri_nulls_not_distinct =
             DatumGetBool(cs.values[Anum_pg_index_indnullsnotdistinct - 1]);
         ri->ri_valid = DatumGetBool(cs.values[Anum_pg_index_indisvalid - 1]);
+        ri->ri_allequalimage = true;
+        for (int c = 0; c < ri->ri_nkeyatts; c++)
+            ri->ri_allequalimage &= opclass_equalimage(ri->ri_opclasses[c]);
     }
     tdb_catscan_end(&cs);
     /* OID order, as PostgreSQL's RelationGetIndexList */

@@ -364,6 +364,8 @@ typedef enum CliCmdResult {
 CliCmdResult tdb_cli_slash_cmd(Shell *sh, CliScanState *st);
 /* \dt [PATTERN] and \d without a table: the list of tables. */
 bool tdb_cli_list_tables(Shell *sh, const char *pattern, bool verbose);
+/* \di [PATTERN]: the list of indexes. */
+bool tdb_cli_list_indexes(Shell *sh, const char *pattern, bool verbose);
 /* \d TABLE: columns of each table matching pattern. */
 bool tdb_cli_describe_table(Shell *sh, const char *pattern,
                             bool verbose);

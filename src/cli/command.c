@@ -174,7 +174,9 @@ cmd_describe(Shell *sh, CliScanState *st, const char *cmd)
     bool verbose = strchr(cmd, '+') != NULL;
     bool ok;
 
-    if (cmd[1] == 't' || pattern == NULL) /* \dt, or \d alone */
+    if (cmd[1] == 'i')
+        ok = tdb_cli_list_indexes(sh, pattern, verbose);
+    else if (cmd[1] == 't' || pattern == NULL) /* \dt, or \d alone */
         ok = tdb_cli_list_tables(sh, pattern, verbose);
     else
         ok = tdb_cli_describe_table(sh, pattern, verbose);
@@ -301,7 +303,8 @@ static const CmdEntry commands[] = {
     {"unset", cmd_unset},     {"i", cmd_include},
     {"include", cmd_include}, {"d", cmd_describe},
     {"dt", cmd_describe},     {"d+", cmd_describe},
-    {"dt+", cmd_describe},    {"pset", cmd_pset},
+    {"dt+", cmd_describe},    {"di", cmd_describe},
+    {"di+", cmd_describe},    {"pset", cmd_pset},
     {"a", cmd_toggle_align},  {"t", cmd_toggle_tuples},
     {"f", cmd_fieldsep},      {"copy", cmd_copy},
 };

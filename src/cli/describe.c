@@ -16,7 +16,14 @@
  *   Check constraints:                                   heap")
  *       "t_a_check" CHECK (a > 0)
  *
- * Both read the catalog with ordinary SQL on the pg_catalog views and
+ *         Index "public.t_pkey"           \d t_pkey      (\d+ adds
+ *   Column |  Type   | Key? | Definition                 Storage,
+ *   a      | integer | yes  | a                           Stats target)
+ *   primary key, btree, for table "public.t"
+ *
+ * \di lists indexes as \dt lists tables, with each one's table after
+ * its owner.
+ * All of them read the catalog with ordinary SQL on the pg_catalog views and
  * functions psql's own queries use (parser/system_views.c): format_type,
  * pg_get_expr and pg_get_constraintdef print types, defaults and CHECK
  * constraints as PostgreSQL does, pg_get_userbyid names the owner (the
@@ -38,20 +45,25 @@
 
 #include "cli/cli.h"
 
-#define TABLES_QUERY                                                        \
+/* The relations of the relkinds %s ('r', 'i'): for an index, its table
+ * too; then the relkind. */
+#define RELATIONS_QUERY                                                     \
     "SELECT c.oid, n.nspname, c.relname,\n"                                 \
     "  pg_catalog.pg_get_userbyid(c.relowner),\n"                           \
     "  CASE c.relpersistence WHEN 'p' THEN 'permanent'"                    \
     " WHEN 't' THEN 'temporary' WHEN 'u' THEN 'unlogged' END,\n"            \
     "  am.amname,\n"                                                        \
     "  pg_catalog.pg_size_pretty(pg_catalog.pg_table_size(c.oid)),\n"       \
-    "  pg_catalog.obj_description(c.oid, 'pg_class')\n"                     \
+    "  pg_catalog.obj_description(c.oid, 'pg_class'), t.relname,\n"         \
+    "  c.relkind\n"                                                         \
     "FROM pg_catalog.pg_class c\n"                                          \
     "     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"       \
     "     LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"              \
-    "WHERE c.relkind = 'r'\n"                                               \
+    "     LEFT JOIN pg_catalog.pg_index i ON i.indexrelid = c.oid\n"        \
+    "     LEFT JOIN pg_catalog.pg_class t ON t.oid = i.indrelid\n"          \
+    "WHERE c.relkind IN (%s)\n"                                             \
     "ORDER BY 2, 3"
-#define TABLES_NCOLS 8
+#define TABLES_NCOLS 10
 
 #define COLUMNS_QUERY                                                       \
     "SELECT a.attname,\n"                                                   \
@@ -88,6 +100,32 @@
     "WHERE i.indrelid = %s\n"                                               \
     "ORDER BY i.indisprimary DESC, c2.relname"
 #define INDEXES_NCOLS 6
+
+/* An index's columns: psql's query for \\d of an index */
+#define INDEX_COLUMNS_QUERY                                                 \
+    "SELECT a.attname,\n"                                                   \
+    "  pg_catalog.format_type(a.atttypid, a.atttypmod),\n"                  \
+    "  CASE WHEN a.attnum <= i.indnkeyatts THEN 'yes' ELSE 'no' END,\n"     \
+    "  pg_catalog.pg_get_indexdef(a.attrelid, a.attnum, true),\n"           \
+    "  CASE a.attstorage WHEN 'p' THEN 'plain' WHEN 'm' THEN 'main'"       \
+    " WHEN 'e' THEN 'external' WHEN 'x' THEN 'extended' END\n"             \
+    "FROM pg_catalog.pg_attribute a\n"                                      \
+    "     JOIN pg_catalog.pg_index i ON i.indexrelid = a.attrelid\n"        \
+    "WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped\n"       \
+    "ORDER BY a.attnum"
+#define INDEX_COLUMNS_NCOLS 5
+
+/* What the footer of \\d of an index says about it */
+#define INDEX_FOOTER_QUERY                                                  \
+    "SELECT i.indisprimary, i.indisunique, i.indnullsnotdistinct,\n"        \
+    "  am.amname, t.relname, pg_catalog.pg_get_expr(i.indpred,"              \
+    " i.indrelid, true),\n"                                                 \
+    "  i.indisvalid\n"                                                      \
+    "FROM pg_catalog.pg_index i\n"                                          \
+    "     JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid\n"             \
+    "     JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"                   \
+    "     JOIN pg_catalog.pg_class t ON t.oid = i.indrelid\n"               \
+    "WHERE c.oid = %s"
 
 #define AM_QUERY                                                            \
     "SELECT am.amname FROM pg_catalog.pg_class c\n"                         \
@@ -159,13 +197,21 @@ pattern_matches(const Pattern *pat, const char *schema, const char *name)
     return glob_match(pat->name, name);
 }
 
-/* The tables matching pattern: rows of TABLES_QUERY's columns. */
+/* The relations of relkinds ("'r'", "'r', 'i'") matching pattern: rows
+ * of RELATIONS_QUERY's columns. */
 static bool
-matching_tables(Shell *sh, const Pattern *pat, CliResult *tables)
+matching_relations(Shell *sh, const Pattern *pat, const char *relkinds,
+                   CliResult *tables)
 {
     long kept = 0;
+    CliBuf query;
+    bool ok;
 
-    if (!tdb_cli_run_query(sh, TABLES_QUERY, tables))
+    tdb_cli_buf_init(&query);
+    tdb_cli_buf_printf(&query, RELATIONS_QUERY, relkinds);
+    ok = tdb_cli_run_query(sh, tdb_cli_buf_str(&query), tables);
+    tdb_cli_buf_free(&query);
+    if (!ok)
         return false;
     for (long r = 0; r < tables->nrows; r++) {
         char **row = &tables->cells[r * TABLES_NCOLS];
@@ -206,20 +252,29 @@ cell(const char *v)
     return v != NULL ? v : "";
 }
 
-bool
-tdb_cli_list_tables(Shell *sh, const char *pattern, bool verbose)
+/*
+ * \dt and \di: the tables or the indexes matching pattern, in psql's
+ * columns (an index's table after its owner).
+ */
+static bool
+list_relations(Shell *sh, const char *pattern, bool verbose, char relkind)
 {
     static const char *const headers[] = {
-        "Schema",      "Name",          "Type", "Owner",
+        "Schema", "Name",          "Type", "Owner",      "Table",
         "Persistence", "Access method", "Size", "Description"};
-    int ncols = verbose ? 8 : 4;
+    bool is_index = relkind == 'i';
+    int ncols = (verbose ? 8 : 4) + (is_index ? 1 : 0);
     Pattern pat;
     CliResult tables;
     const char **cells;
+    const char *shown_headers[9];
     CliTable t;
 
+    for (int i = 0, h = 0; i < 9; i++)
+        if (i != 4 || is_index)
+            shown_headers[h++] = headers[i];
     parse_pattern(pattern, &pat);
-    if (!matching_tables(sh, &pat, &tables)) {
+    if (!matching_relations(sh, &pat, is_index ? "'i'" : "'r'", &tables)) {
         free_pattern(&pat);
         return false;
     }
@@ -235,17 +290,21 @@ tdb_cli_list_tables(Shell *sh, const char *pattern, bool verbose)
         char **row = &tables.cells[r * TABLES_NCOLS];
         const char **out = &cells[r * ncols];
 
-        out[0] = cell(row[1]);
-        out[1] = cell(row[2]);
-        out[2] = "table";
-        out[3] = cell(row[3]);
-        for (int i = 4; i < ncols; i++)
-            out[i] = cell(row[i]);
+        int c = 0;
+
+        out[c++] = cell(row[1]);
+        out[c++] = cell(row[2]);
+        out[c++] = is_index ? "index" : "table";
+        out[c++] = cell(row[3]);
+        if (is_index)
+            out[c++] = cell(row[8]);
+        for (int i = 4; c < ncols; i++)
+            out[c++] = cell(row[i]);
     }
     memset(&t, 0, sizeof(t));
     t.ncolumns = ncols;
-    t.headers = headers;
-    t.aligns = "llllllll";
+    t.headers = shown_headers;
+    t.aligns = "lllllllll";
     t.nrows = tables.nrows;
     t.cells = cells;
     t.title = "List of relations";
@@ -254,6 +313,18 @@ tdb_cli_list_tables(Shell *sh, const char *pattern, bool verbose)
     free(cells);
     tdb_cli_result_free(&tables);
     return true;
+}
+
+bool
+tdb_cli_list_tables(Shell *sh, const char *pattern, bool verbose)
+{
+    return list_relations(sh, pattern, verbose, 'r');
+}
+
+bool
+tdb_cli_list_indexes(Shell *sh, const char *pattern, bool verbose)
+{
+    return list_relations(sh, pattern, verbose, 'i');
 }
 
 /* Run a query whose one %s stands for a table's OID. */
@@ -422,6 +493,87 @@ describe_one(Shell *sh, const char *oid, const char *schema,
     return true;
 }
 
+/*
+ * The footer line of \\d of an index, as psql writes it: "primary key, "
+ * or "unique [nulls not distinct], ", the access method, the table,
+ * then the predicate of a partial index and ", invalid".
+ */
+static char *
+index_footer(char *const *row, const char *schema)
+{
+    CliBuf line;
+
+    tdb_cli_buf_init(&line);
+    if (strcmp(cell(row[0]), "t") == 0)
+        tdb_cli_buf_puts(&line, "primary key, ");
+    else if (strcmp(cell(row[1]), "t") == 0)
+        tdb_cli_buf_puts(&line, strcmp(cell(row[2]), "t") == 0
+                                    ? "unique nulls not distinct, "
+                                    : "unique, ");
+    tdb_cli_buf_printf(&line, "%s, for table \"%s.%s\"", cell(row[3]), schema,
+                       cell(row[4]));
+    if (row[5] != NULL && row[5][0] != '\0')
+        tdb_cli_buf_printf(&line, ", predicate (%s)", row[5]);
+    if (strcmp(cell(row[6]), "t") != 0)
+        tdb_cli_buf_puts(&line, ", invalid");
+    return line.data;
+}
+
+/* Print the \\d table of one index. */
+static bool
+describe_index(Shell *sh, const char *oid, const char *schema,
+               const char *name, bool verbose)
+{
+    static const char *const headers[] = {
+        "Column", "Type", "Key?", "Definition", "Storage", "Stats target"};
+    int ncols = verbose ? 6 : 4;
+    CliBuf title;
+    CliResult cols, about;
+    const char **cells;
+    char *footer = NULL;
+    CliTable t;
+
+    if (!run_for_table(sh, INDEX_COLUMNS_QUERY, oid, &cols))
+        return false;
+    if (!run_for_table(sh, INDEX_FOOTER_QUERY, oid, &about)) {
+        tdb_cli_result_free(&cols);
+        return false;
+    }
+    if (about.nrows == 1)
+        footer = index_footer(about.cells, schema);
+    tdb_cli_result_free(&about);
+    cells = tdb_cli_alloc(sizeof(char *) * (size_t)ncols *
+                          (size_t)Max(cols.nrows, 1));
+    for (long r = 0; r < cols.nrows; r++) {
+        char **row = &cols.cells[r * INDEX_COLUMNS_NCOLS];
+        const char **out = &cells[r * ncols];
+
+        for (int c = 0; c < 4; c++)
+            out[c] = cell(row[c]);
+        if (verbose) {
+            out[4] = cell(row[4]);
+            out[5] = "";
+        }
+    }
+    tdb_cli_buf_init(&title);
+    tdb_cli_buf_printf(&title, "Index \"%s.%s\"", schema, name);
+    memset(&t, 0, sizeof(t));
+    t.ncolumns = ncols;
+    t.headers = headers;
+    t.aligns = "llllll";
+    t.nrows = cols.nrows;
+    t.cells = cells;
+    t.title = tdb_cli_buf_str(&title);
+    t.footers = (const char *const *)&footer;
+    t.nfooters = footer != NULL ? 1 : 0;
+    tdb_cli_print_table(stdout, &t, &sh->popt);
+    free(footer);
+    free(cells);
+    tdb_cli_buf_free(&title);
+    tdb_cli_result_free(&cols);
+    return true;
+}
+
 bool
 tdb_cli_describe_table(Shell *sh, const char *pattern, bool verbose)
 {
@@ -430,7 +582,7 @@ tdb_cli_describe_table(Shell *sh, const char *pattern, bool verbose)
     bool ok = true;
 
     parse_pattern(pattern, &pat);
-    ok = matching_tables(sh, &pat, &tables);
+    ok = matching_relations(sh, &pat, "'r', 'i'", &tables);
     free_pattern(&pat);
     if (!ok)
         return false;
@@ -439,10 +591,14 @@ tdb_cli_describe_table(Shell *sh, const char *pattern, bool verbose)
             report_not_found(pattern);
         ok = false;
     }
-    for (long r = 0; r < tables.nrows && ok; r++)
-        ok = describe_one(sh, tables.cells[r * TABLES_NCOLS],
-                          tables.cells[r * TABLES_NCOLS + 1],
-                          tables.cells[r * TABLES_NCOLS + 2], verbose);
+    for (long r = 0; r < tables.nrows && ok; r++) {
+        char **row = &tables.cells[r * TABLES_NCOLS];
+
+        if (strcmp(cell(row[9]), "i") == 0)
+            ok = describe_index(sh, row[0], row[1], row[2], verbose);
+        else
+            ok = describe_one(sh, row[0], row[1], row[2], verbose);
+    }
     tdb_cli_result_free(&tables);
     return ok;
 }

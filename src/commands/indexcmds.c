@@ -585,8 +585,7 @@ tdb_sql_add_key_constraint(Statement *st, Relation rel,
         ereport(ERROR, errcode(ERRCODE_INVALID_TABLE_DEFINITION),
                 errmsg("multiple primary keys for table \"%s\" are not "
                        "allowed",
-                       rel->rd_name),
-                errposition(stmt_errpos(st, c->location)));
+                       rel->rd_name)); /* no position, as PostgreSQL */
     if (column != NULL) {
         PgQuery__String *s = tdb_palloc(sizeof(PgQuery__String));
 

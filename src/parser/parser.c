@@ -246,6 +246,106 @@ library_parse(const char *sql)
     return call.parsed;
 }
 
+/*
+ * Could sql hold an identifier of NAMEDATALEN bytes or more?  A cheap
+ * look at the text before asking the scanner: a run that long of
+ * identifier characters, or of anything between double quotes.
+ */
+static bool
+may_hold_long_identifier(const char *sql)
+{
+    int run = 0;
+
+    for (const char *c = sql; *c != '\0'; c++) {
+        unsigned char ch = (unsigned char)*c;
+
+        if (ch == '"') {
+            const char *close = strchr(c + 1, '"');
+
+            if (close == NULL || close - c - 1 >= NAMEDATALEN)
+                return true;
+            c = close;
+            run = 0;
+        } else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                   (ch >= '0' && ch <= '9') || ch == '_' || ch == '$' ||
+                   ch >= 0x80) {
+            if (++run >= NAMEDATALEN)
+                return true;
+        } else
+            run = 0;
+    }
+    return false;
+}
+
+/* The identifier a token spells: quotes removed (a doubled quote is
+ * one), or folded to lower case as the scanner folds it. */
+static char *
+token_identifier(const char *spelling, int len)
+{
+    char *ident = tdb_palloc((Size)len + 1);
+    int n = 0;
+
+    if (len >= 2 && spelling[0] == '"') {
+        for (int i = 1; i < len - 1; i++) {
+            ident[n++] = spelling[i];
+            if (spelling[i] == '"')
+                i++;
+        }
+    } else {
+        for (int i = 0; i < len; i++)
+            ident[n++] = (spelling[i] >= 'A' && spelling[i] <= 'Z')
+                             ? (char)(spelling[i] - 'A' + 'a')
+                             : spelling[i];
+    }
+    ident[n] = '\0';
+    return ident;
+}
+
+/*
+ * PostgreSQL's scanner cuts an identifier of NAMEDATALEN bytes or more
+ * to NAMEDATALEN - 1 (on a character boundary) and says so with a
+ * NOTICE; libpg_query cuts it silently, so the NOTICE is raised here,
+ * once per identifier token, in the order of the text.
+ */
+static void
+notice_truncated_identifiers(const char *sql)
+{
+    PgQueryScanResult scan;
+    PgQuery__ScanResult *tokens;
+
+    if (!may_hold_long_identifier(sql))
+        return;
+    scan = pg_query_scan(sql);
+    if (scan.error != NULL) {
+        pg_query_free_scan_result(scan);
+        return;
+    }
+    tokens = pg_query__scan_result__unpack(NULL, scan.pbuf.len,
+                                           (const uint8_t *)scan.pbuf.data);
+    pg_query_free_scan_result(scan);
+    if (tokens == NULL)
+        return;
+    for (size_t i = 0; i < tokens->n_tokens; i++) {
+        const PgQuery__ScanToken *tok = tokens->tokens[i];
+        char *ident;
+        int cut;
+
+        if (tok->token != PG_QUERY__TOKEN__IDENT ||
+            tok->end - tok->start < NAMEDATALEN)
+            continue;
+        ident = token_identifier(sql + tok->start, tok->end - tok->start);
+        if (strlen(ident) < NAMEDATALEN)
+            continue;
+        cut = NAMEDATALEN - 1;
+        while (cut > 0 && ((unsigned char)ident[cut] & 0xC0) == 0x80)
+            cut--; /* ident[cut] continues a character: cut before it */
+        ereport(NOTICE, errcode(ERRCODE_NAME_TOO_LONG),
+                errmsg("identifier \"%s\" will be truncated to \"%.*s\"",
+                       ident, cut, ident));
+    }
+    pg_query__scan_result__free_unpacked(tokens, NULL);
+}
+
 ParsedScript *
 tdb_sql_parse(const char *sql)
 {
@@ -271,6 +371,7 @@ tdb_sql_parse(const char *sql)
     if (result == NULL)
         ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
                 errdetail("Failed while reading the parse tree."));
+    notice_truncated_identifiers(sql);
 
     script = tdb_palloc(sizeof(ParsedScript));
     script->text = sql;

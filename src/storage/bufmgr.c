@@ -1542,6 +1542,19 @@ tdb_buf_block_number(Buffer buffer)
     return desc->tag.blkno;
 }
 
+BlockNumber
+tdb_buf_block_of_pointer(const void *ptr)
+{
+    const char *p = ptr;
+    Size off;
+
+    if (tdb_buf_pool == NULL || p < tdb_buf_pool->pages ||
+        p >= tdb_buf_pool->pages + (Size)tdb_buf_pool->nbuffers * BLCKSZ)
+        return InvalidBlockNumber;
+    off = (Size)(p - tdb_buf_pool->pages);
+    return buf_desc((int)(off / BLCKSZ))->tag.blkno;
+}
+
 RelFileNumber
 tdb_buf_relnumber(Buffer buffer)
 {

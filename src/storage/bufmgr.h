@@ -285,6 +285,14 @@ RelFileNumber tdb_buf_relnumber(Buffer buffer);
 ForkNumber tdb_buf_fork_number(Buffer buffer);
 
 /*
+ * The block held by the pool page that ptr points into (anywhere in its
+ * BLCKSZ bytes), or InvalidBlockNumber if ptr is not inside the pool (a
+ * private copy).  The caller holds the page's pin.  For error reports
+ * that have a page but not its buffer (an index item found corrupt).
+ */
+BlockNumber tdb_buf_block_of_pointer(const void *ptr);
+
+/*
  * Record that the page was changed: it will be written back before its
  * buffer is re-used.  The thread holds the exclusive content lock (else
  * an internal error).  Every page change passes through here; when the

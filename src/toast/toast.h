@@ -32,6 +32,9 @@
 #define TOAST_TUPLE_TARGET_MAIN 8160
 /* Data bytes per chunk: a full chunk row is 2032 bytes, 4 per page. */
 #define TOAST_MAX_CHUNK_SIZE 1996
+/* Index values larger than this are compressed as the index tuple is
+ * formed (PostgreSQL's TOAST_INDEX_TARGET, MaxHeapTupleSize / 16). */
+#define TOAST_INDEX_TARGET 510
 /* Only values larger than this are candidates (MAXALIGN(18)). */
 #define TOAST_MIN_CANDIDATE 24
 /* The largest value: a 30-bit length (1 GB - 1), header included. */

@@ -7,7 +7,8 @@
 # tupledb shell (default build/release/tupledb) on a fresh, empty data
 # directory and feeds it the file on stdin, the way pg_regress feeds psql:
 #   tupledb -X -a -q DATADIR < sql/NAME.sql > results/NAME.out 2>&1
-# then compares results/NAME.out byte for byte with expected/NAME.out,
+# then compares results/NAME.out byte for byte with expected/NAME.out
+# (but for the Owner field of unaligned \dt / \di rows: compare.sh),
 # which regen_expected.sh produced by running the same file through psql
 # against PostgreSQL 15.  It prints one line per file,
 #   ok       NAME
@@ -66,6 +67,8 @@ diffs="$HERE/regression.diffs"
 mkdir -p "$results"
 : > "$diffs"
 
+. "$HERE/compare.sh" # same_regress_output, regress_diff
+
 passed=0; failed=0; skipped=0
 for name in "${names[@]}"; do
   sql="$HERE/sql/$name.sql"
@@ -89,7 +92,7 @@ for name in "${names[@]}"; do
   elif [ "$rc" -gt 128 ]; then note=" (tupledb died with signal $((rc - 128)))"
   elif [ "$rc" -ne 0 ]; then note=" (tupledb exited with status $rc)"
   fi
-  if [ "$rc" -eq 0 ] && cmp -s "$expected" "$out"; then
+  if [ "$rc" -eq 0 ] && same_regress_output "$expected" "$out"; then
     if [ -n "${known[$name]:-}" ]; then
       printf '  %-8s %s (listed in known_failures.txt but passes: remove it)\n' ok "$name"
     else
@@ -98,7 +101,7 @@ for name in "${names[@]}"; do
     passed=$((passed + 1))
     continue
   fi
-  diff -U3 "$expected" "$out" >> "$diffs"
+  regress_diff "$expected" "$out" >> "$diffs"
   if [ -n "${known[$name]:-}" ]; then
     printf '  %-8s %s (known failure: %s)%s\n' skipped "$name" "${known[$name]}" "$note"
     skipped=$((skipped + 1))

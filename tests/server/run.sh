@@ -70,16 +70,19 @@
 #              -X -a -q against the server, diffed against
 #              tests/regress/expected -- the issue's acceptance test;
 #              files in tests/regress/known_failures.txt count as skipped
-#   psqldescribe  the regression files the shell fails only by its own
-#              \d lacking indexes (PSQL_DESCRIBE_FILES: known failures of
-#              the shell) through psql against the server, diffed against
-#              tests/regress/expected
+#              (compared as tests/regress/compare.sh says)
 #   damage     files damaged while the server was down: a table file cut
 #              short fails every statement that reaches the table with
 #              XX001 (restart included) and is never written over; DROP
 #              works; a deleted pg_xact segment makes the server and the
 #              shell refuse the database with PostgreSQL's "could not
-#              access status of transaction" and its DETAIL
+#              access status of transaction" and its DETAIL; an index
+#              page failing its checksum, pages of impossible B-tree
+#              structure with right checksums, a bad metapage and a file
+#              of garbage fail INSERT and VACUUM with XX001 / XX002
+#              naming the index while other tables work, and REINDEX
+#              INDEX / TABLE repairs each (tests/server/btpage.py damages
+#              the file)
 #
 # Prints one line per check and ends with
 #   RESULT server: N passed, N failed, N skipped
@@ -97,6 +100,8 @@ ROOT=$(cd "$HERE/../.." && pwd)
 source "$HERE/lib.sh"
 # shellcheck source=tests/cli/lib.sh
 source "$ROOT/tests/cli/lib.sh"
+# shellcheck source=tests/regress/compare.sh
+source "$ROOT/tests/regress/compare.sh"
 
 TDB=${1:-$ROOT/build/release/tupledb}
 shift || true
@@ -110,7 +115,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PSQL=$PGBIN/psql
 
 if [ $# -gt 0 ]; then groups=("$@")
-else groups=(protocol deep limit shutdown auth psql libpq node cli regress psqldescribe damage)
+else groups=(protocol deep limit shutdown auth psql libpq node cli regress damage)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdb-srv.XXXXXX")
@@ -583,7 +588,7 @@ group_cli() {
       ok "cli: tests/cli/cases/$name.sh through psql and the server"
     else
       fail "cli: tests/cli/cases/$name.sh through psql and the server"
-      diff -u "$expected" "$got" | sed 's/^/    /' | head -40
+      regress_diff "$expected" "$got" | sed 's/^/    /' | head -40
     fi
   done
 }
@@ -614,41 +619,13 @@ group_regress() {
     (psql_env; cd "$work" && LC_ALL=C \
        timeout 300 "$PSQL" -X -a -q -d "regress_$name" < "$sql" > "$got" 2>&1)
     server_stop
-    if cmp -s "$expected" "$got"; then
+    if same_regress_output "$expected" "$got"; then
       ok "regress: $name through psql and the server"
     elif [ -n "${known[$name]:-}" ]; then
       skip "regress: $name" "known failure: ${known[$name]}"
     else
       fail "regress: $name through psql and the server"
       diff -u "$expected" "$got" | sed 's/^/    /' | head -40
-    fi
-  done
-}
-
-# The regression files that tests/regress/known_failures.txt lists only
-# because the shell's own \d does not show indexes yet: through psql and
-# the server they must match PostgreSQL 15.
-PSQL_DESCRIBE_FILES=(index_describe)
-group_psqldescribe() {
-  local name sql got
-  # \di's Owner field of unaligned rows: the bootstrap role's name
-  local owner='s/^\([^|]*|[^|]*|index|\)[^|]*/\1OWNER/'
-  $have_psql || { skip "psqldescribe" "no $PSQL"; return; }
-  for name in "${PSQL_DESCRIBE_FILES[@]}"; do
-    sql=$ROOT/tests/regress/sql/$name.sql
-    got=$work/psqldescribe-$name.out
-    SRV_PORT=$(free_port)
-    server_start "$work/regress_idx_$name" \
-      || { fail "psqldescribe: $name (server start)"; continue; }
-    (psql_env; cd "$work" && LC_ALL=C \
-       timeout 300 "$PSQL" -X -a -q -d "regress_idx_$name" < "$sql" > "$got" 2>&1)
-    server_stop
-    if diff -u <(sed "$owner" "$ROOT/tests/regress/expected/$name.out") \
-         <(sed "$owner" "$got") > "$got.diff"; then
-      ok "psqldescribe: $name through psql and the server"
-    else
-      fail "psqldescribe: $name through psql and the server"
-      sed 's/^/    /' "$got.diff" | head -40
     fi
   done
 }
@@ -759,6 +736,85 @@ group_damage() {
   damage_sql "... and the table every committed row" "3000" \
     "SELECT count(*) FROM k"
   server_stop
+  group_damage_index
+}
+
+# index_file: the path of k_pkey's file (the server is up; REINDEX gives
+# the index a new file each time)
+index_file() {
+  local rfn
+  rfn=$(psql_env; "$PSQL" -X -q -A -t -c \
+        "SELECT relfilenode FROM pg_class WHERE relname = 'k_pkey'" 2>&1)
+  echo "$dir/base/$rfn"
+}
+
+# damage_index NAME DAMAGE ERROR [VACUUM_ERROR]: stop the server, damage k_pkey's file
+# with `btpage.py FILE DAMAGE...`, restart; an INSERT that reaches the
+# damaged page and a VACUUM fail with ERROR (VACUUM_ERROR if given; a
+# line of psql's verbose
+# output, "FILE" in it replaced by the file's base/N), other tables work;
+# REINDEX (INDEX or TABLE, alternately) repairs it: the keys are there
+# again, the one deleted before the VACUUM can come back.
+damage_index() {
+  local name=$1 damage=$2 error=$3 verror=${4:-$3} file rel reindex out
+  local gone=$((100 + nfixed))
+  file=$(index_file)
+  rel=base/${file##*/}
+  server_stop
+  # shellcheck disable=SC2086
+  python3 "$HERE/btpage.py" "$file" $damage ||
+    { fail "damage: index $name: btpage.py"; return; }
+  server_start "$dir" || { fail "damage: index $name: restart"; return; }
+  error=${error//FILE/$rel}
+  verror=${verror//FILE/$rel}
+  damage_sql "index $name: INSERT fails" "$error" \
+    "INSERT INTO k VALUES (5, 'again')"
+  out=$(psql_env; "$PSQL" -X -q -A -t -v VERBOSITY=verbose \
+        -c "DELETE FROM k WHERE a = $gone" -c "VACUUM k" 2>&1)
+  if grep -qxF -- "$verror" <<<"$out"; then ok "damage: index $name: VACUUM fails"
+  else fail "damage: index $name: VACUUM fails" "$out"; fi
+  damage_sql "index $name: other tables work" "$((nfixed + 2))" \
+    "INSERT INTO u VALUES ($((nfixed + 2))); SELECT count(*) FROM u"
+  reindex="REINDEX INDEX k_pkey"
+  [ $((nfixed % 2)) -eq 1 ] && reindex="REINDEX TABLE k"
+  nfixed=$((nfixed + 1))
+  damage_sql "index $name: $reindex repairs it" "repaired" \
+    "$reindex; SELECT 'repaired'"
+  damage_sql "index $name: every key is there" \
+    'DETAIL:  Key (a)=(5) already exists.' "INSERT INTO k VALUES (5, 'again')"
+  damage_sql "index $name: the deleted key can come back" "3000" \
+    "INSERT INTO k VALUES ($gone, 'back'); SELECT count(*) FROM k"
+}
+
+# Index files damaged while the server is down: a page failing its
+# checksum (XX001), pages whose checksum is right but whose B-tree
+# structure is impossible (XX002 naming the index, or PostgreSQL's
+# metapage message), and a file of garbage, which REINDEX replaces
+# without reading any of it.
+group_damage_index() {
+  local dir=$work/damage-btree nfixed=0 out hk file
+  SRV_PORT=$(free_port)
+  server_start "$dir" || { fail "damage: server start (btree)"; return; }
+  out=$(psql_env; "$PSQL" -X -q -v ON_ERROR_STOP=1 \
+        -c "CREATE TABLE k (a int PRIMARY KEY, b text)" \
+        -c "INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, 3000) g" \
+        -c "CREATE TABLE u (a int PRIMARY KEY); INSERT INTO u VALUES (1)" 2>&1)
+  [ -z "$out" ] || fail "damage: setup (btree)" "$out"
+  # block 1 is the leftmost leaf (keys from 1), block 0 the metapage
+  damage_index "checksum" "flip 1 5000" \
+    "ERROR:  XX001: invalid page in block 1 of relation FILE"
+  damage_index "level" "set 1 8184 03000000" \
+    'ERROR:  XX002: index "k_pkey" contains corrupted page at block 1'
+  file=$(index_file)
+  hk=$(python3 "$HERE/btpage.py" "$file" item 1 1)
+  damage_index "high key size" "set 1 $((hk + 6)) f01f" \
+    'ERROR:  XX002: index "k_pkey" contains corrupted page at block 1'
+  damage_index "metapage version" "set 0 28 03000000" \
+    'ERROR:  XX002: version mismatch in index "k_pkey": file version 3, current version 4, minimal supported version 2'
+  damage_index "garbage file" "garbage" \
+    "ERROR:  XX001: invalid page in block 0 of relation FILE" \
+    "ERROR:  XX001: invalid page in block 1 of relation FILE"
+  server_stop "damage (btree)"
 }
 
 PASSED=0; FAILED=0; SKIPPED=0

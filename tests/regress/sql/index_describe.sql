@@ -2,8 +2,6 @@
 -- index's contents (issue 22): \d with its "Indexes:" section, \d of an
 -- index, \di, pg_get_indexdef, pg_get_constraintdef, pg_indexes,
 -- relhasindex, an index used as a table, ADD PRIMARY KEY over NULLs.
--- Every table here has an index, which CREATE INDEX cannot build until
--- the B-tree is in: known_failures.txt lists this file until then.
 CREATE TABLE t (a int PRIMARY KEY, b text UNIQUE, c int, d int, e text);
 CREATE INDEX ON t (c DESC NULLS LAST) INCLUDE (d) WHERE c > 0;
 CREATE INDEX ON t (lower(e));

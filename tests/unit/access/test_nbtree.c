@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access/snapshot.h"
 #include "nbtree_test.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -763,6 +764,232 @@ TEST_BEGIN(test_structure_check)
 }
 TEST_END
 
+/* Change block blk of idx in place with fn (under its exclusive lock). */
+static void
+edit_page(BTIndex idx, BlockNumber blk, void (*fn)(Page page, void *arg),
+          void *arg)
+{
+    Buffer buf = tdb_buf_read(idx->relfilenumber, blk, NULL);
+
+    tdb_buf_lock(buf, BUF_LOCK_EXCLUSIVE);
+    fn(tdb_buf_page(buf), arg);
+    tdb_buf_mark_dirty(buf);
+    tdb_buf_unlock_release(buf);
+}
+
+/* The first posting list of the page claims 4095 TIDs. */
+static void
+inflate_posting(Page page, void *arg)
+{
+    (void)arg;
+    for (OffsetNumber off = P_FIRSTDATAKEY(bt_opaque(page));
+         off <= tdb_page_get_max_offset(page); off++) {
+        IndexTuple t = bt_page_item(page, off);
+
+        if (bt_tuple_is_posting(t)) {
+            bt_tuple_set_posting(t, BT_OFFSET_MASK,
+                                 bt_tuple_posting_offset(t));
+            return;
+        }
+    }
+}
+
+/* The last item's key (text) claims more bytes than its tuple has. */
+static void
+stretch_varlena(Page page, void *arg)
+{
+    IndexTuple t = bt_page_item(page, tdb_page_get_max_offset(page));
+    char *data = (char *)t + MAXALIGN(sizeof(IndexTupleData));
+
+    (void)arg;
+    /* a 1-byte header of the largest short length, 126 data bytes */
+    data[0] = (char)0xFF;
+}
+
+/* The page's bytes become *arg's (a PGAlignedBlock). */
+static void
+restore_page(Page page, void *arg)
+{
+    memcpy(page, ((PGAlignedBlock *)arg)->data, BLCKSZ);
+}
+
+/* The page's right link points at block *arg (a cycle). */
+static void
+set_right_link(Page page, void *arg)
+{
+    bt_opaque(page)->btpo_next = *(BlockNumber *)arg;
+}
+
+/* Every data item's line pointer aimed at the first one's tuple: more
+ * TIDs than a page holds if each is a posting list. */
+static void
+share_tuples(Page page, void *arg)
+{
+    OffsetNumber first = P_FIRSTDATAKEY(bt_opaque(page));
+    ItemIdData lp = *tdb_page_get_item_id(page, first);
+
+    (void)arg;
+    for (OffsetNumber off = first; off <= tdb_page_get_max_offset(page); off++)
+        *tdb_page_get_item_id(page, off) = lp;
+}
+
+/*
+ * Damage that passes the page-level checks and used to be followed: a
+ * posting list longer than its tuple, a varlena key longer than its
+ * tuple, line pointers sharing a posting list, a cycle of right links.
+ * Scans, lookups and VACUUM raise XX002 naming the index and the block;
+ * nothing reads outside the page (ASan) or loops.
+ */
+TEST_BEGIN(test_corruption_bounds)
+{
+    BtEnv *e = bt_env_start(256);
+    BTIndex dup = bt_new_index(e, "t_dup_idx", BTK_INT4);
+    BTIndex txt = bt_new_index(e, "t_txt_idx", BTK_TEXT);
+    BTIndex asc = bt_new_index(e, "t_asc_idx", BTK_INT4);
+    ItemPointerData t[1];
+    BlockNumber one = 1;
+    PGAlignedBlock saved;
+
+    tdb_bt_create_empty(dup);
+    for (int i = 0; i < 2000; i++)
+        insert_int(dup, i % 2, tid_of((BlockNumber)i, 1));
+    tdb_bt_create_empty(txt);
+    for (int i = 0; i < 50; i++) {
+        char buf[32];
+        Datum v;
+        bool n = false;
+        ItemPointerData tid = tid_of((BlockNumber)i, 1);
+
+        snprintf(buf, sizeof(buf), "key%05d", i);
+        v = PointerGetDatum(tdb_text_from_cstring(buf));
+        tdb_bt_insert(txt, &v, &n, &tid);
+    }
+    tdb_bt_create_empty(asc);
+    for (int i = 0; i < 3000; i++)
+        insert_int(asc, i, tid_of((BlockNumber)i, 1));
+
+    /* a posting list of 4095 TIDs in a tuple of a few hundred bytes */
+    (void)read_page_copy(dup, 1, &saved);
+    edit_page(dup, 1, inflate_posting, NULL);
+    expect_error(scan_all(dup, NULL, 0, BT_FORWARD, t, 1),
+                 ERRCODE_INDEX_CORRUPTED,
+                 "index \"t_dup_idx\" contains corrupted page at block 1");
+    tdb_buf_release_all_pins_of_thread();
+    expect_error(tdb_bt_bulk_delete(dup, dead_if_odd_block, NULL, NULL),
+                 ERRCODE_INDEX_CORRUPTED, "at block 1");
+    tdb_buf_release_all_pins_of_thread();
+
+    /* a key running past its tuple, met by a lookup's compare */
+    edit_page(txt, 1, stretch_varlena, NULL);
+    {
+        BTScanKeyData tk = {1, BT_GREATER_EQUAL,
+                            PointerGetDatum(tdb_text_from_cstring("key0"))};
+
+        expect_error(scan_all(txt, &tk, 1, BT_FORWARD, t, 1),
+                     ERRCODE_INDEX_CORRUPTED,
+                     "index \"t_txt_idx\" contains corrupted page at block 1");
+        tdb_buf_release_all_pins_of_thread();
+    }
+
+    /* line pointers sharing a tuple: more TIDs than a page holds */
+    edit_page(dup, 1, restore_page, &saved);
+    edit_page(dup, 1, share_tuples, NULL);
+    expect_error(scan_all(dup, NULL, 0, BT_FORWARD, t, 1),
+                 ERRCODE_INDEX_CORRUPTED, "t_dup_idx");
+    tdb_buf_release_all_pins_of_thread();
+
+    /* the second leaf's right link back to the first: a scan of
+     * everything ends with an error, not a loop */
+    {
+        BlockNumber second = bt_opaque(tdb_buf_page(
+            tdb_buf_read(asc->relfilenumber, 1, NULL)))->btpo_next;
+
+        tdb_buf_release_all_pins_of_thread();
+        edit_page(asc, second, set_right_link, &one);
+        expect_error(scan_all(asc, NULL, 0, BT_FORWARD, t, 1),
+                     ERRCODE_INDEX_CORRUPTED,
+                     "index \"t_asc_idx\" contains corrupted page at block");
+        tdb_buf_release_all_pins_of_thread();
+    }
+    tdb_buf_release_all_pins_of_thread();
+    bt_env_finish(e);
+}
+TEST_END
+
+/* In the parent page, remove the downlink to block *arg. */
+static void
+remove_downlink(Page page, void *arg)
+{
+    BlockNumber child = *(BlockNumber *)arg;
+
+    for (OffsetNumber off = P_FIRSTDATAKEY(bt_opaque(page));
+         off <= tdb_page_get_max_offset(page); off++)
+        if (bt_tuple_downlink(bt_page_item(page, off)) == child) {
+            tdb_bt_delete_items(page, &off, 1);
+            return;
+        }
+}
+
+static void
+set_incomplete_split(Page page, void *arg)
+{
+    (void)arg;
+    bt_opaque(page)->btpo_flags |= BTP_INCOMPLETE_SPLIT;
+}
+
+/*
+ * A split interrupted between writing its halves and inserting the
+ * downlink to the right half (an error in the parent's split, a crash):
+ * the left half flagged BTP_INCOMPLETE_SPLIT, no downlink to the right
+ * half.  Readers reach the right half by the right link; the next insert
+ * that meets the left half finishes the split as PostgreSQL's
+ * _bt_finish_split does, and the structure check passes again.
+ */
+TEST_BEGIN(test_finish_incomplete_split)
+{
+    BtEnv *e = bt_env_start(128);
+    BTIndex idx = bt_new_index(e, "t_split_idx", BTK_INT4);
+    BlockNumber root, right;
+    uint32 level;
+    PGAlignedBlock b;
+    ItemPointerData t[4];
+    BTScanKeyData k;
+    int32 firstright;
+
+    tdb_bt_create_empty(idx);
+    for (int i = 0; i < 3000; i++)
+        insert_int(idx, i, tid_of((BlockNumber)i, 1));
+    meta_root(idx, &root, &level);
+    expect_int_eq(level, 1);
+    right = bt_opaque(read_page_copy(idx, 1, &b))->btpo_next;
+    firstright = DatumGetInt32(
+        tdb_bt_getattr(idx, bt_page_item(read_page_copy(idx, right, &b),
+                                         P_FIRSTKEY),
+                       0, &(bool){false}));
+    edit_page(idx, root, remove_downlink, &right);
+    edit_page(idx, 1, set_incomplete_split, NULL);
+    /* readers still find everything, through the right link */
+    expect_int_eq(scan_all(idx, NULL, 0, BT_FORWARD, t, 1), 3000);
+    k = (BTScanKeyData){1, BT_EQUAL, Int32GetDatum(firstright)};
+    expect_int_eq(scan_all(idx, &k, 1, BT_FORWARD, t, 4), 1);
+    /* an insert into the right half's range finishes the split first */
+    insert_int(idx, firstright, tid_of(5000, 1));
+    expect_false(P_INCOMPLETE_SPLIT(bt_opaque(read_page_copy(idx, 1, &b))));
+    {
+        Page rp = read_page_copy(idx, root, &b);
+        bool found = false;
+
+        for (OffsetNumber off = P_FIRSTDATAKEY(bt_opaque(rp));
+             off <= tdb_page_get_max_offset(rp); off++)
+            found |= bt_tuple_downlink(bt_page_item(rp, off)) == right;
+        expect_true(found);
+    }
+    expect_int_eq(tdb_bt_check(idx), 3001);
+    expect_int_eq(scan_all(idx, &k, 1, BT_FORWARD, t, 4), 2);
+    bt_env_finish(e);
+}
+TEST_END
+
 /* ---- a scan while another thread splits pages ---------------------------- */
 
 typedef struct ConcArg {
@@ -842,6 +1069,228 @@ TEST_BEGIN(test_scan_concurrent_with_splits)
 }
 TEST_END
 
+/* ---- page deletion and reuse ---------------------------------------------
+ */
+
+/* TIDs (i / 100, i % 100 + 1) carry key i: dead if key >= *arg or, with
+ * a negative bound, if key < -*arg. */
+static bool
+dead_from_key(const ItemPointerData *tid, void *arg)
+{
+    int32 bound = *(const int32 *)arg;
+    int32 key = (int32)(ItemPointerGetBlockNumber(tid) * 100 +
+                        ItemPointerGetOffsetNumber(tid) - 1);
+
+    return bound >= 0 ? key >= bound : key < -bound;
+}
+
+/* Keys in [range[0], range[1]) are dead. */
+static bool
+dead_in_range(const ItemPointerData *tid, void *arg)
+{
+    const int32 *range = arg;
+    int32 key = (int32)(ItemPointerGetBlockNumber(tid) * 100 +
+                        ItemPointerGetOffsetNumber(tid) - 1);
+
+    return key >= range[0] && key < range[1];
+}
+
+static ItemPointerData
+key_tid(int32 key)
+{
+    return tid_of((BlockNumber)(key / 100), (OffsetNumber)(key % 100 + 1));
+}
+
+/* Hand out and commit one xid: the horizon moves past earlier ones. */
+static void
+consume_xid(TransactionManager *tm)
+{
+    Transaction *x = begin_new(tm);
+
+    (void)tdb_xact_assign_xid(x);
+    expect_true(tdb_xact_commit(x));
+    tdb_xact_destroy(x);
+}
+
+/* Pages of idx by state: deleted, half-dead, deleted above the leaves. */
+static void
+count_pages(BTIndex idx, int *deleted, int *halfdead, int *deleted_internal)
+{
+    BlockNumber n = tdb_buf_relation_nblocks(idx->relfilenumber);
+
+    *deleted = *halfdead = *deleted_internal = 0;
+    for (BlockNumber b = 1; b < n; b++) {
+        PGAlignedBlock copy;
+        BTPageOpaque o = bt_opaque(read_page_copy(idx, b, &copy));
+
+        *deleted += P_ISDELETED(o);
+        *halfdead += P_ISHALFDEAD(o);
+        *deleted_internal += P_ISDELETED(o) && o->btpo_level > 0;
+    }
+}
+
+/* Keys lo .. hi-1 by a scan in direction dir: every one, in order. */
+static bool
+scan_is_range(BTIndex idx, BTScanDirection dir, int32 lo, int32 hi)
+{
+    BTScanDesc scan = tdb_bt_beginscan(idx, NULL, 0, dir);
+    ItemPointerData t;
+    int32 want = dir == BT_FORWARD ? lo : hi - 1;
+    bool ok = true;
+
+    while (tdb_bt_getnext(scan, &t)) {
+        ItemPointerData w = key_tid(want);
+
+        if (want < lo || want >= hi || bt_tid_cmp(&t, &w) != 0) {
+            ok = false;
+            break;
+        }
+        want += dir == BT_FORWARD ? 1 : -1;
+    }
+    tdb_bt_endscan(scan);
+    return ok && want == (dir == BT_FORWARD ? hi : lo - 1);
+}
+
+/* Emptied leaves are deleted by the bulk delete, become reusable once
+ * the horizon passes their xid (not while an older snapshot exists), and
+ * the same number of keys inserted again fits in the freed pages. */
+TEST_BEGIN(test_page_deletion_and_reuse)
+{
+    BtEnv *e = bt_env_start(512);
+    TransactionManager *tm = tdb_xact_manager_open(e->dd, tdb_current_mcxt);
+    BTIndex idx = bt_new_index(e, "t_del_idx", BTK_INT4);
+    const int32 n = 30000, keep = 1000;
+    BTVacuumStats st;
+    BlockNumber full, after;
+    int deleted, halfdead, deleted_internal;
+    int32 bound = keep;
+    Transaction *old;
+
+    idx->tm = tm;
+    tdb_bt_create_empty(idx);
+    for (int32 i = 0; i < n; i++)
+        insert_int(idx, i, key_tid(i));
+    full = tdb_buf_relation_nblocks(idx->relfilenumber);
+
+    /* a snapshot from before the deletion keeps the pages from reuse */
+    old = begin_new(tm);
+    (void)tdb_snapshot_take(tm, old, tdb_current_mcxt);
+    expect_int_eq(tdb_bt_bulk_delete(idx, dead_from_key, &bound, NULL),
+                  n - keep);
+    tdb_bt_last_vacuum_stats(&st);
+    expect_true(st.pages_deleted > (BlockNumber)(full * 8 / 10));
+    expect_int_eq(st.pages_free, 0);
+    expect_int_eq(tdb_bt_check(idx), keep);
+    expect_true(scan_is_range(idx, BT_FORWARD, 0, keep));
+    expect_true(scan_is_range(idx, BT_BACKWARD, 0, keep));
+    count_pages(idx, &deleted, &halfdead, &deleted_internal);
+    expect_int_eq(deleted, (int)st.pages_deleted);
+    expect_int_eq(halfdead, 0);
+    consume_xid(tm);
+    (void)tdb_bt_bulk_delete(idx, NULL, NULL, NULL);
+    tdb_bt_last_vacuum_stats(&st);
+    expect_int_eq(st.pages_free, 0);
+    expect_true(tdb_bt_vacuum_needs_cleanup(idx));
+
+    /* the snapshot gone and the horizon past the deletion: reusable */
+    expect_true(tdb_xact_commit(old));
+    tdb_xact_destroy(old);
+    (void)tdb_bt_bulk_delete(idx, NULL, NULL, NULL);
+    tdb_bt_last_vacuum_stats(&st);
+    expect_int_eq(st.pages_free, (BlockNumber)deleted);
+    expect_false(tdb_bt_vacuum_needs_cleanup(idx));
+
+    /* the same keys again: the freed pages take them, no growth */
+    for (int32 i = keep; i < n; i++)
+        insert_int(idx, i, key_tid(i));
+    after = tdb_buf_relation_nblocks(idx->relfilenumber);
+    expect_true(after <= full);
+    expect_int_eq(tdb_bt_check(idx), n);
+    expect_true(scan_is_range(idx, BT_FORWARD, 0, n));
+    expect_true(scan_is_range(idx, BT_BACKWARD, 0, n));
+    tdb_xact_manager_close(tm);
+    bt_env_finish(e);
+}
+TEST_END
+
+/* The edge cases: the rightmost leaf stays however empty; a leaf that
+ * is its parent's only child goes with the parent (a second pass, once
+ * its siblings went); a leftmost range goes too; scans positioned before
+ * the deletion step past deleted pages in both directions. */
+TEST_BEGIN(test_page_deletion_edge_cases)
+{
+    BtEnv *e = bt_env_start(512);
+    TransactionManager *tm = tdb_xact_manager_open(e->dd, tdb_current_mcxt);
+    BTIndex idx = bt_new_index(e, "t_del_edge_idx", BTK_INT4);
+    const int32 n = 300000;
+    BTVacuumStats st;
+    int deleted, halfdead, deleted_internal;
+    BlockNumber root;
+    uint32 level;
+    int32 bound;
+
+    idx->tm = tm;
+    tdb_bt_create_empty(idx);
+    for (int32 i = 0; i < n; i++)
+        insert_int(idx, i, key_tid(i));
+    meta_root(idx, &root, &level);
+    expect_int_eq(level, 2); /* leaves, their parents, the root */
+
+    /* the rightmost leaf emptied: it stays */
+    bound = n - 50;
+    expect_int_eq(tdb_bt_bulk_delete(idx, dead_from_key, &bound, NULL), 50);
+    tdb_bt_last_vacuum_stats(&st);
+    expect_int_eq(st.pages_deleted, 0);
+    expect_int_eq(tdb_bt_check(idx), n - 50);
+
+    /* scans that read their first page before the deletion: everything
+     * but the first 20 and the last 20000 keys goes */
+    {
+        BTScanDesc fwd = tdb_bt_beginscan(idx, NULL, 0, BT_FORWARD);
+        BTScanDesc bwd = tdb_bt_beginscan(idx, NULL, 0, BT_BACKWARD);
+        ItemPointerData t;
+        int32 range[2] = {20, n - 20000};
+        int nf = 1, nb = 1;
+
+        expect_true(tdb_bt_getnext(fwd, &t));
+        expect_true(tdb_bt_getnext(bwd, &t));
+        expect_int_eq(tdb_bt_bulk_delete(idx, dead_in_range, range, NULL),
+                      range[1] - range[0]);
+        tdb_bt_last_vacuum_stats(&st);
+        expect_true(st.pages_deleted > 100);
+        while (tdb_bt_getnext(fwd, &t))
+            nf++;
+        while (tdb_bt_getnext(bwd, &t))
+            nb++;
+        /* the first leaf's TIDs were copied before; none of the deleted
+         * range after: each scan sees the other's end */
+        expect_true(nf >= 20 + 20000 - 50);
+        expect_true(nf < 20 + 20000 - 50 + 400);
+        expect_true(nb >= 20 + 20000 - 50);
+        expect_true(nb < 20 + 20000 - 50 + 400);
+        tdb_bt_endscan(fwd);
+        tdb_bt_endscan(bwd);
+    }
+    expect_int_eq(tdb_bt_check(idx), 20 + 20000 - 50);
+    /* a second pass: parents whose only child is left go with it */
+    consume_xid(tm);
+    (void)tdb_bt_bulk_delete(idx, NULL, NULL, NULL);
+    count_pages(idx, &deleted, &halfdead, &deleted_internal);
+    expect_true(deleted_internal > 0);
+    expect_int_eq(halfdead, 0);
+    expect_int_eq(tdb_bt_check(idx), 20 + 20000 - 50);
+
+    /* the leftmost leaves go too */
+    bound = -(n - 20000 + 100);
+    (void)tdb_bt_bulk_delete(idx, dead_from_key, &bound, NULL);
+    expect_int_eq(tdb_bt_check(idx), 20000 - 50 - 100);
+    expect_true(scan_is_range(idx, BT_FORWARD, n - 20000 + 100, n - 50));
+    expect_true(scan_is_range(idx, BT_BACKWARD, n - 20000 + 100, n - 50));
+    tdb_xact_manager_close(tm);
+    bt_env_finish(e);
+}
+TEST_END
+
 /* ---- randomized model test ------------------------------------------------
  */
 
@@ -867,24 +1316,33 @@ TEST_BEGIN(test_random_model)
     uint64 seed = tdb_test_seed();
     uint64 rng = seed;
     BtEnv *e = bt_env_start(512);
+    TransactionManager *tm = tdb_xact_manager_open(e->dd, tdb_current_mcxt);
     const int maxn = 100000;
     Entry *model = tdb_palloc(sizeof(Entry) * (Size)maxn);
     Entry *sorted = tdb_palloc(sizeof(Entry) * (Size)maxn);
     bool *dead = tdb_palloc0(sizeof(bool) * (Size)maxn);
     bool *alive = tdb_palloc0(sizeof(bool) * (Size)maxn);
     int nextid = 0;
+    BlockNumber ndeleted = 0, nfree = 0;
 
-    for (int variant = 0; variant < 2; variant++) {
-        BTIndex idx = bt_new_index(
-            e, variant ? "t_model_desc_idx" : "t_model_idx", BTK_INT4);
-        int range = variant ? 50 : 5000;
+    /* 0: ascending; 1: DESC NULLS FIRST with many duplicates; 2: with
+     * page deletion and reuse, whole key ranges deleted at times */
+    for (int variant = 0; variant < 3; variant++) {
+        BTIndex idx = bt_new_index(e,
+                                   variant == 1   ? "t_model_desc_idx"
+                                   : variant == 2 ? "t_model_del_idx"
+                                                  : "t_model_idx",
+                                   BTK_INT4);
+        int range = variant == 1 ? 50 : 5000;
 
-        if (variant) {
+        if (variant == 2)
+            idx->tm = tm;
+        if (variant == 1) {
             idx->keys[0].desc = true;
             idx->keys[0].nulls_first = true;
             tdb_bt_index_finish(idx);
         }
-        model_desc = variant;
+        model_desc = variant == 1;
         tdb_bt_create_empty(idx);
         nextid = 0;
         memset(alive, 0, sizeof(bool) * (Size)maxn);
@@ -914,12 +1372,31 @@ TEST_BEGIN(test_random_model)
             }
             /* bulk delete a random fraction */
             memset(dead, 0, sizeof(bool) * (Size)maxn);
-            for (int id = 0; id < nextid; id++)
-                if (alive[id] && tdb_test_rand(&rng) % 5 == 0) {
-                    dead[id] = true;
-                    alive[id] = false;
-                }
+            {
+                /* variant 2, every other round: a third of the key range
+                 * too, which empties whole leaves */
+                int32 lo =
+                    (int32)(tdb_test_rand(&rng) % (uint64)range) - range / 2;
+                bool ranged = variant == 2 && tdb_test_rand(&rng) % 2 == 0;
+
+                for (int id = 0; id < nextid; id++)
+                    if (alive[id] &&
+                        (tdb_test_rand(&rng) % 5 == 0 ||
+                         (ranged && !model[id].isnull && model[id].key >= lo &&
+                          model[id].key < lo + range / 3))) {
+                        dead[id] = true;
+                        alive[id] = false;
+                    }
+            }
             tdb_bt_bulk_delete(idx, tid_in_dead_set, &ds, NULL);
+            if (variant == 2) {
+                BTVacuumStats st;
+
+                tdb_bt_last_vacuum_stats(&st);
+                ndeleted += st.pages_deleted;
+                nfree += st.pages_free;
+                consume_xid(tm); /* pages deleted now reusable next time */
+            }
             for (int id = 0; id < nextid; id++)
                 if (alive[id])
                     sorted[nalive++] = model[id];
@@ -939,6 +1416,10 @@ TEST_BEGIN(test_random_model)
             }
         }
     }
+    /* variant 2 did delete and reuse pages */
+    expect_true(ndeleted > 0);
+    expect_true(nfree > 0);
+    tdb_xact_manager_close(tm);
     bt_env_finish(e);
 }
 TEST_END
@@ -953,6 +1434,9 @@ main(int argc, char **argv)
         TEST_CASE(test_bulk_delete), TEST_CASE(test_lp_dead_removal),
         TEST_CASE(test_scan_keys_text_and_nulls), TEST_CASE(test_find_equal),
         TEST_CASE(test_loader), TEST_CASE(test_structure_check),
+        TEST_CASE(test_corruption_bounds),
+        TEST_CASE(test_finish_incomplete_split),
         TEST_CASE(test_scan_concurrent_with_splits),
-        TEST_CASE(test_random_model));
+        TEST_CASE(test_page_deletion_and_reuse),
+        TEST_CASE(test_page_deletion_edge_cases), TEST_CASE(test_random_model));
 }
