@@ -615,6 +615,11 @@ struct HeapScanDescData {
     int ntuples;   /* visible rows on the current page */
     HeapTupleData ctup; /* the row last returned */
     OffsetNumber vistuples[MaxHeapTuplesPerPage];
+    /* tdb_heap_beginscan_nondead: rows not dead below this horizon are
+     * returned, and visible[i] says whether snap sees vistuples[i];
+     * NULL for an ordinary scan */
+    bool *visible;
+    TransactionId horizon;
 };
 
 HeapScanDesc
@@ -627,8 +632,44 @@ tdb_heap_beginscan(Relation rel, Snapshot snap)
     scan->strategy = NULL;
     scan->cbuf = InvalidBuffer;
     scan->pages_read = 0;
+    scan->visible = NULL;
+    scan->horizon = InvalidTransactionId;
     tdb_heap_rescan(scan);
     return scan;
+}
+
+HeapScanDesc
+tdb_heap_beginscan_nondead(Relation rel, Snapshot snap, TransactionId horizon)
+{
+    HeapScanDesc scan = tdb_heap_beginscan(rel, snap);
+
+    scan->visible = tdb_palloc(sizeof(bool) * MaxHeapTuplesPerPage);
+    scan->horizon = horizon;
+    return scan;
+}
+
+bool
+tdb_heap_scan_row_visible(HeapScanDesc scan)
+{
+    Assert(scan->cindex > 0);
+    return scan->visible == NULL || scan->visible[scan->cindex - 1];
+}
+
+/*
+ * A nondead scan's test of a row the hint-bit fast path did not settle:
+ * kept unless dead to every snapshot; *visible whether snap sees it.
+ */
+static bool
+keep_nondead(HeapScanDesc scan, HeapTupleHeader tup, bool *visible, bool *hint)
+{
+    bool h1 = false, h2 = false;
+    HTSV_Result r = tdb_heap_tuple_satisfies_vacuum(tup, scan->horizon,
+                                                    scan->snap->tm, &h1);
+
+    *visible = r != HEAPTUPLE_DEAD && tdb_heap_tuple_satisfies_mvcc(
+                                          tup, scan->snap, scan->snap->tm, &h2);
+    *hint = h1 || h2;
+    return r != HEAPTUPLE_DEAD;
 }
 
 void
@@ -656,6 +697,8 @@ tdb_heap_endscan(HeapScanDesc scan)
         tdb_buf_release(scan->cbuf);
     if (scan->strategy != NULL)
         tdb_buf_strategy_free(scan->strategy);
+    if (scan->visible != NULL)
+        tdb_pfree(scan->visible);
     tdb_pfree(scan);
 }
 
@@ -738,6 +781,8 @@ read_page(HeapScanDesc scan)
     maxoff = tdb_page_get_max_offset(page);
     upper = tdb_page_header_const(page)->pd_upper;
     special = tdb_page_header_const(page)->pd_special;
+    if (unlikely(scan->visible != NULL))
+        memset(scan->visible, true, sizeof(bool) * MaxHeapTuplesPerPage);
     for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++) {
         ItemId lp = tdb_page_get_item_id(page, off);
         unsigned lp_off, lp_len;
@@ -763,7 +808,10 @@ read_page(HeapScanDesc scan)
             scan->vistuples[n++] = off;
             continue;
         }
-        if (tdb_heap_tuple_satisfies_mvcc(tup, snap, snap->tm, &hint))
+        if (unlikely(scan->visible != NULL)) {
+            if (keep_nondead(scan, tup, &scan->visible[n], &hint))
+                scan->vistuples[n++] = off;
+        } else if (tdb_heap_tuple_satisfies_mvcc(tup, snap, snap->tm, &hint))
             scan->vistuples[n++] = off;
         hints |= hint;
     }

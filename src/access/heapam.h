@@ -233,6 +233,18 @@ typedef struct HeapScanDescData *HeapScanDesc;
 HeapScanDesc tdb_heap_beginscan(Relation rel, Snapshot snap);
 
 /*
+ * A scan for CREATE INDEX (PostgreSQL's index build scan): every row not
+ * dead to all snapshots -- tdb_heap_tuple_satisfies_vacuum with horizon
+ * (tdb_xact_manager_oldest_xmin) is not DEAD -- so that an older snapshot
+ * still finds through the new index a row deleted since.  Whether snap
+ * sees the row last returned: tdb_heap_scan_row_visible (true for every
+ * row of an ordinary scan).  Sets hint bits as the visibility tests do.
+ */
+HeapScanDesc tdb_heap_beginscan_nondead(Relation rel, Snapshot snap,
+                                        TransactionId horizon);
+bool tdb_heap_scan_row_visible(HeapScanDesc scan);
+
+/*
  * The next visible row, or NULL at the end.  The tuple handle and the
  * row's bytes belong to the scan: valid until the next call (the page
  * stays pinned until then).  Raises XX001 for a corrupted page.

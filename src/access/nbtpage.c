@@ -369,6 +369,16 @@ tdb_bt_getroot(BTIndex idx, bool create, BufferLockMode mode)
     return buf;
 }
 
+int
+tdb_bt_tree_height(BTIndex idx)
+{
+    Buffer meta = tdb_bt_getbuf(idx, BTREE_METAPAGE, BUF_LOCK_SHARE);
+    int level = (int)bt_metadata(tdb_buf_page(meta))->btm_fastlevel;
+
+    tdb_buf_unlock_release(meta);
+    return level;
+}
+
 /*
  * Remove the items offs[0..n-1] (ascending) from page and pack the rest
  * against the special space in their physical order (PostgreSQL's

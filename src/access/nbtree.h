@@ -220,7 +220,8 @@ typedef enum BTStrategy {
     BT_EQUAL = 3,
     BT_GREATER_EQUAL = 4,
     BT_GREATER = 5,
-    BT_IS_NULL = 6, /* argument unused */
+    BT_IS_NULL = 6,     /* argument unused */
+    BT_IS_NOT_NULL = 7, /* argument unused (PostgreSQL's SK_SEARCHNOTNULL) */
 } BTStrategy;
 
 /* One condition "column <strategy> argument" in the type's order. */
@@ -246,6 +247,21 @@ BTScanDesc tdb_bt_beginscan(BTIndex idx, const BTScanKeyData *keys, int nkeys,
                             BTScanDirection dir);
 /* The next heap TID, false at the end.  Holds no pin between calls. */
 bool tdb_bt_getnext(BTScanDesc scan, ItemPointerData *htid);
+/*
+ * Index Only Scan: keep each returned item's index tuple, so that
+ * tdb_bt_scan_current_values can give the key columns of the item
+ * tdb_bt_getnext returned last (by-reference values point into the
+ * scan's copy of the page's tuples: valid until the next tdb_bt_getnext).
+ * Call before the first tdb_bt_getnext.
+ */
+void tdb_bt_scan_keep_tuples(BTScanDesc scan);
+void tdb_bt_scan_current_values(BTScanDesc scan, Datum *values, bool *isnull);
+/*
+ * The tree's height above the leaves as the metapage's fast root says
+ * (PostgreSQL's _bt_getrootheight): 0 for a single-page tree.  For the
+ * planner's cost of a descent.
+ */
+int tdb_bt_tree_height(BTIndex idx);
 /* Start over with other keys (same index and direction). */
 void tdb_bt_rescan(BTScanDesc scan, const BTScanKeyData *keys, int nkeys);
 void tdb_bt_endscan(BTScanDesc scan);

@@ -246,6 +246,7 @@ typedef struct ScanKeyState {
     int att;         /* 0-based */
     int strategy;    /* in index order (DESC commuted) */
     bool isnull_key; /* IS NULL */
+    bool notnull_key; /* IS NOT NULL */
     bool req_fwd;    /* failing it ends a forward scan */
     bool req_bwd;    /* ... a backward scan */
     Datum arg;
@@ -267,6 +268,12 @@ typedef struct BTScanDescData {
     BlockNumber nblocks;   /* the index's length as last asked */
     int nitems, item;
     ItemPointerData *items;
+    /* tdb_bt_scan_keep_tuples: the current page's matching index tuples
+     * copied into tuples (one page's worth at most), item i's at
+     * tuples + tuple_off[i]; NULL when not asked for */
+    char *tuples;
+    uint16 *tuple_off;
+    Size tuples_used;
 } BTScanDescData;
 
 static int
@@ -298,12 +305,15 @@ setup_keys(BTScanDesc scan, const BTScanKeyData *keys, int nkeys)
         ScanKeyState *k = &scan->keys[i];
 
         if (keys[i].attno < 1 || keys[i].attno > idx->nkeyatts ||
-            keys[i].strategy < BT_LESS || keys[i].strategy > BT_IS_NULL)
+            keys[i].strategy < BT_LESS || keys[i].strategy > BT_IS_NOT_NULL)
             elog(ERROR, "invalid scan key for index \"%s\"", idx->name);
         k->att = keys[i].attno - 1;
         k->isnull_key = keys[i].strategy == BT_IS_NULL;
+        k->notnull_key = keys[i].strategy == BT_IS_NOT_NULL;
         if (k->isnull_key)
             k->strategy = BT_EQUAL;
+        else if (k->notnull_key)
+            k->strategy = 0; /* positions nothing; ends a scan at the NULLs */
         else if (idx->keys[k->att].desc)
             k->strategy = commute((int)keys[i].strategy);
         else
@@ -320,6 +330,13 @@ setup_keys(BTScanDesc scan, const BTScanKeyData *keys, int nkeys)
             required &= has_eq[a];
         k->req_fwd = required && k->strategy <= BT_EQUAL;
         k->req_bwd = required && k->strategy >= BT_EQUAL;
+        if (k->notnull_key) {
+            /* the NULLs lie at one end: reaching them ends the scan */
+            bool nf = idx->keys[k->att].nulls_first;
+
+            k->req_fwd = required && !nf;
+            k->req_bwd = required && nf;
+        }
     }
 }
 
@@ -352,7 +369,29 @@ tdb_bt_endscan(BTScanDesc scan)
 {
     tdb_pfree(scan->keys);
     tdb_pfree(scan->items);
+    if (scan->tuples != NULL) {
+        tdb_pfree(scan->tuples);
+        tdb_pfree(scan->tuple_off);
+    }
     tdb_pfree(scan);
+}
+
+void
+tdb_bt_scan_keep_tuples(BTScanDesc scan)
+{
+    if (scan->tuples != NULL)
+        return;
+    scan->tuples = tdb_palloc(BLCKSZ);
+    scan->tuple_off = tdb_palloc(sizeof(uint16) * BT_MAX_TIDS_PER_PAGE);
+}
+
+void
+tdb_bt_scan_current_values(BTScanDesc scan, Datum *values, bool *isnull)
+{
+    Assert(scan->tuples != NULL && scan->item > 0);
+    tdb_bt_deform(scan->idx,
+                  (IndexTuple)(scan->tuples + scan->tuple_off[scan->item - 1]),
+                  values, isnull);
 }
 
 /* Does tuple t satisfy every key?  *cont becomes false when no later
@@ -384,6 +423,13 @@ check_keys(BTScanDesc scan, IndexTuple t, bool *cont)
 
         if (k->isnull_key) {
             if (isnull[k->att])
+                continue;
+            if ((k->req_fwd && fwd) || (k->req_bwd && !fwd))
+                *cont = false;
+            return false;
+        }
+        if (k->notnull_key) {
+            if (!isnull[k->att])
                 continue;
             if ((k->req_fwd && fwd) || (k->req_bwd && !fwd))
                 *cont = false;
@@ -430,6 +476,8 @@ check_keys(BTScanDesc scan, IndexTuple t, bool *cont)
 static void
 add_tuple_tids(BTScanDesc scan, IndexTuple t)
 {
+    int first = scan->nitems;
+
     /* more than a page can hold: line pointers sharing tuples */
     if (unlikely(scan->nitems + (bt_tuple_is_posting(t)
                                      ? bt_tuple_nposting(t)
@@ -446,6 +494,16 @@ add_tuple_tids(BTScanDesc scan, IndexTuple t)
                 scan->items[scan->nitems++] = *bt_tuple_posting_n(t, i);
     } else {
         scan->items[scan->nitems++] = t->t_tid;
+    }
+    if (scan->tuples != NULL) {
+        Size size = IndexTupleSize(t);
+
+        /* the tuples matched on one page fit in a page */
+        Assert(scan->tuples_used + size <= BLCKSZ);
+        memcpy(scan->tuples + scan->tuples_used, t, size);
+        for (int i = first; i < scan->nitems; i++)
+            scan->tuple_off[i] = (uint16)scan->tuples_used;
+        scan->tuples_used += MAXALIGN(size);
     }
 }
 
@@ -466,6 +524,7 @@ read_page(BTScanDesc scan, Buffer buf, OffsetNumber off)
     scan->next_page = o->btpo_next;
     scan->prev_page = o->btpo_prev;
     scan->nitems = scan->item = 0;
+    scan->tuples_used = 0;
     if (P_IGNORE(o)) {
         /* deleted since the link to it was read: nothing here, go on */
         scan->more = scan->dir == BT_FORWARD ? !P_RIGHTMOST(o) : true;
@@ -637,7 +696,9 @@ scan_first(BTScanDesc scan)
         for (int i = 0; i < scan->nkeys; i++) {
             ScanKeyState *k = &scan->keys[i];
 
-            if (k->att != att)
+            /* IS NOT NULL positions nothing: a scan starting at the
+             * NULLs' end steps over them (PostgreSQL starts past them) */
+            if (k->att != att || k->notnull_key)
                 continue;
             if (k->strategy == BT_EQUAL) {
                 chosen = k;

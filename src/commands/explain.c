@@ -594,6 +594,18 @@ node_name(Plan *plan, const RefNames *names)
             buf_printf(&b, " %s", ident(name));
         return b.data;
     }
+    case T_IndexScan: {
+        IndexScan *s = (IndexScan *)plan;
+        const char *name = refname(names, plan);
+
+        buf_printf(&b, "%s%s using %s on %s",
+                   s->index_only ? "Index Only Scan" : "Index Scan",
+                   s->backward ? " Backward" : "", ident(s->indexname),
+                   ident(s->relname));
+        if (name != NULL && strcmp(name, s->relname) != 0)
+            buf_printf(&b, " %s", ident(name));
+        return b.data;
+    }
     case T_ValuesScan:
         buf_printf(&b, "Values Scan on %s", ident(refname(names, plan)));
         return b.data;
@@ -710,9 +722,9 @@ add_qual(ExplainState *es, Plan *plan, int indent, const char *label,
 static void
 add_filter(ExplainState *es, Plan *plan, int indent)
 {
-    bool is_scan = IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
-                   IsA(plan, ValuesScan) || IsA(plan, WorkTableScan) ||
-                   IsA(plan, CteScan);
+    bool is_scan = IsA(plan, SeqScan) || IsA(plan, IndexScan) ||
+                   IsA(plan, FunctionScan) || IsA(plan, ValuesScan) ||
+                   IsA(plan, WorkTableScan) || IsA(plan, CteScan);
     DeparseContext ctx = {plan, es->use_prefix && !is_scan, es->ancestors,
                           &es->names};
 
@@ -802,6 +814,15 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         add_qual(es, plan, indent, "One-Time Filter",
                  ((Result *)plan)->resconstantqual);
         break;
+    case T_IndexScan: {
+        /* a scan's condition: column names without the table's */
+        DeparseContext ctx = {plan, false, es->ancestors, &es->names};
+        List *cond = ((IndexScan *)plan)->indexqualorig;
+
+        if (cond != NIL)
+            add_property(es, indent, "Index Cond", deparse_qual(cond, &ctx));
+        break;
+    }
     case T_HashJoin:
         add_qual(es, plan, indent, "Hash Cond",
                  ((HashJoin *)plan)->hashclauses);
@@ -873,6 +894,15 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
         snprintf(buf, sizeof(buf), "%.0f",
                  ps->instr->nfiltered / Max(1.0, ps->instr->nloops));
         add_property(es, indent, "Rows Removed by Filter", buf);
+    }
+    if (IsA(plan, IndexScan) && ((IndexScan *)plan)->index_only &&
+        es->analyze && ps != NULL) {
+        char buf[64];
+
+        snprintf(buf, sizeof(buf), "%.0f",
+                 tdb_exec_indexscan_heap_fetches(ps) /
+                     Max(1.0, ps->instr != NULL ? ps->instr->nloops : 1.0));
+        add_property(es, indent, "Heap Fetches", buf);
     }
 }
 
@@ -1139,6 +1169,10 @@ name_level_scans(RefNames *names, Plan *plan, List **subqueries)
         base = plan->scan_refname != NULL ? plan->scan_refname
                                           : ((SeqScan *)plan)->relname;
         break;
+    case T_IndexScan:
+        base = plan->scan_refname != NULL ? plan->scan_refname
+                                          : ((IndexScan *)plan)->relname;
+        break;
     case T_ValuesScan:
         base = plan->scan_refname != NULL ? plan->scan_refname : "*VALUES*";
         break;
@@ -1223,7 +1257,7 @@ count_scans(Plan *plan)
 
     if (plan == NULL)
         return 0;
-    if (IsA(plan, SeqScan) || IsA(plan, FunctionScan) ||
+    if (IsA(plan, SeqScan) || IsA(plan, IndexScan) || IsA(plan, FunctionScan) ||
         IsA(plan, ValuesScan) || IsA(plan, SubqueryScan) ||
         IsA(plan, CteScan) || IsA(plan, WorkTableScan))
         n = 1;

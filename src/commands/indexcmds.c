@@ -373,15 +373,9 @@ tdb_sql_open_indexes(Statement *st, EState *estate, Relation rel)
  * Fill the index's (empty) file from its table: the executor's bottom-up
  * build (executor/execindex.h) in maintenance_work_mem.
  *
- * Which rows: those a fresh snapshot sees -- every committed row and the
- * transaction's own, taken under the table's exclusive lock and the
- * writer lock, so no other writer's row is in progress.  PostgreSQL
- * indexes every row not yet dead to everyone (also rows deleted by a
- * committed transaction that an older snapshot still sees); tupledb has
- * no index scans yet, so no older snapshot can miss such a row through
- * the index.  When index scans come, the build must take the rows
- * tdb_heap_tuple_satisfies_vacuum does not call DEAD (or mark the index
- * as PostgreSQL's indcheckxmin does).
+ * Which rows: every row some snapshot may still see (execindex.h), under
+ * the table's exclusive lock and the writer lock, so no other writer's
+ * row is in progress.
  */
 static void
 build_index(Statement *st, Relation rel, Oid indexoid)

@@ -13,6 +13,7 @@
 PlanState *tdb_exec_init_result(Result *plan, EState *estate);
 PlanState *tdb_exec_init_valuesscan(ValuesScan *plan, EState *estate);
 PlanState *tdb_exec_init_seqscan(SeqScan *plan, EState *estate);
+PlanState *tdb_exec_init_indexscan(IndexScan *plan, EState *estate);
 PlanState *tdb_exec_init_functionscan(FunctionScan *plan, EState *estate);
 PlanState *tdb_exec_init_subqueryscan(SubqueryScan *plan, EState *estate);
 PlanState *tdb_exec_init_nestloop(NestLoop *plan, EState *estate);

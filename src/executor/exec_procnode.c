@@ -37,6 +37,9 @@ tdb_exec_init_node(Plan *plan, EState *estate)
     case T_SeqScan:
         ps = tdb_exec_init_seqscan((SeqScan *)plan, estate);
         break;
+    case T_IndexScan:
+        ps = tdb_exec_init_indexscan((IndexScan *)plan, estate);
+        break;
     case T_FunctionScan:
         ps = tdb_exec_init_functionscan((FunctionScan *)plan, estate);
         break;

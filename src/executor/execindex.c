@@ -161,6 +161,31 @@ index_tupdesc(Relation rel, const RelationIndex *ri, Expr **exprs)
     return desc;
 }
 
+void
+tdb_exec_index_open_scan(BTIndexData *bt, Relation rel, const RelationIndex *ri,
+                         List *exprs)
+{
+    Expr **own = tdb_palloc(sizeof(Expr *) * (Size)Max(1, list_length(exprs)));
+
+    for (int i = 0; i < list_length(exprs); i++)
+        own[i] = list_nth(exprs, i);
+    tdb_bt_index_init(bt, ri->ri_relfilenumber, ri->ri_name,
+                      index_tupdesc(rel, ri, own));
+    memcpy(bt->heap_name, rel->rd_name, NAMEDATALEN);
+    tdb_exec_index_comparators(bt, ri);
+}
+
+int
+tdb_exec_index_tree_height(const RelationIndex *ri)
+{
+    BTIndexData bt;
+
+    memset(&bt, 0, sizeof(bt));
+    bt.relfilenumber = ri->ri_relfilenumber;
+    memcpy(bt.name, ri->ri_name, NAMEDATALEN);
+    return tdb_bt_tree_height(&bt);
+}
+
 IndexWriters *
 tdb_exec_open_indexes(EState *estate, Relation rel, List *exprs, List *keycols)
 {
@@ -400,11 +425,13 @@ datum_to_tid(Datum d, ItemPointerData *tid)
     ItemPointerSet(tid, (BlockNumber)(v >> 16), (OffsetNumber)(v & 0xFFFF));
 }
 
-/* The sort's row: the index's columns, then the heap TID (int8). */
+/* The sort's row: the index's columns, the heap TID (int8), then whether
+ * the build's snapshot sees the row (bool: the rows a unique index must
+ * not hold twice). */
 static TupleDesc
 build_sort_desc(TupleDesc itd)
 {
-    TupleDesc sd = tdb_tupdesc_create(itd->natts + 1);
+    TupleDesc sd = tdb_tupdesc_create(itd->natts + 2);
 
     for (int i = 0; i < itd->natts; i++) {
         const TupleAttr *a = TupleDescAttr(itd, i);
@@ -415,6 +442,8 @@ build_sort_desc(TupleDesc itd)
     }
     tdb_tupdesc_init_attr(sd, itd->natts, "tid", INT8OID, -1, 8, true, 'd',
                           'p');
+    tdb_tupdesc_init_attr(sd, itd->natts + 1, "visible", BOOLOID, -1, 1, true,
+                          'c', 'p');
     tdb_tupdesc_finalize(sd);
     return sd;
 }
@@ -437,7 +466,9 @@ keys_equal(IndexWriter *w, const Datum *a, const bool *an, const Datum *b,
     return true;
 }
 
-/* Sort the entries of ts into the loader, checking uniqueness. */
+/* Sort the entries of ts into the loader, checking uniqueness among the
+ * entries of rows the build's snapshot sees (entries with equal keys are
+ * adjacent, so each is compared with the last such entry before it). */
 static void
 load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
 {
@@ -453,8 +484,11 @@ load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
     while ((slot = tdb_tuplesort_next(ts)) != NULL) {
         ItemPointerData tid;
 
+        bool visible;
+
         tdb_slot_getallattrs(slot);
-        if (w->ri->ri_unique && have_prev &&
+        visible = DatumGetBool(slot->tts_values[natts + 1]);
+        if (w->ri->ri_unique && visible && have_prev &&
             keys_equal(w, prev, prev_null, slot->tts_values,
                        slot->tts_isnull)) {
             memcpy(iw->values, slot->tts_values, sizeof(Datum) * natts);
@@ -467,7 +501,7 @@ load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
         }
         datum_to_tid(slot->tts_values[natts], &tid);
         tdb_bt_load_add(ld, slot->tts_values, slot->tts_isnull, &tid);
-        if (w->ri->ri_unique) {
+        if (w->ri->ri_unique && visible) {
             MemoryContext old;
 
             tdb_mcxt_reset(prev_cxt);
@@ -521,7 +555,9 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
     econtext.per_query_mcxt = estate->query_mcxt;
     econtext.estate = estate;
     econtext.scan_slot = row;
-    scan = tdb_heap_beginscan(iw->rel, estate->snapshot);
+    scan = tdb_heap_beginscan_nondead(
+        iw->rel, estate->snapshot,
+        tdb_xact_manager_oldest_xmin(tdb_xact_manager_of(estate->xact)));
     while (tdb_heap_getnextslot(scan, row)) {
         MemoryContext old;
 
@@ -536,6 +572,9 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
             memcpy(entry->tts_isnull, iw->isnull, sizeof(bool) * natts);
             entry->tts_values[natts] = tid_to_datum(&row->tts_tid);
             entry->tts_isnull[natts] = false;
+            entry->tts_values[natts + 1] =
+                BoolGetDatum(tdb_heap_scan_row_visible(scan));
+            entry->tts_isnull[natts + 1] = false;
             tdb_slot_store_virtual(entry);
             tdb_tuplesort_put(ts, entry);
         }

@@ -60,6 +60,19 @@ IndexWriters *tdb_exec_open_indexes(EState *estate, Relation rel, List *exprs,
 void tdb_exec_index_comparators(BTIndexData *bt, const RelationIndex *ri);
 
 /*
+ * Open index ri of rel for a scan into *bt (PostgreSQL's index_open for
+ * reading): its tuple descriptor -- exprs are its expression columns, in
+ * order, whose types it takes -- and comparators.  Allocates in the
+ * current memory context.
+ */
+void tdb_exec_index_open_scan(BTIndexData *bt, Relation rel,
+                              const RelationIndex *ri, List *exprs);
+
+/* The height of index ri above its leaves (tdb_bt_tree_height), for the
+ * planner's cost of a descent.  Reads the metapage. */
+int tdb_exec_index_tree_height(const RelationIndex *ri);
+
+/*
  * The entries of the new heap row at tid (row: the table-shaped slot,
  * all columns deformed) in every index whose predicate holds, after the
  * unique checks: 23505 "duplicate key value violates unique constraint"
@@ -73,13 +86,17 @@ void tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
 
 /*
  * CREATE INDEX / REINDEX of index which (into its empty file): scan the
- * table with estate's snapshot (a fresh one, taken by a writer that
- * holds the table exclusively: every committed row and this
- * transaction's own), compute each visible row's entry, sort (key
- * columns in the index order, then heap TID) in estate->work_mem (the
- * caller sets maintenance_work_mem), and feed the loader.  A unique
- * index with two equal keys fails with 23505 "could not create unique
- * index".  An empty table gets the empty index.
+ * table for every row some snapshot may still see -- not only those of
+ * estate's snapshot (a fresh one, taken by a writer that holds the table
+ * exclusively) but also rows deleted by transactions an older snapshot
+ * still counts as running, as PostgreSQL's build does, since that
+ * snapshot may read through the new index (tdb_heap_beginscan_nondead)
+ * -- compute each row's entry, sort (key columns in the index order,
+ * then heap TID) in estate->work_mem (the caller sets
+ * maintenance_work_mem), and feed the loader.  A unique index with two
+ * equal keys among the rows estate's snapshot sees fails with 23505
+ * "could not create unique index".  An empty table gets the empty
+ * index.
  */
 void tdb_exec_build_index(IndexWriters *iw, int which, EState *estate);
 

@@ -239,6 +239,9 @@ bool tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
 /* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
 void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
 
+/* EXPLAIN ANALYZE: an Index Only Scan's heap visits ("Heap Fetches"). */
+double tdb_exec_indexscan_heap_fetches(PlanState *node);
+
 /* The children of an Append state (EXPLAIN). */
 int tdb_exec_append_children(PlanState *node, PlanState ***children);
 

@@ -138,8 +138,12 @@ static const GucDef settings[] = {
                    "pglz", toast_compressions),
     INT_SETTING("detoast_cache_size", detoast_cache_size, GUC_UNIT_KB, 0,
                 INT_MAX / 1024, "65536"),
+    /* tupledb makes no bitmap scans: accepted for scripts that set it */
+    BOOL_SETTING("enable_bitmapscan", enable_bitmapscan, "on"),
     BOOL_SETTING("enable_hashagg", enable_hashagg, "on"),
     BOOL_SETTING("enable_hashjoin", enable_hashjoin, "on"),
+    BOOL_SETTING("enable_indexonlyscan", enable_indexonlyscan, "on"),
+    BOOL_SETTING("enable_indexscan", enable_indexscan, "on"),
     BOOL_SETTING("enable_mergejoin", enable_mergejoin, "on"),
     BOOL_SETTING("enable_nestloop", enable_nestloop, "on"),
     BOOL_SETTING("enable_seqscan", enable_seqscan, "on"),

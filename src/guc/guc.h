@@ -36,6 +36,9 @@ typedef struct Settings {
     bool enable_hashagg;
     bool enable_sort;
     bool enable_seqscan;
+    bool enable_indexscan;
+    bool enable_indexonlyscan;
+    bool enable_bitmapscan; /* no effect: tupledb has no bitmap scans */
     bool trace_sort;
     bool trace_detoast;
     int detoast_cache_size;    /* kB, 0 = no detoast cache */

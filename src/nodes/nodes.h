@@ -59,6 +59,7 @@ typedef enum NodeTag {
     T_Result,
     T_ValuesScan,
     T_SeqScan,
+    T_IndexScan,
     T_FunctionScan,
     T_SubqueryScan,
     T_CteScan,

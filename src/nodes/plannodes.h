@@ -53,6 +53,52 @@ typedef struct SeqScan {
     int scanrelid;       /* range-table index (EXPLAIN) */
 } SeqScan;
 
+/*
+ * One condition of an index scan on index column attno, as the executor
+ * hands it to the B-tree: "column strategy value" in the column type's
+ * order, the value computed when the scan starts (a constant, a
+ * prepared statement's parameter, an expression of them).
+ */
+typedef struct IndexKey {
+    int attno;    /* 1-based index column */
+    int strategy; /* access/nbtree.h BTStrategy: BT_LESS .. BT_IS_NOT_NULL */
+    Expr *arg;    /* the value (NULL for IS [NOT] NULL, and an IN list) */
+    List *items;  /* column IN (items): one scan per distinct non-null
+                   * item, in index order (PostgreSQL's ScalarArrayOp
+                   * index qual) */
+    Oid arg_type; /* arg's / the items' type: the column's, or another
+                   * integer type (int2 / int4 / int8), fitted to the
+                   * column's range when the scan starts */
+} IndexKey;
+
+/*
+ * A table read through one of its B-tree indexes: the rows whose index
+ * entries satisfy every key, in index order (backward: reversed), each
+ * fetched from the heap by TID and kept if the statement's snapshot sees
+ * it.  An Index Only Scan returns the columns from the index entry, and
+ * visits the heap only for pages the visibility map does not call
+ * all-visible.  The scan tuple is table-shaped either way (an Index Only
+ * Scan fills only the indexed columns, the only ones it reads), so the
+ * target list and qual read SCAN_VAR columns as a SeqScan's do.
+ */
+typedef struct IndexScan {
+    Plan plan;
+    Oid relid;
+    const char *relname; /* EXPLAIN */
+    const char *alias;
+    int scanrelid;
+    Oid indexid;           /* the index's pg_class OID (rd_indexes) */
+    const char *indexname; /* EXPLAIN */
+    bool index_only;       /* "Index Only Scan" */
+    bool backward;         /* "Index Scan Backward" */
+    int nkeys;
+    IndexKey *keys;      /* in index column order */
+    List *indexqualorig; /* the conditions the keys came from: EXPLAIN's
+                          * Index Cond (over the scan tuple) */
+    List *indexexprs;    /* the index's expression columns (their types
+                          * make its tuple descriptor) */
+} IndexScan;
+
 /* A set-returning function in FROM: generate_series(1, 10). */
 typedef struct FunctionScan {
     Plan plan;

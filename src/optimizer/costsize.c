@@ -79,11 +79,9 @@ tdb_plan_tlist_width(List *tlist)
  * the whole rows of the estimated width that fit in a page.  *pages
  * (out): the pages.
  */
-static double
-table_rows(PlannerInfo *root, Oid relid, double *pages)
+double
+tdb_plan_relation_rows(Relation rel, double *pages)
 {
-    Relation rel =
-        tdb_relation_open_by_oid(root->glob->st->xact, relid, REL_LOCK_SHARE);
     BlockNumber nblocks = tdb_buf_relation_nblocks(rel->rd_relfilenumber);
     int width = 24 + 4; /* tuple header and line pointer */
 
@@ -93,9 +91,19 @@ table_rows(PlannerInfo *root, Oid relid, double *pages)
         if (!att->attisdropped)
             width += type_avg_width(att->atttypid, att->atttypmod);
     }
-    tdb_relation_close(rel);
     *pages = Max(nblocks, 10);
     return *pages * (double)(8168 / width);
+}
+
+static double
+table_rows(PlannerInfo *root, Oid relid, double *pages)
+{
+    Relation rel =
+        tdb_relation_open_by_oid(root->glob->st->xact, relid, REL_LOCK_SHARE);
+    double rows = tdb_plan_relation_rows(rel, pages);
+
+    tdb_relation_close(rel);
+    return rows;
 }
 
 /*
@@ -205,30 +213,140 @@ tdb_plan_clause_selectivity(List *quals)
     return sel;
 }
 
-/*
- * The share of a scan's `tuples` rows its conditions keep: PostgreSQL's
- * defaults without statistics -- "=" keeps one of the column's distinct
- * values (at most 200, DEFAULT_NUM_DISTINCT), "<>" the rest, any other
- * condition a third.
- */
-static double
-scan_selectivity(List *quals, double tuples)
+/* PostgreSQL's defaults without statistics (selfuncs.h). */
+#define DEFAULT_INEQ_SEL (1.0 / 3.0)
+#define DEFAULT_RANGE_INEQ_SEL 0.005
+#define DEFAULT_UNK_SEL 0.005
+
+/* Is e free of the query's columns (a constant, a parameter)? */
+static bool
+is_pseudo_constant(Expr *e)
 {
-    double eq = 1.0 / Max(1.0, Min(tuples, 200.0));
+    return !tdb_plan_contains_node((Node *)e, T_Var) &&
+           !tdb_contains_volatile((Node *)e);
+}
+
+static Expr *
+strip_relabel(Expr *e)
+{
+    while (e != NULL && IsA(e, RelabelType))
+        e = ((RelabelType *)e)->arg;
+    return e;
+}
+
+/* eqsel without statistics: one of the column's distinct values -- every
+ * row distinct under a unique index, else min(rows, 200). */
+static double
+eq_selectivity(Expr *var, double tuples, List *unique_attnos)
+{
+    var = strip_relabel(var);
+    if (var != NULL && IsA(var, Var) &&
+        tdb_list_member_int(unique_attnos, ((Var *)var)->varattno) &&
+        tuples >= 1.0)
+        return 1.0 / tuples;
+    return 1.0 / Max(1.0, Min(tuples, DEFAULT_NUM_DISTINCT));
+}
+
+/* One bound of a range on an expression (clauselist_selectivity's
+ * RangeQueryClause). */
+typedef struct RangeBound {
+    Expr *var;
+    bool have_lo, have_hi;
+    double lo, hi;
+} RangeBound;
+
+double
+tdb_plan_restriction_selectivity(List *quals, double tuples,
+                                 List *unique_attnos)
+{
+    RangeBound *ranges =
+        tdb_palloc0(sizeof(RangeBound) * (Size)Max(1, list_length(quals)));
+    int nranges = 0;
     double sel = 1.0;
 
     for (int i = 0; i < list_length(quals); i++) {
         Expr *q = list_nth(quals, i);
-        const OperDesc *op = IsA(q, OpExpr) ? ((OpExpr *)q)->op : NULL;
 
-        if (op != NULL && op->is_equality)
-            sel *= eq;
-        else if (op != NULL && strcmp(op->name, "<>") == 0)
-            sel *= 1.0 - eq;
-        else
-            sel *= 1.0 / 3;
+        if (IsA(q, OpExpr) && list_length(((OpExpr *)q)->args) == 2) {
+            OpExpr *op = (OpExpr *)q;
+            Expr *l = linitial(op->args), *r = list_nth(op->args, 1);
+            bool var_left = is_pseudo_constant(r);
+            bool var_right = !var_left && is_pseudo_constant(l);
+            Expr *var = var_left ? l : r;
+            const char *name = op->op->name;
+            bool lt = strcmp(name, "<") == 0 || strcmp(name, "<=") == 0;
+            bool gt = strcmp(name, ">") == 0 || strcmp(name, ">=") == 0;
+
+            if (op->op->is_equality) {
+                sel *= eq_selectivity(var, tuples, unique_attnos);
+                continue;
+            }
+            if (strcmp(name, "<>") == 0) {
+                sel *= 1.0 - eq_selectivity(var, tuples, unique_attnos);
+                continue;
+            }
+            if ((lt || gt) && (var_left || var_right)) {
+                /* "var < c" bounds var above; "c < var" below */
+                bool is_hi = lt == var_left;
+                RangeBound *rb = NULL;
+
+                for (int k = 0; k < nranges && rb == NULL; k++)
+                    if (tdb_expr_equal((Node *)ranges[k].var, (Node *)var))
+                        rb = &ranges[k];
+                if (rb == NULL) {
+                    rb = &ranges[nranges++];
+                    rb->var = var;
+                }
+                if (is_hi) {
+                    rb->hi = rb->have_hi ? Min(rb->hi, DEFAULT_INEQ_SEL)
+                                         : DEFAULT_INEQ_SEL;
+                    rb->have_hi = true;
+                } else {
+                    rb->lo = rb->have_lo ? Min(rb->lo, DEFAULT_INEQ_SEL)
+                                         : DEFAULT_INEQ_SEL;
+                    rb->have_lo = true;
+                }
+                continue;
+            }
+            sel *= DEFAULT_INEQ_SEL;
+        } else if (IsA(q, NullTest)) {
+            sel *= ((NullTest *)q)->is_not_null ? 1.0 - DEFAULT_UNK_SEL
+                                                : DEFAULT_UNK_SEL;
+        } else if (IsA(q, InListExpr)) {
+            /* scalararraysel: "= ANY" items are disjoint, so their
+             * selectivities add up; "<> ALL" multiplies */
+            InListExpr *in = (InListExpr *)q;
+            double s = in->is_not ? 1.0 : 0.0;
+
+            for (int k = 0; k < list_length(in->items); k++) {
+                Expr *item = list_nth(in->items, k);
+                double e = IsA(item, Const) && ((Const *)item)->constisnull
+                               ? 0.0
+                               : eq_selectivity(in->arg, tuples, unique_attnos);
+
+                s = in->is_not ? s * (1.0 - e) : s + e;
+            }
+            sel *= Max(0.0, Min(1.0, s));
+        } else
+            sel *= DEFAULT_INEQ_SEL;
     }
+    for (int k = 0; k < nranges; k++) {
+        RangeBound *rb = &ranges[k];
+
+        if (rb->have_lo && rb->have_hi)
+            sel *= DEFAULT_RANGE_INEQ_SEL; /* both default bounds */
+        else
+            sel *= rb->have_lo ? rb->lo : rb->hi;
+    }
+    tdb_pfree(ranges);
     return sel;
+}
+
+/* The share of a scan's `tuples` rows its conditions keep. */
+static double
+scan_selectivity(List *quals, double tuples)
+{
+    return tdb_plan_restriction_selectivity(quals, tuples, NIL);
 }
 
 /* A scan's estimates: rows before its conditions, base_cost (pages read,

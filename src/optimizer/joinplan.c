@@ -325,6 +325,8 @@ make_scan(JoinPlanner *jp, int rtindex)
         double rows = tdb_plan_estimate_rows(jp->root, rtindex, &pages);
 
         tdb_plan_set_scan_estimates(plan, rows, pages); /* seq_page_cost 1 */
+        if (IsA(plan, SeqScan))
+            plan = tdb_plan_index_scan(jp->root, (SeqScan *)plan, rtindex);
     }
     return plan;
 }

@@ -166,8 +166,8 @@ tdb_plan_contains_node(Node *node, NodeTag tag)
  * ---------------------------------------------------------------------- */
 
 /* Every Var (levelsup 0) the query reads, deduplicated. */
-static bool
-collect_vars(Node *node, void *arg)
+bool
+tdb_plan_collect_vars(Node *node, void *arg)
 {
     List **vars = arg;
 
@@ -184,7 +184,7 @@ collect_vars(Node *node, void *arg)
         *vars = tdb_lappend(*vars, v);
         return false;
     }
-    return tdb_expr_walk_children(node, collect_vars, arg);
+    return tdb_expr_walk_children(node, tdb_plan_collect_vars, arg);
 }
 
 static void
@@ -193,12 +193,12 @@ collect_jointree_vars(Node *node, List **vars)
     tdb_check_stack_depth();
 
     if (IsA(node, FromExpr)) {
-        collect_vars((Node *)((FromExpr *)node)->quals, vars);
+        tdb_plan_collect_vars((Node *)((FromExpr *)node)->quals, vars);
         for (int i = 0; i < list_length(((FromExpr *)node)->fromlist); i++)
             collect_jointree_vars(list_nth(((FromExpr *)node)->fromlist, i),
                                   vars);
     } else if (IsA(node, JoinExpr)) {
-        collect_vars((Node *)((JoinExpr *)node)->quals, vars);
+        tdb_plan_collect_vars((Node *)((JoinExpr *)node)->quals, vars);
         collect_jointree_vars(((JoinExpr *)node)->larg, vars);
         collect_jointree_vars(((JoinExpr *)node)->rarg, vars);
     }
@@ -298,6 +298,16 @@ tdb_plan_make_unique(Plan *child, List *clauses, List *tlist)
     return &u->plan;
 }
 
+/* A LIMIT / OFFSET that is a constant, as a count (-1: none or not a
+ * constant). */
+static double
+const_count(Expr *e)
+{
+    if (e == NULL || !IsA(e, Const) || ((Const *)e)->constisnull)
+        return -1;
+    return (double)DatumGetInt64(((Const *)e)->constvalue);
+}
+
 Plan *
 tdb_plan_make_limit(Plan *child, Expr *offset, Expr *count)
 {
@@ -308,10 +318,27 @@ tdb_plan_make_limit(Plan *child, Expr *offset, Expr *count)
     copy_estimates(&l->plan, child);
     l->limit_offset = offset;
     l->limit_count = count;
-    if (count != NULL && IsA(count, Const) && !((Const *)count)->constisnull)
-        l->plan.plan_rows =
-            Min(child->plan_rows,
-                (double)DatumGetInt64(((Const *)count)->constvalue));
+    /* PostgreSQL's adjust_limit_rows_costs for constant counts: the
+     * input's run cost in proportion to the rows skipped and read */
+    {
+        double in_rows = child->plan_rows;
+        double run = child->total_cost - child->startup_cost;
+        double skip = const_count(offset), take = const_count(count);
+
+        if (skip > 0) {
+            skip = Min(skip, l->plan.plan_rows);
+            if (in_rows > 0)
+                l->plan.startup_cost += run * skip / in_rows;
+            l->plan.plan_rows = Max(1.0, l->plan.plan_rows - skip);
+        }
+        if (take >= 0) {
+            take = Min(take, l->plan.plan_rows);
+            if (in_rows > 0)
+                l->plan.total_cost =
+                    l->plan.startup_cost + run * take / in_rows;
+            l->plan.plan_rows = Max(1.0, take);
+        }
+    }
     return &l->plan;
 }
 
@@ -444,10 +471,10 @@ needed_vars(Query *q)
     List *vars = NIL;
 
     for (int i = 0; i < list_length(q->target_list); i++)
-        collect_vars(list_nth(q->target_list, i), &vars);
+        tdb_plan_collect_vars(list_nth(q->target_list, i), &vars);
     for (int i = 0; i < list_length(q->returning); i++)
-        collect_vars(list_nth(q->returning, i), &vars);
-    collect_vars((Node *)q->having, &vars);
+        tdb_plan_collect_vars(list_nth(q->returning, i), &vars);
+    tdb_plan_collect_vars((Node *)q->having, &vars);
     collect_jointree_vars((Node *)q->jointree, &vars);
     return vars;
 }
@@ -488,14 +515,46 @@ check_srf_placement(Query *q)
     }
 }
 
+/*
+ * The ORDER BY a single-table SELECT's scan may return in index order
+ * (indxpath.c): one table in FROM, nothing between the scan and the
+ * sort (aggregation, DISTINCT, set-returning functions).
+ */
+static void
+set_wanted_order(PlannerInfo *root)
+{
+    Query *q = root->q;
+    Node *item;
+    double count, offset;
+
+    root->wanted_order = NIL;
+    root->wanted_limit = 0;
+    root->order_provided = false;
+    if (q->sort_clause == NIL || q->has_aggs || q->group_clause != NIL ||
+        q->having != NULL || q->distinct_clause != NIL || q->has_target_srfs ||
+        list_length(q->jointree->fromlist) != 1)
+        return;
+    item = linitial(q->jointree->fromlist);
+    if (!IsA(item, RangeTblRef) ||
+        rt_fetch(q, ((RangeTblRef *)item)->rtindex)->rtekind != RTE_RELATION)
+        return;
+    root->wanted_order = q->sort_clause;
+    count = const_count(q->limit_count);
+    offset = const_count(q->limit_offset);
+    if (count >= 0)
+        root->wanted_limit = count + Max(offset, 0.0);
+}
+
 /* The SELECT part: join tree, aggregation, DISTINCT, ORDER BY, LIMIT. */
 static Plan *
 plan_select(PlannerInfo *root)
 {
     Query *q = root->q;
     List *needed = needed_vars(q);
-    Plan *plan = tdb_plan_jointree(root, needed);
+    Plan *plan;
 
+    set_wanted_order(root);
+    plan = tdb_plan_jointree(root, needed);
     if (q->has_target_srfs) {
         ProjectSet *ps = MAKE_PLAN(ProjectSet);
 
@@ -511,9 +570,13 @@ plan_select(PlannerInfo *root)
         copy_estimates(&ps->plan, plan);
         ps->plan.plan_rows = plan->plan_rows * 10;
         plan = &ps->plan;
-    } else if (q->has_aggs || q->group_clause != NIL || q->having != NULL)
+    } else if (q->has_aggs || q->group_clause != NIL || q->having != NULL) {
+        Plan *minmax;
+
         plan = plan_aggregation(root, plan, needed);
-    else {
+        if ((minmax = tdb_plan_minmax_aggregates(root, plan)) != NULL)
+            plan = minmax;
+    } else {
         /* the top join/scan node (or a Result) computes the select list */
         plan->targetlist = q->target_list;
     }
@@ -537,7 +600,7 @@ plan_select(PlannerInfo *root)
         plan = tdb_plan_make_unique(plan, q->distinct_clause, q->target_list);
     } else if (q->distinct_clause != NIL)
         plan = tdb_plan_distinct(root, plan);
-    else if (q->sort_clause != NIL)
+    else if (q->sort_clause != NIL && !root->order_provided)
         plan = tdb_plan_make_sort(plan, q->sort_clause, q->target_list);
     if (q->limit_offset != NULL || q->limit_count != NULL)
         plan = tdb_plan_make_limit(plan, q->limit_offset, q->limit_count);
@@ -557,7 +620,7 @@ add_returning_columns(Query *q, List *tlist, List **needed)
 {
     List *vars = NIL;
 
-    collect_vars((Node *)q->returning, &vars);
+    tdb_plan_collect_vars((Node *)q->returning, &vars);
     for (int i = 0; i < list_length(vars); i++) {
         Var *v = list_nth(vars, i);
 
@@ -626,7 +689,7 @@ plan_modify(PlannerInfo *root)
                                                           a - 1),
                                            false));
             if (IsA(e, Var))
-                collect_vars((Node *)e, &needed);
+                tdb_plan_collect_vars((Node *)e, &needed);
         }
         tlist = tdb_lappend(tlist, tdb_make_target_entry((Expr *)ctid,
                                                          natts + 1, "ctid",

@@ -50,7 +50,16 @@
  *     ORDER BY after a hashed DISTINCT sorts again, after a sorted set
  *     operation only if its order is not already right (the rule and its
  *     formulas: setops.c, "Hashing or sorting");
- *   - ORDER BY sorts; LIMIT/OFFSET stop early;
+ *   - a table's scan is an Index Scan (Index Only Scan when the index
+ *     holds every column read) when one of its B-tree indexes can search
+ *     its conditions and PostgreSQL's cost_index arithmetic finds it
+ *     cheaper than the sequential scan (indxpath.c); a single-table
+ *     SELECT's ORDER BY [LIMIT] is read in index order, forward or
+ *     backward, when that costs less than sorting;
+ *   - min() / max() of one table are read from one end of such an index
+ *     (an initplan each, planagg.c) when that costs less;
+ *   - ORDER BY sorts otherwise; LIMIT/OFFSET stop early (a Limit's cost
+ *     is its input's in proportion to the rows read, as PostgreSQL's);
  *   - a query whose only FROM item is a one-row VALUES list reads the
  *     row without a scan (a Result), as PostgreSQL does;
  *   - IN (subquery) and correlated [NOT] EXISTS at the top level of
@@ -80,7 +89,7 @@
  * over constants its exact count, other functions 1000 rows; a join
  * condition keeps 1/10 for an equality (one row of the larger side per
  * match for an equijoin), 1/3 otherwise.  Costs are display only, except
- * where the DISTINCT rule compares them.
+ * where the DISTINCT rule and the index scan choice compare them.
  */
 #ifndef TDB_OPTIMIZER_PLANNER_H
 #define TDB_OPTIMIZER_PLANNER_H

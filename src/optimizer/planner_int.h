@@ -57,6 +57,13 @@ typedef struct PlannerInfo {
     struct PlannerInfo *parent; /* the query this one is a sublink of */
     List *plan_params;          /* PlanParam: outer columns read here */
     List *init_plans;           /* SubPlan: run once, set Params */
+    /* ORDER BY of a single-table SELECT that an index scan may return in
+     * order (indxpath.c): its SortGroupClauses (NIL: none wanted) and
+     * the rows LIMIT reads (0: all); order_provided is set when the
+     * scan planned returns that order, so no Sort is needed */
+    List *wanted_order;
+    double wanted_limit;
+    bool order_provided;
 } PlannerInfo;
 
 /* PostgreSQL's distinct values of a column without statistics */
@@ -65,6 +72,10 @@ typedef struct PlannerInfo {
 /* PostgreSQL's default cost constants (cpu_operator_cost, cpu_tuple_cost). */
 #define CPU_OPERATOR_COST 0.0025
 #define CPU_TUPLE_COST 0.01
+
+/* PostgreSQL's disable_cost: what a path of a disabled kind
+ * (enable_seqscan = off ...) costs on top of its own. */
+#define DISABLE_COST 1.0e10
 
 /* A path's costs, as PostgreSQL's planner compares them. */
 typedef struct PathCost {
@@ -116,6 +127,8 @@ Plan *tdb_plan_subquery(PlannerInfo *root, Query *q);
 List *tdb_plan_passthrough_tlist(Plan *child);
 List *tdb_plan_conjuncts(Expr *e, List *into);
 bool tdb_plan_collect_relids(Node *node, void *arg);
+/* Walker: every Var (varlevelsup 0) under node into *(List **)arg, once. */
+bool tdb_plan_collect_vars(Node *node, void *arg);
 /* Does the expression tree hold a node with this tag? */
 bool tdb_plan_contains_node(Node *node, NodeTag tag);
 TargetEntry *tdb_plan_tle_for_ref(List *tlist, int ref);
@@ -142,6 +155,9 @@ Plan *tdb_plan_jointree(PlannerInfo *root, List *needed);
 
 /* costsize.c: estimates and costs */
 double tdb_plan_estimate_rows(PlannerInfo *root, int rtindex, double *pages);
+/* The rows of open table rel (tdb_plan_estimate_rows's estimate); *pages
+ * (out): its pages. */
+double tdb_plan_relation_rows(Relation rel, double *pages);
 void tdb_plan_set_scan_estimates(Plan *plan, double rows, double base_cost);
 /* The share of a join's rows its conditions keep: 1/10 per equality,
  * 1/3 per other condition. */
@@ -151,6 +167,30 @@ int tdb_plan_tlist_width(List *tlist);
 double tdb_plan_sort_cost(double rows);
 PathCost tdb_plan_add_sort_cost(PathCost in, double rows, double limit);
 double tdb_plan_limited_cost(PathCost c, double rows, double limit);
+
+/*
+ * The share of a table's `tuples` rows its conditions keep, as
+ * PostgreSQL's clauselist_selectivity estimates it without statistics;
+ * unique_attnos: the columns of its single-column unique indexes (an
+ * "=" on one keeps a single row).
+ */
+double tdb_plan_restriction_selectivity(List *quals, double tuples,
+                                        List *unique_attnos);
+
+/* indxpath.c: index scans */
+
+/*
+ * The scan of table rtindex: seq (built with its conditions, output and
+ * estimates), or an Index Scan / Index Only Scan replacing it when one
+ * is cheaper by PostgreSQL's costs (or returns root->wanted_order more
+ * cheaply than sorting: then root->order_provided is set).  seq's row
+ * estimate is refined with the table's unique indexes.
+ */
+Plan *tdb_plan_index_scan(PlannerInfo *root, SeqScan *seq, int rtindex);
+
+/* planagg.c: min() / max() from an index's end, as initplans, when they
+ * cost less than plain, the aggregation planned already; NULL if not */
+Plan *tdb_plan_minmax_aggregates(PlannerInfo *root, Plan *plain);
 
 /* setops.c: DISTINCT hashed or sorted, set operations */
 Plan *tdb_plan_distinct(PlannerInfo *root, Plan *plan);

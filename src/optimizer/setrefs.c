@@ -167,6 +167,18 @@ tdb_plan_fix_plan(Plan *plan)
     case T_SeqScan:
         fix_scan(plan, ((SeqScan *)plan)->scanrelid);
         return;
+    case T_IndexScan: {
+        IndexScan *is = (IndexScan *)plan;
+
+        fix_scan(plan, is->scanrelid);
+        ctx.scanrelid = is->scanrelid;
+        is->indexqualorig = fix_expr(is->indexqualorig, &ctx);
+        for (int i = 0; i < is->nkeys; i++) {
+            is->keys[i].arg = fix_expr(is->keys[i].arg, &ctx);
+            is->keys[i].items = fix_expr(is->keys[i].items, &ctx);
+        }
+        return;
+    }
     case T_ProjectSet:
     case T_Result:
         if (plan->lefttree != NULL)

@@ -1164,8 +1164,8 @@ tdb_analyze_index_exprs(Statement *st, Relation rel, List **exprs,
 }
 
 /* Vars of range-table entry 1 moved to entry *arg (a copy). */
-static Node *
-vars_to_rtindex(Node *node, void *arg)
+Node *
+tdb_vars_to_rtindex(Node *node, void *arg)
 {
     if (node == NULL)
         return NULL;
@@ -1175,7 +1175,7 @@ vars_to_rtindex(Node *node, void *arg)
         v->varno = *(int *)arg;
         return (Node *)v;
     }
-    return tdb_expr_mutate_children(node, vars_to_rtindex, arg);
+    return tdb_expr_mutate_children(node, tdb_vars_to_rtindex, arg);
 }
 
 /* The target's CHECK constraints and index expressions, for INSERT /
@@ -1187,9 +1187,9 @@ add_checks(ParseState *ps, Query *q, Relation rel)
 
     tdb_analyze_index_exprs(ps->st, rel, &exprs, &q->index_keycols);
     for (int i = 0; i < list_length(exprs); i++)
-        q->index_exprs =
-            tdb_lappend(q->index_exprs, vars_to_rtindex(list_nth(exprs, i),
-                                                        &q->result_relation));
+        q->index_exprs = tdb_lappend(
+            q->index_exprs,
+            tdb_vars_to_rtindex(list_nth(exprs, i), &q->result_relation));
     for (int i = 0; i < rel->rd_nchecks; i++) {
         q->check_exprs = tdb_lappend(q->check_exprs,
                                      analyze_check_in(ps, rel->rd_checks[i].expr));

@@ -153,6 +153,9 @@ char *tdb_deparse_index_column(Relation rel, const RelationIndex *ri, int i,
  */
 void tdb_analyze_index_exprs(Statement *st, Relation rel, List **exprs,
                              List **keycols);
+/* An expression of those, its Vars moved from range-table entry 1 to
+ * entry *(int *)rtindex (a copy; an ExprMutator). */
+Node *tdb_vars_to_rtindex(Node *node, void *rtindex);
 
 /* ----- expressions (parse_expr.c) ----- */
 

@@ -881,6 +881,66 @@ def group_concurrent():
     b.close()
 
 
+def group_indexscan():
+    """Index scans seen by sessions: an index built after a concurrent
+    delete while another transaction is open holds the deleted rows'
+    entries (the build keeps what an older snapshot may see, as
+    PostgreSQL's does; tupledb runs every transaction READ COMMITTED, so
+    the open one reads the present), and a scan through it returns only
+    the rows the reader's snapshot sees; a statement planned once with
+    parameters computes its index keys at each execution."""
+    a = Conn()
+    b = Conn()
+    b.query("CREATE TABLE ix (a int, b text)")
+    b.query("INSERT INTO ix SELECT g, 'r' || g FROM generate_series(1, 5000) g")
+    b.query("CREATE TABLE ix_other (i int)")
+    a.query("BEGIN ISOLATION LEVEL REPEATABLE READ")
+    a.query("SELECT count(*) FROM ix_other")
+    b.query("DELETE FROM ix WHERE a BETWEEN 100 AND 109")
+    m = b.query("CREATE INDEX ix_a ON ix (a)")
+    check("indexscan: CREATE INDEX beside an open REPEATABLE READ",
+          not error_of(m), error_of(m))
+    a.query("SET enable_seqscan = off")
+    plan = rows(a.query("EXPLAIN (COSTS OFF) SELECT b FROM ix WHERE a = 105"))
+    r_old = rows(a.query("SELECT b FROM ix WHERE a = 105"))
+    n_old = rows(a.query("SELECT count(*) FROM ix WHERE a BETWEEN 95 AND 114"))
+    r_new = rows(b.query("SELECT b FROM ix WHERE a = 105"))
+    check("indexscan: the deleted rows' entries are skipped by visibility",
+          plan == [["Index Scan using ix_a on ix"],
+                   ["  Index Cond: (a = 105)"]] and r_old == [] and
+          n_old == [["10"]] and r_new == [], (plan, r_old, n_old, r_new))
+    a.query("COMMIT")
+
+    # parameters: one plan, new keys at each Bind
+    c = Conn()
+    m = batch(c, m_parse("pk", "SELECT b FROM ix WHERE a = $1", (23,)),
+              m_parse("rng", "SELECT count(*) FROM ix WHERE a BETWEEN $1 AND $2",
+                      (20, 20)),
+              m_parse("lst", "SELECT a FROM ix WHERE a IN ($1, $2) ORDER BY a",
+                      (23, 23)), SYNC)
+    got = []
+    for params in (("7",), ("105",), ("0",), (None,), ("4999",)):
+        got.append(rows(batch(c, m_bind("", "pk", params), m_execute(), SYNC)))
+    check("indexscan: a = $1 with each value",
+          got == [[["r7"]], [], [], [], [["r4999"]]], got)
+    got = []
+    for params in (("1", "10"), ("95", "3000000000"), ("10", "1"),
+                   ("-3000000000", "3")):
+        got.append(rows(batch(c, m_bind("", "rng", params), m_execute(), SYNC)))
+    check("indexscan: a BETWEEN $1 AND $2 (int8 bounds on an int4 column)",
+          got == [[["10"]], [["4896"]], [["0"]], [["3"]]], got)
+    got = []
+    for params in (("9", "4"), ("9", "9"), ("9", None), ("100", "101")):
+        got.append(rows(batch(c, m_bind("", "lst", params), m_execute(), SYNC)))
+    check("indexscan: a IN ($1, $2)",
+          got == [[["4"], ["9"]], [["9"]], [["9"]], []], got)
+    c.query("DROP TABLE ix")
+    c.query("DROP TABLE ix_other")
+    a.close()
+    b.close()
+    c.close()
+
+
 def group_settings():
     """TimeZone, DateStyle, IntervalStyle per connection: from the startup
     packet, after SET (with ParameterStatus), through the extended

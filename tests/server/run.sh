@@ -14,8 +14,9 @@
 #              lock_timeout (simple and extended protocol, lock waits),
 #              22021 for bytes that are not UTF-8 (query text, names, Bind
 #              parameters, COPY data; the
-#              group passes against PostgreSQL 15 too) (Unix socket;
-#              startup and query again over TCP)
+#              group passes against PostgreSQL 15 too), index scans with
+#              Bind parameters (Unix socket; startup and query again over
+#              TCP)
 #   deep       pgwire.py: statements nested past max_stack_depth (1+1+...,
 #              ||, UNION ALL, INTERSECT, casts; 10k, 100k and 1M terms)
 #              get PostgreSQL's 54001 and past the grammar's stack its
@@ -46,7 +47,8 @@
 #              psql over TCP; psql's Ctrl-C cancel; pgbench in its three
 #              query modes (a script without variables, and one with
 #              \set random() variables, which become Bind parameters);
-#              \gdesc; two psql at once; sql/*.sql through psql
+#              pgbench -i -s 1 and -S (its query an Index Scan using
+#              pgbench_accounts_pkey); \gdesc; two psql at once; sql/*.sql through psql
 #              against PostgreSQL 15's expected/*.out (made by
 #              regen_expected.sh), with the client environment of
 #              sql/NAME.env
@@ -152,7 +154,7 @@ group_protocol() {
   server_start "$work/proto" || { fail "protocol: server start"; return; }
   count_from "$(pgwire "$SRV_SOCKDIR" "$SRV_PORT" startup query errors \
                  malformed cancel concurrent extended params settings copy timeout \
-                 utf8)"
+                 utf8 indexscan)"
   count_from "$(pgwire 127.0.0.1 "$SRV_PORT" startup query \
                  | sed 's/^  \(ok\|FAIL\|skip\)  */&tcp: /')"
   server_stop protocol
@@ -491,6 +493,28 @@ PGB
       -c "SELECT count(*) FROM pgb_acc WHERE abalance <> 0 AND aid NOT IN (SELECT aid FROM pgb_hist)" 2>&1)
     [ "$out" = "$(printf '90\n0\n0')" ] && ok "psql: pgbench's parameterized updates all applied" \
       || fail "psql: pgbench's parameterized updates all applied" "$out"
+
+    # pgbench's own tables: after pgbench -i, the select-only script reads
+    # pgbench_accounts through its primary key
+    if out=$("$PGBIN/pgbench" -i -s 1 -q 2>&1); then
+      plan=$("$PSQL" -X -A -t -c "EXPLAIN (COSTS OFF) SELECT abalance FROM pgbench_accounts WHERE aid = 12345" 2>&1)
+      if [ "$plan" = "$(printf 'Index Scan using pgbench_accounts_pkey on pgbench_accounts\n  Index Cond: (aid = 12345)')" ]; then
+        ok "psql: pgbench -S's query uses pgbench_accounts_pkey"
+      else
+        fail "psql: pgbench -S's query uses pgbench_accounts_pkey" "$plan"
+      fi
+      for mode in simple prepared; do
+        out=$("$PGBIN/pgbench" -n -S -t 200 -M "$mode" 2>&1)
+        if [[ $out == *'number of transactions actually processed: 200/200'* &&
+              $out == *'number of failed transactions: 0 '* ]]; then
+          ok "psql: pgbench -S -M $mode"
+        else
+          fail "psql: pgbench -S -M $mode" "$(echo "$out" | tail -n 5)"
+        fi
+      done
+    else
+      fail "psql: pgbench -i -s 1" "$(echo "$out" | tail -n 5)"
+    fi
 
     # \gdesc: Parse + Describe S (nothing runs), then format_type
     out=$(printf '%s\n' "SELECT aid, abalance AS b, 1.5::numeric(4,1) AS n FROM pgb_acc WHERE aid = 1 \\gdesc" \

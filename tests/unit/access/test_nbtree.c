@@ -278,6 +278,53 @@ TEST_BEGIN(test_all_equal_keys)
 }
 TEST_END
 
+/*
+ * An Index Only Scan's tuples (tdb_bt_scan_keep_tuples): each item
+ * tdb_bt_getnext returns comes with its key, from plain tuples and from
+ * posting lists alike, in both directions and across pages; the tree's
+ * height grows from 0 as levels are added.
+ */
+TEST_BEGIN(test_scan_keeps_tuples)
+{
+    BtEnv *e = bt_env_start(256);
+    BTIndex idx = bt_new_index(e, "t_keep_idx", BTK_INT4);
+    const int n = 20000;
+
+    tdb_bt_create_empty(idx);
+    expect_int_eq(tdb_bt_tree_height(idx), 0);
+    /* keys 0..n/4-1, each four times (posting lists), TIDs by key */
+    for (int i = 0; i < n; i++)
+        insert_int(idx, i / 4,
+                   tid_of((BlockNumber)(i / 100), (OffsetNumber)(i % 100 + 1)));
+    expect_int_gt(tdb_bt_tree_height(idx), 0);
+    for (int d = 0; d < 2; d++) {
+        BTScanDirection dir = d == 0 ? BT_FORWARD : BT_BACKWARD;
+        BTScanKeyData k = {1, d == 0 ? BT_GREATER_EQUAL : BT_LESS,
+                           Int32GetDatum(d == 0 ? 1000 : 4000)};
+        BTScanDesc scan = tdb_bt_beginscan(idx, &k, 1, dir);
+        ItemPointerData t;
+        int count = 0, bad = 0;
+
+        tdb_bt_scan_keep_tuples(scan);
+        while (tdb_bt_getnext(scan, &t)) {
+            Datum v;
+            bool isnull;
+            int i = (int)ItemPointerGetBlockNumber(&t) * 100 +
+                    ItemPointerGetOffsetNumber(&t) - 1;
+
+            tdb_bt_scan_current_values(scan, &v, &isnull);
+            if (isnull || DatumGetInt32(v) != i / 4)
+                bad++;
+            count++;
+        }
+        tdb_bt_endscan(scan);
+        expect_int_eq(bad, 0);
+        expect_int_eq(count, d == 0 ? n - 4000 : 16000);
+    }
+    bt_env_finish(e);
+}
+TEST_END
+
 /* A heap TID that falls inside an existing posting list splits it. */
 TEST_BEGIN(test_posting_list_split)
 {
@@ -1383,8 +1430,8 @@ main(int argc, char **argv)
     return test_main(
         argc, argv, "access_nbtree", TEST_CASE(test_empty_and_first_insert),
         TEST_CASE(test_ascending_multilevel), TEST_CASE(test_all_equal_keys),
-        TEST_CASE(test_posting_list_split), TEST_CASE(test_bulk_delete),
-        TEST_CASE(test_lp_dead_removal),
+        TEST_CASE(test_posting_list_split), TEST_CASE(test_scan_keeps_tuples),
+        TEST_CASE(test_bulk_delete), TEST_CASE(test_lp_dead_removal),
         TEST_CASE(test_scan_keys_text_and_nulls), TEST_CASE(test_find_equal),
         TEST_CASE(test_loader), TEST_CASE(test_structure_check),
         TEST_CASE(test_corruption_bounds),
