@@ -162,6 +162,18 @@ IndexTuple tdb_bt_form_tuple(BTIndex idx, const Datum *values,
                              const bool *isnull, const ItemPointerData *htid);
 
 /*
+ * Order of two leaf tuples made by tdb_bt_form_tuple, as the index sorts
+ * them: the key columns (DESC and NULLS FIRST / LAST applied; two NULLs
+ * compare equal), then, if with_tid, the heap TID.  < 0, 0, > 0.  The
+ * comparators may raise.
+ */
+int tdb_bt_compare_tuples(const BTIndexData *idx, IndexTuple a, IndexTuple b,
+                          bool with_tid);
+/* The column values of a leaf tuple; by-reference values point into t. */
+void tdb_bt_deform_tuple(const BTIndexData *idx, IndexTuple t, Datum *values,
+                         bool *isnull);
+
+/*
  * Insert (values, htid).  Caller holds the writer lock.  The pair must
  * not be in the index already (a heap TID is inserted once per index).
  */

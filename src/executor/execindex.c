@@ -12,7 +12,7 @@
 #include "common/elog.h"
 #include "executor/exec_int.h"
 #include "executor/execindex.h"
-#include "executor/tuplesort.h"
+#include "executor/indexsort.h"
 #include "toast/detoast.h"
 #include "types/builtins.h"
 #include "types/fmgr.h"
@@ -306,138 +306,105 @@ tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
     tdb_mcxt_switch_to(old);
 }
 
-/* A heap TID as the int8 the build sorts it by (block, then offset). */
-static Datum
-tid_to_datum(const ItemPointerData *tid)
-{
-    return Int64GetDatum(((int64)ItemPointerGetBlockNumber(tid) << 16) |
-                         ItemPointerGetOffsetNumber(tid));
-}
+/* The build's state while the sorted entries go to the loader. */
+typedef struct BuildState {
+    IndexWriters *iw;
+    IndexWriter *w;
+    BTLoader ld;
+    bool check_unique;
+    bool have_prev;
+    IndexTuple prev; /* the previous entry (a BLCKSZ buffer) */
+} BuildState;
 
-static void
-datum_to_tid(Datum d, ItemPointerData *tid)
-{
-    int64 v = DatumGetInt64(d);
-
-    ItemPointerSet(tid, (BlockNumber)(v >> 16), (OffsetNumber)(v & 0xFFFF));
-}
-
-/* The sort's row: the index's columns, then the heap TID (int8). */
-static TupleDesc
-build_sort_desc(TupleDesc itd)
-{
-    TupleDesc sd = tdb_tupdesc_create(itd->natts + 1);
-
-    for (int i = 0; i < itd->natts; i++) {
-        const TupleAttr *a = TupleDescAttr(itd, i);
-
-        tdb_tupdesc_init_attr(sd, i, a->attname, a->atttypid, a->atttypmod,
-                              a->attlen, a->attbyval, a->attalign,
-                              a->attstorage);
-    }
-    tdb_tupdesc_init_attr(sd, itd->natts, "tid", INT8OID, -1, 8, true, 'd',
-                          'p');
-    tdb_tupdesc_finalize(sd);
-    return sd;
-}
-
-/* Do the key columns of the two entries compare equal (NULLs equal only
- * in a NULLS NOT DISTINCT index)? */
+/* Do two entries of a unique index conflict: equal key columns (a NULL
+ * equals nothing, unless NULLS NOT DISTINCT)? */
 static bool
-keys_equal(IndexWriter *w, const Datum *a, const bool *an, const Datum *b,
-           const bool *bn)
+entries_conflict(const IndexWriter *w, IndexTuple a, IndexTuple b)
 {
-    for (int i = 0; i < w->ri->ri_nkeyatts; i++) {
-        if (an[i] || bn[i]) {
-            if (!(an[i] && bn[i] && w->ri->ri_nulls_not_distinct))
+    const BTIndexData *bt = &w->bt;
+
+    if ((b->t_info & INDEX_NULL_MASK) && !w->ri->ri_nulls_not_distinct) {
+        Datum values[INDEX_MAX_KEYS];
+        bool isnull[INDEX_MAX_KEYS];
+
+        tdb_bt_deform_tuple(bt, b, values, isnull);
+        for (int i = 0; i < bt->nkeyatts; i++)
+            if (isnull[i])
                 return false;
-            continue;
-        }
-        if (w->bt.keys[i].cmp(a[i], b[i], w->bt.keys[i].cmp_arg) != 0)
-            return false;
     }
-    return true;
+    /* equal-image keys and no INCLUDE columns: equal keys are equal bytes
+     * (the tuples are formed canonically) */
+    if (bt->allequalimage && bt->nkeyatts == bt->tupdesc->natts)
+        return a->t_info == b->t_info &&
+               memcmp((const char *)a + sizeof(IndexTupleData),
+                      (const char *)b + sizeof(IndexTupleData),
+                      IndexTupleSize(a) - sizeof(IndexTupleData)) == 0;
+    return tdb_bt_compare_tuples(bt, a, b, false) == 0;
 }
 
-/* Sort the entries of ts into the loader, checking uniqueness. */
+/* One sorted entry into the loader, after the unique check. */
 static void
-load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
+build_emit(void *arg, IndexTuple itup)
 {
-    int natts = w->ri->ri_natts;
-    BTLoader ld = tdb_bt_load_begin(&w->bt);
-    MemoryContext prev_cxt = tdb_aset_create(
-        tdb_current_mcxt, "index build keys", ALLOCSET_DEFAULT_SIZES);
-    Datum prev[INDEX_MAX_KEYS];
-    bool prev_null[INDEX_MAX_KEYS];
-    bool have_prev = false;
-    TupleTableSlot *slot;
+    BuildState *b = arg;
 
-    while ((slot = tdb_tuplesort_next(ts)) != NULL) {
-        ItemPointerData tid;
+    if (b->check_unique) {
+        if (b->have_prev && entries_conflict(b->w, b->prev, itup)) {
+            IndexWriter *w = b->w;
 
-        tdb_slot_getallattrs(slot);
-        if (w->ri->ri_unique && have_prev &&
-            keys_equal(w, prev, prev_null, slot->tts_values,
-                       slot->tts_isnull)) {
-            memcpy(iw->values, slot->tts_values, sizeof(Datum) * natts);
-            memcpy(iw->isnull, slot->tts_isnull, sizeof(bool) * natts);
+            tdb_bt_deform_tuple(&w->bt, itup, b->iw->values, b->iw->isnull);
             ereport(
                 ERROR, errcode(ERRCODE_UNIQUE_VIOLATION),
                 errmsg("could not create unique index \"%s\"", w->ri->ri_name),
                 errdetail("Key (%s)=(%s) is duplicated.", w->keycols,
-                          key_values(iw, w)));
+                          key_values(b->iw, w)));
         }
-        datum_to_tid(slot->tts_values[natts], &tid);
-        tdb_bt_load_add(ld, slot->tts_values, slot->tts_isnull, &tid);
-        if (w->ri->ri_unique) {
-            MemoryContext old;
-
-            tdb_mcxt_reset(prev_cxt);
-            old = tdb_mcxt_switch_to(prev_cxt);
-            for (int i = 0; i < w->ri->ri_nkeyatts; i++) {
-                const TupleAttr *a = TupleDescAttr(w->bt.tupdesc, i);
-
-                prev_null[i] = slot->tts_isnull[i];
-                prev[i] = prev_null[i]
-                              ? (Datum)0
-                              : tdb_datum_copy(prev_cxt, slot->tts_values[i],
-                                               a->attbyval, a->attlen);
-            }
-            tdb_mcxt_switch_to(old);
-            have_prev = true;
-        }
+        memcpy(b->prev, itup, IndexTupleSize(itup));
+        b->have_prev = true;
     }
-    tdb_bt_load_end(ld);
-    tdb_mcxt_delete(prev_cxt);
+    tdb_bt_load_add_tuple(b->ld, itup);
+}
+
+/* The last table column w's entry reads, or -1 for all (expressions, a
+ * predicate). */
+static int
+last_column(const IndexWriter *w)
+{
+    int last = 0;
+
+    if (w->pred != NULL)
+        return -1;
+    for (int i = 0; i < w->ri->ri_natts; i++) {
+        if (w->ri->ri_attnums[i] == 0)
+            return -1;
+        last = Max(last, w->ri->ri_attnums[i]);
+    }
+    return last;
 }
 
 void
 tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
 {
     IndexWriter *w = &iw->w[which];
-    int natts = w->ri->ri_natts;
-    int nkey = w->ri->ri_nkeyatts;
-    TupleDesc sd = build_sort_desc(w->bt.tupdesc);
-    SortKey keys[INDEX_MAX_KEYS + 1];
+    int last = last_column(w);
     MemoryContext row_cxt = tdb_aset_create(tdb_current_mcxt, "index build row",
                                             ALLOCSET_DEFAULT_SIZES);
+    IndexSortConfig cfg = {
+        .parent = tdb_current_mcxt,
+        .work_mem_kb = estate->work_mem,
+        .temp_dir = estate->temp_dir,
+        .check_interrupts = estate->check_interrupts,
+        .check_interrupts_arg = estate->check_interrupts_arg,
+    };
+    IndexSort *sort = tdb_index_sort_begin(&w->bt, &cfg);
     ExprContext econtext = {0};
     TupleTableSlot *row = tdb_slot_create(iw->rel->rd_att, &tdb_tts_ops_heap);
-    TupleTableSlot *entry = tdb_slot_create(sd, &tdb_tts_ops_virtual);
     HeapScanDesc scan;
-    Tuplesort *ts;
+    uint64 nrows = 0;
+    bool direct = last > 0;
 
-    for (int i = 0; i < nkey; i++) {
-        keys[i].col = i + 1;
-        keys[i].support = tdb_type_support(TupleDescAttr(sd, i)->atttypid);
-        keys[i].descending = w->bt.keys[i].desc;
-        keys[i].nulls_first = w->bt.keys[i].nulls_first;
-    }
-    keys[nkey].col = natts + 1;
-    keys[nkey].support = tdb_type_support(INT8OID);
-    keys[nkey].descending = false;
-    keys[nkey].nulls_first = false;
-    ts = tdb_exec_begin_sort(estate, sd, keys, nkey + 1, tdb_current_mcxt);
+    for (int i = 0; direct && i < w->ri->ri_natts; i++)
+        direct = TupleDescAttr(w->bt.tupdesc, i)->attlen > 0;
 
     econtext.per_row_mcxt = row_cxt;
     econtext.per_query_mcxt = estate->query_mcxt;
@@ -447,31 +414,48 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
     while (tdb_heap_getnextslot(scan, row)) {
         MemoryContext old;
 
-        tdb_exec_check_interrupts(estate);
+        if ((++nrows & 4095) == 0)
+            tdb_exec_check_interrupts(estate);
+        if (direct) {
+            /* plain fixed-width columns: nothing to compute or free */
+            tdb_slot_getsomeattrs(row, last);
+            for (int i = 0; i < w->ri->ri_natts; i++) {
+                iw->values[i] = row->tts_values[w->ri->ri_attnums[i] - 1];
+                iw->isnull[i] = row->tts_isnull[w->ri->ri_attnums[i] - 1];
+            }
+            tdb_index_sort_put(sort, iw->values, iw->isnull, &row->tts_tid);
+            continue;
+        }
         tdb_mcxt_reset(row_cxt);
         old = tdb_mcxt_switch_to(row_cxt);
-        tdb_slot_getallattrs(row);
+        if (last < 0)
+            tdb_slot_getallattrs(row);
+        else
+            tdb_slot_getsomeattrs(row, last);
         if (predicate_holds(w, &econtext)) {
             compute_entry(iw, w, &econtext);
-            tdb_slot_clear(entry);
-            memcpy(entry->tts_values, iw->values, sizeof(Datum) * natts);
-            memcpy(entry->tts_isnull, iw->isnull, sizeof(bool) * natts);
-            entry->tts_values[natts] = tid_to_datum(&row->tts_tid);
-            entry->tts_isnull[natts] = false;
-            tdb_slot_store_virtual(entry);
-            tdb_tuplesort_put(ts, entry);
+            tdb_index_sort_put(sort, iw->values, iw->isnull, &row->tts_tid);
         }
         tdb_mcxt_switch_to(old);
     }
     tdb_heap_endscan(scan);
-    tdb_tuplesort_perform(ts);
     tdb_relation_written(estate->xact, w->bt.relfilenumber);
-    if (tdb_tuplesort_count(ts) == 0)
+    if (tdb_index_sort_count(sort) == 0)
         tdb_bt_create_empty(&w->bt);
-    else
-        load_sorted(iw, w, ts);
-    tdb_tuplesort_end(ts);
-    tdb_slot_drop(entry);
+    else {
+        BuildState b = {
+            .iw = iw,
+            .w = w,
+            .ld = tdb_bt_load_begin(&w->bt),
+            .check_unique = w->ri->ri_unique,
+            .prev = tdb_palloc(BLCKSZ),
+        };
+
+        tdb_index_sort_finish(sort, build_emit, &b);
+        tdb_bt_load_end(b.ld);
+        tdb_pfree(b.prev);
+    }
+    tdb_index_sort_end(sort);
     tdb_slot_drop(row);
     tdb_mcxt_delete(row_cxt);
 }

@@ -1,0 +1,599 @@
+/*
+ * indexsort.c -- sorting a B-tree's entries for CREATE INDEX (the
+ * contract is in indexsort.h).
+ *
+ * Design
+ * ------
+ * The sort moves 16-byte SortEntry items (sortkey.h) and orders them by
+ * their key number first: a radix sort, no call per comparison.  Two
+ * kinds of entry:
+ *
+ *   pairs   an index of one column whose type orders as a 2-, 4- or 8-byte
+ *           integer (int2, int4, int8, oid, date, time, timestamp[tz]):
+ *           the entry *is* the index entry -- key = the value made an
+ *           order-preserving unsigned number (sign bit flipped, complemented
+ *           for DESC), ref = (block << 16 | offset) << 1 | NULL flag -- so
+ *           no tuple is formed until the loader's, into one buffer, as the
+ *           merge hands entries out.  16 bytes a row: a run of 64MB holds
+ *           4M rows (PostgreSQL's 24-byte SortTuple plus a 16-byte index
+ *           tuple in a chunk of 32 holds about 1.2M).
+ *   tuples  everything else: the index tuple is formed once, by
+ *           tdb_bt_form_tuple, into a Bump context (no chunk header), and
+ *           the entry holds its first key normalized (abbreviated for text,
+ *           numeric...: sortkey.h) and a pointer to it.  Equal numbers are
+ *           ordered by comparing the tuples (tdb_bt_compare_tuples: every
+ *           key, then the heap TID).  A first key without normalizer sorts
+ *           by that comparison alone.
+ *
+ * Entries whose first key is NULL are partitioned to the end NULLS FIRST /
+ * LAST puts them at before sorting, so the numbers never encode NULL.
+ * Memory is counted as the entry array's allocated size plus each tuple's
+ * MAXALIGNed size; a load that reaches work_mem is sorted and appended to
+ * one temporary file as a run -- pairs as the raw entries, tuples as the
+ * key number then the tuple's bytes, so reading a run back needs no
+ * normalizing -- and at the end the runs are merged through a binary heap
+ * while the entries are emitted (in more passes only if there are more
+ * runs than work_mem / 64 kB, capped at 500, can merge at once).
+ */
+#include "common/base.h"
+
+#include <string.h>
+
+#include "catalog/pg_type.h"
+#include "common/elog.h"
+#include "executor/indexsort.h"
+#include "executor/sortkey.h"
+#include "storage/tempfile.h"
+
+#define IS_INITIAL_ENTRIES 1024
+#define IS_WRITE_BUFFER ((Size)256 * 1024)
+#define IS_MERGE_BUFFER ((Size)64 * 1024) /* per input, for the order */
+#define IS_MIN_ORDER 6
+#define IS_MAX_ORDER 500
+#define IS_MAX_READ_BUFFER ((Size)1024 * 1024)
+#define IS_INTERRUPT_EVERY 65536
+#define IS_SIGN ((uint64)1 << 63)
+
+/* A run: bytes [start, end) of the current file. */
+typedef struct Run {
+    uint64 start;
+    uint64 end;
+} Run;
+
+/* A run being merged: its current entry (tuples: ref points at tuple). */
+typedef struct RunReader {
+    TempFileReader *reader;
+    SortEntry e;
+    IndexTuple tuple; /* tuples: a BLCKSZ buffer */
+} RunReader;
+
+struct IndexSort {
+    const BTIndexData *bt;
+    IndexSortConfig cfg;
+    bool pairs;
+    int key_len;            /* pairs: 2, 4 or 8 */
+    bool key_unsigned;      /* pairs: oid */
+    SortKeyNormalizer norm; /* tuples: the first key's, or NULL */
+    bool desc, nulls_first; /* the first key's */
+    MemoryContext cxt;      /* everything of the sort, files too */
+    MemoryContext tuplecxt; /* tuples: the current load's */
+    SortEntry *entries;
+    int64 count;
+    int64 capacity;
+    int64 max_capacity;
+    Size budget;      /* work_mem in bytes */
+    Size tuple_bytes; /* the current load's tuples */
+    int64 total;
+    int64 since_check;
+    TempFile *file; /* the runs, one after another */
+    Run *runs;
+    int nruns;
+    int runs_capacity;
+    union { /* pairs: the tuple handed to emit */
+        IndexTupleData hdr;
+        char bytes[16];
+        uint64 align;
+    } out;
+};
+
+/* ----------------------------------------------------------------------
+ * Pairs: the value as a number and back
+ * ---------------------------------------------------------------------- */
+
+static inline uint64
+pair_key(const IndexSort *s, Datum v)
+{
+    uint64 k;
+
+    if (s->key_len == 2)
+        k = (uint64)(int64)DatumGetInt16(v) ^ IS_SIGN;
+    else if (s->key_len == 4)
+        k = s->key_unsigned ? (uint64)DatumGetUInt32(v)
+                            : (uint64)(int64)DatumGetInt32(v) ^ IS_SIGN;
+    else
+        k = (uint64)DatumGetInt64(v) ^ IS_SIGN;
+    return s->desc ? ~k : k;
+}
+
+/* The key's value stored as the index tuple stores it (at its width). */
+static inline void
+pair_store(const IndexSort *s, uint64 k, char *dst)
+{
+    if (s->desc)
+        k = ~k;
+    if (s->key_len == 2) {
+        int16 v = (int16)(int64)(k ^ IS_SIGN);
+
+        memcpy(dst, &v, sizeof(v));
+    } else if (s->key_len == 4) {
+        int32 v =
+            s->key_unsigned ? (int32)(uint32)k : (int32)(int64)(k ^ IS_SIGN);
+
+        memcpy(dst, &v, sizeof(v));
+    } else {
+        int64 v = (int64)(k ^ IS_SIGN);
+
+        memcpy(dst, &v, sizeof(v));
+    }
+}
+
+static inline uintptr_t
+pair_ref(const ItemPointerData *tid, bool isnull)
+{
+    uint64 t = ((uint64)ItemPointerGetBlockNumber(tid) << 16) |
+               ItemPointerGetOffsetNumber(tid);
+
+    return (uintptr_t)(t << 1 | (isnull ? 1 : 0));
+}
+
+/* Which single-column key types sort as pairs: their width, signedness. */
+static bool
+pair_type(const BTIndexData *bt, int *len, bool *is_unsigned)
+{
+    const TupleAttr *a;
+
+    if (bt->tupdesc->natts != 1 || bt->nkeyatts != 1)
+        return false;
+    a = TupleDescAttr(bt->tupdesc, 0);
+    *is_unsigned = false;
+    switch (a->atttypid) {
+    case INT2OID:
+        *len = 2;
+        break;
+    case INT4OID:
+    case DATEOID:
+        *len = 4;
+        break;
+    case OIDOID:
+        *len = 4;
+        *is_unsigned = true;
+        break;
+    case INT8OID:
+    case TIMEOID:
+    case TIMESTAMPOID:
+    case TIMESTAMPTZOID:
+        *len = 8;
+        break;
+    default:
+        return false;
+    }
+    return a->attbyval && a->attlen == *len;
+}
+
+/* ----------------------------------------------------------------------
+ * Comparing
+ * ---------------------------------------------------------------------- */
+
+static inline IndexTuple
+entry_tuple(const SortEntry *e)
+{
+    return (IndexTuple)SORT_ENTRY_TUPLE(e);
+}
+
+/* Pairs with equal keys: by heap TID (the NULL flags are equal too). */
+static int
+tie_pairs(const SortEntry *a, const SortEntry *b, void *arg)
+{
+    (void)arg;
+    return a->ref < b->ref ? -1 : a->ref > b->ref ? 1 : 0;
+}
+
+/* Tuples: every key, then the heap TID. */
+static int
+cmp_tuples(const SortEntry *a, const SortEntry *b, void *arg)
+{
+    const IndexSort *s = arg;
+
+    return tdb_bt_compare_tuples(s->bt, entry_tuple(a), entry_tuple(b), true);
+}
+
+/* Order of two entries (from different runs). */
+static inline int
+entry_cmp(IndexSort *s, const SortEntry *a, const SortEntry *b)
+{
+    if (s->pairs || s->norm != NULL) {
+        bool an = (a->ref & SORT_ENTRY_NULL) != 0;
+        bool bn = (b->ref & SORT_ENTRY_NULL) != 0;
+
+        if (an != bn)
+            return an == s->nulls_first ? -1 : 1;
+        if (a->key != b->key)
+            return a->key < b->key ? -1 : 1;
+        if (s->pairs)
+            return tie_pairs(a, b, NULL);
+    }
+    return cmp_tuples(a, b, s);
+}
+
+/* ----------------------------------------------------------------------
+ * Loading
+ * ---------------------------------------------------------------------- */
+
+IndexSort *
+tdb_index_sort_begin(const BTIndexData *bt, const IndexSortConfig *cfg)
+{
+    MemoryContext cxt = tdb_aset_create(cfg->parent, "index build sort",
+                                        ALLOCSET_DEFAULT_SIZES);
+    IndexSort *s = tdb_mcxt_alloc_zero(cxt, sizeof(IndexSort));
+
+    s->bt = bt;
+    s->cfg = *cfg;
+    s->cxt = cxt;
+    s->budget = (Size)Max(cfg->work_mem_kb, 64) * 1024;
+    s->desc = bt->keys[0].desc;
+    s->nulls_first = bt->keys[0].nulls_first;
+    s->pairs = pair_type(bt, &s->key_len, &s->key_unsigned);
+    if (!s->pairs) {
+        bool exact;
+
+        s->norm = tdb_sortkey_normalizer(
+            TupleDescAttr(bt->tupdesc, 0)->atttypid, &exact);
+        s->tuplecxt = tdb_bump_create(
+            cxt, "index build tuples", 0, 8192,
+            Min((Size)1024 * 1024, Max((Size)8192, s->budget / 16)));
+    }
+    s->max_capacity =
+        (int64)Min(s->budget, MaxAllocSize) / (int64)sizeof(SortEntry);
+    s->capacity = Min((int64)IS_INITIAL_ENTRIES, s->max_capacity);
+    s->entries = tdb_mcxt_alloc(cxt, sizeof(SortEntry) * (Size)s->capacity);
+    return s;
+}
+
+static void
+check_interrupts(IndexSort *s)
+{
+    if (++s->since_check >= IS_INTERRUPT_EVERY) {
+        s->since_check = 0;
+        if (s->cfg.check_interrupts != NULL)
+            s->cfg.check_interrupts(s->cfg.check_interrupts_arg);
+    }
+}
+
+/* Sort the current load in place. */
+static void
+sort_load(IndexSort *s)
+{
+    SortEntry *e = s->entries;
+    size_t n = (size_t)s->count, lo = 0, hi = n, nnull;
+
+    if (!s->pairs && s->norm == NULL) {
+        tdb_sort_entries_by_cmp(e, n, cmp_tuples, s);
+        return;
+    }
+    /* NULL first keys to the end they sort at */
+    while (lo < hi) {
+        bool isnull = (e[lo].ref & SORT_ENTRY_NULL) != 0;
+
+        if (isnull != s->nulls_first) {
+            SortEntry t = e[lo];
+
+            e[lo] = e[--hi];
+            e[hi] = t;
+        } else
+            lo++;
+    }
+    /* e[0, lo): the entries sorting first (NULLs if nulls_first) */
+    nnull = s->nulls_first ? lo : n - lo;
+    {
+        SortEntry *nulls = s->nulls_first ? e : e + lo;
+        SortEntry *vals = s->nulls_first ? e + lo : e;
+
+        tdb_sort_entries_by_key(vals, n - nnull,
+                                s->pairs ? tie_pairs : cmp_tuples, s);
+        if (s->pairs)
+            tdb_sort_entries_by_key(nulls, nnull, tie_pairs, s);
+        else
+            tdb_sort_entries_by_cmp(nulls, nnull, cmp_tuples, s);
+    }
+}
+
+static void
+write_entry(IndexSort *s, TempFile *f, const SortEntry *e)
+{
+    if (s->pairs) {
+        tdb_tempfile_write(f, e, sizeof(SortEntry));
+    } else {
+        IndexTuple t = entry_tuple(e);
+
+        tdb_tempfile_write(f, &e->key, sizeof(e->key));
+        tdb_tempfile_write(f, t, IndexTupleSize(t));
+    }
+}
+
+static void
+add_run(IndexSort *s, uint64 start, uint64 end)
+{
+    if (s->nruns == s->runs_capacity) {
+        s->runs_capacity = s->runs_capacity == 0 ? 16 : s->runs_capacity * 2;
+        s->runs =
+            s->runs == NULL
+                ? tdb_mcxt_alloc(s->cxt, sizeof(Run) * (Size)s->runs_capacity)
+                : tdb_repalloc(s->runs, sizeof(Run) * (Size)s->runs_capacity);
+    }
+    s->runs[s->nruns].start = start;
+    s->runs[s->nruns].end = end;
+    s->nruns++;
+}
+
+/* Sort the load, append it to the file as a run, empty the load. */
+static void
+dump_run(IndexSort *s)
+{
+    uint64 start;
+
+    sort_load(s);
+    if (s->file == NULL)
+        s->file = tdb_tempfile_create(s->cxt,
+                                      s->cfg.temp_dir != NULL
+                                          ? s->cfg.temp_dir
+                                          : tdb_tempfile_default_dir(),
+                                      IS_WRITE_BUFFER);
+    start = tdb_tempfile_size(s->file);
+    if (s->pairs)
+        tdb_tempfile_write(s->file, s->entries,
+                           sizeof(SortEntry) * (Size)s->count);
+    else
+        for (int64 i = 0; i < s->count; i++) {
+            write_entry(s, s->file, &s->entries[i]);
+            check_interrupts(s);
+        }
+    add_run(s, start, tdb_tempfile_size(s->file));
+    s->count = 0;
+    s->tuple_bytes = 0;
+    if (s->tuplecxt != NULL)
+        tdb_mcxt_reset(s->tuplecxt);
+}
+
+/* Room for one more entry: grow the array while work_mem allows, else
+ * dump the load. */
+static void
+make_room(IndexSort *s)
+{
+    int64 want = s->capacity * 2;
+
+    if (want <= s->max_capacity &&
+        (Size)want * sizeof(SortEntry) + s->tuple_bytes <= s->budget) {
+        s->entries = tdb_repalloc(s->entries, sizeof(SortEntry) * (Size)want);
+        s->capacity = want;
+    } else
+        dump_run(s);
+}
+
+void
+tdb_index_sort_put(IndexSort *s, const Datum *values, const bool *isnull,
+                   const ItemPointerData *tid)
+{
+    SortEntry *e;
+
+    if (s->count == s->capacity)
+        make_room(s);
+    e = &s->entries[s->count++];
+    if (s->pairs) {
+        e->key = isnull[0] ? 0 : pair_key(s, values[0]);
+        e->ref = pair_ref(tid, isnull[0]);
+    } else {
+        MemoryContext old = tdb_mcxt_switch_to(s->tuplecxt);
+        IndexTuple t = tdb_bt_form_tuple((BTIndex)s->bt, values, isnull, tid);
+
+        tdb_mcxt_switch_to(old);
+        s->tuple_bytes += MAXALIGN(IndexTupleSize(t));
+        e->ref = (uintptr_t)t;
+        e->key = 0;
+        if (s->norm != NULL) {
+            if (isnull[0])
+                e->ref |= SORT_ENTRY_NULL;
+            else {
+                e->key = s->norm(values[0]);
+                if (s->desc)
+                    e->key = ~e->key;
+            }
+        }
+        if ((Size)s->capacity * sizeof(SortEntry) + s->tuple_bytes > s->budget)
+            dump_run(s);
+    }
+    s->total++;
+    check_interrupts(s);
+}
+
+int64
+tdb_index_sort_count(const IndexSort *s)
+{
+    return s->total;
+}
+
+/* ----------------------------------------------------------------------
+ * Emitting and merging
+ * ---------------------------------------------------------------------- */
+
+static inline void
+emit_entry(IndexSort *s, const SortEntry *e, IndexSortEmit emit, void *arg)
+{
+    if (s->pairs) {
+        uint64 t = (uint64)e->ref >> 1;
+        IndexTuple itup = &s->out.hdr;
+
+        /* tdb_bt_form_tuple's layout: the value at offset 8, the tuple
+         * 16 bytes; a NULL has the bitmap (all zero) there instead */
+        memset(s->out.bytes, 0, sizeof(s->out.bytes));
+        ItemPointerSet(&itup->t_tid, (BlockNumber)(t >> 16),
+                       (OffsetNumber)(t & 0xFFFF));
+        itup->t_info = sizeof(s->out.bytes);
+        if (e->ref & SORT_ENTRY_NULL)
+            itup->t_info |= INDEX_NULL_MASK;
+        else
+            pair_store(s, e->key,
+                       s->out.bytes + MAXALIGN(sizeof(IndexTupleData)));
+        emit(arg, itup);
+    } else
+        emit(arg, entry_tuple(e));
+}
+
+/* Read r's next entry; false at the end of its run. */
+static bool
+reader_next(IndexSort *s, RunReader *r)
+{
+    Size size;
+
+    if (s->pairs) {
+        size = tdb_tempfile_reader_read(r->reader, &r->e, sizeof(SortEntry));
+        if (size == 0)
+            return false;
+        if (size != sizeof(SortEntry))
+            elog(ERROR, "index build run ends inside an entry");
+        return true;
+    }
+    size = tdb_tempfile_reader_read(r->reader, &r->e.key, sizeof(r->e.key));
+    if (size == 0)
+        return false;
+    if (size != sizeof(r->e.key) ||
+        tdb_tempfile_reader_read(r->reader, r->tuple, sizeof(IndexTupleData)) !=
+            sizeof(IndexTupleData) ||
+        IndexTupleSize(r->tuple) < sizeof(IndexTupleData))
+        elog(ERROR, "index build run ends inside an entry");
+    size = IndexTupleSize(r->tuple) - sizeof(IndexTupleData);
+    if (tdb_tempfile_reader_read(
+            r->reader, (char *)r->tuple + sizeof(IndexTupleData), size) != size)
+        elog(ERROR, "index build run ends inside an entry");
+    r->e.ref = (uintptr_t)r->tuple;
+    /* the first key is NULL: the tuple has nulls and bit 0 is clear */
+    if (s->norm != NULL && (r->tuple->t_info & INDEX_NULL_MASK) &&
+        (((const uint8 *)r->tuple)[sizeof(IndexTupleData)] & 1) == 0)
+        r->e.ref |= SORT_ENTRY_NULL;
+    return true;
+}
+
+static void
+sift_down(IndexSort *s, RunReader *in, int *heap, int n, int i)
+{
+    int x = heap[i];
+
+    for (;;) {
+        int c = 2 * i + 1;
+
+        if (c >= n)
+            break;
+        if (c + 1 < n && entry_cmp(s, &in[heap[c + 1]].e, &in[heap[c]].e) < 0)
+            c++;
+        if (entry_cmp(s, &in[heap[c]].e, &in[x].e) >= 0)
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = x;
+}
+
+/*
+ * Merge runs[0, n) of file f: into file out as one run (out != NULL), or
+ * to emit.  The readers live in a context of their own, deleted after.
+ */
+static void
+merge_runs(IndexSort *s, TempFile *f, const Run *runs, int n, TempFile *out,
+           IndexSortEmit emit, void *arg)
+{
+    MemoryContext mcxt =
+        tdb_aset_create(s->cxt, "index build merge", ALLOCSET_DEFAULT_SIZES);
+    RunReader *in = tdb_mcxt_alloc_zero(mcxt, sizeof(RunReader) * (Size)n);
+    int *heap = tdb_mcxt_alloc(mcxt, sizeof(int) * (Size)n);
+    Size bufsize =
+        Min(IS_MAX_READ_BUFFER, Max((Size)8192, s->budget / (Size)n));
+    int nheap = 0;
+
+    for (int i = 0; i < n; i++) {
+        in[i].reader = tdb_tempfile_reader_create(f, runs[i].start, runs[i].end,
+                                                  bufsize, mcxt);
+        if (!s->pairs)
+            in[i].tuple = tdb_mcxt_alloc(mcxt, BLCKSZ);
+        if (reader_next(s, &in[i]))
+            heap[nheap++] = i;
+    }
+    for (int i = nheap / 2 - 1; i >= 0; i--)
+        sift_down(s, in, heap, nheap, i);
+    while (nheap > 0) {
+        RunReader *top = &in[heap[0]];
+
+        if (out != NULL)
+            write_entry(s, out, &top->e);
+        else
+            emit_entry(s, &top->e, emit, arg);
+        if (!reader_next(s, top))
+            heap[0] = heap[--nheap];
+        if (nheap > 1)
+            sift_down(s, in, heap, nheap, 0);
+        check_interrupts(s);
+    }
+    tdb_mcxt_delete(mcxt);
+}
+
+void
+tdb_index_sort_finish(IndexSort *s, IndexSortEmit emit, void *arg)
+{
+    int order;
+
+    if (s->nruns == 0) {
+        sort_load(s);
+        for (int64 i = 0; i < s->count; i++) {
+            emit_entry(s, &s->entries[i], emit, arg);
+            check_interrupts(s);
+        }
+        return;
+    }
+    if (s->count > 0)
+        dump_run(s);
+    /* the load's memory goes to the merge's read buffers */
+    tdb_pfree(s->entries);
+    s->entries = NULL;
+    s->capacity = 0;
+    order = (int)Min((Size)IS_MAX_ORDER,
+                     Max((Size)IS_MIN_ORDER, s->budget / IS_MERGE_BUFFER));
+    while (s->nruns > order) {
+        /* a pass: every `order` runs into one run of a new file */
+        TempFile *out = tdb_tempfile_create(s->cxt,
+                                            s->cfg.temp_dir != NULL
+                                                ? s->cfg.temp_dir
+                                                : tdb_tempfile_default_dir(),
+                                            IS_WRITE_BUFFER);
+        Run *old = s->runs;
+        int nold = s->nruns;
+
+        s->runs = NULL;
+        s->nruns = 0;
+        s->runs_capacity = 0;
+        for (int i = 0; i < nold; i += order) {
+            uint64 start = tdb_tempfile_size(out);
+
+            merge_runs(s, s->file, old + i, Min(order, nold - i), out, NULL,
+                       NULL);
+            add_run(s, start, tdb_tempfile_size(out));
+        }
+        tdb_tempfile_close(s->file);
+        tdb_pfree(old);
+        s->file = out;
+    }
+    merge_runs(s, s->file, s->runs, s->nruns, NULL, emit, arg);
+}
+
+void
+tdb_index_sort_end(IndexSort *s)
+{
+    tdb_mcxt_delete(s->cxt);
+}
