@@ -183,6 +183,25 @@ void tdb_bt_insert(BTIndex idx, const Datum *values, const bool *isnull,
 void tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup);
 
 /*
+ * Insert itup into a unique index after its unique check, in one descent
+ * (PostgreSQL's _bt_doinsert): the leaf where itup's key would start is
+ * locked exclusively and the heap TID of every entry with an equal key
+ * (key columns compared in the index's order, two NULLs equal: the
+ * caller skips the call for a key with a NULL unless NULLS NOT DISTINCT)
+ * is passed to conflict -- this page's and its right siblings' while
+ * equal keys go on; entries marked LP_DEAD are skipped -- and then itup
+ * is inserted there, or to the right, where its heap TID puts it.
+ * conflict says whether the row at htid makes itup a duplicate (its heap
+ * row is live); it runs with the leaf locked, so it may read the heap
+ * but not this index, and it may raise (everything is released).
+ * Returns false, having inserted nothing and released everything, at the
+ * first conflict.  Caller holds the writer lock.
+ */
+typedef bool (*BTConflictCheck)(const ItemPointerData *htid, void *arg);
+bool tdb_bt_insert_unique(BTIndex idx, IndexTuple itup,
+                          BTConflictCheck conflict, void *arg);
+
+/*
  * Bulk delete for VACUUM: every leaf item (and every TID of a posting
  * list) whose heap TID is_dead says is dead is removed.  Runs beside the
  * single writer and scans.  Returns the number of heap TIDs removed;

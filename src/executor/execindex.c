@@ -240,7 +240,9 @@ report_duplicate(IndexWriters *iw, IndexWriter *w)
 }
 
 /*
- * The unique check of iw's current entry (PostgreSQL's _bt_check_unique):
+ * The unique check of iw's current entry when a key column is NULL in a
+ * NULLS NOT DISTINCT index (other keys are checked in the insert's own
+ * descent, tdb_bt_insert_unique):
  * every entry with an equal key points at a heap row; one that is live
  * (tdb_heap_tid_is_live_for_unique) is a conflict.  Entries of dead rows
  * (a rolled back insert, a deleted row, the old version of the row this
@@ -284,6 +286,20 @@ check_unique(IndexWriters *iw, IndexWriter *w, Transaction *xact)
     }
 }
 
+/* tdb_bt_insert_unique's conflict test: is the row at htid live? */
+typedef struct UniqueCheck {
+    Relation rel;
+    Transaction *xact;
+} UniqueCheck;
+
+static bool
+row_is_live(const ItemPointerData *htid, void *arg)
+{
+    const UniqueCheck *u = arg;
+
+    return tdb_heap_tid_is_live_for_unique(u->rel, u->xact, htid);
+}
+
 void
 tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
                               ExprContext *econtext, TupleTableSlot *row,
@@ -294,13 +310,26 @@ tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
     econtext->scan_slot = row;
     for (int i = 0; i < iw->n; i++) {
         IndexWriter *w = &iw->w[i];
+        bool anynull = false;
 
         if (!predicate_holds(w, econtext))
             continue;
         compute_entry(iw, w, econtext);
+        for (int k = 0; k < w->ri->ri_nkeyatts; k++)
+            anynull |= iw->isnull[k];
+        tdb_relation_written(estate->xact, w->bt.relfilenumber);
+        if (w->ri->ri_unique && !anynull) {
+            /* check and insert in one descent, as PostgreSQL does */
+            UniqueCheck u = {iw->rel, estate->xact};
+            IndexTuple itup =
+                tdb_bt_form_tuple(&w->bt, iw->values, iw->isnull, tid);
+
+            if (!tdb_bt_insert_unique(&w->bt, itup, row_is_live, &u))
+                report_duplicate(iw, w);
+            continue;
+        }
         if (w->ri->ri_unique)
             check_unique(iw, w, estate->xact);
-        tdb_relation_written(estate->xact, w->bt.relfilenumber);
         tdb_bt_insert(&w->bt, iw->values, iw->isnull, tid);
     }
     tdb_mcxt_switch_to(old);
