@@ -259,20 +259,15 @@ int
 tdb_bt_compare_tuples(const BTIndexData *idx, IndexTuple a, IndexTuple b,
                       bool with_tid)
 {
-    if (idx->fast == BT_FAST_INT4 &&
+    if ((idx->fast == BT_FAST_INT4 || idx->fast == BT_FAST_INT8) &&
         !((a->t_info | b->t_info) & INDEX_NULL_MASK)) {
-        int32 x, y;
+        /* a single int4 / int8 key, compared inline */
+        int len = idx->fast == BT_FAST_INT4 ? 4 : 8;
+        int64 x = DatumGetInt64(tdb_fetch_byval(
+            (const char *)a + MAXALIGN(sizeof(IndexTupleData)), len));
+        int64 y = DatumGetInt64(tdb_fetch_byval(
+            (const char *)b + MAXALIGN(sizeof(IndexTupleData)), len));
 
-        memcpy(&x, (char *)a + MAXALIGN(sizeof(IndexTupleData)), sizeof(x));
-        memcpy(&y, (char *)b + MAXALIGN(sizeof(IndexTupleData)), sizeof(y));
-        if (x != y)
-            return x < y ? -1 : 1;
-    } else if (idx->fast == BT_FAST_INT8 &&
-               !((a->t_info | b->t_info) & INDEX_NULL_MASK)) {
-        int64 x, y;
-
-        memcpy(&x, (char *)a + MAXALIGN(sizeof(IndexTupleData)), sizeof(x));
-        memcpy(&y, (char *)b + MAXALIGN(sizeof(IndexTupleData)), sizeof(y));
         if (x != y)
             return x < y ? -1 : 1;
     } else if (idx->nkeyatts == 1 &&

@@ -53,6 +53,7 @@
 #define IS_MAX_READ_BUFFER ((Size)1024 * 1024)
 #define IS_INTERRUPT_EVERY 65536
 #define IS_SIGN ((uint64)1 << 63)
+#define IS_PREFETCH_AHEAD 16
 
 /* A run: bytes [start, end) of the current file. */
 typedef struct Run {
@@ -354,6 +355,12 @@ dump_run(IndexSort *s)
                            sizeof(SortEntry) * (Size)s->count);
     else
         for (int64 i = 0; i < s->count; i++) {
+            /* sorted entries point at tuples in random memory order:
+             * fetch ahead (10M text keys: writing the runs took a third
+             * of the build waiting for each tuple's cache line) */
+            if (i + IS_PREFETCH_AHEAD < s->count)
+                __builtin_prefetch(
+                    entry_tuple(&s->entries[i + IS_PREFETCH_AHEAD]));
             write_entry(s, s->file, &s->entries[i]);
             check_interrupts(s);
         }
@@ -552,6 +559,9 @@ tdb_index_sort_finish(IndexSort *s, IndexSortEmit emit, void *arg)
     if (s->nruns == 0) {
         sort_load(s);
         for (int64 i = 0; i < s->count; i++) {
+            if (!s->pairs && i + IS_PREFETCH_AHEAD < s->count)
+                __builtin_prefetch(
+                    entry_tuple(&s->entries[i + IS_PREFETCH_AHEAD]));
             emit_entry(s, &s->entries[i], emit, arg);
             check_interrupts(s);
         }
