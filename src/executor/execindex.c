@@ -469,6 +469,7 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
         .temp_dir = estate->temp_dir,
         .check_interrupts = estate->check_interrupts,
         .check_interrupts_arg = estate->check_interrupts_arg,
+        .heap_blocks = tdb_heap_relation_nblocks(iw->rel),
     };
     IndexSort *sort = tdb_index_sort_begin(&w->bt, &cfg);
     ExprContext econtext = {0};

@@ -32,6 +32,8 @@ typedef struct IndexSortConfig {
     const char *temp_dir; /* NULL: tdb_tempfile_default_dir() */
     void (*check_interrupts)(void *arg); /* may raise; NULL: none */
     void *check_interrupts_arg;
+    BlockNumber heap_blocks; /* every TID put has a block below this
+                              * (0: unknown) */
 } IndexSortConfig;
 
 /* A sort of bt's entries (bt borrowed: it must outlive the sort). */
@@ -39,7 +41,9 @@ IndexSort *tdb_index_sort_begin(const BTIndexData *bt,
                                 const IndexSortConfig *cfg);
 
 /* Add the entry of the row at tid: values / isnull are bt's columns
- * (varlena values plain, as tdb_bt_form_tuple wants them); copied. */
+ * (varlena values plain, as tdb_bt_form_tuple wants them); copied.  Rows
+ * come in heap TID order, as a heap scan gives them (internal error
+ * otherwise, for an index the sort packs). */
 void tdb_index_sort_put(IndexSort *s, const Datum *values, const bool *isnull,
                         const ItemPointerData *tid);
 

@@ -3,7 +3,8 @@
  * (executor/indexsort.h), against a model: random rows (NULLs, ten-fold
  * duplicates) of every kind of key the sort treats differently -- the
  * (key, TID) pairs of int2 / int4 / int8 / oid / date keys, ASC and DESC,
- * NULLS FIRST and LAST; index tuples behind an exact (bool), abbreviated
+ * NULLS FIRST and LAST, packed into one number or not (the table's size
+ * decides); index tuples behind an exact (bool), abbreviated
  * (text, numeric) or no (interval) normalized key; two columns -- in
  * memory and spilled at the smallest work_mem (several merge passes).
  * The emitted tuples must be exactly tdb_bt_form_tuple's for each row,
@@ -22,6 +23,8 @@
 #include "types/builtins.h"
 
 static char temp_dir[64];
+/* rows get a NULL key 7 times in 8 (else once in 13) */
+static bool mostly_null;
 
 /* One key column of a test index. */
 typedef struct Col {
@@ -115,7 +118,8 @@ check_emit(void *arg, IndexTuple itup)
     IndexTuple want;
 
     c->emitted++;
-    if (row >= (BlockNumber)c->nrows || c->seen[row]) {
+    if (row >= (BlockNumber)c->nrows || c->seen[row] ||
+        ItemPointerGetOffsetNumber(&itup->t_tid) != 1 + row % 7) {
         c->dup_rows++;
         return;
     }
@@ -134,14 +138,16 @@ check_emit(void *arg, IndexTuple itup)
 
 /* Sort nrows random rows of cols at work_mem_kb; check what comes out. */
 static void
-run_case(const Col *cols, int ncols, int nrows, int work_mem_kb)
+run_case(const Col *cols, int ncols, int nrows, int work_mem_kb, bool packable)
 {
     MemoryContext cxt =
         tdb_aset_create(tdb_current_mcxt, "case", ALLOCSET_DEFAULT_SIZES);
     MemoryContext old = tdb_mcxt_switch_to(cxt);
     BTIndexData *bt = make_index(cols, ncols);
-    IndexSortConfig cfg = {
-        .parent = cxt, .work_mem_kb = work_mem_kb, .temp_dir = temp_dir};
+    IndexSortConfig cfg = {.parent = cxt,
+                           .work_mem_kb = work_mem_kb,
+                           .temp_dir = temp_dir,
+                           .heap_blocks = packable ? (BlockNumber)nrows : 0};
     IndexSort *s = tdb_index_sort_begin(bt, &cfg);
     Check c = {.bt = bt, .nrows = nrows};
     uint64 rng = tdb_test_seed() ^ (uint64)nrows;
@@ -155,7 +161,8 @@ run_case(const Col *cols, int ncols, int nrows, int work_mem_kb)
 
         for (int k = 0; k < ncols; k++) {
             rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-            c.isnull[i][k] = (rng >> 33) % 13 == 0;
+            c.isnull[i][k] =
+                mostly_null ? (rng >> 33) % 8 != 0 : (rng >> 33) % 13 == 0;
             c.values[i][k] =
                 c.isnull[i][k] ? (Datum)0 : value_of(cols[k].type, rng >> 40);
         }
@@ -183,8 +190,14 @@ static const int16 DESC_NF = INDOPTION_DESC | INDOPTION_NULLS_FIRST;
 static void
 run_both(const Col *cols, int ncols)
 {
-    run_case(cols, ncols, 3000, 65536);
-    run_case(cols, ncols, 40000, 64);
+    for (int packable = 0; packable < 2; packable++) {
+        run_case(cols, ncols, 3000, 65536, packable);
+        run_case(cols, ncols, 40000, 64, packable);
+        /* more NULLs than 64 kB holds */
+        mostly_null = true;
+        run_case(cols, ncols, 40000, 64, packable);
+        mostly_null = false;
+    }
 }
 
 TEST_BEGIN(test_pairs)
