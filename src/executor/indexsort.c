@@ -543,16 +543,16 @@ tdb_index_sort_put(IndexSort *s, const Datum *values, const bool *isnull,
     SortEntry *e;
 
     if (s->packed) {
-        if (ItemPointerGetBlockNumber(tid) >= s->cfg.heap_blocks)
-            elog(ERROR, "index build row (%u,%u) is past the table's %u blocks",
-                 ItemPointerGetBlockNumber(tid),
-                 ItemPointerGetOffsetNumber(tid), s->cfg.heap_blocks);
-        /* the stable radix sort and the NULL list rely on it */
-        if (packed_tid(tid) <= s->last_tid && s->total > 0)
-            elog(ERROR, "index build rows are not in heap order at (%u,%u)",
+        uint32 t = packed_tid(tid);
+
+        /* inside the table, and in TID order: the stable radix sort and
+         * the NULL list rely on it */
+        if (unlikely(ItemPointerGetBlockNumber(tid) >= s->cfg.heap_blocks ||
+                     (t <= s->last_tid && s->total > 0)))
+            elog(ERROR, "index build row (%u,%u) is out of heap order",
                  ItemPointerGetBlockNumber(tid),
                  ItemPointerGetOffsetNumber(tid));
-        s->last_tid = packed_tid(tid);
+        s->last_tid = t;
         if (isnull[0])
             put_null(s, tid);
         else {
