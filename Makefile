@@ -26,6 +26,9 @@
 #   make bench-hashagg-pgbench  only the latter: c, wide, except as pgbench tps
 #   make bench-sort      ORDER BY over 5M rows at work_mem 64MB / 1GB, top-N, the
 #                        power-of-two tuple case (runs, tuples per run) vs PostgreSQL
+#   make bench-index     CREATE INDEX on 10M int4 / text keys (PostgreSQL
+#                        parallel and serial), index sizes, INSERT with a
+#                        PRIMARY KEY vs PostgreSQL (issue 22)
 #   make bench-subqueries  EXISTS / NOT EXISTS nested in each other over a
 #                        10,000-row table's self-joins vs PostgreSQL (issue 21)
 #   make bench-toast     a 640 kB toasted value once per row of 1,000 (nested
@@ -105,7 +108,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols check-layers tests deps \
 	deps-server-test check-server check-difftest \
-	bench bench-mmgr bench-tuple bench-heap bench-nbtree bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-toast bench-subqueries bench-server clean format check-regress \
+	bench bench-mmgr bench-tuple bench-heap bench-nbtree bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-index bench-toast bench-subqueries bench-server clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -408,6 +411,15 @@ bench: deps
 bench-sort: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/sql/run.sh build/release/tupledb sort
+
+# The same harness with the "index" workload set (bench/sql/sets/index.sh):
+# CREATE INDEX on 10M int4 keys (distinct, and ten rows per key) and on
+# 10M text keys at maintenance_work_mem 64MB, PostgreSQL with its default
+# 2 parallel workers and serially; each index's size in both; INSERT of
+# 1M rows with and without an int4 PRIMARY KEY (issue 22).
+bench-index: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/sql/run.sh build/release/tupledb index
 
 # The same harness with the "toast" workload set (bench/sql/sets/toast.sh):
 # one ~640 kB toasted value (uncompressed out of line, and lz4-compressed)

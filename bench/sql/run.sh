@@ -123,6 +123,11 @@ set_name=${2:-sql}
 # another benchmark writes (bench_write_subsection), kept when this one
 # rewrites the section
 declare -A qsetup=() qreps=() qmemtarget=()
+# qsetup_pg[Q]: setup statements for PostgreSQL only, after qsetup[Q]
+# (settings tupledb does not have, e.g. max_parallel_maintenance_workers);
+# qafter[Q]: statements run after every run of Q, untimed, that undo what
+# it did (DROP INDEX after CREATE INDEX, TRUNCATE after INSERT)
+declare -A qsetup_pg=() qafter=()
 # qbase[Q]=B: query B is Q's baseline (the toast set: the same query on an
 # untoasted copy of the value); the report gets a table of tupledb's (and
 # PostgreSQL's) Q ÷ B, with qbasetarget[Q] the highest acceptable
@@ -183,19 +188,28 @@ if [ "$pg_only" = 1 ]; then
   [ -z "$compare" ] || bench_die "TDB_BENCH_COMPARE and TDB_BENCH_PG_ONLY exclude each other"
 fi
 
-# setup_sql Q: the statements a session runs before query Q (untimed)
+# setup_sql Q [ENGINE]: the statements a session runs before query Q
+# (untimed); ENGINE pg adds qsetup_pg[Q]
 setup_sql() {
   [ -z "${qsetup[$1]:-}" ] || printf '%s\n' "${qsetup[$1]}"
+  [ "${2:-}" != pg ] || [ -z "${qsetup_pg[$1]:-}" ] || printf '%s\n' "${qsetup_pg[$1]}"
 }
 
-# session_input Q: a timing session's statements (setup, warm-up, then
-# reps)
+# after_sql Q: qafter[Q] with \timing off around it (nothing if none)
+after_sql() {
+  [ -z "${qafter[$1]:-}" ] || printf '%s\n' '\timing off' "${qafter[$1]}" '\timing on'
+}
+
+# session_input Q [ENGINE]: a timing session's statements (setup,
+# warm-up, then reps)
 session_input() {
   local q=$1 i n=${qreps[$1]:-$reps}
-  setup_sql "$q"
+  setup_sql "$q" "${2:-}"
   printf '%s\n' '\timing on' '\echo @warm' "${qsql[$q]};"
+  after_sql "$q"
   for ((i = 0; i < n; i++)); do
     printf '%s\n' "\\echo @$i" "${qsql[$q]};"
+    after_sql "$q"
   done
   printf '%s\n' '\timing off'
 }
@@ -220,7 +234,7 @@ tdb_session() { # Q ROUND [ENGINE BINARY]
 pg_session() { # Q ROUND
   local q=$1 r=$2
   {
-    session_input "$q"
+    session_input "$q" pg
     echo "SELECT 'hwm', (regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'), 'VmHWM:\s+(\d+)'))[1];"
   } | psql_run -At -F ' ' | timing_filter pg "$q" "$r"
 }
@@ -246,6 +260,7 @@ measure() {
       echo "query $q ${qsql[$q]}"
       echo "qreps $q ${qreps[$q]:-$reps}"
       [ -z "${qsetup[$q]:-}" ] || echo "qsetup $q ${qsetup[$q]}"
+      [ -z "${qsetup_pg[$q]:-}" ] || echo "qsetup_pg $q ${qsetup_pg[$q]}"
       [ -z "${qmemtarget[$q]:-}" ] || echo "memtarget $q ${qmemtarget[$q]}"
       echo "qshort $q ${qshort[$q]}"
       echo "qlong $q ${qlong[$q]:-${qshort[$q]}}"
@@ -289,12 +304,12 @@ measure() {
   # or empty one as its row count
   for q in $queries; do
     local a b
-    b=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | psql_run -At 2>&1 | LC_ALL=C sort)
+    b=$({ setup_sql "$q" pg; printf '%s\n' "${qsql[$q]};" "${qafter[$q]:-}"; } | psql_run -At 2>&1 | LC_ALL=C sort)
     if [ "$pg_only" = 1 ]; then
       a=$b
       echo "failed tdb $q ${tdb_failed[$q]}" >>"$raw"
     else
-      a=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | "$tdb" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)
+      a=$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};" "${qafter[$q]:-}"; } | "$tdb" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)
     fi
     if [ "$a" != "$b" ]; then
       if [ "$set_tolerate_errors" = 1 ] && printf '%s\n' "$a" | grep -q '^ERROR:' &&
@@ -333,7 +348,7 @@ measure() {
     echo "info compare_rev $(basename "$compare")" >>"$raw"
     for q in $queries; do
       [ -z "${tdb_failed[$q]:-}" ] || continue
-      [ "$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};"; } | "$compare" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)" = \
+      [ "$({ setup_sql "$q"; printf '%s\n' "${qsql[$q]};" "${qafter[$q]:-}"; } | "$compare" -X -q -At "$work/tdb" 2>&1 | LC_ALL=C sort)" = \
         "$(cat "$work/result.$q")" ] ||
         bench_die "$q: $compare prints another result"
     done
@@ -619,6 +634,7 @@ $1 == "memtarget" { memtarget[$2] = $3; next }
 $1 == "failed" { v = $0; sub(/^failed [a-z]+ [a-z0-9_]+ /, "", v); failed[$3] = v; next }
 $1 == "qreps" { qreps[$2] = $3; if ($3 != info["reps"]) odd_reps = 1; next }
 $1 == "qsetup" { v = $0; sub(/^qsetup [a-z0-9_]+ /, "", v); setup[$2] = v; next }
+$1 == "qsetup_pg" { v = $0; sub(/^qsetup_pg [a-z0-9_]+ /, "", v); setup_pg[$2] = v; next }
 $1 == "explain" { k = $2 SUBSEP $3; nx[k]++; xnode[k, nx[k]] = $4; xb[k, nx[k]] = $5; xm[k, nx[k]] = $6; xd[k, nx[k]] = $7; have_explain = 1; if ($4 != "none") have_batches = 1; next }
 $1 == "sortmethod" { k = $2 SUBSEP $3; nsm[k]++; smeth[k, nsm[k]] = $4; skind[k, nsm[k]] = $5; skb[k, nsm[k]] = $6; have_sortmethod = 1; next }
 $1 == "tracerows" { trows[$2] = $3; next }
@@ -725,7 +741,7 @@ function sort_trace_report(    i, q, e, en, have, j, k) {
 }
 
 END {
-  for (i = 1; i <= nq; i++) names[qs[i]] = long[qs[i]] ": `" (qs[i] in setup ? setup[qs[i]] " " : "") sql[qs[i]] "`"
+  for (i = 1; i <= nq; i++) names[qs[i]] = long[qs[i]] ": `" (qs[i] in setup ? setup[qs[i]] " " : "") sql[qs[i]] "`" (qs[i] in setup_pg ? " (PostgreSQL first also `" setup_pg[qs[i]] "`)" : "")
   print heading
   print ""
   if (quick == 1)

@@ -103,23 +103,20 @@ tdb_bt_insert(BTIndex idx, const Datum *values, const bool *isnull,
     tdb_pfree(itup);
 }
 
-void
-tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup)
+/*
+ * Insert itup (its key is key, with the heap TID) on the leaf in buf
+ * (exclusively locked, the right page for key; stack its descent):
+ * LP_DEAD items removed and the page deduplicated first if it lacks room,
+ * then the insert, with a split if needed.  Releases buf.
+ */
+static void
+insert_at_leaf(BTIndex idx, BTInsertKey *key, BTStack stack, Buffer buf,
+               IndexTuple itup)
 {
-    BTInsertKey key;
-    BTStack stack;
-    Buffer buf;
-    Page page;
+    Page page = tdb_buf_page(buf);
     Size itemsz = MAXALIGN(IndexTupleSize(itup));
     OffsetNumber off;
     int postingoff;
-
-    if (bt_tuple_is_pivot(itup) || bt_tuple_is_posting(itup))
-        elog(ERROR, "cannot insert a pivot or posting tuple into index \"%s\"",
-             idx->name);
-    tdb_bt_key_from_tuple(idx, itup, &key);
-    stack = tdb_bt_search(idx, &key, &buf, BUF_LOCK_EXCLUSIVE);
-    page = tdb_buf_page(buf);
 
     TDB_TRY();
     {
@@ -142,13 +139,13 @@ tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup)
             if (changed)
                 tdb_buf_mark_dirty(buf);
         }
-        off = binsrch_insert(idx, &key, page, &postingoff);
+        off = binsrch_insert(idx, key, page, &postingoff);
         if (postingoff == -1) {
             OffsetNumber d = off;
 
             tdb_bt_delete_items(page, &d, 1);
             tdb_buf_mark_dirty(buf);
-            off = binsrch_insert(idx, &key, page, &postingoff);
+            off = binsrch_insert(idx, key, page, &postingoff);
         }
     }
     TDB_CATCH();
@@ -158,6 +155,124 @@ tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup)
     }
     TDB_END_TRY();
     insert_on_page(idx, buf, stack, itup, off, postingoff, InvalidBuffer);
+}
+
+static void
+check_insertable(BTIndex idx, IndexTuple itup)
+{
+    if (bt_tuple_is_pivot(itup) || bt_tuple_is_posting(itup))
+        elog(ERROR, "cannot insert a pivot or posting tuple into index \"%s\"",
+             idx->name);
+}
+
+void
+tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup)
+{
+    BTInsertKey key;
+    BTStack stack;
+    Buffer buf;
+
+    check_insertable(idx, itup);
+    tdb_bt_key_from_tuple(idx, itup, &key);
+    stack = tdb_bt_search(idx, &key, &buf, BUF_LOCK_EXCLUSIVE);
+    insert_at_leaf(idx, &key, stack, buf, itup);
+}
+
+/*
+ * The unique check (PostgreSQL's _bt_check_unique) from the leaf in buf
+ * (exclusively locked), where a search for key without heap TID ended:
+ * every heap TID of an item equal to key, here and on right siblings
+ * while their high key equals key (read under share locks), is passed to
+ * conflict, LP_DEAD items skipped.  Returns whether conflict said true
+ * for one.  Raises what conflict raises; buf stays locked either way.
+ */
+static bool
+find_conflict(BTIndex idx, const BTInsertKey *key, Buffer buf,
+              BTConflictCheck conflict, void *arg)
+{
+    Buffer cur = buf;
+    volatile Buffer other = InvalidBuffer;
+    volatile bool found = false;
+
+    TDB_TRY();
+    {
+        Page page = tdb_buf_page(cur);
+
+        for (OffsetNumber off = tdb_bt_binsrch(idx, key, page);;) {
+            BTPageOpaque o = bt_opaque(page);
+            OffsetNumber maxoff = tdb_page_get_max_offset(page);
+            BlockNumber next;
+
+            for (; off <= maxoff; off++) {
+                IndexTuple t;
+
+                if (tdb_bt_compare(idx, key, page, off) != 0)
+                    goto done;
+                if (ItemIdIsDead(tdb_page_get_item_id(page, off)))
+                    continue;
+                t = bt_page_item(page, off);
+                if (bt_tuple_is_posting(t)) {
+                    for (int i = 0; i < bt_tuple_nposting(t); i++)
+                        if (conflict(bt_tuple_posting_n(t, i), arg)) {
+                            found = true;
+                            goto done;
+                        }
+                } else if (conflict(&t->t_tid, arg)) {
+                    found = true;
+                    goto done;
+                }
+            }
+            /* equal keys may go on past the high key only if it equals key */
+            if (P_RIGHTMOST(o) || tdb_bt_compare(idx, key, page, P_HIKEY) != 0)
+                break;
+            next = o->btpo_next;
+            if (other != InvalidBuffer)
+                tdb_buf_unlock_release(other);
+            other = InvalidBuffer;
+            other = tdb_bt_getbuf(idx, next, BUF_LOCK_SHARE);
+            cur = other;
+            page = tdb_buf_page(cur);
+            off = P_FIRSTDATAKEY(bt_opaque(page));
+        }
+    done:;
+    }
+    TDB_CATCH();
+    {
+        if (other != InvalidBuffer)
+            tdb_buf_unlock_release(other);
+        tdb_buf_unlock_release(buf);
+        TDB_RE_THROW();
+    }
+    TDB_END_TRY();
+    if (other != InvalidBuffer)
+        tdb_buf_unlock_release(other);
+    return found;
+}
+
+bool
+tdb_bt_insert_unique(BTIndex idx, IndexTuple itup, BTConflictCheck conflict,
+                     void *arg)
+{
+    BTInsertKey key;
+    BTStack stack;
+    Buffer buf;
+
+    check_insertable(idx, itup);
+    tdb_bt_key_from_tuple(idx, itup, &key);
+    /* descend to the first leaf an equal key can be on */
+    key.has_scantid = false;
+    stack = tdb_bt_search(idx, &key, &buf, BUF_LOCK_EXCLUSIVE);
+    if (find_conflict(idx, &key, buf, conflict, arg)) {
+        tdb_buf_unlock_release(buf);
+        return false;
+    }
+    /* then to the leaf (itup's key, heap TID) belongs on, to the right if
+     * equal keys fill pages */
+    key.has_scantid = true;
+    key.scantid = itup->t_tid;
+    buf = tdb_bt_moveright(idx, &key, buf, BUF_LOCK_EXCLUSIVE);
+    insert_at_leaf(idx, &key, stack, buf, itup);
+    return true;
 }
 
 /* Where split_page puts items: the two halves and their next offsets. */

@@ -169,6 +169,18 @@ IndexTuple tdb_bt_form_tuple(BTIndex idx, const Datum *values,
                              const bool *isnull, const ItemPointerData *htid);
 
 /*
+ * Order of two leaf tuples made by tdb_bt_form_tuple, as the index sorts
+ * them: the key columns (DESC and NULLS FIRST / LAST applied; two NULLs
+ * compare equal), then, if with_tid, the heap TID.  < 0, 0, > 0.  The
+ * comparators may raise.
+ */
+int tdb_bt_compare_tuples(const BTIndexData *idx, IndexTuple a, IndexTuple b,
+                          bool with_tid);
+/* The column values of a leaf tuple; by-reference values point into t. */
+void tdb_bt_deform_tuple(const BTIndexData *idx, IndexTuple t, Datum *values,
+                         bool *isnull);
+
+/*
  * Insert (values, htid).  Caller holds the writer lock.  The pair must
  * not be in the index already (a heap TID is inserted once per index).
  */
@@ -176,6 +188,25 @@ void tdb_bt_insert(BTIndex idx, const Datum *values, const bool *isnull,
                    const ItemPointerData *htid);
 /* The same for a tuple made by tdb_bt_form_tuple (not a pivot). */
 void tdb_bt_insert_tuple(BTIndex idx, IndexTuple itup);
+
+/*
+ * Insert itup into a unique index after its unique check, in one descent
+ * (PostgreSQL's _bt_doinsert): the leaf where itup's key would start is
+ * locked exclusively and the heap TID of every entry with an equal key
+ * (key columns compared in the index's order, two NULLs equal: the
+ * caller skips the call for a key with a NULL unless NULLS NOT DISTINCT)
+ * is passed to conflict -- this page's and its right siblings' while
+ * equal keys go on; entries marked LP_DEAD are skipped -- and then itup
+ * is inserted there, or to the right, where its heap TID puts it.
+ * conflict says whether the row at htid makes itup a duplicate (its heap
+ * row is live); it runs with the leaf locked, so it may read the heap
+ * but not this index, and it may raise (everything is released).
+ * Returns false, having inserted nothing and released everything, at the
+ * first conflict.  Caller holds the writer lock.
+ */
+typedef bool (*BTConflictCheck)(const ItemPointerData *htid, void *arg);
+bool tdb_bt_insert_unique(BTIndex idx, IndexTuple itup,
+                          BTConflictCheck conflict, void *arg);
 
 /*
  * Bulk delete for VACUUM: every leaf item (and every TID of a posting

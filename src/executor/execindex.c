@@ -13,7 +13,7 @@
 #include "common/elog.h"
 #include "executor/exec_int.h"
 #include "executor/execindex.h"
-#include "executor/tuplesort.h"
+#include "executor/indexsort.h"
 #include "toast/compress.h"
 #include "toast/detoast.h"
 #include "types/builtins.h"
@@ -343,7 +343,9 @@ report_duplicate(IndexWriters *iw, IndexWriter *w)
 }
 
 /*
- * The unique check of iw's current entry (PostgreSQL's _bt_check_unique):
+ * The unique check of iw's current entry when a key column is NULL in a
+ * NULLS NOT DISTINCT index (other keys are checked in the insert's own
+ * descent, tdb_bt_insert_unique):
  * every entry with an equal key points at a heap row; one that is live
  * (tdb_heap_tid_is_live_for_unique) is a conflict.  Entries of dead rows
  * (a rolled back insert, a deleted row, the old version of the row this
@@ -387,6 +389,20 @@ check_unique(IndexWriters *iw, IndexWriter *w, Transaction *xact)
     }
 }
 
+/* tdb_bt_insert_unique's conflict test: is the row at htid live? */
+typedef struct UniqueCheck {
+    Relation rel;
+    Transaction *xact;
+} UniqueCheck;
+
+static bool
+row_is_live(const ItemPointerData *htid, void *arg)
+{
+    const UniqueCheck *u = arg;
+
+    return tdb_heap_tid_is_live_for_unique(u->rel, u->xact, htid);
+}
+
 void
 tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
                               ExprContext *econtext, TupleTableSlot *row,
@@ -397,159 +413,216 @@ tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
     econtext->scan_slot = row;
     for (int i = 0; i < iw->n; i++) {
         IndexWriter *w = &iw->w[i];
+        bool anynull = false;
 
         if (!predicate_holds(w, econtext))
             continue;
         compute_entry(iw, w, econtext);
+        for (int k = 0; k < w->ri->ri_nkeyatts; k++)
+            anynull |= iw->isnull[k];
+        tdb_relation_written(estate->xact, w->bt.relfilenumber);
+        if (w->ri->ri_unique && !anynull) {
+            /* check and insert in one descent, as PostgreSQL does */
+            UniqueCheck u = {iw->rel, estate->xact};
+            IndexTuple itup =
+                tdb_bt_form_tuple(&w->bt, iw->values, iw->isnull, tid);
+
+            if (!tdb_bt_insert_unique(&w->bt, itup, row_is_live, &u))
+                report_duplicate(iw, w);
+            continue;
+        }
         if (w->ri->ri_unique)
             check_unique(iw, w, estate->xact);
-        tdb_relation_written(estate->xact, w->bt.relfilenumber);
         tdb_bt_insert(&w->bt, iw->values, iw->isnull, tid);
     }
     tdb_mcxt_switch_to(old);
 }
 
-/* A heap TID as the int8 the build sorts it by (block, then offset). */
-static Datum
-tid_to_datum(const ItemPointerData *tid)
-{
-    return Int64GetDatum(((int64)ItemPointerGetBlockNumber(tid) << 16) |
-                         ItemPointerGetOffsetNumber(tid));
-}
+/* The build's state while the sorted entries go to the loader. */
+typedef struct BuildState {
+    IndexWriters *iw;
+    IndexWriter *w;
+    BTLoader ld;
+    bool check_unique;
+    bool have_prev;
+    IndexTuple prev;  /* the previous entry (a BLCKSZ buffer) */
+    int prev_visible; /* does the build's snapshot see prev's row: 1, 0,
+                       * or -1 not known yet */
+    Snapshot snap;
+    TupleTableSlot *probe; /* for those visibility tests */
+} BuildState;
 
-static void
-datum_to_tid(Datum d, ItemPointerData *tid)
-{
-    int64 v = DatumGetInt64(d);
-
-    ItemPointerSet(tid, (BlockNumber)(v >> 16), (OffsetNumber)(v & 0xFFFF));
-}
-
-/* The sort's row: the index's columns, the heap TID (int8), then whether
- * the build's snapshot sees the row (bool: the rows a unique index must
- * not hold twice). */
-static TupleDesc
-build_sort_desc(TupleDesc itd)
-{
-    TupleDesc sd = tdb_tupdesc_create(itd->natts + 2);
-
-    for (int i = 0; i < itd->natts; i++) {
-        const TupleAttr *a = TupleDescAttr(itd, i);
-
-        tdb_tupdesc_init_attr(sd, i, a->attname, a->atttypid, a->atttypmod,
-                              a->attlen, a->attbyval, a->attalign,
-                              a->attstorage);
-    }
-    tdb_tupdesc_init_attr(sd, itd->natts, "tid", INT8OID, -1, 8, true, 'd',
-                          'p');
-    tdb_tupdesc_init_attr(sd, itd->natts + 1, "visible", BOOLOID, -1, 1, true,
-                          'c', 'p');
-    tdb_tupdesc_finalize(sd);
-    return sd;
-}
-
-/* Do the key columns of the two entries compare equal (NULLs equal only
- * in a NULLS NOT DISTINCT index)? */
+/* Do two entries of a unique index conflict: equal key columns (a NULL
+ * equals nothing, unless NULLS NOT DISTINCT)? */
+/* Is a key column of bt of a variable-length type? */
 static bool
-keys_equal(IndexWriter *w, const Datum *a, const bool *an, const Datum *b,
-           const bool *bn)
+has_varlena_key(const BTIndexData *bt)
 {
-    for (int i = 0; i < w->ri->ri_nkeyatts; i++) {
-        if (an[i] || bn[i]) {
-            if (!(an[i] && bn[i] && w->ri->ri_nulls_not_distinct))
-                return false;
-            continue;
-        }
-        if (w->bt.keys[i].cmp(a[i], b[i], w->bt.keys[i].cmp_arg) != 0)
-            return false;
-    }
-    return true;
+    for (int i = 0; i < bt->nkeyatts; i++)
+        if (TupleDescAttr(bt->tupdesc, i)->attlen == -1)
+            return true;
+    return false;
 }
 
-/* Sort the entries of ts into the loader, checking uniqueness among the
- * entries of rows the build's snapshot sees (entries with equal keys are
- * adjacent, so each is compared with the last such entry before it). */
-static void
-load_sorted(IndexWriters *iw, IndexWriter *w, Tuplesort *ts)
+static bool
+entries_conflict(const IndexWriter *w, IndexTuple a, IndexTuple b)
 {
-    int natts = w->ri->ri_natts;
-    BTLoader ld = tdb_bt_load_begin(&w->bt);
-    MemoryContext prev_cxt = tdb_aset_create(
-        tdb_current_mcxt, "index build keys", ALLOCSET_DEFAULT_SIZES);
-    Datum prev[INDEX_MAX_KEYS];
-    bool prev_null[INDEX_MAX_KEYS];
-    bool have_prev = false;
-    TupleTableSlot *slot;
+    const BTIndexData *bt = &w->bt;
 
-    while ((slot = tdb_tuplesort_next(ts)) != NULL) {
-        ItemPointerData tid;
+    if ((b->t_info & INDEX_NULL_MASK) && !w->ri->ri_nulls_not_distinct) {
+        Datum values[INDEX_MAX_KEYS];
+        bool isnull[INDEX_MAX_KEYS];
 
-        bool visible;
-
-        tdb_slot_getallattrs(slot);
-        visible = DatumGetBool(slot->tts_values[natts + 1]);
-        if (w->ri->ri_unique && visible && have_prev &&
-            keys_equal(w, prev, prev_null, slot->tts_values,
-                       slot->tts_isnull)) {
-            memcpy(iw->values, slot->tts_values, sizeof(Datum) * natts);
-            memcpy(iw->isnull, slot->tts_isnull, sizeof(bool) * natts);
-            ereport(
-                ERROR, errcode(ERRCODE_UNIQUE_VIOLATION),
-                errmsg("could not create unique index \"%s\"", w->ri->ri_name),
-                errdetail("Key (%s)=(%s) is duplicated.", w->keycols,
-                          key_values(iw, w)));
-        }
-        datum_to_tid(slot->tts_values[natts], &tid);
-        tdb_bt_load_add(ld, slot->tts_values, slot->tts_isnull, &tid);
-        if (w->ri->ri_unique && visible) {
-            MemoryContext old;
-
-            tdb_mcxt_reset(prev_cxt);
-            old = tdb_mcxt_switch_to(prev_cxt);
-            for (int i = 0; i < w->ri->ri_nkeyatts; i++) {
-                const TupleAttr *a = TupleDescAttr(w->bt.tupdesc, i);
-
-                prev_null[i] = slot->tts_isnull[i];
-                prev[i] = prev_null[i]
-                              ? (Datum)0
-                              : tdb_datum_copy(prev_cxt, slot->tts_values[i],
-                                               a->attbyval, a->attlen);
-            }
-            tdb_mcxt_switch_to(old);
-            have_prev = true;
-        }
+        tdb_bt_deform_tuple(bt, b, values, isnull);
+        for (int i = 0; i < bt->nkeyatts; i++)
+            if (isnull[i])
+                return false;
     }
-    tdb_bt_load_end(ld);
-    tdb_mcxt_delete(prev_cxt);
+    /* equal-image keys and no INCLUDE columns: equal keys are equal bytes
+     * (the tuples are formed canonically) -- except a large value, which
+     * may be compressed in one entry and not in another, or by another
+     * method (a TOAST pointer's value is taken as stored) */
+    if (bt->allequalimage && bt->nkeyatts == bt->tupdesc->natts &&
+        !has_varlena_key(bt))
+        return a->t_info == b->t_info &&
+               memcmp((const char *)a + sizeof(IndexTupleData),
+                      (const char *)b + sizeof(IndexTupleData),
+                      IndexTupleSize(a) - sizeof(IndexTupleData)) == 0;
+    return tdb_bt_compare_tuples(bt, a, b, false) == 0;
+}
+
+/* Does the build's snapshot see the row of entry itup? */
+static bool
+entry_row_visible(BuildState *b, IndexTuple itup)
+{
+    ItemPointerData tid = itup->t_tid;
+    bool seen = tdb_heap_fetch(b->iw->rel, b->snap, &tid, b->probe);
+
+    tdb_slot_clear(b->probe);
+    return seen;
+}
+
+/*
+ * One sorted entry into the loader, after the unique check.  The build
+ * indexes rows an older snapshot may still see (recently dead ones), so
+ * equal keys conflict only when the build's snapshot sees both rows --
+ * PostgreSQL keeps such rows in a second spool that is not checked.
+ * Only entries with equal keys ask the heap, so a unique index without
+ * duplicates pays nothing.
+ */
+static void
+build_emit(void *arg, IndexTuple itup)
+{
+    BuildState *b = arg;
+
+    if (b->check_unique) {
+        if (b->have_prev && entries_conflict(b->w, b->prev, itup)) {
+            IndexWriter *w = b->w;
+
+            if (b->prev_visible < 0)
+                b->prev_visible = entry_row_visible(b, b->prev);
+            if (!entry_row_visible(b, itup)) {
+                /* a row only older snapshots see: prev stays */
+                tdb_bt_load_add_tuple(b->ld, itup);
+                return;
+            }
+            if (b->prev_visible) {
+                tdb_bt_deform_tuple(&w->bt, itup, b->iw->values,
+                                    b->iw->isnull);
+                ereport(ERROR, errcode(ERRCODE_UNIQUE_VIOLATION),
+                        errmsg("could not create unique index \"%s\"",
+                               w->ri->ri_name),
+                        errdetail("Key (%s)=(%s) is duplicated.", w->keycols,
+                                  key_values(b->iw, w)));
+            }
+            b->prev_visible = 1;
+        } else
+            b->prev_visible = -1;
+        memcpy(b->prev, itup, IndexTupleSize(itup));
+        b->have_prev = true;
+    }
+    tdb_bt_load_add_tuple(b->ld, itup);
+}
+
+/*
+ * The entries of an index of one plain column (no expression, no
+ * predicate) a page at a time: the column of the page's visible rows read
+ * in one loop (tdb_heap_getnext_column), no slot.  On 10M int4 rows this
+ * costs ~20 instructions a row where the slot's deform and the per-row
+ * context cost ~200.
+ */
+static void
+scan_one_column(IndexWriters *iw, IndexWriter *w, EState *estate,
+                HeapScanDesc scan, IndexSort *sort, MemoryContext row_cxt)
+{
+    HeapTupleData tuples[MaxHeapTuplesPerPage];
+    Datum values[MaxHeapTuplesPerPage];
+    bool isnull[MaxHeapTuplesPerPage];
+    int attnum = w->ri->ri_attnums[0];
+    bool is_varlena = TupleDescAttr(w->bt.tupdesc, 0)->attlen == -1;
+    Buffer buffer;
+    int n;
+
+    while ((n = tdb_heap_getnext_rows(scan, tuples, MaxHeapTuplesPerPage,
+                                      &buffer)) > 0) {
+        MemoryContext old;
+
+        tdb_exec_check_interrupts(estate);
+        tdb_heap_getattr_array(tuples, n, attnum, iw->rel->rd_att, values,
+                               isnull);
+        tdb_mcxt_reset(row_cxt);
+        old = tdb_mcxt_switch_to(row_cxt);
+        for (int k = 0; k < n; k++) {
+            if (is_varlena && !isnull[k])
+                values[k] = index_value(values[k], TupleDescAttr(w->bt.tupdesc, 0),
+                                        estate);
+            tdb_index_sort_put(sort, &values[k], &isnull[k], &tuples[k].t_self);
+        }
+        tdb_mcxt_switch_to(old);
+    }
+}
+
+/* The last table column w's entry reads, or -1 for all (expressions, a
+ * predicate). */
+static int
+last_column(const IndexWriter *w)
+{
+    int last = 0;
+
+    if (w->pred != NULL)
+        return -1;
+    for (int i = 0; i < w->ri->ri_natts; i++) {
+        if (w->ri->ri_attnums[i] == 0)
+            return -1;
+        last = Max(last, w->ri->ri_attnums[i]);
+    }
+    return last;
 }
 
 void
 tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
 {
     IndexWriter *w = &iw->w[which];
-    int natts = w->ri->ri_natts;
-    int nkey = w->ri->ri_nkeyatts;
-    TupleDesc sd = build_sort_desc(w->bt.tupdesc);
-    SortKey keys[INDEX_MAX_KEYS + 1];
+    int last = last_column(w);
     MemoryContext row_cxt = tdb_aset_create(tdb_current_mcxt, "index build row",
                                             ALLOCSET_DEFAULT_SIZES);
+    IndexSortConfig cfg = {
+        .parent = tdb_current_mcxt,
+        .work_mem_kb = estate->work_mem,
+        .temp_dir = estate->temp_dir,
+        .check_interrupts = estate->check_interrupts,
+        .check_interrupts_arg = estate->check_interrupts_arg,
+        .heap_blocks = tdb_heap_relation_nblocks(iw->rel),
+    };
+    IndexSort *sort = tdb_index_sort_begin(&w->bt, &cfg);
     ExprContext econtext = {0};
     TupleTableSlot *row = tdb_slot_create(iw->rel->rd_att, &tdb_tts_ops_heap);
-    TupleTableSlot *entry = tdb_slot_create(sd, &tdb_tts_ops_virtual);
     HeapScanDesc scan;
-    Tuplesort *ts;
+    uint64 nrows = 0;
+    bool direct = last > 0;
 
-    for (int i = 0; i < nkey; i++) {
-        keys[i].col = i + 1;
-        keys[i].support = tdb_type_support(TupleDescAttr(sd, i)->atttypid);
-        keys[i].descending = w->bt.keys[i].desc;
-        keys[i].nulls_first = w->bt.keys[i].nulls_first;
-    }
-    keys[nkey].col = natts + 1;
-    keys[nkey].support = tdb_type_support(INT8OID);
-    keys[nkey].descending = false;
-    keys[nkey].nulls_first = false;
-    ts = tdb_exec_begin_sort(estate, sd, keys, nkey + 1, tdb_current_mcxt);
+    for (int i = 0; direct && i < w->ri->ri_natts; i++)
+        direct = TupleDescAttr(w->bt.tupdesc, i)->attlen > 0;
 
     econtext.per_row_mcxt = row_cxt;
     econtext.per_query_mcxt = estate->query_mcxt;
@@ -558,37 +631,57 @@ tdb_exec_build_index(IndexWriters *iw, int which, EState *estate)
     scan = tdb_heap_beginscan_nondead(
         iw->rel, estate->snapshot,
         tdb_xact_manager_oldest_xmin(tdb_xact_manager_of(estate->xact)));
-    while (tdb_heap_getnextslot(scan, row)) {
-        MemoryContext old;
-
-        tdb_exec_check_interrupts(estate);
-        tdb_mcxt_reset(row_cxt);
-        old = tdb_mcxt_switch_to(row_cxt);
-        tdb_slot_getallattrs(row);
-        if (predicate_holds(w, &econtext)) {
-            compute_entry(iw, w, &econtext);
-            tdb_slot_clear(entry);
-            memcpy(entry->tts_values, iw->values, sizeof(Datum) * natts);
-            memcpy(entry->tts_isnull, iw->isnull, sizeof(bool) * natts);
-            entry->tts_values[natts] = tid_to_datum(&row->tts_tid);
-            entry->tts_isnull[natts] = false;
-            entry->tts_values[natts + 1] =
-                BoolGetDatum(tdb_heap_scan_row_visible(scan));
-            entry->tts_isnull[natts + 1] = false;
-            tdb_slot_store_virtual(entry);
-            tdb_tuplesort_put(ts, entry);
-        }
-        tdb_mcxt_switch_to(old);
-    }
-    tdb_heap_endscan(scan);
-    tdb_tuplesort_perform(ts);
-    tdb_relation_written(estate->xact, w->bt.relfilenumber);
-    if (tdb_tuplesort_count(ts) == 0)
-        tdb_bt_create_empty(&w->bt);
+    if (last > 0 && w->ri->ri_natts == 1)
+        scan_one_column(iw, w, estate, scan, sort, row_cxt);
     else
-        load_sorted(iw, w, ts);
-    tdb_tuplesort_end(ts);
-    tdb_slot_drop(entry);
+        while (tdb_heap_getnextslot(scan, row)) {
+            MemoryContext old;
+
+            if ((++nrows & 4095) == 0)
+                tdb_exec_check_interrupts(estate);
+            if (direct) {
+                /* plain fixed-width columns: nothing to compute or free */
+                tdb_slot_getsomeattrs(row, last);
+                for (int i = 0; i < w->ri->ri_natts; i++) {
+                    iw->values[i] = row->tts_values[w->ri->ri_attnums[i] - 1];
+                    iw->isnull[i] = row->tts_isnull[w->ri->ri_attnums[i] - 1];
+                }
+                tdb_index_sort_put(sort, iw->values, iw->isnull, &row->tts_tid);
+                continue;
+            }
+            tdb_mcxt_reset(row_cxt);
+            old = tdb_mcxt_switch_to(row_cxt);
+            if (last < 0)
+                tdb_slot_getallattrs(row);
+            else
+                tdb_slot_getsomeattrs(row, last);
+            if (predicate_holds(w, &econtext)) {
+                compute_entry(iw, w, &econtext);
+                tdb_index_sort_put(sort, iw->values, iw->isnull, &row->tts_tid);
+            }
+            tdb_mcxt_switch_to(old);
+        }
+    tdb_heap_endscan(scan);
+    tdb_relation_written(estate->xact, w->bt.relfilenumber);
+    if (tdb_index_sort_count(sort) == 0)
+        tdb_bt_create_empty(&w->bt);
+    else {
+        BuildState b = {
+            .iw = iw,
+            .w = w,
+            .ld = tdb_bt_load_begin(&w->bt),
+            .check_unique = w->ri->ri_unique,
+            .prev = tdb_palloc(BLCKSZ),
+            .prev_visible = -1,
+            .snap = estate->snapshot,
+            .probe = w->ri->ri_unique ? row : NULL,
+        };
+
+        tdb_index_sort_finish(sort, build_emit, &b);
+        tdb_bt_load_end(b.ld);
+        tdb_pfree(b.prev);
+    }
+    tdb_index_sort_end(sort);
     tdb_slot_drop(row);
     tdb_mcxt_delete(row_cxt);
 }

@@ -1312,6 +1312,17 @@ tdb_buf_extend_fork(RelFileNumber rel, ForkNumber fork,
     return buffer;
 }
 
+void
+tdb_buf_write_unbuffered(RelFileNumber rel, BlockNumber blkno, Page page,
+                         bool extend)
+{
+    check_pool();
+    if (tdb_buf_pool->checksums)
+        tdb_page_set_checksum(page, blkno);
+    tdb_buf_relfile_op(rel, MAIN_FORKNUM,
+                       extend ? RELFILE_EXTEND : RELFILE_WRITE, blkno, page);
+}
+
 /* ----------------------------------------------------------------------
  * Pins and locks: the public calls
  * ---------------------------------------------------------------------- */

@@ -320,6 +320,20 @@ void tdb_buf_mark_dirty_before_main(Buffer buffer);
  */
 void tdb_buf_mark_dirty_hint(Buffer buffer);
 
+/*
+ * Write page as block blkno of rel's main fork straight to the file,
+ * bypassing the pool: for a loader that builds a new relation in private
+ * memory (CREATE INDEX, as PostgreSQL's nbtsort writes with smgrextend).
+ * extend: blkno is the file's current length and the file grows by the
+ * page; else blkno exists and is overwritten.  The page's checksum is set
+ * in place (when checksums are on; an all-zero page gets none).  The pool
+ * must hold no buffer of those blocks and nobody else may use the
+ * relation meanwhile; the file is marked for the fsync of
+ * tdb_buf_flush_relation.  Raises smgr's write / extend errors.
+ */
+void tdb_buf_write_unbuffered(RelFileNumber rel, BlockNumber blkno, Page page,
+                              bool extend);
+
 /* ----------------------------------------------------------------------
  * Whole relations and the whole pool
  * ---------------------------------------------------------------------- */

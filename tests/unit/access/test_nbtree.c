@@ -584,6 +584,85 @@ TEST_BEGIN(test_find_equal)
 }
 TEST_END
 
+/* tdb_bt_insert_unique's conflict test: live are the TIDs of block
+ * *arg (or none for UINT32_MAX); counts its calls in calls. */
+static int unique_calls;
+
+static bool
+live_block(const ItemPointerData *htid, void *arg)
+{
+    unique_calls++;
+    return ItemPointerGetBlockNumber(htid) == *(const BlockNumber *)arg;
+}
+
+static bool
+unique_insert_int(BTIndex idx, int32 key, ItemPointerData tid, BlockNumber live)
+{
+    Datum v = Int32GetDatum(key);
+    bool n = false;
+    IndexTuple t = tdb_bt_form_tuple(idx, &v, &n, &tid);
+    bool ok = tdb_bt_insert_unique(idx, t, live_block, &live);
+
+    tdb_pfree(t);
+    return ok;
+}
+
+/*
+ * The unique check in the insert's descent: equal keys of dead rows
+ * filling several leaf pages (in posting lists and not) are all offered
+ * to the conflict test, a live one on the last of those pages is found,
+ * and without one the entry goes where its heap TID puts it.
+ */
+TEST_BEGIN(test_insert_unique)
+{
+    BtEnv *e = bt_env_start(256);
+    BTIndex idx = bt_new_index(e, "t_insuniq_idx", BTK_INT4);
+    const int ndup = 6000;
+    BlockNumber none = UINT32_MAX;
+
+    tdb_bt_create_empty(idx);
+    for (int i = 0; i < 2000; i++)
+        insert_int(idx, i * 2, tid_of((BlockNumber)(100000 + i), 1));
+    /* 6000 entries of key 1001 (rows 0..5999), more than a leaf holds
+     * even deduplicated */
+    for (int i = 0; i < ndup; i++)
+        insert_int(idx, 1001, tid_of((BlockNumber)i, 1));
+    expect_int_eq(tdb_bt_check(idx), 2000 + ndup);
+    /* the last duplicate's row is live: found on the last page */
+    unique_calls = 0;
+    expect_false(unique_insert_int(idx, 1001, tid_of(200000, 1), ndup - 1));
+    expect_int_eq(unique_calls, ndup);
+    expect_int_eq(tdb_bt_check(idx), 2000 + ndup);
+    /* the first's */
+    unique_calls = 0;
+    expect_false(unique_insert_int(idx, 1001, tid_of(200000, 1), 0));
+    expect_int_eq(unique_calls, 1);
+    /* none live: inserted, at the far right of the equal keys */
+    unique_calls = 0;
+    expect_true(unique_insert_int(idx, 1001, tid_of(200000, 1), none));
+    expect_int_eq(unique_calls, ndup);
+    expect_int_eq(tdb_bt_check(idx), 2000 + ndup + 1);
+    /* and among them, by heap TID */
+    expect_true(unique_insert_int(idx, 1001, tid_of(3000, 2), none));
+    expect_int_eq(tdb_bt_check(idx), 2000 + ndup + 2);
+    /* keys with no equal: no call */
+    unique_calls = 0;
+    expect_true(unique_insert_int(idx, 7, tid_of(300000, 1), 300000));
+    expect_true(unique_insert_int(idx, 99999, tid_of(300001, 1), 300001));
+    expect_int_eq(unique_calls, 0);
+    expect_false(unique_insert_int(idx, 7, tid_of(300002, 1), 300000));
+    expect_int_eq(tdb_bt_check(idx), 2000 + ndup + 4);
+    {
+        Datum v = Int32GetDatum(1001);
+        bool n = false;
+        ItemPointerData *found;
+
+        expect_int_eq(tdb_bt_find_equal(idx, &v, &n, &found), ndup + 2);
+    }
+    bt_env_finish(e);
+}
+TEST_END
+
 /* The loader: sorted input, duplicates merged, scans and check agree. */
 TEST_BEGIN(test_loader)
 {
@@ -1433,8 +1512,8 @@ main(int argc, char **argv)
         TEST_CASE(test_posting_list_split), TEST_CASE(test_scan_keeps_tuples),
         TEST_CASE(test_bulk_delete), TEST_CASE(test_lp_dead_removal),
         TEST_CASE(test_scan_keys_text_and_nulls), TEST_CASE(test_find_equal),
-        TEST_CASE(test_loader), TEST_CASE(test_structure_check),
-        TEST_CASE(test_corruption_bounds),
+        TEST_CASE(test_insert_unique), TEST_CASE(test_loader),
+        TEST_CASE(test_structure_check), TEST_CASE(test_corruption_bounds),
         TEST_CASE(test_finish_incomplete_split),
         TEST_CASE(test_scan_concurrent_with_splits),
         TEST_CASE(test_page_deletion_and_reuse),
