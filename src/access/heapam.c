@@ -966,6 +966,33 @@ tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
     return visible;
 }
 
+TM_Result
+tdb_heap_fetch_for_update(Relation rel, Transaction *xact,
+                          const ItemPointerData *tid, TupleTableSlot *slot)
+{
+    HeapTupleData tup;
+    Buffer buf;
+    TM_Result result;
+    bool hint = false;
+
+    tdb_slot_clear(slot);
+    if (!lock_row_at(rel, tid, &tup, &buf))
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("no row at (%u,%u) in relation \"%s\"",
+                       ItemPointerGetBlockNumber(tid),
+                       ItemPointerGetOffsetNumber(tid), rel->rd_name));
+    result = tdb_heap_tuple_satisfies_update(
+        &tup, tdb_xact_current_command_id(xact, false), xact,
+        tdb_xact_manager_of(xact), &hint);
+    if (hint)
+        tdb_buf_mark_dirty_hint(buf);
+    tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
+    if (result == TM_OK)
+        tdb_slot_store_buffer_tuple(slot, &tup, buf);
+    tdb_buf_release(buf);
+    return result;
+}
+
 bool
 tdb_heap_tid_is_live_for_unique(Relation rel, Transaction *xact,
                                 const ItemPointerData *tid)
