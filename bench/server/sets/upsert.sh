@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2154,SC2016 # run.sh sets $here and reads what the set defines; backquotes are markdown
-# sets/upsert.sh -- bench/server/run.sh's "upsert" workload set (issue 22):
+# sets/upsert.sh -- bench/server/run.sh's "upsert" workload set (issue 22;
+# make bench-upsert):
 # INSERT ... ON CONFLICT DO UPDATE through each engine's server.
 #
 #   upsert  \set k random(1, 100000)
@@ -15,7 +16,7 @@
 # the engines alternate, so each sees the same kind of history.
 
 set_heading="## Upsert (issue 22)"
-set_make="bench/server/run.sh build/release/tupledb upsert"
+set_make="make bench-upsert"
 set_raw_name=upsert-raw.txt
 set_notes=$here/notes-upsert.md
 set_initdb_opts="-k"
