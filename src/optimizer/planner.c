@@ -76,18 +76,7 @@ tdb_plan_passthrough_tlist(Plan *child)
 List *
 tdb_plan_conjuncts(Expr *e, List *into)
 {
-    tdb_check_stack_depth();
-
-    if (e == NULL)
-        return into;
-    if (IsA(e, BoolExpr) && ((BoolExpr *)e)->boolop == AND_EXPR) {
-        List *args = ((BoolExpr *)e)->args;
-
-        for (int i = 0; i < list_length(args); i++)
-            into = tdb_plan_conjuncts(list_nth(args, i), into);
-        return into;
-    }
-    return tdb_lappend(into, e);
+    return tdb_expr_conjuncts(e, into);
 }
 
 /* Walker: adds the rtindexes (varlevelsup 0) an expression reads to

@@ -196,22 +196,6 @@ elem_class_matches(const InferElem *elem)
  * Partial indexes: does the target's WHERE imply the predicate?
  * ---------------------------------------------------------------------- */
 
-/* The conjuncts of e (AND flattened) appended to list. */
-static List *
-conjuncts(Expr *e, List *list)
-{
-    if (e == NULL)
-        return list;
-    if (IsA(e, BoolExpr) && ((BoolExpr *)e)->boolop == AND_EXPR) {
-        List *args = ((BoolExpr *)e)->args;
-
-        for (int i = 0; i < list_length(args); i++)
-            list = conjuncts(list_nth(args, i), list);
-        return list;
-    }
-    return tdb_lappend(list, e);
-}
-
 enum { BT_LT = 1, BT_LE, BT_EQ, BT_GE, BT_GT, BT_NE };
 
 /* The B-tree strategy of a comparison operator's name, 0 if none. */
@@ -319,8 +303,8 @@ comparison_implies(Expr *clause, Expr *pred)
 static bool
 predicate_implied(Expr *pred, Expr *where)
 {
-    List *preds = conjuncts(pred, NIL);
-    List *clauses = conjuncts(where, NIL);
+    List *preds = tdb_expr_conjuncts(pred, NIL);
+    List *clauses = tdb_expr_conjuncts(where, NIL);
 
     for (int p = 0; p < list_length(preds); p++) {
         bool implied = false;
