@@ -1576,9 +1576,82 @@ is_system_column(const char *name)
     return false;
 }
 
+/* Does a GROUP BY or ORDER BY list name a column by its position? */
+static bool
+has_position(PgQuery__Node **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *e = items[i];
+
+        if (e->node_case == PG_QUERY__NODE__NODE_SORT_BY)
+            e = e->sort_by->node;
+        if (e->node_case == PG_QUERY__NODE__NODE_A_CONST)
+            return true;
+    }
+    return false;
+}
+
 /*
- * The value one column of "(a, b) = ROW(...)" takes: the row's element
- * colno (1-based).  A sub-SELECT source is not supported yet.
+ * One column of "(a, b) = (SELECT x, y ...)": a scalar sub-SELECT of
+ * that column alone (the sub-SELECT with only its colno'th output), so
+ * each column runs the subquery once where PostgreSQL runs it once for
+ * all -- the same values unless it calls volatile functions.  A set
+ * operation, "*", DISTINCT or a positional GROUP BY / ORDER BY, which
+ * one output alone would change, is not supported yet.
+ */
+static PgQuery__Node *
+multi_assign_subselect(ParseState *ps, const PgQuery__MultiAssignRef *mar)
+{
+    const PgQuery__SubLink *sl = mar->source->sub_link;
+    const PgQuery__SelectStmt *sel =
+        sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+            ? sl->subselect->select_stmt
+            : NULL;
+    PgQuery__SelectStmt *one;
+    PgQuery__SubLink *link;
+    PgQuery__Node *node;
+    bool simple = sel != NULL && sel->larg == NULL &&
+                  sel->n_values_lists == 0 && sel->n_distinct_clause == 0 &&
+                  !has_position(sel->group_clause, sel->n_group_clause) &&
+                  !has_position(sel->sort_clause, sel->n_sort_clause);
+
+    for (size_t i = 0; simple && i < sel->n_target_list; i++) {
+        const PgQuery__Node *val = sel->target_list[i]->res_target->val;
+
+        simple = !(
+            val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+            val->column_ref->fields[val->column_ref->n_fields - 1]->node_case ==
+                PG_QUERY__NODE__NODE_A_STAR);
+    }
+    if (!simple)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("this sub-SELECT as the source of a multiple-column "
+                       "UPDATE item is not supported yet"),
+                errposition(parse_errpos(ps, sl->location)));
+    if ((int)sel->n_target_list != mar->ncolumns)
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("number of columns does not match number of "
+                       "values"),
+                errposition(parse_errpos(ps, sl->location)));
+    one = tdb_palloc(sizeof(PgQuery__SelectStmt));
+    *one = *sel;
+    one->n_target_list = 1;
+    one->target_list = &sel->target_list[mar->colno - 1];
+    link = tdb_palloc(sizeof(PgQuery__SubLink));
+    *link = *sl;
+    link->sub_link_type = PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    link->subselect = tdb_palloc(sizeof(PgQuery__Node));
+    *link->subselect = *sl->subselect;
+    link->subselect->select_stmt = one;
+    node = tdb_palloc(sizeof(PgQuery__Node));
+    *node = *mar->source;
+    node->sub_link = link;
+    return node;
+}
+
+/*
+ * The value one column of "(a, b) = ROW(...)" or "(a, b) = (SELECT
+ * ...)" takes: the row's element colno (1-based), or the sub-SELECT's.
  */
 static PgQuery__Node *
 multi_assign_value(ParseState *ps, const PgQuery__MultiAssignRef *mar)
@@ -1594,10 +1667,7 @@ multi_assign_value(ParseState *ps, const PgQuery__MultiAssignRef *mar)
         return src->row_expr->args[mar->colno - 1];
     }
     if (src->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("a sub-SELECT as the source of a multiple-column "
-                       "UPDATE item is not supported yet"),
-                errposition(parse_errpos(ps, src->sub_link->location)));
+        return multi_assign_subselect(ps, mar);
     ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
             errmsg("source for a multiple-column UPDATE item must be a "
                    "sub-SELECT or ROW() expression"),

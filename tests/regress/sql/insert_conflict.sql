@@ -31,6 +31,12 @@ SELECT * FROM kv ORDER BY k;
 INSERT INTO kv VALUES (4, 'x') ON CONFLICT (k) DO UPDATE SET (v, n) = ('four!', 44) RETURNING *;
 INSERT INTO kv VALUES (4, 'x') ON CONFLICT (k) DO UPDATE SET (n, v) = ROW(DEFAULT, excluded.v || '?') RETURNING *;
 INSERT INTO kv VALUES (4, 'y', 3) ON CONFLICT (k) DO UPDATE SET n = DEFAULT RETURNING *;
+INSERT INTO kv VALUES (4, 'z', 8) ON CONFLICT (k)
+  DO UPDATE SET (n, v) = (SELECT excluded.n * 2, kv.v || excluded.v) RETURNING *;
+INSERT INTO kv VALUES (4) ON CONFLICT (k)
+  DO UPDATE SET (n, v) = (SELECT k2.n, k2.v FROM kv k2 WHERE k2.k = -1) RETURNING *;
+INSERT INTO kv VALUES (4) ON CONFLICT (k) DO UPDATE SET (n, v) = (SELECT 1);
+INSERT INTO kv VALUES (4, 'w') ON CONFLICT (k) DO UPDATE SET (n, v) = ROW(10, excluded.v) RETURNING *;
 INSERT INTO kv (k) VALUES (7) ON CONFLICT (k) DO NOTHING RETURNING *;
 INSERT INTO kv VALUES (7, DEFAULT, DEFAULT) ON CONFLICT (k) DO UPDATE SET v = 'seven' RETURNING *;
 -- the key itself can change
@@ -185,6 +191,9 @@ SELECT * FROM kv ORDER BY k;
 -- UPDATE shares the SET list's rules
 UPDATE kv SET (v, n) = ('u', 1) WHERE k = 1 RETURNING *;
 UPDATE kv SET (v, n) = (1) WHERE k = 1;
+UPDATE kv SET (n, v) = (SELECT k2.n + 1, upper(k2.v) FROM kv k2 WHERE k2.k = kv.k) WHERE k = 1 RETURNING *;
+UPDATE kv SET (n, v) = (SELECT n, v FROM kv);
+UPDATE kv SET (n, v) = (SELECT 1, 'a', 2);
 UPDATE kv SET v = 'a', v = 'b' WHERE k = 1;
 UPDATE kv SET ctid = '(0,1)';
 DROP TABLE kv, acct, inf, plain, nnd, big;
