@@ -1211,6 +1211,15 @@ name_level_scans(RefNames *names, Plan *plan, List **subqueries)
     case T_CteScan:
         base = plan->scan_refname;
         break;
+    case T_ModifyTable:
+        /* INSERT's target is a range-table entry no scan reads: its name
+         * is taken first ("Insert on t", "Seq Scan on t t_1"); UPDATE's
+         * and DELETE's is their scan's */
+        if (((ModifyTable *)plan)->operation == CMD_INSERT)
+            base = ((ModifyTable *)plan)->alias != NULL
+                       ? ((ModifyTable *)plan)->alias
+                       : ((ModifyTable *)plan)->relname;
+        break;
     case T_Append:
         /* each input of a set operation is a subquery of its own, named
          * where it comes in the plan (a trivial subquery scan is gone) */
