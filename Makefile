@@ -36,6 +36,8 @@
 #                        an untoasted copy, vs PostgreSQL (issue 10)
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
+#   make bench-upsert    INSERT ... ON CONFLICT DO UPDATE through the
+#                        servers with pgbench (issue 22)
 #   make bench           the suite (issue 11): point queries, deform (16 and
 #                        64 columns), hash aggregation (with big), sort, TOAST
 #                        through the servers with pgbench -M simple /
@@ -108,7 +110,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols check-layers tests deps \
 	deps-server-test check-server check-difftest \
-	bench bench-mmgr bench-tuple bench-heap bench-nbtree bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-index bench-toast bench-subqueries bench-server clean format check-regress \
+	bench bench-mmgr bench-tuple bench-heap bench-nbtree bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-index bench-toast bench-subqueries bench-server bench-upsert clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -447,6 +449,13 @@ bench-subqueries: deps
 bench-server: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/server/run.sh build/release/tupledb
+
+# bench-server's harness with the "upsert" workload set
+# (bench/server/sets/upsert.sh): INSERT ... ON CONFLICT DO UPDATE with
+# pgbench -M simple and -M prepared (issue 22).
+bench-upsert: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/server/run.sh build/release/tupledb upsert
 
 clean:
 	rm -rf build

@@ -992,6 +992,23 @@ lock_row_at(Relation rel, const ItemPointerData *tid, HeapTupleData *tup,
     return true;
 }
 
+/*
+ * The end of a fetch after lock_row_at: the hint bits the check set
+ * marked, the page unlocked, the row stored into slot if store (the
+ * slot takes its own pin), the buffer released.
+ */
+static void
+finish_fetch(Buffer buf, HeapTupleData *tup, bool hint, TupleTableSlot *slot,
+             bool store)
+{
+    if (hint)
+        tdb_buf_mark_dirty_hint(buf);
+    tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
+    if (store)
+        tdb_slot_store_buffer_tuple(slot, tup, buf);
+    tdb_buf_release(buf);
+}
+
 bool
 tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
                TupleTableSlot *slot)
@@ -1005,13 +1022,30 @@ tdb_heap_fetch(Relation rel, Snapshot snap, ItemPointer tid,
     if (!lock_row_at(rel, tid, &tup, &buf))
         return false;
     visible = tdb_heap_tuple_satisfies_mvcc(tup.t_data, snap, snap->tm, &hint);
-    if (hint)
-        tdb_buf_mark_dirty_hint(buf);
-    tdb_buf_lock(buf, BUF_LOCK_UNLOCK);
-    if (visible)
-        tdb_slot_store_buffer_tuple(slot, &tup, buf);
-    tdb_buf_release(buf);
+    finish_fetch(buf, &tup, hint, slot, visible);
     return visible;
+}
+
+TM_Result
+tdb_heap_fetch_for_update(Relation rel, Transaction *xact,
+                          const ItemPointerData *tid, TupleTableSlot *slot)
+{
+    HeapTupleData tup;
+    Buffer buf;
+    TM_Result result;
+    bool hint = false;
+
+    tdb_slot_clear(slot);
+    if (!lock_row_at(rel, tid, &tup, &buf))
+        ereport(ERROR, errcode(ERRCODE_DATA_CORRUPTED),
+                errmsg("no row at (%u,%u) in relation \"%s\"",
+                       ItemPointerGetBlockNumber(tid),
+                       ItemPointerGetOffsetNumber(tid), rel->rd_name));
+    result = tdb_heap_tuple_satisfies_update(
+        &tup, tdb_xact_current_command_id(xact, false), xact,
+        tdb_xact_manager_of(xact), &hint);
+    finish_fetch(buf, &tup, hint, slot, result == TM_OK);
+    return result;
 }
 
 bool

@@ -297,6 +297,21 @@ bool tdb_heap_tid_is_live_for_unique(Relation rel, Transaction *xact,
                                      const ItemPointerData *tid);
 
 /*
+ * The row at tid as xact's current command would update it (INSERT ...
+ * ON CONFLICT DO UPDATE's conflicting row): the result of
+ * tdb_heap_tuple_satisfies_update, and on TM_OK the row stored into slot
+ * (a heap slot, pinning its page), whatever the statement's snapshot
+ * sees, as PostgreSQL's READ COMMITTED updates the newest version.
+ * TM_INVISIBLE: this very command inserted (or updated) it.  With one
+ * writer at a time the row needs no lock: the concurrent writers of a
+ * later issue take PostgreSQL's tuple lock here (and wait on
+ * TM_BEING_MODIFIED).  XX001 if tid names no row.
+ */
+TM_Result tdb_heap_fetch_for_update(Relation rel, Transaction *xact,
+                                    const ItemPointerData *tid,
+                                    TupleTableSlot *slot);
+
+/*
  * Fetch the row at tid if snap sees it: stores it into slot (a heap
  * slot, pinning its page) and returns true; false -- slot cleared -- if
  * tid names no row (past the end, unused slot) or a row snap does not

@@ -197,6 +197,13 @@ deparse_var(Buf *b, Var *v, DeparseContext *ctx)
         buf_printf(b, "column%d", v->varattno);
         return;
     }
+    if (v->varno == INNER_VAR && IsA(plan, ModifyTable) &&
+        v->varattno <= list_length(plan->scan_colnames)) {
+        /* ON CONFLICT DO UPDATE: the proposed row */
+        buf_printf(b, "excluded.%s",
+                   ident(column_name(plan->scan_colnames, v->varattno - 1)));
+        return;
+    }
     if (v->varno == OUTER_VAR)
         child = plan->lefttree;
     else if (v->varno == INNER_VAR)
@@ -680,9 +687,11 @@ node_name(Plan *plan, const RefNames *names)
     }
     case T_ModifyTable: {
         static const char *const verbs[] = {"?", "Insert", "Update", "Delete"};
+        const ModifyTable *mt = (const ModifyTable *)plan;
 
-        buf_printf(&b, "%s on %s", verbs[((ModifyTable *)plan)->operation],
-                   ((ModifyTable *)plan)->relname);
+        buf_printf(&b, "%s on %s", verbs[mt->operation], ident(mt->relname));
+        if (mt->alias != NULL)
+            buf_printf(&b, " %s", ident(mt->alias));
         return b.data;
     }
     default:
@@ -806,6 +815,50 @@ add_join_filter(ExplainState *es, Plan *plan, PlanState *ps, int indent,
     add_property(es, indent, "Rows Removed by Join Filter", buf);
 }
 
+/*
+ * INSERT ... ON CONFLICT's lines, as PostgreSQL prints them: the action,
+ * the arbiter indexes when the statement named them, DO UPDATE's WHERE
+ * (qualified names: the target's, or "excluded"), and under ANALYZE what
+ * became of the proposed rows.
+ */
+static void
+add_conflict_properties(ExplainState *es, ModifyTable *mt, PlanState *ps,
+                        int indent)
+{
+    DeparseContext ctx = {&mt->plan, true, es->ancestors, &es->names};
+    char buf[64];
+    Buf b;
+
+    if (mt->on_conflict == ONCONFLICT_NONE)
+        return;
+    add_property(es, indent, "Conflict Resolution",
+                 mt->on_conflict == ONCONFLICT_NOTHING ? "NOTHING" : "UPDATE");
+    if (mt->arbiter_names != NIL) {
+        buf_init(&b);
+        for (int i = 0; i < list_length(mt->arbiter_names); i++)
+            buf_printf(&b, "%s%s", i > 0 ? ", " : "",
+                       ident(list_nth(mt->arbiter_names, i)));
+        add_property(es, indent, "Conflict Arbiter Indexes", b.data);
+    }
+    if (mt->conflict_where != NULL)
+        add_property(es, indent, "Conflict Filter",
+                     deparse_qual(tdb_list_make1(mt->conflict_where), &ctx));
+    if (es->analyze && ps != NULL) {
+        double inserted, conflicting, filtered;
+
+        tdb_exec_modifytable_conflict_stats(ps, &inserted, &conflicting,
+                                            &filtered);
+        if (mt->conflict_where != NULL && filtered > 0) {
+            snprintf(buf, sizeof(buf), "%.0f", filtered);
+            add_property(es, indent, "Rows Removed by Conflict Filter", buf);
+        }
+        snprintf(buf, sizeof(buf), "%.0f", inserted);
+        add_property(es, indent, "Tuples Inserted", buf);
+        snprintf(buf, sizeof(buf), "%.0f", conflicting);
+        add_property(es, indent, "Conflicting Tuples", buf);
+    }
+}
+
 static void
 node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
 {
@@ -868,6 +921,9 @@ node_properties(ExplainState *es, Plan *plan, PlanState *ps, int indent)
                        (long long)((bytes + 1023) / 1024));
             es->lines = tdb_lappend(es->lines, b.data);
         }
+        break;
+    case T_ModifyTable:
+        add_conflict_properties(es, (ModifyTable *)plan, ps, indent);
         break;
     case T_Sort:
         add_keys(es, plan, indent, "Sort Key", NULL, ((Sort *)plan)->keys,
@@ -990,6 +1046,8 @@ node_subplans(Plan *plan)
     case T_ModifyTable:
         collect_subplans((Node *)((ModifyTable *)plan)->returning, &found);
         collect_subplans((Node *)((ModifyTable *)plan)->check_exprs, &found);
+        collect_subplans((Node *)((ModifyTable *)plan)->conflict_set, &found);
+        collect_subplans((Node *)((ModifyTable *)plan)->conflict_where, &found);
         break;
     default:
         break;
@@ -1186,6 +1244,15 @@ name_level_scans(RefNames *names, Plan *plan, List **subqueries)
     case T_WorkTableScan:
     case T_CteScan:
         base = plan->scan_refname;
+        break;
+    case T_ModifyTable:
+        /* INSERT's target is a range-table entry no scan reads: its name
+         * is taken first ("Insert on t", "Seq Scan on t t_1"); UPDATE's
+         * and DELETE's is their scan's */
+        if (((ModifyTable *)plan)->operation == CMD_INSERT)
+            base = ((ModifyTable *)plan)->alias != NULL
+                       ? ((ModifyTable *)plan)->alias
+                       : ((ModifyTable *)plan)->relname;
         break;
     case T_Append:
         /* each input of a set operation is a subquery of its own, named

@@ -343,19 +343,21 @@ report_duplicate(IndexWriters *iw, IndexWriter *w)
 }
 
 /*
- * The unique check of iw's current entry when a key column is NULL in a
- * NULLS NOT DISTINCT index (other keys are checked in the insert's own
- * descent, tdb_bt_insert_unique):
- * every entry with an equal key points at a heap row; one that is live
- * (tdb_heap_tid_is_live_for_unique) is a conflict.  Entries of dead rows
- * (a rolled back insert, a deleted row, the old version of the row this
- * UPDATE replaces) are not.
+ * A live row holding iw's current entry's key in unique index w
+ * (PostgreSQL's _bt_check_unique): every entry with an equal key points
+ * at a heap row; one that is live (tdb_heap_tid_is_live_for_unique) is a
+ * conflict, and its TID goes to *conflict.  Entries of dead rows (a
+ * rolled back insert, a deleted row, the old version of the row this
+ * UPDATE replaces) are not.  A key with a NULL never conflicts, except
+ * in a NULLS NOT DISTINCT index.
  */
-static void
-check_unique(IndexWriters *iw, IndexWriter *w, Transaction *xact)
+static bool
+find_conflict(IndexWriters *iw, IndexWriter *w, Transaction *xact,
+              ItemPointerData *conflict)
 {
     int nkey = w->ri->ri_nkeyatts;
     bool anynull = false;
+    bool found = false;
 
     for (int i = 0; i < nkey; i++)
         anynull |= iw->isnull[i];
@@ -363,9 +365,11 @@ check_unique(IndexWriters *iw, IndexWriter *w, Transaction *xact)
         ItemPointerData *htids;
         int n = tdb_bt_find_equal(&w->bt, iw->values, iw->isnull, &htids);
 
-        for (int i = 0; i < n; i++)
-            if (tdb_heap_tid_is_live_for_unique(iw->rel, xact, &htids[i]))
-                report_duplicate(iw, w);
+        for (int i = 0; i < n && !found; i++)
+            if (tdb_heap_tid_is_live_for_unique(iw->rel, xact, &htids[i])) {
+                *conflict = htids[i];
+                found = true;
+            }
         if (htids != NULL)
             tdb_pfree(htids);
     } else if (w->ri->ri_nulls_not_distinct) {
@@ -380,13 +384,47 @@ check_unique(IndexWriters *iw, IndexWriter *w, Transaction *xact)
             keys[i].argument = iw->isnull[i] ? (Datum)0 : iw->values[i];
         }
         scan = tdb_bt_beginscan(&w->bt, keys, nkey, BT_FORWARD);
-        while (tdb_bt_getnext(scan, &htid))
+        while (!found && tdb_bt_getnext(scan, &htid))
             if (tdb_heap_tid_is_live_for_unique(iw->rel, xact, &htid)) {
-                tdb_bt_endscan(scan);
-                report_duplicate(iw, w);
+                *conflict = htid;
+                found = true;
             }
         tdb_bt_endscan(scan);
     }
+    return found;
+}
+
+/* The unique check of iw's current entry in w: 23505 on a conflict. */
+static void
+check_unique(IndexWriters *iw, IndexWriter *w, Transaction *xact)
+{
+    ItemPointerData conflict;
+
+    if (find_conflict(iw, w, xact, &conflict))
+        report_duplicate(iw, w);
+}
+
+bool
+tdb_exec_find_arbiter_conflict(IndexWriters *iw, const bool *arbiters,
+                               EState *estate, ExprContext *econtext,
+                               TupleTableSlot *row, ItemPointerData *conflict)
+{
+    MemoryContext old = tdb_mcxt_switch_to(econtext->per_row_mcxt);
+    bool found = false;
+
+    econtext->scan_slot = row;
+    for (int i = 0; i < iw->n && !found; i++) {
+        IndexWriter *w = &iw->w[i];
+
+        if (arbiters != NULL ? !arbiters[i] : !w->ri->ri_unique)
+            continue;
+        if (!predicate_holds(w, econtext))
+            continue;
+        compute_entry(iw, w, econtext);
+        found = find_conflict(iw, w, estate->xact, conflict);
+    }
+    tdb_mcxt_switch_to(old);
+    return found;
 }
 
 /* tdb_bt_insert_unique's conflict test: is the row at htid live? */

@@ -85,6 +85,31 @@ void tdb_exec_insert_index_entries(IndexWriters *iw, EState *estate,
                                    const ItemPointerData *tid);
 
 /*
+ * INSERT ... ON CONFLICT's check (PostgreSQL's ExecCheckIndexConstraints):
+ * does a live row -- committed, or this transaction's own, this very
+ * command's included -- hold the key the new row (the table-shaped slot
+ * row, all columns deformed) would take in an arbiter index?  arbiters
+ * flags iw's indexes (NULL: every unique index); an index whose
+ * predicate the row fails cannot conflict.  Returns true with the first
+ * such row's TID in *conflict.  Temporary values in econtext's per-row
+ * memory; caller holds the writer lock.
+ *
+ * With one writer at a time nothing can change between this check and
+ * the insert that follows.  The concurrent writers of a later issue need
+ * PostgreSQL's speculative insertion instead: a row of a transaction
+ * still in progress found here is waited for and the check repeated
+ * (tdb_heap_tuple_satisfies_dirty reports such rows; see there), and the
+ * insert is made speculative -- the arbiters' entries inserted with a
+ * check that reports instead of raising, the new row killed and the
+ * check started again when one finds a conflict after all
+ * (exec_modifytable.c, insert_on_conflict).
+ */
+bool tdb_exec_find_arbiter_conflict(IndexWriters *iw, const bool *arbiters,
+                                    EState *estate, ExprContext *econtext,
+                                    TupleTableSlot *row,
+                                    ItemPointerData *conflict);
+
+/*
  * CREATE INDEX / REINDEX of index which (into its empty file): scan the
  * table for every row some snapshot may still see -- not only those of
  * estate's snapshot (a fresh one, taken by a writer that holds the table

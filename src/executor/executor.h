@@ -236,6 +236,12 @@ bool tdb_exec_agg_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
 bool tdb_exec_setop_hash_stats(PlanState *node, int *batches, int64 *peak_kb,
                                int64 *disk_kb);
 
+/* EXPLAIN ANALYZE of INSERT ... ON CONFLICT (a ModifyTable node): the
+ * rows inserted, the rows that met a conflict, and those of them DO
+ * UPDATE's WHERE filtered out. */
+void tdb_exec_modifytable_conflict_stats(PlanState *node, double *inserted,
+                                         double *conflicting, double *filtered);
+
 /* EXPLAIN ANALYZE: a Hash node's table size (buckets, bytes). */
 void tdb_exec_hash_stats(PlanState *hash, int64 *nbuckets, int64 *bytes);
 

@@ -305,6 +305,13 @@ typedef struct SetOp {
     double num_groups; /* hashed: estimated groups (table sizing) */
 } SetOp;
 
+/* INSERT's ON CONFLICT action (PostgreSQL's OnConflictAction). */
+typedef enum OnConflictAction {
+    ONCONFLICT_NONE,
+    ONCONFLICT_NOTHING,
+    ONCONFLICT_UPDATE,
+} OnConflictAction;
+
 typedef enum CmdType {
     CMD_SELECT,
     CMD_INSERT,
@@ -330,6 +337,22 @@ typedef struct ModifyTable {
      * column lists, as executor/execindex.h takes them */
     List *index_exprs;
     List *index_keycols;
+    const char *alias; /* EXPLAIN: "Insert on t x" when the target has one */
+    /*
+     * INSERT ... ON CONFLICT.  The arbiters are positions (0-based) in the
+     * table's rd_indexes, with their OIDs (checked at executor start) and
+     * names (EXPLAIN); NIL with DO NOTHING without a target: every unique
+     * index arbitrates.  DO UPDATE: conflict_set holds the new row, one
+     * Expr per table column in table order, and conflict_where the DO
+     * UPDATE ... WHERE (or NULL), both over the conflicting row (SCAN_VAR)
+     * and the row proposed for insertion, EXCLUDED (INNER_VAR).
+     */
+    OnConflictAction on_conflict;
+    List *arbiter_indexes; /* int */
+    List *arbiter_oids;    /* Oid, as int */
+    List *arbiter_names;   /* const char * */
+    List *conflict_set;    /* Expr */
+    Expr *conflict_where;
 } ModifyTable;
 
 /* The statement as the executor runs it. */

@@ -397,6 +397,23 @@ const_equal(const Const *a, const Const *b)
                   DatumGetPointer(b->constvalue), len) == 0;
 }
 
+List *
+tdb_expr_conjuncts(Expr *e, List *into)
+{
+    tdb_check_stack_depth();
+
+    if (e == NULL)
+        return into;
+    if (IsA(e, BoolExpr) && ((BoolExpr *)e)->boolop == AND_EXPR) {
+        List *args = ((BoolExpr *)e)->args;
+
+        for (int i = 0; i < list_length(args); i++)
+            into = tdb_expr_conjuncts(list_nth(args, i), into);
+        return into;
+    }
+    return tdb_lappend(into, e);
+}
+
 bool
 tdb_expr_equal(const Node *a, const Node *b)
 {

@@ -282,6 +282,10 @@ TargetEntry *tdb_make_target_entry(Expr *expr, int resno, const char *name,
  */
 bool tdb_expr_equal(const Node *a, const Node *b);
 
+/* The AND-ed parts of a condition (nested ANDs flattened) appended to
+ * into, which is returned; NULL adds nothing. */
+List *tdb_expr_conjuncts(Expr *e, List *into);
+
 /* Shallow copy of an expression node (children shared). */
 Node *tdb_copy_node_shallow(const Node *node);
 

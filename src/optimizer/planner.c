@@ -76,18 +76,7 @@ tdb_plan_passthrough_tlist(Plan *child)
 List *
 tdb_plan_conjuncts(Expr *e, List *into)
 {
-    tdb_check_stack_depth();
-
-    if (e == NULL)
-        return into;
-    if (IsA(e, BoolExpr) && ((BoolExpr *)e)->boolop == AND_EXPR) {
-        List *args = ((BoolExpr *)e)->args;
-
-        for (int i = 0; i < list_length(args); i++)
-            into = tdb_plan_conjuncts(list_nth(args, i), into);
-        return into;
-    }
-    return tdb_lappend(into, e);
+    return tdb_expr_conjuncts(e, into);
 }
 
 /* Walker: adds the rtindexes (varlevelsup 0) an expression reads to
@@ -636,6 +625,42 @@ add_returning_columns(Query *q, List *tlist, List **needed)
     return tlist;
 }
 
+/*
+ * INSERT ... ON CONFLICT: the arbiters' OIDs and names, and DO UPDATE's
+ * new row -- each column's SET expression, or the conflicting row's
+ * value -- in range-table terms (tdb_plan_fix_returning sets the
+ * references).
+ */
+static void
+plan_on_conflict(PlannerInfo *root, ModifyTable *mt, RangeTblEntry *target)
+{
+    Query *q = root->q;
+
+    mt->on_conflict = q->on_conflict;
+    /* EXPLAIN names the conflicting row's columns as the target's */
+    mt->plan.scan_colnames = target->colnames;
+    mt->plan.scan_refname = target->refname;
+    mt->arbiter_indexes = q->arbiter_indexes;
+    mt->arbiter_oids = q->arbiter_oids;
+    mt->arbiter_names = q->arbiter_names;
+    if (q->on_conflict != ONCONFLICT_UPDATE)
+        return;
+    for (int a = 1; a <= list_length(target->colnames); a++) {
+        Expr *e = NULL;
+
+        for (int t = 0; t < list_length(q->conflict_set); t++)
+            if (((TargetEntry *)list_nth(q->conflict_set, t))->resno == a)
+                e = ((TargetEntry *)list_nth(q->conflict_set, t))->expr;
+        if (e == NULL)
+            e = (Expr *)tdb_make_var(q->result_relation, a,
+                                     (Oid)list_nth_int(target->coltypes, a - 1),
+                                     list_nth_int(target->coltypmods, a - 1),
+                                     0);
+        mt->conflict_set = tdb_lappend(mt->conflict_set, e);
+    }
+    mt->conflict_where = q->conflict_where;
+}
+
 static Plan *
 plan_modify(PlannerInfo *root)
 {
@@ -708,6 +733,10 @@ plan_modify(PlannerInfo *root)
     mt->check_names = q->check_names;
     mt->index_exprs = q->index_exprs;
     mt->index_keycols = q->index_keycols;
+    if (target->has_alias)
+        mt->alias = target->refname;
+    if (q->on_conflict != ONCONFLICT_NONE)
+        plan_on_conflict(root, mt, target);
     mt->returning = q->returning;
     mt->plan.targetlist = q->returning;
     copy_estimates(&mt->plan, child);
@@ -890,6 +919,10 @@ tdb_plan_query_level(PlannerInfo *root)
         mt->plan.targetlist = NIL;
         tdb_plan_fix_plan(mt->plan.lefttree);
         mt->plan.targetlist = mt->returning;
+        if (q->on_conflict == ONCONFLICT_UPDATE)
+            tdb_plan_fix_on_conflict(mt, q->result_relation,
+                                     q->excluded_relation,
+                                     rt_fetch(q, q->result_relation));
         plan = &mt->plan;
     } else if (q->set_operations != NULL) {
         /* built with its references set (setops.c, "Set operations") */

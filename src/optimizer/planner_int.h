@@ -204,5 +204,11 @@ Plan *tdb_plan_set_operation(PlannerInfo *root);
  * place (bottom-up). */
 void tdb_plan_fix_plan(Plan *plan);
 void tdb_plan_fix_returning(ModifyTable *mt, int result_relation);
+/* ON CONFLICT DO UPDATE's SET and WHERE: the target's Vars become
+ * SCAN_VARs (the conflicting row), EXCLUDED's INNER_VARs (the proposed
+ * row). */
+void tdb_plan_fix_on_conflict(ModifyTable *mt, int result_relation,
+                              int excluded_relation,
+                              const RangeTblEntry *target);
 
 #endif /* TDB_OPTIMIZER_PLANNER_INT_H */

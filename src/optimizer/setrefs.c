@@ -331,3 +331,23 @@ tdb_plan_fix_returning(ModifyTable *mt, int result_relation)
     mt->index_exprs = fix_expr(mt->index_exprs, &ctx);
     mt->plan.targetlist = mt->returning;
 }
+
+void
+tdb_plan_fix_on_conflict(ModifyTable *mt, int result_relation,
+                         int excluded_relation, const RangeTblEntry *target)
+{
+    /* EXCLUDED's columns are the proposed row's: INNER_VAR */
+    FixContext ctx = {NIL, NIL, result_relation, false, false};
+
+    for (int a = 1; a <= list_length(target->colnames); a++)
+        ctx.inner_tlist =
+            tdb_lappend(ctx.inner_tlist,
+                        tdb_make_target_entry(
+                            (Expr *)tdb_make_var(
+                                excluded_relation, a,
+                                (Oid)list_nth_int(target->coltypes, a - 1),
+                                list_nth_int(target->coltypmods, a - 1), 0),
+                            a, list_nth(target->colnames, a - 1), false));
+    mt->conflict_set = fix_expr(mt->conflict_set, &ctx);
+    mt->conflict_where = fix_expr(mt->conflict_where, &ctx);
+}

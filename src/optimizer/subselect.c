@@ -378,6 +378,8 @@ tdb_plan_preprocess_query(PlannerInfo *root)
 
     preprocess_tlist(root, q->target_list);
     preprocess_tlist(root, q->returning);
+    preprocess_tlist(root, q->conflict_set);
+    q->conflict_where = preprocess_qual(root, q->conflict_where);
     preprocess_jointree(root, (Node *)q->jointree);
     q->having = preprocess_qual(root, q->having);
     q->limit_offset = preprocess_expr(root, q->limit_offset);

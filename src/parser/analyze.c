@@ -1430,9 +1430,6 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
     PgQuery__SelectStmt *src =
         ins->select_stmt != NULL ? ins->select_stmt->select_stmt : NULL;
 
-    if (ins->on_conflict_clause != NULL)
-        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                errmsg("ON CONFLICT is not supported yet"));
     with = analyze_with(ps, ins->with_clause);
     rel = open_target(ps, ins->relation, q);
     cols = insert_columns(ps, ins, rel, &ncols);
@@ -1542,6 +1539,8 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins)
     ps->namespace = NIL;
     add_target_to_namespace(ps, q);
     add_checks(ps, q, rel);
+    if (ins->on_conflict_clause != NULL)
+        tdb_transform_on_conflict(ps, q, rel, ins->on_conflict_clause);
     q->returning =
         transform_returning(ps, ins->returning_list, ins->n_returning_list);
     q->rtable = ps->rtable;
@@ -1563,39 +1562,166 @@ add_joined_tables(ParseState *ps, Query *q, PgQuery__Node **items, size_t n)
         tdb_list_concat(q->jointree->fromlist, from->fromlist);
 }
 
-/* UPDATE's SET list: one target entry per assigned column. */
-static void
-transform_update_targets(ParseState *ps, Query *q, Relation rel,
-                         PgQuery__UpdateStmt *upd)
+/* The names PostgreSQL gives the system columns a SET list may not
+ * assign. */
+static bool
+is_system_column(const char *name)
 {
-    for (size_t i = 0; i < upd->n_target_list; i++) {
-        PgQuery__ResTarget *rt = upd->target_list[i]->res_target;
+    static const char *const names[] = {"ctid", "xmin", "cmin",
+                                        "xmax", "cmax", "tableoid"};
+
+    for (size_t i = 0; i < lengthof(names); i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Does a GROUP BY or ORDER BY list name a column by its position? */
+static bool
+has_position(PgQuery__Node **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PgQuery__Node *e = items[i];
+
+        if (e->node_case == PG_QUERY__NODE__NODE_SORT_BY)
+            e = e->sort_by->node;
+        if (e->node_case == PG_QUERY__NODE__NODE_A_CONST)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * One column of "(a, b) = (SELECT x, y ...)": a scalar sub-SELECT of
+ * that column alone (the sub-SELECT with only its colno'th output), so
+ * each column runs the subquery once where PostgreSQL runs it once for
+ * all -- the same values unless it calls volatile functions.  A set
+ * operation, "*", DISTINCT or a positional GROUP BY / ORDER BY, which
+ * one output alone would change, is not supported yet.
+ */
+static PgQuery__Node *
+multi_assign_subselect(ParseState *ps, const PgQuery__MultiAssignRef *mar)
+{
+    const PgQuery__SubLink *sl = mar->source->sub_link;
+    const PgQuery__SelectStmt *sel =
+        sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+            ? sl->subselect->select_stmt
+            : NULL;
+    PgQuery__SelectStmt *one;
+    PgQuery__SubLink *link;
+    PgQuery__Node *node;
+    bool simple = sel != NULL && sel->larg == NULL &&
+                  sel->n_values_lists == 0 && sel->n_distinct_clause == 0 &&
+                  !has_position(sel->group_clause, sel->n_group_clause) &&
+                  !has_position(sel->sort_clause, sel->n_sort_clause);
+
+    for (size_t i = 0; simple && i < sel->n_target_list; i++) {
+        const PgQuery__Node *val = sel->target_list[i]->res_target->val;
+
+        simple = !(
+            val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+            val->column_ref->fields[val->column_ref->n_fields - 1]->node_case ==
+                PG_QUERY__NODE__NODE_A_STAR);
+    }
+    if (!simple)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("this sub-SELECT as the source of a multiple-column "
+                       "UPDATE item is not supported yet"),
+                errposition(parse_errpos(ps, sl->location)));
+    if ((int)sel->n_target_list != mar->ncolumns)
+        ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                errmsg("number of columns does not match number of "
+                       "values"),
+                errposition(parse_errpos(ps, sl->location)));
+    one = tdb_palloc(sizeof(PgQuery__SelectStmt));
+    *one = *sel;
+    one->n_target_list = 1;
+    one->target_list = &sel->target_list[mar->colno - 1];
+    link = tdb_palloc(sizeof(PgQuery__SubLink));
+    *link = *sl;
+    link->sub_link_type = PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    link->subselect = tdb_palloc(sizeof(PgQuery__Node));
+    *link->subselect = *sl->subselect;
+    link->subselect->select_stmt = one;
+    node = tdb_palloc(sizeof(PgQuery__Node));
+    *node = *mar->source;
+    node->sub_link = link;
+    return node;
+}
+
+/*
+ * The value one column of "(a, b) = ROW(...)" or "(a, b) = (SELECT
+ * ...)" takes: the row's element colno (1-based), or the sub-SELECT's.
+ */
+static PgQuery__Node *
+multi_assign_value(ParseState *ps, const PgQuery__MultiAssignRef *mar)
+{
+    const PgQuery__Node *src = mar->source;
+
+    if (src->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+        if ((int)src->row_expr->n_args != mar->ncolumns)
+            ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                    errmsg("number of columns does not match number of "
+                           "values"),
+                    errposition(parse_errpos(ps, src->row_expr->location)));
+        return src->row_expr->args[mar->colno - 1];
+    }
+    if (src->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
+        return multi_assign_subselect(ps, mar);
+    ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+            errmsg("source for a multiple-column UPDATE item must be a "
+                   "sub-SELECT or ROW() expression"),
+            errposition(parse_errpos(ps, raw_location(src))));
+}
+
+void
+tdb_transform_set_list(ParseState *ps, Relation rel, PgQuery__Node **items,
+                       size_t n, List **tlist)
+{
+    Expr **values = tdb_palloc(sizeof(Expr *) * Max(n, 1));
+    List *assigned = NIL;
+
+    /* the values first, then the columns, as PostgreSQL analyzes them */
+    for (size_t i = 0; i < n; i++) {
+        PgQuery__Node *val = items[i]->res_target->val;
+
+        if (val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
+            val = multi_assign_value(ps, val->multi_assign_ref);
+        values[i] = val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT
+                        ? NULL
+                        : tdb_transform_expr(ps, val, EXPR_KIND_UPDATE_SOURCE);
+    }
+    for (size_t i = 0; i < n; i++) {
+        PgQuery__ResTarget *rt = items[i]->res_target;
         int attnum;
         Expr *e;
 
-        if (rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF ||
-            rt->n_indirection > 0)
+        if (is_system_column(rt->name))
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("cannot assign to system column \"%s\"", rt->name),
+                    errposition(parse_errpos(ps, rt->location)));
+        attnum = target_attnum(ps, rel, rt->name, rt->location);
+        if (rt->n_indirection > 0)
             ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("this form of UPDATE SET is not supported yet"),
                     errposition(parse_errpos(ps, rt->location)));
-        attnum = target_attnum(ps, rel, rt->name, rt->location);
-        for (int t = 0; t < list_length(q->target_list); t++)
-            if (((TargetEntry *)list_nth(q->target_list, t))->resno == attnum)
-                ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
-                        errmsg("multiple assignments to same column \"%s\"",
-                               rt->name),
-                        errposition(parse_errpos(ps, rt->location)));
-        if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+        if (values[i] == NULL)
             e = column_default(ps, rel, attnum);
         else
-            e = assign_column(
-                ps, rel, attnum,
-                tdb_transform_expr(ps, rt->val, EXPR_KIND_UPDATE_SOURCE),
-                rt->location);
-        q->target_list = tdb_lappend(
-            q->target_list,
-            tdb_make_target_entry(e, attnum, rt->name, false));
+            e = assign_column(ps, rel, attnum, values[i], rt->location);
+        *tlist = tdb_lappend(*tlist,
+                             tdb_make_target_entry(e, attnum, rt->name, false));
+        assigned = tdb_lappend_int(assigned, attnum);
     }
+    /* (PostgreSQL's rewriter finds these, without a position) */
+    for (int i = 0; i < list_length(assigned); i++)
+        for (int j = 0; j < i; j++)
+            if (list_nth_int(assigned, i) == list_nth_int(assigned, j))
+                ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR),
+                        errmsg("multiple assignments to same column \"%s\"",
+                               TupleDescAttr(rel->rd_att,
+                                             list_nth_int(assigned, i) - 1)
+                                   ->attname));
 }
 
 /*
@@ -1618,7 +1744,8 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd)
                                              EXPR_KIND_WHERE, "WHERE");
     q->returning =
         transform_returning(ps, upd->returning_list, upd->n_returning_list);
-    transform_update_targets(ps, q, rel, upd);
+    tdb_transform_set_list(ps, rel, upd->target_list, upd->n_target_list,
+                           &q->target_list);
     add_checks(ps, q, rel);
     q->rtable = ps->rtable;
     q->has_sublinks = ps->has_sublinks;

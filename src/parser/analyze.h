@@ -38,6 +38,8 @@ typedef enum ExprKind {
     EXPR_KIND_COLUMN_DEFAULT,
     EXPR_KIND_CHECK_CONSTRAINT,
     EXPR_KIND_COPY_WHERE,
+    EXPR_KIND_INDEX_EXPRESSION, /* ON CONFLICT's inference elements */
+    EXPR_KIND_INDEX_PREDICATE,  /* ON CONFLICT (...) WHERE */
 } ExprKind;
 
 /* An RTE visible to column references. */

@@ -57,6 +57,10 @@ expr_kind_name(ExprKind kind)
         return "RETURNING";
     case EXPR_KIND_COPY_WHERE:
         return "COPY FROM WHERE conditions";
+    case EXPR_KIND_INDEX_EXPRESSION:
+        return "index expressions";
+    case EXPR_KIND_INDEX_PREDICATE:
+        return "index predicates";
     default:
         return "this context";
     }
@@ -226,6 +230,21 @@ resolve_qualified(ParseState *ps, const char *refname, const char *colname,
                         errhint("Perhaps you meant to reference the table "
                                 "alias \"%s\".",
                                 aliased->refname),
+                        errposition(parse_errpos(ps, location)));
+        }
+        /* ON CONFLICT's EXCLUDED, outside the clauses that see it */
+        for (int i = 0; i < list_length(ps->rtable); i++) {
+            RangeTblEntry *hidden = rt_fetch(ps, i + 1);
+
+            if (hidden->is_excluded && strcmp(hidden->refname, refname) == 0)
+                ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
+                        errmsg("invalid reference to FROM-clause entry for "
+                               "table \"%s\"",
+                               refname),
+                        errhint("There is an entry for table \"%s\", but it "
+                                "cannot be referenced from this part of the "
+                                "query.",
+                                refname),
                         errposition(parse_errpos(ps, location)));
         }
         ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE),
@@ -1315,13 +1334,19 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 
     if (ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT ||
         ps->expr_kind == EXPR_KIND_COLUMN_DEFAULT ||
-        ps->expr_kind == EXPR_KIND_COPY_WHERE)
+        ps->expr_kind == EXPR_KIND_COPY_WHERE ||
+        ps->expr_kind == EXPR_KIND_INDEX_EXPRESSION ||
+        ps->expr_kind == EXPR_KIND_INDEX_PREDICATE)
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("cannot use subquery in %s",
                        ps->expr_kind == EXPR_KIND_CHECK_CONSTRAINT
                            ? "check constraint"
                        : ps->expr_kind == EXPR_KIND_COPY_WHERE
                            ? "COPY FROM WHERE condition"
+                       : ps->expr_kind == EXPR_KIND_INDEX_EXPRESSION
+                           ? "index expression"
+                       : ps->expr_kind == EXPR_KIND_INDEX_PREDICATE
+                           ? "index predicate"
                            : "DEFAULT expression"),
                 errposition(parse_errpos(ps, sl->location)));
     sub = tdb_analyze_subquery(ps, sl->subselect);

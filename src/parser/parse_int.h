@@ -116,4 +116,24 @@ List *tdb_transform_group_clause(ParseState *ps, PgQuery__Node **items,
                                  size_t n, List **tlist);
 void tdb_check_grouping(ParseState *ps, Query *q);
 
+/*
+ * A SET list (UPDATE; ON CONFLICT DO UPDATE) over rel: a target entry
+ * per assigned column (resno its attnum) appended to *tlist, values
+ * coerced to the column's type, DEFAULT the column default, "(a, b) =
+ * ROW(...)" one entry per column; PostgreSQL's errors (42703 for an
+ * unknown column, 0A000 for a system column, 42601 for two assignments
+ * to one column).  analyze.c.
+ */
+void tdb_transform_set_list(ParseState *ps, Relation rel, PgQuery__Node **items,
+                            size_t n, List **tlist);
+
+/*
+ * INSERT's ON CONFLICT clause (parse_conflict.c), after the insert's
+ * rows, CHECK constraints and index expressions (q->index_exprs) were
+ * analyzed, with only the target in ps's namespace: fills q's
+ * on_conflict fields (query.h), inferring the arbiter indexes.
+ */
+void tdb_transform_on_conflict(ParseState *ps, Query *q, Relation rel,
+                               PgQuery__OnConflictClause *clause);
+
 #endif /* TDB_PARSER_PARSE_INT_H */

@@ -74,6 +74,9 @@ typedef struct RangeTblEntry {
     /* RTE_CTE: the WITH query, in the cte_list of the level defining it */
     CommonTableExpr *cte;
     bool in_from_clause; /* visible to unqualified names */
+    /* ON CONFLICT DO UPDATE's EXCLUDED (an RTE_RELATION of the target
+     * that no scan reads): named only in the SET list and WHERE */
+    bool is_excluded;
 } RangeTblEntry;
 
 typedef struct RangeTblRef {
@@ -165,6 +168,21 @@ typedef struct Query {
      * tdb_analyze_index_exprs; executor/execindex.h) */
     List *index_exprs;
     List *index_keycols; /* const char * */
+    /*
+     * INSERT ... ON CONFLICT (parse_conflict.c): the action; the arbiter
+     * indexes (positions in the target's rd_indexes, as ints; NIL with DO
+     * NOTHING and no conflict target: every unique index); DO UPDATE's
+     * SET list (TargetEntry, resno the table column) and WHERE, over the
+     * target's Vars and those of EXCLUDED, range-table entry
+     * excluded_relation.
+     */
+    OnConflictAction on_conflict;
+    List *arbiter_indexes;
+    List *arbiter_oids;  /* their OIDs (as ints) */
+    List *arbiter_names; /* and names, for EXPLAIN */
+    List *conflict_set;
+    Expr *conflict_where;
+    int excluded_relation;
 } Query;
 
 #endif /* TDB_PARSER_QUERY_H */

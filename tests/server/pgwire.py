@@ -1733,6 +1733,31 @@ def group_params():
           "the simple protocol's rows", not bad, bad)
     c.query("DROP TABLE q1")
 
+    # a cached upsert follows its arbiter index: gone -> 42P10, a new
+    # unique index on the column -> the upsert works again
+    c.query("CREATE TABLE pu (k int, v int)")
+    c.query("CREATE UNIQUE INDEX pu_k ON pu (k)")
+    batch(c, m_parse("up", "INSERT INTO pu VALUES ($1, $2) ON CONFLICT (k) "
+                           "DO UPDATE SET v = EXCLUDED.v"), SYNC)
+    m = batch(c, m_bind("", "up", params=["1", "1"]), m_execute(),
+              m_bind("", "up", params=["1", "2"]), m_execute(), SYNC)
+    check("params: a cached upsert inserts, then updates",
+          tags(m) == ["INSERT 0 1", "INSERT 0 1"] and
+          rows(c.query("SELECT v FROM pu")) == [["2"]], (tags(m), error_of(m)))
+    c.query("DROP INDEX pu_k")
+    m = batch(c, m_bind("", "up", params=["1", "3"]), m_execute(), SYNC)
+    e = error_of(m)
+    check("params: ...after DROP INDEX of its arbiter -> 42P10",
+          e and e["C"] == "42P10", e)
+    c.query("CREATE UNIQUE INDEX pu_k2 ON pu (k)")
+    m = batch(c, m_bind("", "up", params=["1", "4"]), m_execute(), SYNC)
+    check("params: ...re-planned on a new unique index",
+          tags(m) == ["INSERT 0 1"] and
+          rows(c.query("SELECT k, v FROM pu")) == [["1", "4"]],
+          (tags(m), error_of(m)))
+    batch(c, m_close("S", "up"), SYNC)
+    c.query("DROP TABLE pu")
+
     # a cached plan survives DROP and CREATE of its table
     c.query("CREATE TABLE r (k int, v text)")
     c.query("INSERT INTO r VALUES (1, 'old')")

@@ -395,6 +395,136 @@ step_prepare(void)
     PQclear(res);
 }
 
+/*
+ * A prepared upsert executed many times through the extended protocol
+ * (INSERT ... ON CONFLICT DO UPDATE with EXCLUDED and RETURNING), DO
+ * NOTHING's tag, and 21000 from one execution leaving the next working.
+ */
+static void
+step_upsert(void)
+{
+    enum { NKEYS = 17, NEXEC = 300 };
+    int seen[NKEYS] = {0}, last[NKEYS] = {0};
+    long want_sum = 0, want_hits = 0;
+    bool all_ok = true;
+    char got[256], sql[128];
+    PGresult *res;
+
+    run_ok("DROP TABLE IF EXISTS ups");
+    run_ok(
+        "CREATE TABLE ups (k int4 PRIMARY KEY, v int4, hits int4 DEFAULT 0)");
+    res = PQprepare(conn, "ups",
+                    "INSERT INTO ups VALUES ($1, $2) ON CONFLICT (k) DO UPDATE "
+                    "SET v = EXCLUDED.v, hits = ups.hits + 1 RETURNING hits",
+                    2, NULL);
+    expect_command(res, "PQprepare an upsert", PGRES_COMMAND_OK, "");
+    res = PQdescribePrepared(conn, "ups");
+    check(PQresultStatus(res) == PGRES_COMMAND_OK && PQnparams(res) == 2 &&
+              PQparamtype(res, 0) == INT4OID &&
+              PQparamtype(res, 1) == INT4OID && PQnfields(res) == 1 &&
+              PQftype(res, 0) == INT4OID,
+          "PQdescribePrepared: the upsert's parameters and RETURNING",
+          "status %s nparams %d nfields %d", PQresStatus(PQresultStatus(res)),
+          PQnparams(res), PQnfields(res));
+    PQclear(res);
+    for (int i = 0; i < NEXEC; i++) {
+        char kbuf[16], vbuf[16];
+        const char *values[2] = {kbuf, vbuf};
+        char want_hits_s[16];
+        int k = (i * 7) % NKEYS;
+
+        snprintf(kbuf, sizeof(kbuf), "%d", k);
+        snprintf(vbuf, sizeof(vbuf), "%d", i);
+        snprintf(want_hits_s, sizeof(want_hits_s), "%d", seen[k]);
+        res = PQexecPrepared(conn, "ups", 2, values, NULL, NULL, 0);
+        if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+            strcmp(PQcmdStatus(res), "INSERT 0 1") != 0 ||
+            strcmp(PQgetvalue(res, 0, 0), want_hits_s) != 0) {
+            if (all_ok)
+                check(false, "the prepared upsert executed 300 times",
+                      "execution %d: status %s tag \"%s\" %s", i,
+                      PQresStatus(PQresultStatus(res)), PQcmdStatus(res),
+                      PQresultErrorMessage(res));
+            all_ok = false;
+        }
+        PQclear(res);
+        seen[k]++;
+        last[k] = i;
+    }
+    if (all_ok)
+        check(true, "the prepared upsert executed 300 times", NULL);
+    for (int k = 0; k < NKEYS; k++) {
+        want_sum += last[k];
+        want_hits += seen[k] - 1;
+    }
+    snprintf(sql, sizeof(sql), "%d %ld %ld", NKEYS, want_sum, want_hits);
+    check(strcmp(query_value("SELECT count(*) || ' ' || sum(v) || ' ' || "
+                             "sum(hits) FROM ups",
+                             got, sizeof(got)),
+                 sql) == 0,
+          "the upserted rows", "got \"%s\", want \"%s\"", got, sql);
+
+    /* binary parameters */
+    {
+        char kb[4], vb[4];
+        const char *values[2] = {kb, vb};
+        const int lengths[2] = {4, 4}, formats[2] = {1, 1};
+
+        put_u32(kb, 3);
+        put_u32(vb, 1000);
+        res = PQexecPrepared(conn, "ups", 2, values, lengths, formats, 0);
+        expect_command(res, "the upsert with binary parameters",
+                       PGRES_TUPLES_OK, "INSERT 0 1");
+        check(strcmp(query_value("SELECT v FROM ups WHERE k = 3", got,
+                                 sizeof(got)),
+                     "1000") == 0,
+              "the binary upsert's new value", "got %s", got);
+    }
+
+    res = PQprepare(conn, "ups_nothing",
+                    "INSERT INTO ups VALUES ($1, $2) ON CONFLICT DO NOTHING", 2,
+                    NULL);
+    expect_command(res, "PQprepare DO NOTHING", PGRES_COMMAND_OK, "");
+    {
+        const char *values[2] = {"5", "0"};
+
+        res = PQexecPrepared(conn, "ups_nothing", 2, values, NULL, NULL, 0);
+        expect_command(res, "DO NOTHING on a conflict: INSERT 0 0",
+                       PGRES_COMMAND_OK, "INSERT 0 0");
+        values[0] = "500";
+        res = PQexecPrepared(conn, "ups_nothing", 2, values, NULL, NULL, 0);
+        expect_command(res, "DO NOTHING without one: INSERT 0 1",
+                       PGRES_COMMAND_OK, "INSERT 0 1");
+    }
+
+    res = PQprepare(conn, "ups_twice",
+                    "INSERT INTO ups VALUES ($1, 1), ($1, 2) ON CONFLICT (k) "
+                    "DO UPDATE SET v = EXCLUDED.v",
+                    1, NULL);
+    expect_command(res, "PQprepare an upsert of one key twice",
+                   PGRES_COMMAND_OK, "");
+    {
+        const char *values[1] = {"6"};
+
+        res = PQexecPrepared(conn, "ups_twice", 1, values, NULL, NULL, 0);
+        expect_error(res, "a row affected twice: 21000", "21000",
+                     "ON CONFLICT DO UPDATE command cannot affect row a "
+                     "second time");
+        check(PQtransactionStatus(conn) == PQTRANS_IDLE, "idle after the 21000",
+              "%d", (int)PQtransactionStatus(conn));
+        values[0] = "600";
+        res = PQexecPrepared(conn, "ups_twice", 1, values, NULL, NULL, 0);
+        expect_error(res, "a new key twice: 21000", "21000", NULL);
+    }
+    snprintf(sql, sizeof(sql), "%d %ld", NKEYS + 1, want_sum - last[3] + 1000);
+    check(strcmp(query_value("SELECT count(*) || ' ' || sum(v) FROM ups", got,
+                             sizeof(got)),
+                 sql) == 0,
+          "the failed upserts left nothing", "got \"%s\", want \"%s\"", got,
+          sql);
+    run_ok("DROP TABLE ups");
+}
+
 static void
 step_params(void)
 {
@@ -1170,6 +1300,7 @@ main(int argc, char **argv)
 
     step_connect();
     step_prepare();
+    step_upsert();
     step_params();
     step_results();
     step_errors();

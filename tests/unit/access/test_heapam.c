@@ -583,6 +583,60 @@ TEST_BEGIN(test_insert_and_delete_same_transaction)
 }
 TEST_END
 
+/*
+ * tdb_heap_fetch_for_update, ON CONFLICT DO UPDATE's look at the
+ * conflicting row: a committed row is TM_OK and lands in the slot; a row
+ * the current command inserted, or the version it wrote by an update, is
+ * TM_INVISIBLE (PostgreSQL's 21000) and leaves the slot empty; the old
+ * version this transaction updated is TM_SELF_MODIFIED; an earlier
+ * command's row is TM_OK.
+ */
+TEST_BEGIN(test_fetch_for_update)
+{
+    HeapFixture *f = start(64);
+    HeapTuple committed = form_row(f, 1, 100, "one");
+    HeapTuple mine = form_row(f, 2, 200, "two");
+    HeapTuple newv = form_row(f, 1, 101, "one'");
+    TupleTableSlot *slot = tdb_slot_create(f->rel.rd_att, &tdb_tts_ops_heap);
+    TM_FailureData tmfd;
+    bool isnull;
+
+    tdb_xact_begin(f->xact);
+    tdb_heap_insert(&f->rel, committed, f->xact, NULL);
+    tdb_xact_commit(f->xact);
+
+    tdb_xact_begin(f->xact);
+    expect_int_eq(
+        tdb_heap_fetch_for_update(&f->rel, f->xact, &committed->t_self, slot),
+        TM_OK);
+    expect_int_eq(DatumGetInt32(tdb_slot_getattr(slot, 2, &isnull)), 100);
+    tdb_heap_insert(&f->rel, mine, f->xact, NULL);
+    expect_int_eq(
+        tdb_heap_fetch_for_update(&f->rel, f->xact, &mine->t_self, slot),
+        TM_INVISIBLE);
+    expect_true(tdb_slot_is_empty(slot));
+    expect_int_eq(
+        tdb_heap_update(&f->rel, &committed->t_self, newv, f->xact, &tmfd),
+        TM_OK);
+    expect_int_eq(
+        tdb_heap_fetch_for_update(&f->rel, f->xact, &newv->t_self, slot),
+        TM_INVISIBLE);
+    expect_int_eq(
+        tdb_heap_fetch_for_update(&f->rel, f->xact, &committed->t_self, slot),
+        TM_SELF_MODIFIED);
+    /* the next command may change what this one wrote */
+    tdb_xact_command_counter_increment(f->xact);
+    expect_int_eq(
+        tdb_heap_fetch_for_update(&f->rel, f->xact, &mine->t_self, slot),
+        TM_OK);
+    expect_int_eq(DatumGetInt32(tdb_slot_getattr(slot, 2, &isnull)), 200);
+    tdb_slot_clear(slot);
+    tdb_xact_commit(f->xact);
+    tdb_slot_drop(slot);
+    heap_fixture_finish(f);
+}
+TEST_END
+
 /* ----------------------------------------------------------------------
  * Bad input
  * ---------------------------------------------------------------------- */
@@ -846,7 +900,7 @@ main(int argc, char **argv)
         TEST_CASE(test_fetch), TEST_CASE(test_delete),
         TEST_CASE(test_update_same_and_other_page),
         TEST_CASE(test_insert_and_delete_same_transaction),
-        TEST_CASE(test_row_too_big), TEST_CASE(test_corrupt_line_pointer),
-        TEST_CASE(test_disk_full_insert), TEST_CASE(test_damaged_relation),
-        TEST_CASE(test_truncated_while_open));
+        TEST_CASE(test_fetch_for_update), TEST_CASE(test_row_too_big),
+        TEST_CASE(test_corrupt_line_pointer), TEST_CASE(test_disk_full_insert),
+        TEST_CASE(test_damaged_relation), TEST_CASE(test_truncated_while_open));
 }
