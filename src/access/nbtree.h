@@ -96,7 +96,9 @@ typedef struct BTIndexData {
     char heap_name[NAMEDATALEN]; /* the indexed table, for messages
                                   * (tdb_bt_index_init: the index's name) */
     TupleDesc tupdesc;           /* index tuple descriptor (finalized) */
-    int nkeyatts;                /* key columns: all of tupdesc for now */
+    int nkeyatts;                /* key columns: the first ones; the
+                                  * rest are INCLUDE columns, in leaf
+                                  * tuples only */
     BTKeyColumn keys[INDEX_MAX_KEYS];
     /*
      * Every key column's equality is bitwise equality (pg_opclass support
@@ -144,7 +146,9 @@ int tdb_bt_cmp_text_c(Datum a, Datum b, void *arg);
  */
 void tdb_bt_index_init(BTIndex idx, RelFileNumber rel, const char *name,
                        TupleDesc desc);
-/* Recompute the derived fields (fast) after changing keys[]. */
+/* Recompute the derived fields (fast) after changing keys[] or
+ * nkeyatts; an index with INCLUDE columns (nkeyatts below the
+ * descriptor's columns) gets allequalimage and deduplication off. */
 void tdb_bt_index_finish(BTIndex idx);
 
 /* ----------------------------------------------------------------------

@@ -69,6 +69,15 @@ tdb_bt_index_init(BTIndex idx, RelFileNumber rel, const char *name,
 void
 tdb_bt_index_finish(BTIndex idx)
 {
+    /*
+     * INCLUDE columns have no operator class, so nothing says equal
+     * tuples are equal images: PostgreSQL's metapage says allequalimage
+     * false for such an index, and it is never deduplicated.
+     */
+    if (idx->nkeyatts < idx->tupdesc->natts) {
+        idx->allequalimage = false;
+        idx->deduplicate_items = false;
+    }
     idx->fast = BT_FAST_NONE;
     if (idx->nkeyatts == 1 && idx->tupdesc->natts == 1 && !idx->keys[0].desc) {
         int16 len = idx->tupdesc->compact_attrs[0].attlen;

@@ -44,7 +44,8 @@ typedef struct RelationIndex {
     bool ri_nulls_not_distinct;
     bool ri_valid; /* indisvalid */
     /* every key column's operator class has bitwise equality (btree
-     * support 4, "equalimage"): the B-tree metapage's btm_allequalimage */
+     * support 4, "equalimage") and there are no INCLUDE columns: the
+     * B-tree metapage's btm_allequalimage */
     bool ri_allequalimage;
 } RelationIndex;
 

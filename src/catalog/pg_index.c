@@ -616,7 +616,9 @@ tdb_catalog_load_indexes(Transaction *xact, Relation rel)
         ri->ri_nulls_not_distinct =
             DatumGetBool(cs.values[Anum_pg_index_indnullsnotdistinct - 1]);
         ri->ri_valid = DatumGetBool(cs.values[Anum_pg_index_indisvalid - 1]);
-        ri->ri_allequalimage = true;
+        /* an index with INCLUDE columns is never "all equal image"
+         * (tdb_bt_index_finish) */
+        ri->ri_allequalimage = ri->ri_natts == ri->ri_nkeyatts;
         for (int c = 0; c < ri->ri_nkeyatts; c++)
             ri->ri_allequalimage &= opclass_equalimage(ri->ri_opclasses[c]);
     }

@@ -9,6 +9,8 @@
  *   bt_new_index()   a new, empty relation file described by an int4,
  *                    int8, text ("C") or (int4, text) key; the caller
  *                    creates it empty (tdb_bt_create_empty) or loads it
+ *   bt_new_index_cols()  the same for any int4/int8/text columns, the
+ *                    first nkeyatts keys and the rest INCLUDE columns
  *   tid_of()         an ItemPointerData from (block, offset)
  */
 #ifndef TDB_TESTS_NBTREE_TEST_H
@@ -66,51 +68,56 @@ typedef enum BtKeyKind {
     BTK_INT4_TEXT,
 } BtKeyKind;
 
-/* A new index (in the current context) on a new empty relation file. */
+/*
+ * A new index (in the current context) on a new empty relation file:
+ * natts columns of types int4 (23), int8 (20) or "C" text (25), the
+ * first nkeyatts of them keys, the others INCLUDE columns.  Named "k"
+ * when alone, else "a", "b", ...
+ */
 static TDB_UNUSED BTIndex
-bt_new_index(BtEnv *e, const char *name, BtKeyKind kind)
+bt_new_index_cols(BtEnv *e, const char *name, int natts, const Oid *types,
+                  int nkeyatts)
 {
     BTIndex idx = tdb_palloc0(sizeof(BTIndexData));
-    TupleDesc desc = tdb_tupdesc_create(kind == BTK_INT4_TEXT ? 2 : 1);
+    TupleDesc desc = tdb_tupdesc_create(natts);
     RelFileNumber rel = tdb_datadir_alloc_relfilenumber(e->dd);
     SMgrRelation smgr = tdb_smgr_open(NULL, tdb_datadir_path(e->dd), rel);
 
     tdb_smgr_create(smgr, MAIN_FORKNUM, false);
     tdb_smgr_close(smgr);
-    switch (kind) {
-    case BTK_INT4:
-        tdb_tupdesc_init_attr(desc, 0, "k", 23, -1, 4, true, 'i', 'p');
-        break;
-    case BTK_INT8:
-        tdb_tupdesc_init_attr(desc, 0, "k", 20, -1, 8, true, 'd', 'p');
-        break;
-    case BTK_TEXT:
-        tdb_tupdesc_init_attr(desc, 0, "k", 25, -1, -1, false, 'i', 'x');
-        break;
-    case BTK_INT4_TEXT:
-        tdb_tupdesc_init_attr(desc, 0, "a", 23, -1, 4, true, 'i', 'p');
-        tdb_tupdesc_init_attr(desc, 1, "b", 25, -1, -1, false, 'i', 'x');
-        break;
+    for (int i = 0; i < natts; i++) {
+        char attname[2] = {natts == 1 ? 'k' : (char)('a' + i), '\0'};
+
+        if (types[i] == 23)
+            tdb_tupdesc_init_attr(desc, i, attname, 23, -1, 4, true, 'i', 'p');
+        else if (types[i] == 20)
+            tdb_tupdesc_init_attr(desc, i, attname, 20, -1, 8, true, 'd', 'p');
+        else
+            tdb_tupdesc_init_attr(desc, i, attname, 25, -1, -1, false, 'i',
+                                  'x');
     }
     tdb_tupdesc_finalize(desc);
     tdb_bt_index_init(idx, rel, name, desc);
-    switch (kind) {
-    case BTK_INT4:
-        idx->keys[0].cmp = tdb_bt_cmp_int4;
-        break;
-    case BTK_INT8:
-        idx->keys[0].cmp = tdb_bt_cmp_int8;
-        break;
-    case BTK_TEXT:
-        idx->keys[0].cmp = tdb_bt_cmp_text_c;
-        break;
-    case BTK_INT4_TEXT:
-        idx->keys[0].cmp = tdb_bt_cmp_int4;
-        idx->keys[1].cmp = tdb_bt_cmp_text_c;
-        break;
-    }
+    idx->nkeyatts = nkeyatts;
+    for (int i = 0; i < nkeyatts; i++)
+        idx->keys[i].cmp = types[i] == 23   ? tdb_bt_cmp_int4
+                           : types[i] == 20 ? tdb_bt_cmp_int8
+                                            : tdb_bt_cmp_text_c;
     tdb_bt_index_finish(idx);
     return idx;
+}
+
+/* A new index of one of the key kinds, all columns keys. */
+static TDB_UNUSED BTIndex
+bt_new_index(BtEnv *e, const char *name, BtKeyKind kind)
+{
+    static const Oid types[][2] = {[BTK_INT4] = {23},
+                                   [BTK_INT8] = {20},
+                                   [BTK_TEXT] = {25},
+                                   [BTK_INT4_TEXT] = {23, 25}};
+    int natts = kind == BTK_INT4_TEXT ? 2 : 1;
+
+    return bt_new_index_cols(e, name, natts, types[kind], natts);
 }
 
 static TDB_UNUSED ItemPointerData

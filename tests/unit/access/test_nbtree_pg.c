@@ -5,7 +5,10 @@
  * one by one in the same order (the insert path: splits, deduplication,
  * root splits), or sorted and given to the loader (CREATE INDEX), and
  * every page must equal PostgreSQL's except the page LSN, the checksum
- * (PostgreSQL's covers its LSN) and btpo_cycleid.
+ * (PostgreSQL's covers its LSN) and btpo_cycleid.  Columns are int4 or
+ * "C" text; the first NKEYATTS are keys, the others INCLUDE columns (kept
+ * in leaf tuples only).  A unique index's rows are checked absent with the
+ * uniqueness helper before each insert, as the executor does.
  *
  * Debugging aids: TDB_NBTREE_LIMIT=N inserts only the first N rows of each
  * insert case (compare with PostgreSQL after as many rows), and
@@ -21,17 +24,20 @@
 #include "nbtree_test.h"
 
 #define FIXTURE "pg/pg15_nbtree.txt"
+#define FX_MAX_COLS 4
 
 typedef struct FxRow {
     ItemPointerData tid;
-    Datum values[2];
-    bool isnull[2];
+    Datum values[FX_MAX_COLS];
+    bool isnull[FX_MAX_COLS];
 } FxRow;
 
 typedef struct FxIndex {
     char name[64];
     bool build;
-    BtKeyKind kind;
+    bool unique;
+    int natts, nkeyatts;
+    Oid types[FX_MAX_COLS]; /* 23 int4, 25 text */
     int nrows, nblocks;
     FxRow *rows;
     char **pages; /* raw bytes */
@@ -56,12 +62,12 @@ unhex(const char *h, Size *len)
 }
 
 static Datum
-parse_value(BtKeyKind kind, int col, const char *tok, bool *isnull)
+parse_value(Oid type, const char *tok, bool *isnull)
 {
     *isnull = strcmp(tok, "N") == 0;
     if (*isnull)
         return 0;
-    if ((kind == BTK_TEXT && col == 0) || (kind == BTK_INT4_TEXT && col == 1)) {
+    if (type == 25) {
         Size len;
         char *b = unhex(tok + 1, &len);
 
@@ -96,16 +102,23 @@ load_fixture(FxIndex **out)
             continue;
         tok = strtok_r(line, " ", &save);
         if (strcmp(tok, "index") == 0) {
-            char *types;
+            char *tsave = NULL;
 
             cur = &idxs[n++];
             strcpy(cur->name, strtok_r(NULL, " ", &save));
             cur->build = strcmp(strtok_r(NULL, " ", &save), "build") == 0;
-            strtok_r(NULL, " ", &save); /* natts */
-            types = strtok_r(NULL, " ", &save);
-            cur->kind = strcmp(types, "integer") == 0 ? BTK_INT4
-                        : strcmp(types, "text") == 0  ? BTK_TEXT
-                                                      : BTK_INT4_TEXT;
+            cur->natts = atoi(strtok_r(NULL, " ", &save));
+            cur->nkeyatts = atoi(strtok_r(NULL, " ", &save));
+            cur->unique = strcmp(strtok_r(NULL, " ", &save), "t") == 0;
+            expect_true(cur->natts >= 1 && cur->natts <= FX_MAX_COLS);
+            for (int c = 0; c < cur->natts; c++) {
+                const char *type = strtok_r(
+                    c == 0 ? strtok_r(NULL, " ", &save) : NULL, ",", &tsave);
+
+                expect_true(strcmp(type, "integer") == 0 ||
+                            strcmp(type, "text") == 0);
+                cur->types[c] = strcmp(type, "integer") == 0 ? 23 : 25;
+            }
             cur->nrows = atoi(strtok_r(NULL, " ", &save));
             cur->nblocks = atoi(strtok_r(NULL, " ", &save));
             cur->rows = tdb_palloc0(sizeof(FxRow) * (Size)cur->nrows);
@@ -115,12 +128,11 @@ load_fixture(FxIndex **out)
             FxRow *r = &cur->rows[cur->nrows++];
             int blk = atoi(strtok_r(NULL, " ", &save));
             int off = atoi(strtok_r(NULL, " ", &save));
-            int ncols = cur->kind == BTK_INT4_TEXT ? 2 : 1;
 
             r->tid = tid_of((BlockNumber)blk, (OffsetNumber)off);
-            for (int c = 0; c < ncols; c++)
+            for (int c = 0; c < cur->natts; c++)
                 r->values[c] = parse_value(
-                    cur->kind, c, strtok_r(NULL, " ", &save), &r->isnull[c]);
+                    cur->types[c], strtok_r(NULL, " ", &save), &r->isnull[c]);
         } else if (strcmp(tok, "page") == 0) {
             int blk;
             Size len;
@@ -200,7 +212,8 @@ TEST_BEGIN(test_pg15_nbtree_pages)
     e = bt_env_start(2048);
     for (int i = 0; i < n; i++) {
         FxIndex *fx = &fxs[i];
-        BTIndex idx = bt_new_index(e, fx->name, fx->kind);
+        BTIndex idx =
+            bt_new_index_cols(e, fx->name, fx->natts, fx->types, fx->nkeyatts);
         BlockNumber nblocks;
 
         if (fx->build) {
@@ -218,9 +231,16 @@ TEST_BEGIN(test_pg15_nbtree_pages)
                             : fx->nrows;
 
             tdb_bt_create_empty(idx);
-            for (int r = 0; r < Min(limit, fx->nrows); r++)
-                tdb_bt_insert(idx, fx->rows[r].values, fx->rows[r].isnull,
-                              &fx->rows[r].tid);
+            for (int r = 0; r < Min(limit, fx->nrows); r++) {
+                FxRow *row = &fx->rows[r];
+                ItemPointerData *found;
+
+                if (fx->unique)
+                    expect_int_eq(tdb_bt_find_equal(idx, row->values,
+                                                    row->isnull, &found),
+                                  0);
+                tdb_bt_insert(idx, row->values, row->isnull, &row->tid);
+            }
         }
         expect_int_eq(tdb_bt_check(idx), fx->nrows);
         nblocks = tdb_buf_relation_nblocks(idx->relfilenumber);

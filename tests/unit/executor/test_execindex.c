@@ -21,6 +21,7 @@
 #include "storage/bufmgr.h"
 #include "storage/page.h"
 #include "storage/storage_test.h"
+#include "tuple/varlena.h"
 #include "types/builtins.h"
 #include "test.h"
 /* after storage_test.h, whose helpers name a parameter "text" */
@@ -88,12 +89,13 @@ TEST_BEGIN(test_comparators)
     expect_int_eq(bt.nkeyatts, 5);
     expect_true(bt.fast == BT_FAST_NONE);
 
-    /* INCLUDE columns turn deduplication off, as in PostgreSQL */
+    /* INCLUDE columns turn deduplication and the metapage's
+     * allequalimage off, as in PostgreSQL (_bt_allequalimage) */
     ri.ri_natts = 2;
     ri.ri_nkeyatts = 1;
     tdb_bt_index_init(&bt, 1, "i", desc_of(types, 2));
     tdb_exec_index_comparators(&bt, &ri);
-    expect_true(bt.allequalimage);
+    expect_false(bt.allequalimage);
     expect_false(bt.deduplicate_items);
     /* one int4 key: the tree's inlined comparison */
     ri.ri_natts = 1;
@@ -169,7 +171,8 @@ check_indexes(const char *path, int64 *counts)
 
 /* The metapage's allequalimage says what the key columns' operator
  * classes say -- after CREATE INDEX and after TRUNCATE's new, empty
- * index alike (numeric and float: no; PostgreSQL's bt_metap agrees). */
+ * index alike (numeric and float: no; an int key with INCLUDE columns:
+ * no; PostgreSQL's bt_metap agrees). */
 TEST_BEGIN(test_truncate_keeps_allequalimage)
 {
     const char *path = test_path(test_tmpdir(), "db");
@@ -182,22 +185,25 @@ TEST_BEGIN(test_truncate_keeps_allequalimage)
                               "INSERT INTO t VALUES (1, 1.5, 2.5);"
                               "CREATE INDEX t_a ON t (a);"
                               "CREATE INDEX t_b ON t (b);"
-                              "CREATE INDEX t_c_a ON t (a, c);"),
+                              "CREATE INDEX t_c_a ON t (a, c);"
+                              "CREATE INDEX t_a_inc ON t (a) INCLUDE (b);"),
                   0);
     tupledb_close(db);
-    expect_int_eq(check_indexes_meta(path, counts, allequal), 3);
+    expect_int_eq(check_indexes_meta(path, counts, allequal), 4);
     expect_true(allequal[0]);
     expect_false(allequal[1]);
     expect_false(allequal[2]);
+    expect_false(allequal[3]);
 
     expect_int_eq(tupledb_open(path, &db, NULL), 0);
     expect_int_eq(exec_ok(db, "TRUNCATE t"), 0);
     tupledb_close(db);
-    expect_int_eq(check_indexes_meta(path, counts, allequal), 3);
+    expect_int_eq(check_indexes_meta(path, counts, allequal), 4);
     expect_int_eq(counts[0], 0);
     expect_true(allequal[0]);
     expect_false(allequal[1]);
     expect_false(allequal[2]);
+    expect_false(allequal[3]);
 }
 TEST_END
 
