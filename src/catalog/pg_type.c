@@ -84,6 +84,18 @@ tdb_type_lookup_by_name(const char *name)
     return NULL;
 }
 
+Oid
+tdb_type_element_of(Oid array_type)
+{
+    if (array_type == InvalidOid)
+        return InvalidOid;
+    for (int i = 0; i < NBUILTIN_TYPES; i++)
+        if (builtin_types[i].array == array_type &&
+            builtin_types[i].typtype != 'p')
+            return builtin_types[i].oid;
+    return InvalidOid;
+}
+
 const TypeInfo *
 tdb_type_all(int *n)
 {

@@ -71,6 +71,10 @@ const TypeInfo *tdb_type_lookup(Oid typid);
 /* The built-in type named name (pg_type.typname, e.g. "int4"), or NULL. */
 const TypeInfo *tdb_type_lookup_by_name(const char *name);
 
+/* The element type of the array type array_type (pg_type.typelem of an
+ * array type), or InvalidOid if it is not an array type. */
+Oid tdb_type_element_of(Oid array_type);
+
 /* All of them, for bootstrap: *n receives the count. */
 const TypeInfo *tdb_type_all(int *n);
 

@@ -527,6 +527,21 @@ deparse(Buf *b, Expr *e, DeparseContext *ctx)
     case T_InListExpr:
         deparse_in_list(b, (InListExpr *)e, ctx);
         return;
+    case T_ScalarArrayOpExpr: {
+        ScalarArrayOpExpr *saop = (ScalarArrayOpExpr *)e;
+
+        buf_printf(b, "(");
+        deparse(b, linitial(saop->args), ctx);
+        buf_printf(b, " %s %s (", saop->op->name, saop->use_or ? "ANY" : "ALL");
+        deparse(b, list_nth(saop->args, 1), ctx);
+        buf_printf(b, "))");
+        return;
+    }
+    case T_ArrayExpr:
+        buf_printf(b, "ARRAY[");
+        deparse_list(b, ((ArrayExpr *)e)->elements, ", ", ctx);
+        buf_printf(b, "]");
+        return;
     case T_SubPlan:
         buf_printf(b, "(%sSubPlan %d)",
                    ((SubPlan *)e)->use_hash ? "hashed " : "",

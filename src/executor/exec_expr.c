@@ -486,6 +486,70 @@ compile_minmax(ExprState *state, MinMaxExpr *mm, Datum *resv, bool *resnull,
     push_step(state, &step);
 }
 
+/*
+ * x op ANY / ALL (array): x into the call's first argument and the array
+ * evaluated, then EEOP_SCALARARRAYOP compares each element.  A constant
+ * array is read into its elements here, once for the statement.
+ */
+static TDB_NOINLINE void
+compile_saop(ExprState *state, ScalarArrayOpExpr *saop, Datum *resv,
+             bool *resnull, EState *estate)
+{
+    ScalarArrayOpState *ss = tdb_palloc0(sizeof(ScalarArrayOpState));
+    Expr *array = list_nth(saop->args, 1);
+    ExprEvalStep step;
+
+    ss->fcinfo = new_fcinfo(2, NULL, saop->op->fn, BOOLOID);
+    ss->fn = saop->op->fn;
+    ss->use_or = saop->use_or;
+    ss->strict = saop->op->strict;
+    compile_expr(state, linitial(saop->args), &ss->fcinfo->args[0].value,
+                 &ss->fcinfo->args[0].isnull, estate);
+    if (IsA(array, Const)) {
+        ss->is_const = true;
+        ss->array_isnull = ((Const *)array)->constisnull;
+        if (!ss->array_isnull) {
+            ArrayValues av = tdb_array_values(((Const *)array)->constvalue);
+
+            ss->nelems = av.n;
+            ss->elems = av.values;
+        }
+    } else
+        compile_expr(state, array, &ss->array, &ss->array_isnull, estate);
+    step = make_step(EEOP_SCALARARRAYOP, resv, resnull);
+    step.d.saop.state = ss;
+    push_step(state, &step);
+}
+
+/* Each of args evaluated into (*values)[i] / (*nulls)[i], arrays
+ * allocated here (in the ExprState's memory). */
+static void
+compile_each(ExprState *state, List *args, Datum **values, bool **nulls,
+             EState *estate)
+{
+    int n = list_length(args);
+
+    *values = tdb_palloc(sizeof(Datum) * (Size)Max(n, 1));
+    *nulls = tdb_palloc(sizeof(bool) * (Size)Max(n, 1));
+    for (int i = 0; i < n; i++)
+        compile_expr(state, list_nth(args, i), &(*values)[i], &(*nulls)[i],
+                     estate);
+}
+
+/* ARRAY[...]: the elements evaluated, then made one array (EEOP_ARRAY). */
+static void
+compile_array(ExprState *state, ArrayExpr *arr, Datum *resv, bool *resnull,
+              EState *estate)
+{
+    ExprEvalStep step = make_step(EEOP_ARRAY, resv, resnull);
+
+    step.d.array.nelems = list_length(arr->elements);
+    step.d.array.elemtype = arr->element_type;
+    compile_each(state, arr->elements, &step.d.array.values,
+                 &step.d.array.nulls, estate);
+    push_step(state, &step);
+}
+
 /* ROW(...): the fields evaluated, then made one record (EEOP_ROW). */
 static void
 compile_row(ExprState *state, RowExpr *row, Datum *resv, bool *resnull,
@@ -494,15 +558,12 @@ compile_row(ExprState *state, RowExpr *row, Datum *resv, bool *resnull,
     int nargs = list_length(row->args);
     ExprEvalStep step = make_step(EEOP_ROW, resv, resnull);
 
-    step.d.row.values = tdb_palloc(sizeof(Datum) * (Size)Max(nargs, 1));
-    step.d.row.nulls = tdb_palloc(sizeof(bool) * (Size)Max(nargs, 1));
     step.d.row.types = tdb_palloc(sizeof(Oid) * (Size)Max(nargs, 1));
     step.d.row.nargs = nargs;
-    for (int i = 0; i < nargs; i++) {
+    for (int i = 0; i < nargs; i++)
         step.d.row.types[i] = exprType(list_nth(row->args, i));
-        compile_expr(state, list_nth(row->args, i), &step.d.row.values[i],
-                     &step.d.row.nulls[i], estate);
-    }
+    compile_each(state, row->args, &step.d.row.values, &step.d.row.nulls,
+                 estate);
     push_step(state, &step);
 }
 
@@ -768,6 +829,12 @@ compile_expr(ExprState *state, Expr *node, Datum *resv, bool *resnull,
         compile_coercion(state, node, ((CoerceToTypmod *)node)->arg, resv,
                          resnull, estate);
         return;
+    case T_ScalarArrayOpExpr:
+        compile_saop(state, (ScalarArrayOpExpr *)node, resv, resnull, estate);
+        break;
+    case T_ArrayExpr:
+        compile_array(state, (ArrayExpr *)node, resv, resnull, estate);
+        break;
     case T_InListExpr:
         compile_inlist(state, (InListExpr *)node, resv, resnull, estate);
         return;
@@ -825,6 +892,8 @@ step_may_allocate(const ExprEvalStep *step)
     case EEOP_NULLIF:
     case EEOP_MINMAX:
     case EEOP_ROW:
+    case EEOP_SCALARARRAYOP:
+    case EEOP_ARRAY:
     case EEOP_SUBPLAN:
     case EEOP_AGG_CALL:
         return true;

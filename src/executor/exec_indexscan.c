@@ -42,11 +42,12 @@
 #include "executor/exec_int.h"
 #include "executor/execindex.h"
 #include "toast/detoast.h"
+#include "types/builtins.h"
 
 /* Rows between two interrupt checks (as a SeqScan's). */
 #define INDEXSCAN_INTERRUPT_ROWS 64
 
-/* An IN-list key's sorted distinct items. */
+/* An IN-list or = ANY (array) key's sorted distinct values. */
 typedef struct ArrayKey {
     int key;      /* index into IndexScan.keys / the BTScanKeyData */
     Datum *elems; /* in the order the scan visits them */
@@ -64,7 +65,7 @@ typedef struct IndexScanState {
     TupleTableSlot *scan_slot; /* heap slot (Index Scan), or virtual
                                 * table-shaped (Index Only Scan) */
     TupleTableSlot *heap_slot; /* Index Only Scan: heap visits */
-    ExprState **key_args;      /* per key: its value, or NULL */
+    ExprState **key_args;      /* per key: its value or array, or NULL */
     ExprState ***key_items;    /* per key: its IN-list items, or NULL */
     BTScanKeyData *skeys;      /* the keys as the B-tree takes them */
     int nskeys;
@@ -190,22 +191,40 @@ sort_distinct(const BTKeyColumn *col, Datum *elems, int n)
     return out;
 }
 
-/* An IN-list key's items: evaluated, fitted, sorted, in visiting order. */
+/*
+ * An IN-list or = ANY (array) key's values: evaluated, fitted, sorted,
+ * in visiting order (a NULL array has none).
+ */
 static void
 compute_array(IndexScanState *is, int k, ArrayKey *ak)
 {
     const IndexKey *key = &is->plan->keys[k];
     const BTKeyColumn *col = &is->bt.keys[key->attno - 1];
     int n = list_length(key->items), m = 0;
+    Datum *array_elems = NULL;
     bool reverse;
 
+    if (key->array != NULL) {
+        bool isnull;
+        Datum a = tdb_exec_eval_expr(is->key_args[k], is->ps.econtext, &isnull);
+
+        n = 0;
+        if (!isnull) {
+            ArrayValues av = tdb_array_values(a);
+
+            n = av.n;
+            array_elems = av.values;
+        }
+    }
     ak->key = k;
     ak->elems = tdb_palloc(sizeof(Datum) * (Size)Max(n, 1));
     for (int i = 0; i < n; i++) {
-        bool isnull;
+        bool isnull = false;
         int strategy = BT_EQUAL;
-        Datum d =
-            tdb_exec_eval_expr(is->key_items[k][i], is->ps.econtext, &isnull);
+        Datum d = array_elems != NULL
+                      ? array_elems[i]
+                      : tdb_exec_eval_expr(is->key_items[k][i], is->ps.econtext,
+                                           &isnull);
 
         if (!isnull && key_value(is, key, &strategy, &d))
             ak->elems[m++] = d;
@@ -247,7 +266,7 @@ compute_keys(IndexScanState *is)
         sk->argument = (Datum)0;
         if (key->strategy == BT_IS_NULL || key->strategy == BT_IS_NOT_NULL)
             continue;
-        if (key->items != NIL) {
+        if (key->items != NIL || key->array != NULL) {
             ArrayKey *ak = &is->arrays[is->narrays++];
 
             compute_array(is, k, ak);
@@ -445,8 +464,9 @@ tdb_exec_init_indexscan(IndexScan *plan, EState *estate)
     for (int k = 0; k < plan->nkeys; k++) {
         IndexKey *key = &plan->keys[k];
 
-        if (key->arg != NULL)
-            is->key_args[k] = tdb_exec_init_expr(key->arg, estate);
+        if (key->arg != NULL || key->array != NULL)
+            is->key_args[k] = tdb_exec_init_expr(
+                key->arg != NULL ? key->arg : key->array, estate);
         if (key->items != NIL) {
             is->key_items[k] =
                 tdb_palloc(sizeof(ExprState *) * (Size)list_length(key->items));

@@ -13,6 +13,7 @@
 #include "executor/executor.h"
 #include "executor/expr_int.h"
 #include "toast/detoast.h"
+#include "types/builtins.h"
 
 #define EEO_CASE(op) CASE_##op:
 #define EEO_DISPATCH() goto *((void *)op->opcode)
@@ -43,6 +44,76 @@ call_function(ExprEvalStep *op)
 
     fcinfo->isnull = false;
     return op->d.func.fn(fcinfo);
+}
+
+/*
+ * x op ANY / ALL (array), as PostgreSQL's ExecEvalScalarArrayOp: NULL
+ * for a NULL array; false (ANY) / true (ALL) for an empty one, even for
+ * a NULL x; NULL for a NULL x and a strict op; else the first element
+ * deciding it (true for ANY, false for ALL), or NULL if a comparison was
+ * NULL, or the other answer.  Elements are read in the per-row context.
+ */
+static TDB_NOINLINE Datum
+scalar_array_op(ScalarArrayOpState *ss, bool *isnull)
+{
+    FunctionCallInfo fcinfo = ss->fcinfo;
+    Datum *elems = ss->elems;
+    int n = ss->nelems;
+    bool have_null = false;
+
+    *isnull = false;
+    if (ss->array_isnull) {
+        *isnull = true;
+        return (Datum)0;
+    }
+    if (!ss->is_const) {
+        ArrayValues av = tdb_array_values(ss->array);
+
+        n = av.n;
+        elems = av.values;
+    }
+    if (n == 0)
+        return BoolGetDatum(!ss->use_or);
+    if (fcinfo->args[0].isnull && ss->strict) {
+        *isnull = true;
+        return (Datum)0;
+    }
+    fcinfo->args[1].isnull = false;
+    for (int i = 0; i < n; i++) {
+        Datum r;
+
+        fcinfo->args[1].value = elems[i];
+        fcinfo->isnull = false;
+        r = ss->fn(fcinfo);
+        if (fcinfo->isnull)
+            have_null = true;
+        else if (DatumGetBool(r) == ss->use_or)
+            return BoolGetDatum(ss->use_or);
+    }
+    if (have_null) {
+        *isnull = true;
+        return (Datum)0;
+    }
+    return BoolGetDatum(!ss->use_or);
+}
+
+/* ARRAY[...] of the evaluated elements (detoasted: arrays hold plain
+ * values), in the current memory context. */
+static TDB_NOINLINE Datum
+array_construct(ExprEvalStep *op)
+{
+    int n = op->d.array.nelems;
+    Datum *values = tdb_palloc(sizeof(Datum) * (Size)Max(n, 1));
+
+    for (int i = 0; i < n; i++) {
+        if (op->d.array.nulls[i])
+            ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("arrays with NULL elements are not supported "
+                           "yet"));
+        values[i] =
+            tdb_type_detoast(op->d.array.elemtype, op->d.array.values[i]);
+    }
+    return tdb_array_construct(op->d.array.elemtype, values, n, 1);
 }
 
 static bool
@@ -211,6 +282,8 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
         &&CASE_EEOP_INLIST_ARG,
         &&CASE_EEOP_INLIST_HASHED,
         &&CASE_EEOP_SUBPLAN,
+        &&CASE_EEOP_SCALARARRAYOP,
+        &&CASE_EEOP_ARRAY,
         &&CASE_EEOP_AGG_COUNT_STAR,
         &&CASE_EEOP_AGG_COUNT,
         &&CASE_EEOP_AGG_SUM_INT2,
@@ -597,6 +670,17 @@ tdb_exec_interp(ExprState *state, ExprContext *econtext, bool *isnull)
             *op->resvalue = BoolGetDatum(h->is_not);
             *op->resnull = h->has_null;
         }
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_SCALARARRAYOP)
+    {
+        *op->resvalue = scalar_array_op(op->d.saop.state, op->resnull);
+        EEO_NEXT();
+    }
+    EEO_CASE(EEOP_ARRAY)
+    {
+        *op->resvalue = array_construct(op);
+        *op->resnull = false;
         EEO_NEXT();
     }
     EEO_CASE(EEOP_SUBPLAN)

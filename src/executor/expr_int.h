@@ -61,6 +61,8 @@ typedef enum ExprEvalOp {
     EEOP_INLIST_ARG,
     EEOP_INLIST_HASHED,
     EEOP_SUBPLAN,
+    EEOP_SCALARARRAYOP, /* x op ANY / ALL (array) */
+    EEOP_ARRAY,         /* ARRAY[...] */
     /* an Agg node's transitions (tdb_exec_init_agg_trans) */
     EEOP_AGG_COUNT_STAR,
     EEOP_AGG_COUNT,
@@ -96,6 +98,22 @@ typedef struct InListHash {
 
 /* Is v in the hashed list (hash computed here)? */
 bool tdb_inlist_hash_contains(const InListHash *h, Datum v);
+
+/*
+ * x op ANY (array) / x op ALL (array) (EEOP_SCALARARRAYOP): the
+ * operator's call with x in args[0], each element put in args[1].
+ */
+typedef struct ScalarArrayOpState {
+    FunctionCallInfo fcinfo;
+    PGFunction fn;
+    bool use_or;   /* ANY */
+    bool strict;   /* a NULL x gives NULL (unless the array is empty) */
+    bool is_const; /* the array was a constant: elems read once */
+    Datum array;   /* the array, evaluated per row (not is_const) */
+    bool array_isnull;
+    int nelems; /* is_const: the constant's elements */
+    Datum *elems;
+} ScalarArrayOpState;
 
 struct ExprEvalStep {
     intptr_t opcode; /* label address once the state is ready, or an
@@ -188,6 +206,15 @@ struct ExprEvalStep {
         struct {
             struct SubPlanState *sstate;
         } subplan;
+        struct {
+            ScalarArrayOpState *state;
+        } saop;
+        struct {
+            Datum *values; /* the elements, evaluated */
+            bool *nulls;
+            int nelems;
+            Oid elemtype;
+        } array;
         struct {
             int aggno;               /* transition state number */
             FunctionCallInfo fcinfo; /* args[1..]: the inputs */

@@ -40,6 +40,8 @@ typedef enum NodeTag {
     T_CoerceViaIO,
     T_CoerceToTypmod,
     T_InListExpr,
+    T_ScalarArrayOpExpr,
+    T_ArrayExpr,
     T_Aggref,
     T_SubLink,
     T_SubPlan,

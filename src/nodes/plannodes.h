@@ -66,8 +66,10 @@ typedef struct IndexKey {
     List *items;  /* column IN (items): one scan per distinct non-null
                    * item, in index order (PostgreSQL's ScalarArrayOp
                    * index qual) */
-    Oid arg_type; /* arg's / the items' type: the column's, or another
-                   * integer type (int2 / int4 / int8), fitted to the
+    Expr *array;  /* column = ANY (array): the same, for the array's
+                   * elements (NULL otherwise) */
+    Oid arg_type; /* arg's / the items' / the elements' type: the column's, or
+                   * another integer type (int2 / int4 / int8), fitted to the
                    * column's range when the scan starts */
 } IndexKey;
 

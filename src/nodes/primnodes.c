@@ -122,6 +122,10 @@ node_size(NodeTag tag)
         return sizeof(CoerceToTypmod);
     case T_InListExpr:
         return sizeof(InListExpr);
+    case T_ScalarArrayOpExpr:
+        return sizeof(ScalarArrayOpExpr);
+    case T_ArrayExpr:
+        return sizeof(ArrayExpr);
     case T_Aggref:
         return sizeof(Aggref);
     case T_SubLink:
@@ -211,6 +215,10 @@ tdb_expr_walk_children(Node *node, ExprWalker walker, void *context)
     case T_InListExpr:
         return WALK(((InListExpr *)node)->arg) ||
                walk_list(((InListExpr *)node)->items, walker, context);
+    case T_ScalarArrayOpExpr:
+        return walk_list(((ScalarArrayOpExpr *)node)->args, walker, context);
+    case T_ArrayExpr:
+        return walk_list(((ArrayExpr *)node)->elements, walker, context);
     case T_Aggref: {
         Aggref *a = (Aggref *)node;
 
@@ -333,6 +341,14 @@ tdb_expr_mutate_children(Node *node, ExprMutator mutator, void *context)
         ((InListExpr *)copy)->arg = MUTATE(((InListExpr *)node)->arg);
         ((InListExpr *)copy)->items =
             mutate_list(((InListExpr *)node)->items, mutator, context);
+        break;
+    case T_ScalarArrayOpExpr:
+        ((ScalarArrayOpExpr *)copy)->args =
+            mutate_list(((ScalarArrayOpExpr *)node)->args, mutator, context);
+        break;
+    case T_ArrayExpr:
+        ((ArrayExpr *)copy)->elements =
+            mutate_list(((ArrayExpr *)node)->elements, mutator, context);
         break;
     case T_Aggref:
         ((Aggref *)copy)->args =
@@ -474,6 +490,16 @@ tdb_expr_equal(const Node *a, const Node *b)
     case T_RowExpr:
         return list_equal(((const RowExpr *)a)->args,
                           ((const RowExpr *)b)->args);
+    case T_ScalarArrayOpExpr:
+        return ((const ScalarArrayOpExpr *)a)->op ==
+                   ((const ScalarArrayOpExpr *)b)->op &&
+               ((const ScalarArrayOpExpr *)a)->use_or ==
+                   ((const ScalarArrayOpExpr *)b)->use_or &&
+               list_equal(((const ScalarArrayOpExpr *)a)->args,
+                          ((const ScalarArrayOpExpr *)b)->args);
+    case T_ArrayExpr:
+        return list_equal(((const ArrayExpr *)a)->elements,
+                          ((const ArrayExpr *)b)->elements);
     case T_Aggref: {
         const Aggref *x = (const Aggref *)a, *y = (const Aggref *)b;
 

@@ -203,6 +203,25 @@ typedef struct InListExpr {
     bool is_not;
 } InListExpr;
 
+/*
+ * x op ANY (array) / x op ALL (array) (PostgreSQL's ScalarArrayOpExpr):
+ * op applied to x and each element, ORed (ANY) or ANDed (ALL); NULL for
+ * a NULL array, false (ANY) / true (ALL) for an empty one.
+ */
+typedef struct ScalarArrayOpExpr {
+    Expr xpr;
+    const OperDesc *op; /* between x's type and the element type */
+    bool use_or;        /* ANY; ALL if false */
+    List *args;         /* x, then the array (of op's right type) */
+} ScalarArrayOpExpr;
+
+/* ARRAY[e1, e2, ...]: a one-dimensional array of the elements. */
+typedef struct ArrayExpr {
+    Expr xpr; /* type_oid: the array type */
+    Oid element_type;
+    List *elements;
+} ArrayExpr;
+
 /* An aggregate call, evaluated by the Agg node above. */
 typedef struct Aggref {
     Expr xpr;

@@ -371,6 +371,26 @@ inlist_args(Node *n)
 }
 
 static List *
+array_elements(Node *n)
+{
+    return ((ArrayExpr *)n)->elements;
+}
+
+/* x op ANY / ALL (array): evaluated when x and the array are constants
+ * and op is immutable. */
+static Node *
+fold_saop(ScalarArrayOpExpr *saop, FoldContext *ctx)
+{
+    ScalarArrayOpExpr *copy =
+        (ScalarArrayOpExpr *)tdb_copy_node_shallow((Node *)saop);
+
+    copy->args = fold_list(saop->args, ctx);
+    if (all_const(copy->args) && copy->op->volatility == PROVOLATILE_IMMUTABLE)
+        return (Node *)evaluate(&copy->xpr);
+    return (Node *)copy;
+}
+
+static List *
 arg_of_test(Node *n)
 {
     Expr *arg = IsA(n, NullTest) ? ((NullTest *)n)->arg
@@ -679,6 +699,10 @@ fold_mutator(Node *node, void *arg)
         return fold_children_then_evaluate(node, ctx, minmax_args);
     case T_InListExpr:
         return fold_children_then_evaluate(node, ctx, inlist_args);
+    case T_ScalarArrayOpExpr:
+        return fold_saop((ScalarArrayOpExpr *)node, ctx);
+    case T_ArrayExpr:
+        return fold_children_then_evaluate(node, ctx, array_elements);
     case T_NullTest:
     case T_BooleanTest:
     case T_CoerceToTypmod:

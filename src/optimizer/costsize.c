@@ -29,6 +29,7 @@
 #include "catalog/pg_type.h"
 #include "optimizer/planner_int.h"
 #include "storage/bufmgr.h"
+#include "types/builtins.h"
 
 /* ----------------------------------------------------------------------
  * Widths and rows
@@ -247,6 +248,55 @@ eq_selectivity(Expr *var, double tuples, List *unique_attnos)
     return 1.0 / Max(1.0, Min(tuples, DEFAULT_NUM_DISTINCT));
 }
 
+int
+tdb_plan_array_length(Expr *array)
+{
+    array = strip_relabel(array);
+    if (IsA(array, Const))
+        return ((Const *)array)->constisnull
+                   ? 0
+                   : tdb_array_values(((Const *)array)->constvalue).n;
+    if (IsA(array, ArrayExpr))
+        return list_length(((ArrayExpr *)array)->elements);
+    return 10;
+}
+
+/*
+ * scalararraysel without statistics: each element's selectivity s
+ * combined as independent events (ANY: s1 + s - s1 * s; ALL: s1 * s),
+ * except that "= ANY" of a known array adds its elements' (they are
+ * disjoint) and "<> ALL" subtracts their complements, when that stays
+ * within 0..1.  An array of unknown length counts as 10 elements, always
+ * combined independently.
+ */
+static double
+saop_selectivity(ScalarArrayOpExpr *saop, double tuples, List *unique_attnos)
+{
+    Expr *arg = linitial(saop->args), *array = list_nth(saop->args, 1);
+    bool is_eq = saop->op->is_equality;
+    bool is_ne = strcmp(saop->op->name, "<>") == 0;
+    bool known = IsA(strip_relabel(array), Const) ||
+                 IsA(strip_relabel(array), ArrayExpr);
+    int n = tdb_plan_array_length(array);
+    double e = eq_selectivity(arg, tuples, unique_attnos);
+    double s = is_eq ? e : is_ne ? 1.0 - e : DEFAULT_INEQ_SEL;
+    double s1 = saop->use_or ? 0.0 : 1.0, disjoint = s1;
+
+    for (int i = 0; i < n; i++) {
+        if (saop->use_or) {
+            s1 = s1 + s - s1 * s;
+            disjoint += s;
+        } else {
+            s1 = s1 * s;
+            disjoint += s - 1.0;
+        }
+    }
+    if (known && (saop->use_or ? is_eq : is_ne) && disjoint >= 0.0 &&
+        disjoint <= 1.0)
+        s1 = disjoint;
+    return s1;
+}
+
 /* One bound of a range on an expression (clauselist_selectivity's
  * RangeQueryClause). */
 typedef struct RangeBound {
@@ -327,6 +377,9 @@ tdb_plan_restriction_selectivity(List *quals, double tuples,
                 s = in->is_not ? s * (1.0 - e) : s + e;
             }
             sel *= Max(0.0, Min(1.0, s));
+        } else if (IsA(q, ScalarArrayOpExpr)) {
+            sel *=
+                saop_selectivity((ScalarArrayOpExpr *)q, tuples, unique_attnos);
         } else
             sel *= DEFAULT_INEQ_SEL;
     }

@@ -15,6 +15,9 @@
  *                        for int2 / int4 / int8 columns -- another of
  *                        those (PostgreSQL's integer_ops family);
  *   column IN (values)   an IN list of such values (ScalarArrayOp);
+ *   column = ANY (array) an array such a value gives (a constant, a
+ *                        parameter, ARRAY[...] of them): one scan per
+ *                        distinct non-null element, as an IN list;
  *   column IS [NOT] NULL
  *
  * where "column" is a table column the index holds as a key column.  The
@@ -37,8 +40,8 @@
  * implications: a > 20 for a predicate a > 10), and the conditions the
  * predicate implies are no Filter of the scan.
  *
- * Not here yet (PostgreSQL has them): bitmap scans, = ANY (array), index
- * scans parameterized by a join's outer row.
+ * Not here yet (PostgreSQL has them): bitmap scans, index scans
+ * parameterized by a join's outer row.
  *
  * Entry point (planner_int.h): tdb_plan_index_scan.
  */
@@ -255,6 +258,20 @@ match_clause(Expr *cond, Expr *col, Oid coltype, IndexClause *ic)
         ic->key.arg_type = coltype;
         return true;
     }
+    if (IsA(cond, ScalarArrayOpExpr)) {
+        ScalarArrayOpExpr *saop = (ScalarArrayOpExpr *)cond;
+        Expr *array = list_nth(saop->args, 1);
+
+        if (!saop->use_or || !saop->op->is_equality ||
+            !is_index_column(linitial(saop->args), col) ||
+            !is_scan_constant(array) ||
+            !types_compatible(coltype, saop->op->right))
+            return false;
+        ic->key.strategy = KEY_EQUAL;
+        ic->key.array = array;
+        ic->key.arg_type = key_arg_type(coltype, saop->op->right);
+        return true;
+    }
     if (IsA(cond, InListExpr)) {
         InListExpr *in = (InListExpr *)cond;
         Oid item_type;
@@ -412,11 +429,20 @@ index_pages_fetched(double tuples_fetched, double pages, double index_pages,
     }
 }
 
-/* The estimated elements of an IN list (PostgreSQL's
+/* Is the clause an IN list or = ANY (array): one scan per element? */
+static bool
+is_array_clause(const IndexClause *ic)
+{
+    return ic->key.items != NIL || ic->key.array != NULL;
+}
+
+/* The estimated elements of an IN list or array (PostgreSQL's
  * estimate_array_length). */
 static double
 array_length(const IndexClause *ic)
 {
+    if (ic->key.array != NULL)
+        return tdb_plan_array_length(ic->key.array);
     return ic->key.items != NIL ? list_length(ic->key.items) : 1;
 }
 
@@ -495,7 +521,7 @@ cost_index_path(IndexContext *cx, IndexPath *path)
             if (ic->col != col)
                 break;
         }
-        if (ic->key.items != NIL) {
+        if (is_array_clause(ic)) {
             found_saop = true;
             if (array_length(ic) > 1)
                 bound_sa_scans *= array_length(ic);
@@ -623,7 +649,7 @@ index_gives_order(IndexContext *cx, const IndexInfo *ii, List *clauses,
                 IndexClause *ic = list_nth(clauses, k);
 
                 fixed = ic->col == col && ic->key.strategy == KEY_EQUAL &&
-                        ic->key.items == NIL;
+                        !is_array_clause(ic);
             }
             if (!fixed)
                 return false;
@@ -637,7 +663,7 @@ index_gives_order(IndexContext *cx, const IndexInfo *ii, List *clauses,
     for (int k = 0; k < list_length(clauses); k++) {
         IndexClause *ic = list_nth(clauses, k);
 
-        if (ic->key.items != NIL && ic->col > 0)
+        if (is_array_clause(ic) && ic->col > 0)
             return false;
     }
     *backward = dir < 0;

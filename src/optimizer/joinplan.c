@@ -162,6 +162,11 @@ count_calls(Node *node, void *arg)
     case T_InListExpr:
         *cost += list_length(((InListExpr *)node)->items) * 0.5;
         break;
+    case T_ScalarArrayOpExpr:
+        *cost += tdb_plan_array_length(
+                     list_nth(((ScalarArrayOpExpr *)node)->args, 1)) *
+                 0.5;
+        break;
     case T_SubLink:
     case T_SubPlan:
         *cost += 1000; /* a subquery outweighs any expression */

@@ -142,6 +142,11 @@ nonnullable(Node *node, bool top_level, bool want_vars)
                    ? nonnullable(((Node *)((InListExpr *)node)->arg), false,
                                  want_vars)
                    : NIL;
+    case T_ScalarArrayOpExpr:
+        return ((ScalarArrayOpExpr *)node)->op->strict
+                   ? nonnullable(linitial(((ScalarArrayOpExpr *)node)->args),
+                                 false, want_vars)
+                   : NIL;
     case T_BoolExpr:
         return nonnullable_bool((BoolExpr *)node, top_level, want_vars);
     case T_RelabelType:

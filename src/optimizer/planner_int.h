@@ -174,6 +174,10 @@ double tdb_plan_limited_cost(PathCost c, double rows, double limit);
  * unique_attnos: the columns of its single-column unique indexes (an
  * "=" on one keeps a single row).
  */
+/* The elements an array expression is estimated to have (PostgreSQL's
+ * estimate_array_length): a constant's count, ARRAY[...]'s, else 10. */
+int tdb_plan_array_length(Expr *array);
+
 double tdb_plan_restriction_selectivity(List *quals, double tuples,
                                         List *unique_attnos);
 

@@ -176,6 +176,7 @@ tdb_plan_fix_plan(Plan *plan)
         for (int i = 0; i < is->nkeys; i++) {
             is->keys[i].arg = fix_expr(is->keys[i].arg, &ctx);
             is->keys[i].items = fix_expr(is->keys[i].items, &ctx);
+            is->keys[i].array = fix_expr(is->keys[i].array, &ctx);
         }
         return;
     }

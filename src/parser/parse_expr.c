@@ -799,13 +799,14 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 }
 
 /*
- * x op ANY (array) / x op ALL (array), analyzed as the same comparison
- * over the array's elements as a subquery -- x op ANY (SELECT
- * unnest(array)) -- which has the same NULL rules, and NULL when the
- * array is NULL (the subquery alone would give false or true).
+ * x op ANY (array) / x op ALL (array) as the old template analyzes it:
+ * the same comparison over the array's elements as a subquery -- x op
+ * ANY (SELECT unnest(array)) -- with NULL for a NULL array.  Used where
+ * the array would need converting to another element type, which
+ * tupledb's arrays cannot do.
  */
 static Expr *
-transform_op_any_array(ParseState *ps, PgQuery__AExpr *a)
+op_any_array_as_subquery(ParseState *ps, PgQuery__AExpr *a)
 {
     char sql[256];
     PgQuery__Node *args[2] = {a->lexpr, a->rexpr};
@@ -820,6 +821,102 @@ transform_op_any_array(ParseState *ps, PgQuery__AExpr *a)
              op, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY ? "ANY"
                                                                    : "ALL");
     return transform(ps, tdb_sql_expand_template(sql, args, 2));
+}
+
+/*
+ * x op ANY (array) / x op ALL (array): a ScalarArrayOpExpr, resolved as
+ * PostgreSQL's make_scalar_array_op does -- the operator chosen for x's
+ * type and the array's element type (an untyped array literal or
+ * parameter: whatever the operator's right type is, the array then of
+ * that type), which must yield boolean.
+ */
+static Expr *
+transform_op_any_array(ParseState *ps, PgQuery__AExpr *a)
+{
+    Expr *l = transform(ps, a->lexpr);
+    Expr *r = transform(ps, a->rexpr);
+    Oid rtype = exprType(r);
+    Oid elem = rtype == UNKNOWNOID ? UNKNOWNOID : tdb_type_element_of(rtype);
+    const TypeInfo *right;
+    OpExpr *cmp;
+    ScalarArrayOpExpr *saop;
+
+    if (elem == InvalidOid)
+        ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                errmsg("op ANY/ALL (array) requires array on right side"),
+                errposition(parse_errpos(ps, a->location)));
+    cmp = (OpExpr *)tdb_make_op(
+        ps, op_name(a), l, (Expr *)tdb_make_null_const(elem, -1), a->location);
+    if (exprType(&cmp->xpr) != BOOLOID)
+        ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                errmsg("op ANY/ALL (array) requires operator to yield "
+                       "boolean"),
+                errposition(parse_errpos(ps, a->location)));
+    if (!IsA(cmp, OpExpr) || list_length(cmp->args) != 2)
+        return op_any_array_as_subquery(ps, a);
+    right = tdb_type_lookup(cmp->op->right);
+    if (right == NULL || right->array == InvalidOid ||
+        tdb_type_lookup(right->array) == NULL ||
+        (rtype != UNKNOWNOID && rtype != right->array))
+        return op_any_array_as_subquery(ps, a);
+    saop = makeNode(ScalarArrayOpExpr);
+    saop->op = cmp->op;
+    saop->use_or = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY;
+    saop->args =
+        tdb_list_make2(linitial(cmp->args),
+                       tdb_coerce_or_error(ps, r, right->array, -1,
+                                           CAST_IMPLICIT, exprLocation(r)));
+    saop->xpr.type_oid = BOOLOID;
+    saop->xpr.typmod = -1;
+    saop->xpr.location = a->location;
+    return (Expr *)saop;
+}
+
+/*
+ * ARRAY[e1, e2, ...]: the elements of their common type (PostgreSQL's
+ * transformArrayExpr), one-dimensional; ARRAY[] needs a type tupledb
+ * cannot take from a cast yet.
+ */
+static Expr *
+transform_array_expr(ParseState *ps, PgQuery__AArrayExpr *ae)
+{
+    ArrayExpr *result;
+    const TypeInfo *elem;
+    List *elements;
+    Oid type;
+
+    if (ae->n_elements == 0)
+        ereport(ERROR, errcode(ERRCODE_INDETERMINATE_DATATYPE),
+                errmsg("cannot determine type of empty array"),
+                errhint("Explicitly cast to the desired type, for example "
+                        "ARRAY[]::integer[]."),
+                errposition(parse_errpos(ps, ae->location)));
+    for (size_t i = 0; i < ae->n_elements; i++)
+        if (ae->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR)
+            not_supported(ps, "multidimensional arrays", ae->location);
+    elements = transform_list(ps, ae->elements, ae->n_elements);
+    type = tdb_select_common_type(ps, elements, "ARRAY");
+    elem = tdb_type_lookup(type);
+    if (elem == NULL || elem->array == InvalidOid ||
+        tdb_type_lookup(elem->array) == NULL)
+        ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                errmsg("arrays of type %s are not supported yet",
+                       tdb_format_type(type, -1)),
+                errposition(parse_errpos(ps, ae->location)));
+    result = makeNode(ArrayExpr);
+    for (int i = 0; i < list_length(elements); i++) {
+        Expr *e = list_nth(elements, i);
+
+        result->elements =
+            tdb_lappend(result->elements,
+                        tdb_coerce_or_error(ps, e, type, -1, CAST_IMPLICIT,
+                                            exprLocation(e)));
+    }
+    result->element_type = type;
+    result->xpr.type_oid = elem->array;
+    result->xpr.typmod = -1;
+    result->xpr.location = ae->location;
+    return (Expr *)result;
 }
 
 /*
@@ -1664,6 +1761,8 @@ transform(ParseState *ps, PgQuery__Node *node)
         return transform_collate(ps, node->collate_clause);
     case PG_QUERY__NODE__NODE_A_INDIRECTION:
         return transform_indirection(ps, node->a_indirection);
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+        return transform_array_expr(ps, node->a_array_expr);
     default:
         ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                 errmsg("expression type %s is not supported yet",
@@ -1758,6 +1857,9 @@ figure_colname(PgQuery__Node *node, const char **name)
             return 2;
         }
         return 0;
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+        *name = "array";
+        return 2;
     case PG_QUERY__NODE__NODE_A_INDIRECTION:
         /* a[i]: the array's name (no field selection in tupledb) */
         return figure_colname(node->a_indirection->arg, name);

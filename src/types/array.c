@@ -21,8 +21,9 @@
  * || (array_cat, not strict: NULL || a is a), array_to_string, unnest,
  * array_upper, subscripting (the analyzer calls the "array subscript"
  * function for a[i]) and ARRAY(subquery) (tdb_array_construct, used by
- * the executor).  x op ANY (array) is analyzed as x op ANY (SELECT
- * unnest(array)) (parser/parse_expr.c).
+ * the executor).  x op ANY / ALL (array) is a ScalarArrayOpExpr
+ * (parser/parse_expr.c; executor/exec_interp.c compares the elements) and
+ * ARRAY[...] an ArrayExpr (tdb_array_construct).
  *
  * Entry point: tdb_builtins_array (registry.c).
  */

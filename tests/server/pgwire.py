@@ -934,6 +934,33 @@ def group_indexscan():
         got.append(rows(batch(c, m_bind("", "lst", params), m_execute(), SYNC)))
     check("indexscan: a IN ($1, $2)",
           got == [[["4"], ["9"]], [["9"]], [["9"]], []], got)
+
+    # a = ANY ($1) with an int4[] parameter, as drivers send IN lists:
+    # given as int4[] (text and binary) or left to inference (int4[]);
+    # the index condition's elements are read at each execution
+    m = batch(c, m_parse("anyt", "SELECT a FROM ix WHERE a = ANY ($1) "
+                                 "ORDER BY a", (1007,)),
+              m_parse("anyu", "SELECT b FROM ix WHERE a = ANY ($1) "
+                              "ORDER BY a"),
+              m_describe("S", "anyu"), SYNC)
+    check("indexscan: a = ANY ($1) infers int4[]",
+          param_types(m) == [1007] and not error_of(m),
+          (param_types(m), error_of(m)))
+    got = []
+    for params in (("{9,4,9}",), ("{}",), (None,), ("{100,4999,5000}",)):
+        got.append(rows(batch(c, m_bind("", "anyt", params), m_execute(),
+                              SYNC)))
+    got.append(rows(batch(c, m_bind("", "anyu", ("{3,1}",)), m_execute(),
+                          SYNC)))
+    # binary int4[]: ndim 1, no NULLs, int4, 3 elements from 1
+    arr = struct.pack("!iiiii", 1, 0, 23, 3, 1) + b"".join(
+        struct.pack("!ii", 4, v) for v in (6, 2, 6))
+    got.append(rows(batch(c, m_bindx("", "anyt", (arr,), (1,)), m_execute(),
+                          SYNC)))
+    check("indexscan: a = ANY ($1) with each int4[]",
+          got == [[["4"], ["9"]], [], [], [["4999"], ["5000"]],
+                  [["r1"], ["r3"]],
+                  [["2"], ["6"]]], got)
     c.query("DROP TABLE ix")
     c.query("DROP TABLE ix_other")
     a.close()
