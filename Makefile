@@ -34,6 +34,8 @@
 #   make bench-toast     a 640 kB toasted value once per row of 1,000 (nested
 #                        loop inner / outer, InitPlan, sort by it), each also on
 #                        an untoasted copy, vs PostgreSQL (issue 10)
+#   make bench-index-scan  reads through a B-tree (point, range, index-only,
+#                        ORDER BY LIMIT, pgbench -S) vs PostgreSQL 15
 #   make bench-server    pgbench round trips and per-connection memory,
 #                        `tupledb serve` vs PostgreSQL 15
 #   make bench-upsert    INSERT ... ON CONFLICT DO UPDATE through the
@@ -110,7 +112,7 @@ TEST_BINS += $(SMALLSEG_TEST)
 
 .PHONY: all run check check-asan check-valgrind check-symbols check-layers tests deps \
 	deps-server-test check-server check-difftest \
-	bench bench-mmgr bench-tuple bench-heap bench-nbtree bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-index bench-toast bench-subqueries bench-server bench-upsert clean format check-regress \
+	bench bench-mmgr bench-tuple bench-heap bench-nbtree bench-tuplehash bench-sortkey bench-sql bench-copy bench-types bench-hashagg bench-hashagg-pgbench bench-sort bench-index bench-index-scan bench-toast bench-subqueries bench-server bench-upsert clean format check-regress \
 	regress-wrapper
 .DEFAULT_GOAL := all
 
@@ -394,6 +396,15 @@ bench-hashagg: deps
 bench-hashagg-pgbench: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
 	$(Q)bench/server/run.sh build/release/tupledb hashagg
+
+# Index scans (issue 22): bench-server's harness with the "index" workload
+# set (bench/server/sets/index.sh): primary key lookups on 10M rows,
+# 1,000-row ranges, an index-only count, ORDER BY pk LIMIT 10 and
+# `pgbench -S` after `pgbench -i -s 10`, against `tupledb serve` and
+# PostgreSQL 15 configured alike.
+bench-index-scan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=release build/release/tupledb
+	$(Q)bench/server/run.sh build/release/tupledb index
 
 # The benchmark suite (issue 11): bench-server's harness with the "suite"
 # workload set (bench/server/sets/suite.sh), after installing what it runs

@@ -110,6 +110,8 @@ SET=${2:-roundtrip}
 set_subheading="" set_initdb_opts="" set_rounds=5 set_time=10
 set_conn_memory=0 set_conn_memory_sql="SELECT 1" set_strace=0
 set_target_text="" set_chart="" set_perf=0
+# what the timed load steps are called in the report
+set_load_desc_sql="the set's SQL" set_load_desc_engine="the set's own loader"
 set_describe() { :; }
 # called once the workloads are chosen (TDB_BENCH_ONLY), before loading:
 # a set may fill set_checks for those only
@@ -160,7 +162,8 @@ report() {
   awk "${bench_machine_vars[@]}" -v notes="$set_notes" -v workloads="$WORKLOADS" \
       -v heading="${set_subheading:-$set_heading}" -v make="$set_make" -v set="$SET" \
       -v describe="$(set_describe)" -v descs="$descs" -v targets="$targets" \
-      -v target_text="$set_target_text" "$bench_awk_stats"'
+      -v target_text="$set_target_text" -v loaddesc_sql="$set_load_desc_sql" \
+      -v loaddesc_engine="$set_load_desc_engine" "$bench_awk_stats"'
     function mb(kb) { return sprintf("%.0f", kb / 1024) }
     function commas(s) { while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
     # a slow query runs few transactions a run: keep two digits below 10,
@@ -190,6 +193,7 @@ report() {
     $1 == "perftx" { perftx[$2, $3] = $4 }
     $1 == "perf"  { perf[$2, $3, $4] = $5; have_perf = 1; if ($4 == "instructions") have_ipc = 1 }
     $1 == "unsupported" { unsup[$2] = substr($0, length($1) + length($2) + 3) }
+    $1 == "loadtime" { loadtime[$2, $3] = $4; have_loadtime[$3] = 1 }
     END {
       nw = split(workloads, wl, "\n")
       nd = split(descs, dl, "\n")
@@ -216,6 +220,16 @@ report() {
         printf "Load average (1, 5, 15 min) before the runs %s, after them %s; at the start of each round (1 min) %s–%s, pgbench and the server of the run before included.\n", load["start"], load["end"], lo("load1"), hi("load1")
       printf "\n"
       if (describe != "") printf "%s\n\n", describe
+      if (length(have_loadtime) > 0) {
+        printf "Loading, once per engine (tupledb first), wall-clock seconds through psql%s:\n\n", ("engine" in have_loadtime) ? " and the set'"'"'s own client" : ""
+        printf "| load step | tupledb (s) | PostgreSQL (s) | tupledb / PostgreSQL time |\n|---|---:|---:|---:|\n"
+        for (si = 1; si <= split("sql engine", steps, " "); si++) {
+          st = steps[si]
+          if (!(st in have_loadtime)) continue
+          printf "| %s | %s | %s | %s |\n", st == "sql" ? loaddesc_sql : loaddesc_engine, loadtime["tupledb", st], loadtime["postgresql", st], (loadtime["postgresql", st] > 0 ? sprintf("%.2f", loadtime["tupledb", st] / loadtime["postgresql", st]) : "–")
+        }
+        printf "\n"
+      }
       printf "| workload | pgbench | tupledb tps (median) | PostgreSQL tps (median) | tupledb / PostgreSQL (median, min–max over rounds) |%s%s\n", pg2 ? " pg2 tps (median) | tupledb / pg2 (median, min–max over rounds) |" : "", have_rss ? (pg2 ? " peak RSS tupledb / PostgreSQL / pg2 (MB, median) |" : " peak RSS tupledb / PostgreSQL (MB, median) |") : ""
       printf "|---|---|---:|---:|---|%s%s\n", pg2 ? "---:|---|" : "", have_rss ? "---:|" : ""
       for (i = 1; i <= nw; i++) {
@@ -465,9 +479,21 @@ run_sql() {  # ENGINE SQL
 }
 
 # the same tables through the same SQL, then the same answers
+# (timed: each step's seconds become "loadtime" records); then the set's
+# set_load_engine ENGINE, if it has one (pgbench -i, say)
+declare -A load_secs=()
+now() { date +%s.%N; }
 for eng in $ENGINES; do
+  t0=$(now)
   set_load_sql | psql_at "$eng" -q -v ON_ERROR_STOP=1 >"$work/load-$eng.log" 2>&1 ||
     bench_die "loading $eng failed: $(tail -n 5 "$work/load-$eng.log")"
+  t1=$(now)
+  load_secs[$eng sql]=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  if declare -F set_load_engine >/dev/null; then
+    set_load_engine "$eng" >"$work/load-engine-$eng.log" 2>&1 ||
+      bench_die "set_load_engine $eng failed: $(tail -n 5 "$work/load-engine-$eng.log")"
+    load_secs[$eng engine]=$(awk -v a="$t1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+  fi
   [ "$eng" = tupledb ] || run_sql "$eng" "CHECKPOINT"
 done
 for check in "${set_checks[@]}"; do
@@ -499,6 +525,7 @@ settings_sql="SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER
   echo "cfg pgversion=$("$PG15_BIN/postgres" --version)"
   echo "cfg pgbench=$("$PGBENCH" --version)"
   echo "cfg pgsettings=$(psql_at postgresql -A -t -c "$settings_sql")"
+  for k in "${!load_secs[@]}"; do echo "loadtime $k ${load_secs[$k]}"; done
   if [ -n "$PG2_BIN" ]; then
     echo "cfg pg2version=$("$PG2_BIN/postgres" --version)"
     echo "cfg pg2bin=$PG2_BIN"
@@ -641,6 +668,8 @@ if [ -n "$perf_events" ]; then
   echo "perf stat ($perf_events): one more run per workload and engine" >&2
   while read -r name script mode clients; do
     [ -z "${unsupported[$name]:-}" ] || continue
+    # perf_one runs 1 client: the same figure as the 1-client workload's
+    [ "$clients" = 1 ] || continue
     for eng in $ENGINES; do perf_one "$eng" "$name" "$script" "$mode"; done
   done <<<"$WORKLOADS"
 fi
