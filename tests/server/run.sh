@@ -752,7 +752,8 @@ index_file() {
 # with `btpage.py FILE DAMAGE...`, restart; an INSERT that reaches the
 # damaged page and a VACUUM fail with ERROR (VACUUM_ERROR if given; a
 # line of psql's verbose
-# output, "FILE" in it replaced by the file's base/N), other tables work;
+# output, "FILE" in it replaced by the file's base/N) and so does a
+# lookup by key through the index; other tables work;
 # REINDEX (INDEX or TABLE, alternately) repairs it: the keys are there
 # again, the one deleted before the VACUUM can come back.
 damage_index() {
@@ -769,8 +770,12 @@ damage_index() {
   verror=${verror//FILE/$rel}
   damage_sql "index $name: INSERT fails" "$error" \
     "INSERT INTO k VALUES (5, 'again')"
+  damage_sql "index $name: a lookup by key fails" "$error" \
+    "SELECT b FROM k WHERE a = 7"
+  # the row goes by a sequential scan (a + 0 is not the index's key), so
+  # that VACUUM has an entry to remove and meets the damage
   out=$(psql_env; "$PSQL" -X -q -A -t -v VERBOSITY=verbose \
-        -c "DELETE FROM k WHERE a = $gone" -c "VACUUM k" 2>&1)
+        -c "DELETE FROM k WHERE a + 0 = $gone" -c "VACUUM k" 2>&1)
   if grep -qxF -- "$verror" <<<"$out"; then ok "damage: index $name: VACUUM fails"
   else fail "damage: index $name: VACUUM fails" "$out"; fi
   damage_sql "index $name: other tables work" "$((nfixed + 2))" \
