@@ -101,7 +101,7 @@
     "ORDER BY i.indisprimary DESC, c2.relname"
 #define INDEXES_NCOLS 6
 
-/* An index's columns: psql's query for \\d of an index */
+/* An index's columns: psql's query for \d of an index */
 #define INDEX_COLUMNS_QUERY                                                 \
     "SELECT a.attname,\n"                                                   \
     "  pg_catalog.format_type(a.atttypid, a.atttypmod),\n"                  \
@@ -115,7 +115,7 @@
     "ORDER BY a.attnum"
 #define INDEX_COLUMNS_NCOLS 5
 
-/* What the footer of \\d of an index says about it */
+/* What the footer of \d of an index says about it */
 #define INDEX_FOOTER_QUERY                                                  \
     "SELECT i.indisprimary, i.indisunique, i.indnullsnotdistinct,\n"        \
     "  am.amname, t.relname, pg_catalog.pg_get_expr(i.indpred,"              \
@@ -431,6 +431,34 @@ compression_name(const char *attcompression)
     return "???";
 }
 
+/*
+ * Print one \d table under its title, kind "schema.name" ("Table",
+ * "Index"), with footers; every column left-aligned, as psql's.
+ */
+static void
+print_description(Shell *sh, const char *kind, const char *schema,
+                  const char *name, const char *const *headers, int ncols,
+                  const char **cells, long nrows, const char *const *footers,
+                  int nfooters)
+{
+    CliBuf title;
+    CliTable t;
+
+    tdb_cli_buf_init(&title);
+    tdb_cli_buf_printf(&title, "%s \"%s.%s\"", kind, schema, name);
+    memset(&t, 0, sizeof(t));
+    t.ncolumns = ncols;
+    t.headers = headers;
+    t.aligns = "lllllllll"; /* at most 9 columns */
+    t.nrows = nrows;
+    t.cells = cells;
+    t.title = tdb_cli_buf_str(&title);
+    t.footers = footers;
+    t.nfooters = nfooters;
+    tdb_cli_print_table(stdout, &t, &sh->popt);
+    tdb_cli_buf_free(&title);
+}
+
 /* Print the \d table of one table. */
 static bool
 describe_one(Shell *sh, const char *oid, const char *schema,
@@ -441,12 +469,10 @@ describe_one(Shell *sh, const char *oid, const char *schema,
         "Default", "Storage",     "Compression",  "Stats target",
         "Description"};
     int ncols = verbose ? 9 : 5;
-    CliBuf title;
     CliResult cols;
     const char **cells;
     char **footers = NULL;
     int nfooters = 0;
-    CliTable t;
 
     if (!run_for_table(sh, COLUMNS_QUERY, oid, &cols))
         return false;
@@ -472,29 +498,18 @@ describe_one(Shell *sh, const char *oid, const char *schema,
             out[8] = cell(row[5]);
         }
     }
-    tdb_cli_buf_init(&title);
-    tdb_cli_buf_printf(&title, "Table \"%s.%s\"", schema, name);
-    memset(&t, 0, sizeof(t));
-    t.ncolumns = ncols;
-    t.headers = headers;
-    t.aligns = "lllllllll";
-    t.nrows = cols.nrows;
-    t.cells = cells;
-    t.title = tdb_cli_buf_str(&title);
-    t.footers = (const char *const *)footers;
-    t.nfooters = nfooters;
-    tdb_cli_print_table(stdout, &t, &sh->popt);
+    print_description(sh, "Table", schema, name, headers, ncols, cells,
+                      cols.nrows, (const char *const *)footers, nfooters);
     for (int i = 0; i < nfooters; i++)
         free(footers[i]);
     free(footers);
     free(cells);
-    tdb_cli_buf_free(&title);
     tdb_cli_result_free(&cols);
     return true;
 }
 
 /*
- * The footer line of \\d of an index, as psql writes it: "primary key, "
+ * The footer line of \d of an index, as psql writes it: "primary key, "
  * or "unique [nulls not distinct], ", the access method, the table,
  * then the predicate of a partial index and ", invalid".
  */
@@ -519,7 +534,7 @@ index_footer(char *const *row, const char *schema)
     return line.data;
 }
 
-/* Print the \\d table of one index. */
+/* Print the \d table of one index. */
 static bool
 describe_index(Shell *sh, const char *oid, const char *schema,
                const char *name, bool verbose)
@@ -527,11 +542,9 @@ describe_index(Shell *sh, const char *oid, const char *schema,
     static const char *const headers[] = {
         "Column", "Type", "Key?", "Definition", "Storage", "Stats target"};
     int ncols = verbose ? 6 : 4;
-    CliBuf title;
     CliResult cols, about;
     const char **cells;
     char *footer = NULL;
-    CliTable t;
 
     if (!run_for_table(sh, INDEX_COLUMNS_QUERY, oid, &cols))
         return false;
@@ -555,21 +568,11 @@ describe_index(Shell *sh, const char *oid, const char *schema,
             out[5] = "";
         }
     }
-    tdb_cli_buf_init(&title);
-    tdb_cli_buf_printf(&title, "Index \"%s.%s\"", schema, name);
-    memset(&t, 0, sizeof(t));
-    t.ncolumns = ncols;
-    t.headers = headers;
-    t.aligns = "llllll";
-    t.nrows = cols.nrows;
-    t.cells = cells;
-    t.title = tdb_cli_buf_str(&title);
-    t.footers = (const char *const *)&footer;
-    t.nfooters = footer != NULL ? 1 : 0;
-    tdb_cli_print_table(stdout, &t, &sh->popt);
+    print_description(sh, "Index", schema, name, headers, ncols, cells,
+                      cols.nrows, (const char *const *)&footer,
+                      footer != NULL ? 1 : 0);
     free(footer);
     free(cells);
-    tdb_cli_buf_free(&title);
     tdb_cli_result_free(&cols);
     return true;
 }
